@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+// The Contact Provider Simulator: Apple's ContactProvider framework (iOS 18), made real on Linux.
+// No outside packages: everything here builds from the toolchain alone.
+import PackageDescription
+
+let package = Package(
+    name: "ContactProviderSimulator",
+    platforms: [.macOS(.v14)],
+    products: [
+        // The Apple-shaped surface: provider code imports these exactly as on iOS.
+        .library(name: "ContactProvider", targets: ["ContactProvider"]),
+        .library(name: "Contacts", targets: ["Contacts"]),
+        .library(name: "OSLog", targets: ["OSLog"]),
+        // The simulator's own libraries.
+        .library(name: "AppGroupStore", targets: ["AppGroupStore"]),
+        .library(name: "ContactProviderSystem", targets: ["ContactProviderSystem"]),
+        .library(name: "ContactsHostKit", targets: ["ContactsHostKit"]),
+        .executable(name: "contacts-host", targets: ["contacts-host"]),
+        .executable(name: "demo-provider", targets: ["demo-provider"]),
+        .executable(name: "seed-demo-provider", targets: ["seed-demo-provider"]),
+    ],
+    targets: [
+        .target(name: "Contacts"),
+        .target(name: "OSLog"),
+        .target(name: "AppGroupStore"),
+        .target(name: "ContactProviderSystem", dependencies: ["AppGroupStore"]),
+        .target(
+            name: "ContactProvider",
+            dependencies: ["Contacts", "AppGroupStore", "ContactProviderSystem"]),
+        .target(
+            name: "ContactsHostKit",
+            dependencies: ["ContactProvider", "Contacts", "AppGroupStore", "ContactProviderSystem"]),
+        .executableTarget(name: "contacts-host", dependencies: ["ContactsHostKit"]),
+
+        // Example providers: real executables, exactly as an iOS extension target would be written.
+        .executableTarget(
+            name: "demo-provider",
+            dependencies: ["ContactProvider", "Contacts", "AppGroupStore"],
+            path: "Examples/demo-provider"),
+        .executableTarget(
+            name: "seed-demo-provider",
+            dependencies: ["ContactProvider", "Contacts", "OSLog"],
+            path: "Examples/seed-demo-provider"),
+
+        // Test helpers are their own target, as in swift-argument-parser.
+        .target(
+            name: "TestSupport",
+            dependencies: ["AppGroupStore"],
+            path: "Sources/TestSupport"),
+        .testTarget(
+            name: "UnitTests",
+            dependencies: [
+                "Contacts", "OSLog", "AppGroupStore", "ContactProviderSystem", "ContactProvider",
+                "ContactsHostKit", "TestSupport",
+            ]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["AppGroupStore", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

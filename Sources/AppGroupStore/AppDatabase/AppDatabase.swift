@@ -1,0 +1,108 @@
+import Foundation
+
+/// The app's own address book: the JSON database in the App Group that the host app edits
+/// and its extension reads.
+///
+/// Every change is one journal entry, so an add, update or delete costs O(1) in the size of
+/// the database, and `changes(after:)` answers in O(changes). See ``JournaledStore``.
+public final class AppDatabase {
+    /// The underlying store.
+    public let store: JournaledStore<NoMetadata>
+
+    /// The database of `appGroup`.
+    public init(appGroup: AppGroup = .current) {
+        store = JournaledStore(directory: appGroup.contactsDirectory)
+    }
+
+    /// Adds a contact. A missing identifier gets a new UUID; a given one must not exist yet.
+    @discardableResult
+    public func add(_ record: ContactRecord) throws -> ContactRecord {
+        var record = record
+        if record.identifier.isEmpty {
+            record.identifier = UUID().uuidString
+            try store.append(upsert: [record])
+            return record
+        }
+        try IdentifierRules.validate(record.identifier)
+        try store.write { writer in
+            if try writer.lookup(record.identifier) != nil {
+                throw StoreError.duplicateIdentifier(record.identifier)
+            }
+            try writer.append(upsert: [record])
+        }
+        return record
+    }
+
+    /// Changes an existing contact; throws `notFound` when there is none.
+    @discardableResult
+    public func update(_ identifier: String, _ change: (inout ContactRecord) throws -> Void) throws -> ContactRecord {
+        try store.write { writer in
+            guard var record = try writer.lookup(identifier) else { throw StoreError.notFound(identifier: identifier) }
+            try change(&record)
+            record.identifier = identifier
+            try writer.append(upsert: [record])
+            return record
+        }
+    }
+
+    /// Deletes contacts; throws `notFound` (deleting nothing) if any identifier is unknown.
+    public func delete(_ identifiers: [String]) throws {
+        try store.write { writer in
+            for identifier in identifiers where try writer.lookup(identifier) == nil {
+                throw StoreError.notFound(identifier: identifier)
+            }
+            for identifier in identifiers {
+                try writer.append(delete: [identifier])
+            }
+        }
+    }
+
+    /// The contact with `identifier`, or nil.
+    public func get(_ identifier: String) throws -> ContactRecord? {
+        try store.lookup(identifier)
+    }
+
+    /// Every contact, in the database's stable order.
+    public func all() throws -> [ContactRecord] {
+        try store.load().contacts
+    }
+
+    /// Adds or replaces many contacts (one journal entry each, so each is one change for providers).
+    ///
+    /// - Returns: how many were added and how many replaced an existing contact.
+    @discardableResult
+    public func upsert(_ records: [ContactRecord], progress: ((Int) -> Void)? = nil) throws -> (added: Int, updated: Int) {
+        for record in records where !record.identifier.isEmpty {
+            try IdentifierRules.validate(record.identifier)
+        }
+        let existing = try store.load()
+        var added = 0
+        var updated = 0
+        try store.write { writer in
+            var seen = Set<String>()
+            for (index, var record) in records.enumerated() {
+                if record.identifier.isEmpty { record.identifier = UUID().uuidString }
+                if existing.records[record.identifier] != nil || seen.contains(record.identifier) {
+                    updated += 1
+                } else {
+                    added += 1
+                }
+                seen.insert(record.identifier)
+                try writer.append(upsert: [record])
+                progress?(index + 1)
+            }
+        }
+        return (added, updated)
+    }
+
+    /// Empties the database and starts a new generation (every provider anchor expires).
+    public func reset() throws {
+        try store.reset()
+    }
+
+    /// Folds the journal into the snapshot when it has grown past it.
+    @discardableResult
+    public func compactIfNeeded() throws -> Bool {
+        try store.compactIfNeeded()
+    }
+}

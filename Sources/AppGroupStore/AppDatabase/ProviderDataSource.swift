@@ -1,0 +1,107 @@
+import Foundation
+
+/// What a provider needs from the app database: stable pages and changes since an anchor.
+///
+/// It keeps the database in memory and refreshes by reading only new journal lines, so a
+/// long-lived provider process pays O(changes) per signal, not O(address book).
+public final class ProviderDataSource {
+    private let store: JournaledStore<NoMetadata>
+    private var state: StoreState<NoMetadata> = .empty
+    private var loaded = false
+
+    /// A data source over `appGroup`'s database.
+    public init(appGroup: AppGroup = .current) {
+        store = AppDatabase(appGroup: appGroup).store
+    }
+
+    /// The database as of now.
+    public func current() throws -> StoreState<NoMetadata> {
+        if loaded {
+            try store.refresh(&state)
+        } else {
+            state = try store.load()
+            loaded = true
+        }
+        return state
+    }
+
+    /// One content page.
+    public enum Page {
+        /// Contacts of the page, the marker to carry, the next offset, and whether it is the last page.
+        case page([ContactRecord], marker: SyncMarker, nextOffset: Int, isLast: Bool)
+        /// The page's generation is gone (reset or compaction): restart with `pageExpired`.
+        case expired
+    }
+
+    /// The page at `offset` of the content enumeration identified by `marker` (nil: the initial page).
+    public func contentPage(marker: Data?, offset: Int, limit: Int) throws -> Page {
+        let state = try current()
+        let chosen: SyncMarker
+        if let marker {
+            guard let decoded = SyncMarker(data: marker), decoded.generation == state.generation else { return .expired }
+            chosen = decoded
+        } else {
+            chosen = SyncMarker(generation: state.generation, seq: state.headSeq)
+        }
+        let page = state.page(from: offset, limit: max(limit, 1))
+        return .page(page.contacts, marker: chosen, nextOffset: page.nextOffset, isLast: page.isLast)
+    }
+
+    /// One batch of changes.
+    public enum Changes {
+        /// Contacts to upsert, identifiers to delete (disjoint), the next anchor and whether more is pending.
+        case batch(updated: [ContactRecord], deleted: [String], marker: SyncMarker, offset: Int, moreComing: Bool)
+        /// The anchor's generation or position is gone: answer `changeAnchorExpired`.
+        case expired(reason: String)
+    }
+
+    /// The changes after anchor `(marker, offset)`, at most `limit` of them.
+    public func changes(marker: Data, offset: Int, limit: Int) throws -> Changes {
+        guard let decoded = SyncMarker(data: marker), offset >= 0 else {
+            return .expired(reason: "the anchor was not produced by this provider")
+        }
+        let position = decoded.seq + offset
+        if decoded.generation.isEmpty {
+            // Synced while the database did not exist yet: still nothing to report if it still does not.
+            if try store.readSnapshotHeader() == nil {
+                return .batch(updated: [], deleted: [], marker: decoded, offset: offset, moreComing: false)
+            }
+            return .expired(reason: "the database was created after the anchor")
+        }
+        switch try store.changes(after: position, in: decoded.generation, limit: max(limit, 1)) {
+        case .expired(let reason):
+            return .expired(reason: reason)
+        case .changes(let entries, let headSeq, let generation):
+            // Collapse to the final state of each contact, so updates and deletions are disjoint and
+            // the order of didUpdate / didDelete cannot matter.
+            var finalState: [String: ContactRecord?] = [:]
+            var order: [String] = []
+            for entry in entries {
+                for record in entry.upsert ?? [] {
+                    if finalState[record.identifier] == nil { order.append(record.identifier) }
+                    finalState[record.identifier] = .some(record)
+                }
+                for identifier in entry.delete ?? [] {
+                    if finalState[identifier] == nil { order.append(identifier) }
+                    finalState[identifier] = .some(nil)
+                }
+            }
+            var updated: [ContactRecord] = []
+            var deleted: [String] = []
+            for identifier in order {
+                if let record = finalState[identifier] ?? nil { updated.append(record) } else { deleted.append(identifier) }
+            }
+            let last = entries.last?.seq ?? position
+            let next: SyncMarker
+            let nextOffset: Int
+            if generation == decoded.generation {
+                next = decoded
+                nextOffset = last - decoded.seq
+            } else {
+                next = SyncMarker(generation: generation, seq: last)
+                nextOffset = 0
+            }
+            return .batch(updated: updated, deleted: deleted, marker: next, offset: nextOffset, moreComing: last < headSeq)
+        }
+    }
+}

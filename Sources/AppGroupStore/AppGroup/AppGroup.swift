@@ -1,0 +1,84 @@
+import Foundation
+import Synchronization
+
+/// The shared container (App Group directory) that the app, its extension and the system use.
+///
+/// Chosen, in order, by `--app-group DIR`, the `CONTACT_PROVIDER_APP_GROUP` environment
+/// variable, or `AppGroup/` in the current directory. Everything the simulator writes lives
+/// below it:
+///
+/// ```
+/// <app group>/contacts/            the app's database (snapshot.jsonl, journal.jsonl, lock)
+/// <app group>/domains/<domain>/    the system's side of one domain (domain.json, store/, last-sync.json)
+/// <app group>/run/<domain>/        named pipes and process locks (requests.fifo, replies/, provider.lock)
+/// ```
+public struct AppGroup: Sendable, Equatable {
+    /// The environment variable that names the App Group directory.
+    public static let environmentVariable = "CONTACT_PROVIDER_APP_GROUP"
+    /// The directory used when neither the flag nor the variable is set (relative to the current directory).
+    public static let defaultDirectoryName = "AppGroup"
+
+    /// Absolute path of the App Group directory.
+    public let path: String
+
+    /// An App Group at `path` (made absolute against the current directory).
+    public init(path: String) {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        self.path = (absolute as NSString).standardizingPath
+    }
+
+    private static let override = Mutex<AppGroup?>(nil)
+
+    /// Makes `group` the App Group of this process (what `--app-group` does).
+    public static func use(_ group: AppGroup) {
+        override.withLock { $0 = group }
+    }
+
+    /// The App Group of this process: `use(_:)`, else the environment variable, else `./AppGroup`.
+    public static var current: AppGroup {
+        if let chosen = override.withLock({ $0 }) { return chosen }
+        if let fromEnvironment = ProcessInfo.processInfo.environment[environmentVariable], !fromEnvironment.isEmpty {
+            return AppGroup(path: fromEnvironment)
+        }
+        return AppGroup(path: defaultDirectoryName)
+    }
+
+    /// Reads `--app-group DIR` (or `--app-group=DIR`) from a process's arguments, if present.
+    public static func argument(in arguments: [String]) -> String? {
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--app-group", index + 1 < arguments.count { return arguments[index + 1] }
+            if argument.hasPrefix("--app-group=") { return String(argument.dropFirst("--app-group=".count)) }
+        }
+        return nil
+    }
+
+    /// Creates the App Group directory (mode 0700) if needed and checks that it belongs to this user.
+    public func ensureExists() throws {
+        try SecureFile.ensureDirectory(path)
+    }
+
+    /// The app's contact database directory.
+    public var contactsDirectory: String { path + "/contacts" }
+
+    /// The system's directory for `domain` (identifier validated so it cannot escape the App Group).
+    public func domainDirectory(_ domain: String) throws -> String {
+        try Self.validateDomain(domain)
+        return path + "/domains/" + domain
+    }
+
+    /// The directory of named pipes and process locks for `domain`.
+    public func runDirectory(_ domain: String) throws -> String {
+        try Self.validateDomain(domain)
+        return path + "/run/" + domain
+    }
+
+    /// Domain identifiers become directory names, so only a safe alphabet is accepted.
+    public static func validateDomain(_ domain: String) throws {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        guard !domain.isEmpty, domain.count <= 128, domain != ".", domain != "..",
+            domain.allSatisfy({ allowed.contains($0) })
+        else {
+            throw StoreError.invalidIdentifier(domain, reason: "a domain identifier may use only letters, digits, '.', '_' and '-'")
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Low-level file operations with the App Group's safety rules built in.
+///
+/// - Paths are opened with `O_NOFOLLOW`, so a symbolic link planted in the App Group is refused.
+/// - Every file and directory must belong to the current user; files are created `0600`,
+///   directories `0700` (the mode is forced with `fchmod`, not left to the umask).
+/// - Replacing a file is atomic and durable: temp file in the same directory, `fsync`,
+///   `rename`, `fsync` of the directory (Foundation's `.atomic` skips the last step).
+public enum SecureFile {
+    /// Creates `path` (and missing parents) as directories owned by the user with mode 0700.
+    public static func ensureDirectory(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            try checkOwned(path, expectDirectory: true)
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path, parent != "/" {
+            var parentIsDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: parent, isDirectory: &parentIsDirectory) {
+                try ensureDirectory(parent)
+            }
+        }
+        if mkdir(path, 0o700) != 0, errno != EEXIST {
+            throw StoreError.io(path: path, operation: "mkdir", errno: errno)
+        }
+        _ = chmod(path, 0o700)
+        try checkOwned(path, expectDirectory: true)
+    }
+
+    /// Refuses `path` unless it is owned by this user and of the expected type (never a symlink).
+    public static func checkOwned(_ path: String, expectDirectory: Bool) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            throw StoreError.io(path: path, operation: "lstat", errno: errno)
+        }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFLNK {
+            throw StoreError.unsafePath(path: path, reason: "is a symbolic link")
+        }
+        if expectDirectory, type != S_IFDIR {
+            throw StoreError.unsafePath(path: path, reason: "is not a directory")
+        }
+        if info.st_uid != geteuid() {
+            throw StoreError.unsafePath(path: path, reason: "is owned by uid \(info.st_uid), not by this user (uid \(geteuid()))")
+        }
+    }
+
+    /// Opens an existing or new regular file for reading and writing, refusing links and foreign files.
+    public static func open(_ path: String, flags: Int32, create: Bool) throws -> Int32 {
+        var allFlags = flags | O_NOFOLLOW | O_CLOEXEC
+        if create { allFlags |= O_CREAT }
+        let fd = Glibc.open(path, allFlags, 0o600)
+        guard fd >= 0 else {
+            if errno == ELOOP {
+                throw StoreError.unsafePath(path: path, reason: "is a symbolic link")
+            }
+            throw StoreError.io(path: path, operation: "open", errno: errno)
+        }
+        do {
+            try checkRegularOwned(fd: fd, path: path)
+        } catch {
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Checks that an open descriptor is a regular file owned by this user, and forces mode 0600.
+    public static func checkRegularOwned(fd: Int32, path: String) throws {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw StoreError.io(path: path, operation: "fstat", errno: errno)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw StoreError.unsafePath(path: path, reason: "is not a regular file")
+        }
+        guard info.st_uid == geteuid() else {
+            throw StoreError.unsafePath(path: path, reason: "is owned by uid \(info.st_uid), not by this user (uid \(geteuid()))")
+        }
+        if info.st_mode & 0o777 != 0o600 {
+            _ = fchmod(fd, 0o600)
+        }
+    }
+
+    /// Reads a whole file, or returns nil when it does not exist.
+    public static func readIfPresent(_ path: String) throws -> Data? {
+        let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            if errno == ELOOP { throw StoreError.unsafePath(path: path, reason: "is a symbolic link") }
+            throw StoreError.io(path: path, operation: "open", errno: errno)
+        }
+        defer { close(fd) }
+        try checkRegularOwned(fd: fd, path: path)
+        return try readAll(fd: fd, path: path)
+    }
+
+    /// Reads from the current position of `fd` to the end.
+    public static func readAll(fd: Int32, path: String, from offset: Int = 0) throws -> Data {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw StoreError.io(path: path, operation: "fstat", errno: errno)
+        }
+        let size = max(Int(info.st_size) - offset, 0)
+        var data = Data(count: size)
+        var filled = 0
+        try data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
+            while filled < size {
+                let n = pread(fd, buffer.baseAddress! + filled, size - filled, off_t(offset + filled))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw StoreError.io(path: path, operation: "read", errno: errno)
+                }
+                if n == 0 { break }
+                filled += n
+            }
+        }
+        if filled < size { data.removeSubrange(filled..<size) }
+        return data
+    }
+
+    /// Reads up to `count` bytes at `offset`.
+    public static func read(fd: Int32, path: String, offset: Int, count: Int) throws -> Data {
+        var data = Data(count: count)
+        var filled = 0
+        try data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
+            while filled < count {
+                let n = pread(fd, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw StoreError.io(path: path, operation: "read", errno: errno)
+                }
+                if n == 0 { break }
+                filled += n
+            }
+        }
+        if filled < count { data.removeSubrange(filled..<count) }
+        return data
+    }
+
+    /// Writes all of `data` to `fd` at its current position (retrying short writes).
+    public static func writeAll(fd: Int32, path: String, data: Data) throws {
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var written = 0
+            while written < buffer.count {
+                let n = Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw StoreError.io(path: path, operation: "write", errno: errno)
+                }
+                written += n
+            }
+        }
+    }
+
+    /// Flushes file data to stable storage.
+    public static func sync(fd: Int32, path: String) throws {
+        guard fdatasync(fd) == 0 else {
+            throw StoreError.io(path: path, operation: "fdatasync", errno: errno)
+        }
+    }
+
+    /// Flushes a directory entry change (a create or rename) to stable storage.
+    public static func syncDirectory(_ path: String) throws {
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.io(path: path, operation: "open directory", errno: errno) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw StoreError.io(path: path, operation: "fsync directory", errno: errno) }
+    }
+
+    /// Atomically and durably replaces `path` with `data` (temp + fsync + rename + directory fsync).
+    ///
+    /// If anything fails the old file is untouched and the temp file is removed.
+    public static func replace(_ path: String, with data: Data) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let temp = "\(directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = Glibc.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StoreError.io(path: temp, operation: "create", errno: errno) }
+        do {
+            _ = fchmod(fd, 0o600)
+            try writeAll(fd: fd, path: temp, data: data)
+            guard fsync(fd) == 0 else { throw StoreError.io(path: temp, operation: "fsync", errno: errno) }
+            close(fd)
+        } catch {
+            close(fd)
+            unlink(temp)
+            throw error
+        }
+        // Refuse to replace something that is not ours (a planted symlink is replaced, never followed,
+        // by rename(2), but a foreign file is a sign of tampering worth reporting).
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFLNK || info.st_uid != geteuid() || info.st_mode & S_IFMT != S_IFREG {
+                unlink(temp)
+                try checkOwned(path, expectDirectory: false)
+                throw StoreError.unsafePath(path: path, reason: "is not a regular file")
+            }
+        }
+        guard rename(temp, path) == 0 else {
+            let code = errno
+            unlink(temp)
+            throw StoreError.io(path: path, operation: "rename", errno: code)
+        }
+        try syncDirectory(directory.isEmpty ? "." : directory)
+    }
+
+    /// Removes temp files left behind by a crash in the middle of `replace`.
+    public static func sweepTemporaryFiles(in directory: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
+            // Only files whose writer is gone: the pid is the first field after "tmp-".
+            let parts = name.components(separatedBy: ".tmp-")
+            if let pidText = parts.last?.split(separator: "-").first, let pid = Int32(pidText),
+                kill(pid, 0) != 0, errno == ESRCH
+            {
+                unlink("\(directory)/\(name)")
+            }
+        }
+    }
+}

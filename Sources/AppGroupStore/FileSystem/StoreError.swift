@@ -1,0 +1,55 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything that can go wrong reading or writing files in an App Group.
+///
+/// Every case names the file (and, where there is one, the line) so a user can find the
+/// problem; none of them is ever answered by overwriting the file that could not be read.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A file exists but its contents are not what this format allows.
+    case malformed(path: String, line: Int, reason: String)
+    /// The file declares a format version this build cannot read.
+    case unsupportedFormat(path: String, version: Int)
+    /// A system call failed.
+    case io(path: String, operation: String, errno: Int32)
+    /// A path is refused because it is a symbolic link, owned by someone else, or of the wrong type.
+    case unsafePath(path: String, reason: String)
+    /// No contact has this identifier.
+    case notFound(identifier: String)
+    /// A contact with this identifier already exists.
+    case duplicateIdentifier(String)
+    /// The identifier cannot be stored (empty, too long, or containing control characters).
+    case invalidIdentifier(String, reason: String)
+    /// A lock could not be taken in time.
+    case lockTimeout(path: String)
+
+    public var description: String {
+        switch self {
+        case .malformed(let path, let line, let reason):
+            return "\(path):\(line): malformed: \(reason)"
+        case .unsupportedFormat(let path, let version):
+            return "\(path): unsupported format version \(version) (this build reads version \(StoreFormat.version))"
+        case .io(let path, let operation, let code):
+            return "\(path): \(operation) failed: \(String(cString: strerror(code)))"
+        case .unsafePath(let path, let reason):
+            return "\(path): refused: \(reason)"
+        case .notFound(let identifier):
+            return "no contact with identifier '\(identifier)'"
+        case .duplicateIdentifier(let identifier):
+            return "a contact with identifier '\(identifier)' already exists"
+        case .invalidIdentifier(let identifier, let reason):
+            return "invalid identifier '\(identifier.debugDescription.dropFirst().dropLast())': \(reason)"
+        case .lockTimeout(let path):
+            return "\(path): timed out waiting for the lock"
+        }
+    }
+}
+
+/// The on-disk format version written into every file header.
+public enum StoreFormat {
+    /// The version this build writes and reads.
+    public static let version = 1
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// A marker for stores that keep no metadata beside their contacts (the app database).
+public struct NoMetadata: Codable, Equatable, Sendable {
+    public init() {}
+}
+
+/// The first line of `snapshot.jsonl`.
+///
+/// ```json
+/// {"format":1,"kind":"snapshot","generation":"6F9…","previousGeneration":"1B2…","baseSeq":120,"count":3}
+/// ```
+public struct SnapshotHeader<Meta: Codable & Equatable & Sendable>: Codable, Equatable, Sendable {
+    public var format: Int
+    public var kind: String
+    /// Identifies this snapshot's lineage; it changes on every reset and compaction.
+    public var generation: String
+    /// The generation this one was compacted from (nil after a reset, which forgets history).
+    public var previousGeneration: String?
+    /// The sequence number of the last change folded into this snapshot.
+    public var baseSeq: Int
+    /// How many contact lines follow.
+    public var count: Int
+    /// Store-specific state at `baseSeq` (the system's sync state; nothing for the app database).
+    public var meta: Meta?
+}
+
+/// The first line of `journal.jsonl`; it names the snapshot generation the journal extends.
+public struct JournalHeader: Codable, Equatable, Sendable {
+    public var format: Int
+    public var kind: String
+    public var generation: String
+    public var baseSeq: Int
+}
+
+/// One committed change: a line of `journal.jsonl`.
+///
+/// Sequence numbers are global and contiguous: each entry is `previous + 1`, across compactions.
+/// The app database writes one change per entry (so an anchor's offset counts changes); the system
+/// store writes one committed page or batch per entry, with its new sync state in `meta`.
+public struct JournalEntry<Meta: Codable & Equatable & Sendable>: Codable, Equatable, Sendable {
+    public var seq: Int
+    public var upsert: [ContactRecord]?
+    public var delete: [String]?
+    public var meta: Meta?
+
+    public init(seq: Int, upsert: [ContactRecord]? = nil, delete: [String]? = nil, meta: Meta? = nil) {
+        self.seq = seq
+        self.upsert = upsert
+        self.delete = delete
+        self.meta = meta
+    }
+}
+
+/// Shared JSON coders for the line formats (one object per line, no pretty printing).
+enum LineCoding {
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }
+
+    static func encodeLine<T: Encodable>(_ value: T) throws -> Data {
+        var data = try encoder().encode(value)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// Reads the decimal after a leading `{"seq":` without decoding the whole (possibly long) line.
+    static func fastSeq(_ line: Data.SubSequence) -> Int? {
+        let prefix = Array(#"{"seq":"#.utf8)
+        guard line.count > prefix.count else { return nil }
+        var index = line.startIndex
+        for byte in prefix {
+            guard line[index] == byte else { return nil }
+            index += 1
+        }
+        var value = 0
+        var digits = 0
+        while index < line.endIndex, line[index] >= 48, line[index] <= 57 {
+            value = value * 10 + Int(line[index] - 48)
+            digits += 1
+            index += 1
+        }
+        return digits > 0 ? value : nil
+    }
+
+    private struct SeqOnly: Decodable { var seq: Int }
+
+    /// The seq of a journal line: the fast prefix path, else a real decode.
+    static func seq(of line: Data.SubSequence) throws -> Int {
+        if let value = fastSeq(line) { return value }
+        return try JSONDecoder().decode(SeqOnly.self, from: Data(line)).seq
+    }
+
+    /// Human-readable reason from a decoding error.
+    static func reason(_ error: Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context):
+            return context.debugDescription + codingPath(context.codingPath)
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing key '\(key.stringValue)'" + codingPath(context.codingPath)
+        case DecodingError.typeMismatch(let type, let context):
+            return "expected \(type)" + codingPath(context.codingPath)
+        case DecodingError.valueNotFound(let type, let context):
+            return "missing \(type) value" + codingPath(context.codingPath)
+        default:
+            return "\(error)"
+        }
+    }
+
+    private static func codingPath(_ path: [CodingKey]) -> String {
+        path.isEmpty ? "" : " at " + path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+}
+
+/// Splits data into complete lines; bytes after the last newline (a torn write) are returned separately.
+struct LineSplitter {
+    static func split(_ data: Data) -> (lines: [Data.SubSequence], tornTail: Int) {
+        var lines: [Data.SubSequence] = []
+        var start = data.startIndex
+        var index = data.startIndex
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            let base = buffer.bindMemory(to: UInt8.self)
+            var offset = 0
+            while offset < base.count {
+                if let found = memchrOffset(base, from: offset) {
+                    index = data.startIndex + found
+                    lines.append(data[start..<index])
+                    start = index + 1
+                    offset = found + 1
+                } else {
+                    break
+                }
+            }
+        }
+        return (lines, data.endIndex - start)
+    }
+
+    private static func memchrOffset(_ buffer: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int? {
+        guard let base = buffer.baseAddress, offset < buffer.count else { return nil }
+        guard let found = memchr(base + offset, 0x0A, buffer.count - offset) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+}
+
+/// Substring search on raw bytes (glibc's `memmem` is not exported to Swift).
+enum ByteSearch {
+    static func contains(_ haystack: UnsafeRawPointer, count: Int, needle: [UInt8]) -> Bool {
+        guard let first = needle.first, needle.count <= count else { return needle.isEmpty }
+        var offset = 0
+        let last = count - needle.count
+        return needle.withUnsafeBytes { needleBytes in
+            while offset <= last {
+                guard let found = memchr(haystack + offset, Int32(first), last - offset + 1) else { return false }
+                let position = haystack.distance(to: UnsafeRawPointer(found))
+                if memcmp(haystack + position, needleBytes.baseAddress!, needle.count) == 0 { return true }
+                offset = position + 1
+            }
+            return false
+        }
+    }
+}

@@ -1,0 +1,660 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A durable store of contacts: an atomic snapshot plus an append-only journal, in one directory.
+///
+/// ```
+/// <directory>/snapshot.jsonl   header line, then one contact per line sorted by identifier
+/// <directory>/journal.jsonl    header line, then one committed change per line ({"seq":N,...})
+/// <directory>/lock             flock: shared for readers, exclusive for writers
+/// ```
+///
+/// - A write appends one line and `fdatasync`s it: O(1) in the size of the store.
+/// - "What changed since (generation, seq)?" binary-searches the journal: O(log J + changes).
+/// - A lookup by identifier binary-searches the sorted snapshot and scans the journal's matches.
+/// - When the journal outgrows the snapshot, `compactIfNeeded()` folds it into a new snapshot with
+///   a new generation; anchors that were up to date stay valid through `previousGeneration`.
+/// - A torn last journal line (a crash mid-append) is ignored by readers and cut off by the next
+///   writer. A journal whose header names another generation is left over from a crash between the
+///   two renames of a compaction or reset, and is treated as empty.
+public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
+    public let directory: String
+    public var snapshotPath: String { directory + "/snapshot.jsonl" }
+    public var journalPath: String { directory + "/journal.jsonl" }
+    public var lockPath: String { directory + "/lock" }
+
+    private var lockStorage: FileLock?
+
+    /// A store in `directory` (created with mode 0700 on first write).
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    private func lock() throws -> FileLock {
+        if let lockStorage { return lockStorage }
+        try SecureFile.ensureDirectory(directory)
+        let created = try FileLock(path: lockPath)
+        lockStorage = created
+        return created
+    }
+
+    private func withLock<T>(_ mode: FileLock.Mode, _ body: () throws -> T) throws -> T {
+        if mode == .shared, !FileManager.default.fileExists(atPath: directory) {
+            return try body()
+        }
+        return try lock().withLock(mode, body)
+    }
+
+    // MARK: Reading
+
+    /// Loads the whole store into memory.
+    public func load() throws -> StoreState<Meta> {
+        try withLock(.shared) { try loadUnlocked() }
+    }
+
+    /// Brings `state` up to date, reading only the journal lines appended since it was loaded.
+    public func refresh(_ state: inout StoreState<Meta>) throws {
+        try withLock(.shared) {
+            guard let header = try readSnapshotHeader(), header.generation == state.generation,
+                let journal = try MappedFile.openIfPresent(journalPath), journal.inode == state.journalInode,
+                journal.size >= state.journalOffset
+            else {
+                state = try loadUnlocked()
+                return
+            }
+            try applyJournal(journal, from: state.journalOffset, firstLine: nil, to: &state)
+        }
+    }
+
+    private func loadUnlocked() throws -> StoreState<Meta> {
+        guard let snapshot = try MappedFile.openIfPresent(snapshotPath), snapshot.size > 0 else {
+            return .empty
+        }
+        let (header, headerEnd) = try parseHeader(snapshot)
+        var state = StoreState<Meta>(
+            generation: header.generation, previousGeneration: header.previousGeneration, baseSeq: header.baseSeq,
+            headSeq: header.baseSeq, records: [:], order: [], meta: header.meta, positions: [:])
+        state.records.reserveCapacity(header.count)
+        state.order.reserveCapacity(header.count)
+        state.positions.reserveCapacity(header.count)
+        let decoder = JSONDecoder()
+        var offset = headerEnd
+        var lineNumber = 1
+        while offset < snapshot.size {
+            lineNumber += 1
+            guard let end = snapshot.newline(from: offset) else {
+                throw StoreError.malformed(path: snapshotPath, line: lineNumber, reason: "truncated line (no newline)")
+            }
+            let record: ContactRecord
+            do {
+                record = try decoder.decode(ContactRecord.self, from: snapshot.data(offset..<end))
+            } catch {
+                throw StoreError.malformed(path: snapshotPath, line: lineNumber, reason: LineCoding.reason(error))
+            }
+            if state.positions[record.identifier] != nil {
+                throw StoreError.malformed(
+                    path: snapshotPath, line: lineNumber, reason: "duplicate identifier '\(record.identifier)'")
+            }
+            state.positions[record.identifier] = state.order.count
+            state.order.append(record.identifier)
+            state.records[record.identifier] = record
+            offset = end + 1
+        }
+        if state.order.count != header.count {
+            throw StoreError.malformed(
+                path: snapshotPath, line: lineNumber,
+                reason: "header says \(header.count) contacts but the file holds \(state.order.count)")
+        }
+        if let journal = try MappedFile.openIfPresent(journalPath) {
+            state.journalInode = journal.inode
+            if let journalHeaderEnd = try journalHeaderEnd(journal, generation: header.generation) {
+                try applyJournal(journal, from: journalHeaderEnd, firstLine: 2, to: &state)
+            } else {
+                state.journalOffset = journal.size
+            }
+        }
+        return state
+    }
+
+    /// Applies complete journal lines from byte `start` (a torn tail is ignored).
+    private func applyJournal(
+        _ journal: MappedFile, from start: Int, firstLine: Int?, to state: inout StoreState<Meta>
+    ) throws {
+        let decoder = JSONDecoder()
+        var offset = start
+        var lineNumber = firstLine ?? countLines(journal, upTo: start) + 1
+        while offset < journal.size, let end = journal.newline(from: offset) {
+            let entry: JournalEntry<Meta>
+            do {
+                entry = try decoder.decode(JournalEntry<Meta>.self, from: journal.data(offset..<end))
+            } catch {
+                throw StoreError.malformed(path: journalPath, line: lineNumber, reason: LineCoding.reason(error))
+            }
+            guard entry.seq == state.headSeq + 1 else {
+                throw StoreError.malformed(
+                    path: journalPath, line: lineNumber,
+                    reason: "sequence number \(entry.seq) does not follow \(state.headSeq)")
+            }
+            state.apply(entry)
+            offset = end + 1
+            lineNumber += 1
+        }
+        state.journalInode = journal.inode
+        state.journalOffset = offset
+    }
+
+    private func countLines(_ file: MappedFile, upTo offset: Int) -> Int {
+        var count = 0
+        var index = 0
+        while index < offset, let end = file.newline(from: index), end < offset {
+            count += 1
+            index = end + 1
+        }
+        return count
+    }
+
+    private func parseHeader(_ snapshot: MappedFile) throws -> (SnapshotHeader<Meta>, Int) {
+        guard let end = snapshot.newline(from: 0) else {
+            throw StoreError.malformed(path: snapshotPath, line: 1, reason: "missing header line")
+        }
+        let header: SnapshotHeader<Meta>
+        do {
+            header = try JSONDecoder().decode(SnapshotHeader<Meta>.self, from: snapshot.data(0..<end))
+        } catch {
+            if let format = try? JSONDecoder().decode(FormatProbe.self, from: snapshot.data(0..<end)),
+                format.format != StoreFormat.version
+            {
+                throw StoreError.unsupportedFormat(path: snapshotPath, version: format.format)
+            }
+            throw StoreError.malformed(path: snapshotPath, line: 1, reason: LineCoding.reason(error))
+        }
+        guard header.format == StoreFormat.version else {
+            throw StoreError.unsupportedFormat(path: snapshotPath, version: header.format)
+        }
+        guard header.kind == "snapshot" else {
+            throw StoreError.malformed(path: snapshotPath, line: 1, reason: "kind is '\(header.kind)', expected 'snapshot'")
+        }
+        return (header, end + 1)
+    }
+
+    private struct FormatProbe: Decodable {
+        var format: Int
+    }
+
+    /// The snapshot's header alone (one small read).
+    public func readSnapshotHeader() throws -> SnapshotHeader<Meta>? {
+        guard let snapshot = try MappedFile.openIfPresent(snapshotPath), snapshot.size > 0 else { return nil }
+        return try parseHeader(snapshot).0
+    }
+
+    /// The end of the journal's header when it belongs to `generation`; nil when it is stale.
+    private func journalHeaderEnd(_ journal: MappedFile, generation: String) throws -> Int? {
+        guard journal.size > 0 else { return nil }
+        guard let end = journal.newline(from: 0) else { return nil }  // a torn header: never committed
+        let header: JournalHeader
+        do {
+            header = try JSONDecoder().decode(JournalHeader.self, from: journal.data(0..<end))
+        } catch {
+            throw StoreError.malformed(path: journalPath, line: 1, reason: LineCoding.reason(error))
+        }
+        guard header.format == StoreFormat.version else {
+            throw StoreError.unsupportedFormat(path: journalPath, version: header.format)
+        }
+        return header.generation == generation ? end + 1 : nil
+    }
+
+    /// The contact with `identifier`, without loading the store: O(log N + journal matches).
+    public func lookup(_ identifier: String) throws -> ContactRecord? {
+        try withLock(.shared) { try lookupUnlocked(identifier) }
+    }
+
+    private func lookupUnlocked(_ identifier: String) throws -> ContactRecord? {
+        guard let snapshot = try MappedFile.openIfPresent(snapshotPath), snapshot.size > 0 else { return nil }
+        let (header, headerEnd) = try parseHeader(snapshot)
+        var found = try binarySearchSnapshot(snapshot, from: headerEnd, for: identifier)
+        if let journal = try MappedFile.openIfPresent(journalPath),
+            let start = try journalHeaderEnd(journal, generation: header.generation)
+        {
+            let needle = Array(try JSONEncoder().encode(identifier))
+            let decoder = JSONDecoder()
+            var offset = start
+            var lineNumber = 2
+            while offset < journal.size, let end = journal.newline(from: offset) {
+                if contains(journal.bytes, range: offset..<end, needle: needle) {
+                    let entry: JournalEntry<Meta>
+                    do {
+                        entry = try decoder.decode(JournalEntry<Meta>.self, from: journal.data(offset..<end))
+                    } catch {
+                        throw StoreError.malformed(path: journalPath, line: lineNumber, reason: LineCoding.reason(error))
+                    }
+                    if let record = entry.upsert?.last(where: { $0.identifier == identifier }) { found = record }
+                    if entry.delete?.contains(identifier) == true { found = nil }
+                }
+                offset = end + 1
+                lineNumber += 1
+            }
+        }
+        return found
+    }
+
+    private func contains(_ bytes: UnsafeRawBufferPointer, range: Range<Int>, needle: [UInt8]) -> Bool {
+        guard range.count >= needle.count, let base = bytes.baseAddress else { return false }
+        return ByteSearch.contains(base + range.lowerBound, count: range.count, needle: needle)
+    }
+
+    private func binarySearchSnapshot(_ snapshot: MappedFile, from headerEnd: Int, for identifier: String) throws
+        -> ContactRecord?
+    {
+        let decoder = JSONDecoder()
+        var low = headerEnd
+        var high = snapshot.size
+        while low < high {
+            let middle = low + (high - low) / 2
+            let start = snapshot.lineStart(containing: middle, floor: low)
+            guard let end = snapshot.newline(from: start) else {
+                throw StoreError.malformed(path: snapshotPath, line: 0, reason: "truncated line at byte \(start)")
+            }
+            let record: ContactRecord
+            do {
+                record = try decoder.decode(ContactRecord.self, from: snapshot.data(start..<end))
+            } catch {
+                throw StoreError.malformed(
+                    path: snapshotPath, line: countLines(snapshot, upTo: start) + 1, reason: LineCoding.reason(error))
+            }
+            if record.identifier == identifier { return record }
+            if IdentifierOrder.precedes(record.identifier, identifier) {
+                low = end + 1
+            } else {
+                high = start
+            }
+        }
+        return nil
+    }
+
+    /// The changes after `seq` in `generation`, at most `limit` entries: O(log J + limit).
+    ///
+    /// A generation that is neither the current one nor the one it was compacted from, or a seq
+    /// that was folded away or lies in the future, is answered `.expired` — never with a partial list.
+    public func changes(after seq: Int, in generation: String, limit: Int) throws -> ChangeWindow<Meta> {
+        try withLock(.shared) {
+            guard let header = try readSnapshotHeader() else {
+                return .expired(reason: "the store is empty and has no generation")
+            }
+            guard generation == header.generation || generation == header.previousGeneration else {
+                return .expired(reason: "generation \(generation) is no longer known")
+            }
+            guard seq >= header.baseSeq else {
+                return .expired(reason: "changes after \(seq) were compacted into the snapshot at \(header.baseSeq)")
+            }
+            guard let journal = try MappedFile.openIfPresent(journalPath),
+                let start = try journalHeaderEnd(journal, generation: header.generation)
+            else {
+                if seq == header.baseSeq { return .changes([], headSeq: seq, generation: header.generation) }
+                return .expired(reason: "seq \(seq) is beyond the newest change \(header.baseSeq)")
+            }
+            // Entries are contiguous: the entry with seq s is line (s - baseSeq + 1).
+            let wanted = seq + 1
+            var offset = try findEntry(journal, from: start, seq: wanted, baseSeq: header.baseSeq)
+            var entries: [JournalEntry<Meta>] = []
+            let decoder = JSONDecoder()
+            var lastSeq = header.baseSeq
+            while let at = offset, at < journal.size, let end = journal.newline(from: at) {
+                let entry: JournalEntry<Meta>
+                do {
+                    entry = try decoder.decode(JournalEntry<Meta>.self, from: journal.data(at..<end))
+                } catch {
+                    throw StoreError.malformed(
+                        path: journalPath, line: countLines(journal, upTo: at) + 1, reason: LineCoding.reason(error))
+                }
+                lastSeq = entry.seq
+                if entries.count < limit {
+                    entries.append(entry)
+                    offset = end + 1
+                } else {
+                    break
+                }
+            }
+            let headSeq = try self.headSeq(journal, start: start, baseSeq: header.baseSeq)
+            if seq > headSeq {
+                return .expired(reason: "seq \(seq) is beyond the newest change \(headSeq)")
+            }
+            _ = lastSeq
+            return .changes(entries, headSeq: headSeq, generation: header.generation)
+        }
+    }
+
+    /// Byte offset of the entry with `seq` (binary search on the line prefixes), or nil if past the end.
+    private func findEntry(_ journal: MappedFile, from start: Int, seq: Int, baseSeq: Int) throws -> Int? {
+        var low = start
+        var high = journal.size
+        var best: Int?
+        while low < high {
+            let middle = low + (high - low) / 2
+            let lineStart = journal.lineStart(containing: middle, floor: low)
+            guard let end = journal.newline(from: lineStart) else {
+                high = lineStart  // torn tail
+                continue
+            }
+            let lineSeq = try seqOf(journal, lineStart..<end)
+            if lineSeq == seq { return lineStart }
+            if lineSeq < seq {
+                low = end + 1
+            } else {
+                best = lineStart
+                high = lineStart
+            }
+        }
+        return best
+    }
+
+    private func seqOf(_ journal: MappedFile, _ range: Range<Int>) throws -> Int {
+        let data = journal.data(range)
+        do {
+            return try LineCoding.seq(of: data[...])
+        } catch {
+            throw StoreError.malformed(
+                path: journalPath, line: countLines(journal, upTo: range.lowerBound) + 1,
+                reason: LineCoding.reason(error))
+        }
+    }
+
+    /// The seq of the last complete journal line (or the base when there is none).
+    private func headSeq(_ journal: MappedFile, start: Int, baseSeq: Int) throws -> Int {
+        var end = journal.size
+        // Drop a torn tail.
+        while end > start, journal.bytes[end - 1] != 0x0A {
+            end -= 1
+        }
+        guard end > start else { return baseSeq }
+        let lineStart = journal.lineStart(containing: end - 1, floor: start)
+        return try seqOf(journal, lineStart..<(end - 1))
+    }
+
+    // MARK: Writing
+
+    /// Exclusive access for read-check-write sequences (e.g. "update only if it exists").
+    public func write<T>(_ body: (Writer) throws -> T) throws -> T {
+        try withLock(.exclusive) {
+            let writer = try Writer(store: self)
+            defer { writer.close() }
+            return try body(writer)
+        }
+    }
+
+    /// Appends one entry; returns its seq.
+    @discardableResult
+    public func append(upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil) throws -> Int {
+        try write { try $0.append(upsert: upsert, delete: delete, meta: meta) }
+    }
+
+    /// Appends one entry and applies it to `state`, which must be this store's current state.
+    ///
+    /// - Returns: false (writing nothing) when the store's generation is no longer `state`'s:
+    ///   someone reset it meanwhile, and the caller's view is stale.
+    public func append(
+        upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, to state: inout StoreState<Meta>
+    ) throws -> Bool {
+        try withLock(.exclusive) {
+            let writer = try Writer(store: self)
+            defer { writer.close() }
+            guard writer.generation == state.generation else { return false }
+            if writer.headSeq != state.headSeq {
+                try applyJournalUnlocked(to: &state)
+            }
+            let seq = try writer.append(upsert: upsert, delete: delete, meta: meta)
+            state.apply(
+                JournalEntry(seq: seq, upsert: upsert.isEmpty ? nil : upsert, delete: delete.isEmpty ? nil : delete, meta: meta))
+            state.journalOffset = writer.endOffset
+            state.journalInode = writer.inode
+            return true
+        }
+    }
+
+    private func applyJournalUnlocked(to state: inout StoreState<Meta>) throws {
+        guard let journal = try MappedFile.openIfPresent(journalPath), journal.inode == state.journalInode,
+            journal.size >= state.journalOffset
+        else {
+            state = try loadUnlocked()
+            return
+        }
+        try applyJournal(journal, from: state.journalOffset, firstLine: nil, to: &state)
+    }
+
+    /// Empties the store and starts a new generation that forgets all history.
+    @discardableResult
+    public func reset(meta: Meta? = nil) throws -> String {
+        try withLock(.exclusive) {
+            let head = try currentHeadUnlocked()
+            let generation = UUID().uuidString
+            try writeSnapshot(
+                generation: generation, previousGeneration: nil, baseSeq: head, records: [], meta: meta)
+            try writeEmptyJournal(generation: generation, baseSeq: head)
+            return generation
+        }
+    }
+
+    /// Compacts when the journal has grown past the snapshot (and past `minimumJournalBytes`).
+    @discardableResult
+    public func compactIfNeeded(minimumJournalBytes: Int = 256 * 1024) throws -> Bool {
+        var snapshotInfo = stat()
+        var journalInfo = stat()
+        guard stat(journalPath, &journalInfo) == 0 else { return false }
+        let snapshotSize = stat(snapshotPath, &snapshotInfo) == 0 ? Int(snapshotInfo.st_size) : 0
+        let journalSize = Int(journalInfo.st_size)
+        guard journalSize > max(snapshotSize, minimumJournalBytes) else { return false }
+        try compact()
+        return true
+    }
+
+    /// Folds the journal into a new snapshot with a new generation (anchors at the head stay valid).
+    public func compact() throws {
+        try withLock(.exclusive) {
+            let state = try loadUnlocked()
+            guard !state.generation.isEmpty else { return }
+            let generation = UUID().uuidString
+            let records = state.records.values.sorted { IdentifierOrder.precedes($0.identifier, $1.identifier) }
+            try writeSnapshot(
+                generation: generation, previousGeneration: state.generation, baseSeq: state.headSeq,
+                records: records, meta: state.meta)
+            try writeEmptyJournal(generation: generation, baseSeq: state.headSeq)
+        }
+    }
+
+    private func currentHeadUnlocked() throws -> Int {
+        guard let header = try readSnapshotHeader() else { return 0 }
+        guard let journal = try MappedFile.openIfPresent(journalPath),
+            let start = try journalHeaderEnd(journal, generation: header.generation)
+        else { return header.baseSeq }
+        return try headSeq(journal, start: start, baseSeq: header.baseSeq)
+    }
+
+    func writeSnapshot(
+        generation: String, previousGeneration: String?, baseSeq: Int, records: [ContactRecord], meta: Meta?
+    ) throws {
+        try SecureFile.ensureDirectory(directory)
+        SecureFile.sweepTemporaryFiles(in: directory)
+        let header = SnapshotHeader(
+            format: StoreFormat.version, kind: "snapshot", generation: generation,
+            previousGeneration: previousGeneration, baseSeq: baseSeq, count: records.count, meta: meta)
+        let encoder = LineCoding.encoder()
+        var data = try encoder.encode(header)
+        data.append(UInt8(ascii: "\n"))
+        data.reserveCapacity(records.count * 200)
+        for record in records {
+            data.append(try encoder.encode(record))
+            data.append(UInt8(ascii: "\n"))
+        }
+        try SecureFile.replace(snapshotPath, with: data)
+    }
+
+    func writeEmptyJournal(generation: String, baseSeq: Int) throws {
+        let header = JournalHeader(format: StoreFormat.version, kind: "journal", generation: generation, baseSeq: baseSeq)
+        try SecureFile.replace(journalPath, with: try LineCoding.encodeLine(header))
+    }
+
+    /// Appends to the journal while the exclusive lock is held.
+    public final class Writer {
+        private let store: JournaledStore
+        private var header: SnapshotHeader<Meta>
+        private var fd: Int32 = -1
+        private var head: Int
+        private var end: Int
+
+        fileprivate init(store: JournaledStore) throws {
+            self.store = store
+            if let existing = try store.readSnapshotHeader() {
+                header = existing
+            } else {
+                let generation = UUID().uuidString
+                try store.writeSnapshot(generation: generation, previousGeneration: nil, baseSeq: 0, records: [], meta: nil)
+                try store.writeEmptyJournal(generation: generation, baseSeq: 0)
+                header = try store.readSnapshotHeader()!
+            }
+            fd = try SecureFile.open(store.journalPath, flags: O_RDWR, create: true)
+            head = header.baseSeq
+            end = 0
+            try openJournal()
+        }
+
+        /// The store's generation.
+        public var generation: String { header.generation }
+        /// The seq of the newest committed entry.
+        public var headSeq: Int { head }
+        /// The journal's size after the last complete line.
+        var endOffset: Int { end }
+        /// The journal file's inode.
+        var inode: UInt64 {
+            var info = stat()
+            return fstat(fd, &info) == 0 ? UInt64(info.st_ino) : 0
+        }
+
+        private func openJournal() throws {
+            let path = store.journalPath
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path, operation: "fstat", errno: errno) }
+            let size = Int(info.st_size)
+            // A missing, torn or stale header: the journal holds nothing committed for this generation.
+            let headerData = try SecureFile.read(fd: fd, path: path, offset: 0, count: min(size, 4096))
+            var headerEnd: Int?
+            if let newline = headerData.firstIndex(of: 0x0A) {
+                let parsed: JournalHeader
+                do {
+                    parsed = try JSONDecoder().decode(JournalHeader.self, from: headerData[..<newline])
+                } catch {
+                    throw StoreError.malformed(path: path, line: 1, reason: LineCoding.reason(error))
+                }
+                guard parsed.format == StoreFormat.version else {
+                    throw StoreError.unsupportedFormat(path: path, version: parsed.format)
+                }
+                if parsed.generation == header.generation { headerEnd = newline + 1 }
+            }
+            guard let headerEnd else {
+                Glibc.close(fd)
+                try store.writeEmptyJournal(generation: header.generation, baseSeq: header.baseSeq)
+                fd = try SecureFile.open(path, flags: O_RDWR, create: true)
+                head = header.baseSeq
+                end = try currentSize()
+                return
+            }
+            // Find the last complete line; cut off a torn tail left by a crash.
+            var chunk = 4096
+            while true {
+                let from = max(headerEnd, size - chunk)
+                let tail = try SecureFile.read(fd: fd, path: path, offset: from, count: size - from)
+                guard let lastNewline = tail.lastIndex(of: 0x0A) else {
+                    if from == headerEnd {
+                        try truncate(to: headerEnd)
+                        head = header.baseSeq
+                        end = headerEnd
+                        return
+                    }
+                    chunk *= 4
+                    continue
+                }
+                let completeEnd = from + (lastNewline - tail.startIndex) + 1
+                if completeEnd < size { try truncate(to: completeEnd) }
+                end = completeEnd
+                let lineData = tail[tail.startIndex..<lastNewline]
+                guard let previousNewline = lineData.lastIndex(of: 0x0A) else {
+                    if from == headerEnd {
+                        head = try seq(lineData, lineNumber: 2)
+                        return
+                    }
+                    chunk *= 4
+                    continue
+                }
+                head = try seq(lineData[(previousNewline + 1)...], lineNumber: nil)
+                return
+            }
+        }
+
+        private func seq(_ line: Data.SubSequence, lineNumber: Int?) throws -> Int {
+            do {
+                return try LineCoding.seq(of: line)
+            } catch {
+                throw StoreError.malformed(path: store.journalPath, line: lineNumber ?? 0, reason: LineCoding.reason(error))
+            }
+        }
+
+        private func currentSize() throws -> Int {
+            var info = stat()
+            guard fstat(fd, &info) == 0 else {
+                throw StoreError.io(path: store.journalPath, operation: "fstat", errno: errno)
+            }
+            return Int(info.st_size)
+        }
+
+        private func truncate(to size: Int) throws {
+            guard ftruncate(fd, off_t(size)) == 0 else {
+                throw StoreError.io(path: store.journalPath, operation: "ftruncate", errno: errno)
+            }
+            try SecureFile.sync(fd: fd, path: store.journalPath)
+        }
+
+        /// The current value of a contact (reads under the held lock).
+        public func lookup(_ identifier: String) throws -> ContactRecord? {
+            try store.lookupUnlocked(identifier)
+        }
+
+        /// Appends one entry with seq `headSeq + 1` and makes it durable before returning.
+        @discardableResult
+        public func append(upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil) throws -> Int {
+            let entry = JournalEntry(
+                seq: head + 1, upsert: upsert.isEmpty ? nil : upsert, delete: delete.isEmpty ? nil : delete, meta: meta)
+            let line = try LineCoding.encodeLine(entry)
+            try line.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+                var written = 0
+                while written < buffer.count {
+                    let n = pwrite(fd, buffer.baseAddress! + written, buffer.count - written, off_t(end + written))
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        let code = errno
+                        // Leave no partial line behind for a reader to stumble on.
+                        _ = ftruncate(fd, off_t(end))
+                        throw StoreError.io(path: store.journalPath, operation: "write", errno: code)
+                    }
+                    written += n
+                }
+            }
+            try SecureFile.sync(fd: fd, path: store.journalPath)
+            end += line.count
+            head += 1
+            return head
+        }
+
+        fileprivate func close() {
+            if fd >= 0 { Glibc.close(fd) }
+            fd = -1
+        }
+    }
+}
+
+/// The order of identifiers in a snapshot: bytewise on UTF-8, so every process agrees.
+public enum IdentifierOrder {
+    public static func precedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// The contents of a journaled store at one sequence number, held in memory.
+///
+/// `order` gives every identifier a stable position within one generation: snapshot order
+/// first, then identifiers in the order the journal first mentions them. Deleted contacts stay
+/// in `order` as holes, so a content page at `(generation, offset)` means the same thing for
+/// the whole life of the generation — that is what makes paging deterministic and resumable.
+public struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
+    public internal(set) var generation: String
+    public internal(set) var previousGeneration: String?
+    public internal(set) var baseSeq: Int
+    public internal(set) var headSeq: Int
+    public internal(set) var records: [String: ContactRecord]
+    public internal(set) var order: [String]
+    public internal(set) var meta: Meta?
+    var positions: [String: Int]
+    var journalInode: UInt64 = 0
+    var journalOffset: Int = 0
+
+    /// An empty, not yet initialised store.
+    public static var empty: StoreState {
+        StoreState(
+            generation: "", previousGeneration: nil, baseSeq: 0, headSeq: 0, records: [:], order: [],
+            meta: nil, positions: [:])
+    }
+
+    /// Live contacts in position order.
+    public var contacts: [ContactRecord] {
+        order.compactMap { records[$0] }
+    }
+
+    /// Number of live contacts.
+    public var count: Int { records.count }
+
+    mutating func apply(_ entry: JournalEntry<Meta>) {
+        for record in entry.upsert ?? [] {
+            if positions[record.identifier] == nil {
+                positions[record.identifier] = order.count
+                order.append(record.identifier)
+            }
+            records[record.identifier] = record
+        }
+        for identifier in entry.delete ?? [] {
+            records[identifier] = nil
+        }
+        if let meta = entry.meta { self.meta = meta }
+        headSeq = entry.seq
+    }
+
+    /// Up to `limit` live contacts starting at position `offset`.
+    ///
+    /// - Returns: the contacts, the position after the last one consumed, and whether the end was reached.
+    public func page(from offset: Int, limit: Int) -> (contacts: [ContactRecord], nextOffset: Int, isLast: Bool) {
+        var result: [ContactRecord] = []
+        var index = max(offset, 0)
+        while index < order.count, result.count < limit {
+            if let record = records[order[index]] { result.append(record) }
+            index += 1
+        }
+        // Skip trailing holes so "last" is reported on the page that holds the last contact.
+        var probe = index
+        while probe < order.count, records[order[probe]] == nil { probe += 1 }
+        return (result, index, probe >= order.count)
+    }
+}
+
+/// The answer to "what changed since seq S in generation G?".
+public enum ChangeWindow<Meta: Codable & Equatable & Sendable>: Sendable {
+    /// The entries after S (at most the requested number), and the newest seq in the store.
+    case changes([JournalEntry<Meta>], headSeq: Int, generation: String)
+    /// G or S has been forgotten (reset or compaction); the only right answer is a full re-enumeration.
+    case expired(reason: String)
+}

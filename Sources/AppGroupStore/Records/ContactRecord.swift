@@ -1,0 +1,197 @@
+import Foundation
+
+/// A contact as stored in App Group files, with Apple's Contacts key names.
+///
+/// This is the one serialisable shape shared by the app database, the system store, the CLI's
+/// `--json` output and the pipe-free exchange between processes. It is a plain value (`Sendable`)
+/// so it can cross task boundaries, unlike `CNMutableContact`.
+public struct ContactRecord: Codable, Equatable, Hashable, Sendable {
+    /// The app's stable identifier for the contact (`ContactItem.Identifier.value`).
+    public var identifier: String
+    public var namePrefix: String = ""
+    public var givenName: String = ""
+    public var middleName: String = ""
+    public var familyName: String = ""
+    public var nameSuffix: String = ""
+    public var nickname: String = ""
+    public var organizationName: String = ""
+    public var departmentName: String = ""
+    public var jobTitle: String = ""
+    public var phoneNumbers: [LabeledString] = []
+    public var emailAddresses: [LabeledString] = []
+    public var postalAddresses: [LabeledPostalAddress] = []
+    public var urlAddresses: [LabeledString] = []
+    public var note: String = ""
+    /// `YYYY-MM-DD`, or `--MM-DD` when the year is unknown (as vCard writes it).
+    public var birthday: String?
+    public var imageData: Data?
+
+    /// Creates a record with the given identifier and empty fields.
+    public init(identifier: String) {
+        self.identifier = identifier
+    }
+
+    /// A labelled string value (`CNLabeledValue<NSString>` or `CNLabeledValue<CNPhoneNumber>`).
+    public struct LabeledString: Codable, Equatable, Hashable, Sendable {
+        public var label: String?
+        public var value: String
+        public init(label: String?, value: String) {
+            self.label = label
+            self.value = value
+        }
+    }
+
+    /// A labelled postal address (`CNLabeledValue<CNPostalAddress>`).
+    public struct LabeledPostalAddress: Codable, Equatable, Hashable, Sendable {
+        public var label: String?
+        public var street: String = ""
+        public var subLocality: String = ""
+        public var city: String = ""
+        public var subAdministrativeArea: String = ""
+        public var state: String = ""
+        public var postalCode: String = ""
+        public var country: String = ""
+        public var isoCountryCode: String = ""
+
+        public init(label: String?) {
+            self.label = label
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case label, street, subLocality, city, subAdministrativeArea, state, postalCode, country, isoCountryCode
+        }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            label = try c.decodeIfPresent(String.self, forKey: .label)
+            street = try c.decodeIfPresent(String.self, forKey: .street) ?? ""
+            subLocality = try c.decodeIfPresent(String.self, forKey: .subLocality) ?? ""
+            city = try c.decodeIfPresent(String.self, forKey: .city) ?? ""
+            subAdministrativeArea = try c.decodeIfPresent(String.self, forKey: .subAdministrativeArea) ?? ""
+            state = try c.decodeIfPresent(String.self, forKey: .state) ?? ""
+            postalCode = try c.decodeIfPresent(String.self, forKey: .postalCode) ?? ""
+            country = try c.decodeIfPresent(String.self, forKey: .country) ?? ""
+            isoCountryCode = try c.decodeIfPresent(String.self, forKey: .isoCountryCode) ?? ""
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeIfPresent(label, forKey: .label)
+            for (key, value) in [
+                (CodingKeys.street, street), (.subLocality, subLocality), (.city, city),
+                (.subAdministrativeArea, subAdministrativeArea), (.state, state), (.postalCode, postalCode),
+                (.country, country), (.isoCountryCode, isoCountryCode),
+            ] where !value.isEmpty {
+                try c.encode(value, forKey: key)
+            }
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case identifier, namePrefix, givenName, middleName, familyName, nameSuffix, nickname
+        case organizationName, departmentName, jobTitle, phoneNumbers, emailAddresses, postalAddresses
+        case urlAddresses, note, birthday, imageData
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        identifier = try c.decode(String.self, forKey: .identifier)
+        namePrefix = try c.decodeIfPresent(String.self, forKey: .namePrefix) ?? ""
+        givenName = try c.decodeIfPresent(String.self, forKey: .givenName) ?? ""
+        middleName = try c.decodeIfPresent(String.self, forKey: .middleName) ?? ""
+        familyName = try c.decodeIfPresent(String.self, forKey: .familyName) ?? ""
+        nameSuffix = try c.decodeIfPresent(String.self, forKey: .nameSuffix) ?? ""
+        nickname = try c.decodeIfPresent(String.self, forKey: .nickname) ?? ""
+        organizationName = try c.decodeIfPresent(String.self, forKey: .organizationName) ?? ""
+        departmentName = try c.decodeIfPresent(String.self, forKey: .departmentName) ?? ""
+        jobTitle = try c.decodeIfPresent(String.self, forKey: .jobTitle) ?? ""
+        phoneNumbers = try c.decodeIfPresent([LabeledString].self, forKey: .phoneNumbers) ?? []
+        emailAddresses = try c.decodeIfPresent([LabeledString].self, forKey: .emailAddresses) ?? []
+        postalAddresses = try c.decodeIfPresent([LabeledPostalAddress].self, forKey: .postalAddresses) ?? []
+        urlAddresses = try c.decodeIfPresent([LabeledString].self, forKey: .urlAddresses) ?? []
+        note = try c.decodeIfPresent(String.self, forKey: .note) ?? ""
+        birthday = try c.decodeIfPresent(String.self, forKey: .birthday)
+        imageData = try c.decodeIfPresent(Data.self, forKey: .imageData)
+        if let birthday, BirthdayFormat.parse(birthday) == nil {
+            throw DecodingError.dataCorruptedError(
+                forKey: .birthday, in: c, debugDescription: "birthday '\(birthday)' is not YYYY-MM-DD or --MM-DD")
+        }
+    }
+
+    /// Absent and empty values are omitted, so records stay small on disk and in `--json` output.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(identifier, forKey: .identifier)
+        for (key, value) in [
+            (CodingKeys.namePrefix, namePrefix), (.givenName, givenName), (.middleName, middleName),
+            (.familyName, familyName), (.nameSuffix, nameSuffix), (.nickname, nickname),
+            (.organizationName, organizationName), (.departmentName, departmentName), (.jobTitle, jobTitle),
+        ] where !value.isEmpty {
+            try c.encode(value, forKey: key)
+        }
+        if !phoneNumbers.isEmpty { try c.encode(phoneNumbers, forKey: .phoneNumbers) }
+        if !emailAddresses.isEmpty { try c.encode(emailAddresses, forKey: .emailAddresses) }
+        if !postalAddresses.isEmpty { try c.encode(postalAddresses, forKey: .postalAddresses) }
+        if !urlAddresses.isEmpty { try c.encode(urlAddresses, forKey: .urlAddresses) }
+        if !note.isEmpty { try c.encode(note, forKey: .note) }
+        try c.encodeIfPresent(birthday, forKey: .birthday)
+        try c.encodeIfPresent(imageData, forKey: .imageData)
+    }
+
+    /// "Given Family" (or the organization), for human-readable listings.
+    public var displayName: String {
+        let name = [namePrefix, givenName, middleName, familyName, nameSuffix].filter { !$0.isEmpty }
+            .joined(separator: " ")
+        return name.isEmpty ? organizationName : name
+    }
+}
+
+/// Birthdays as stored: `YYYY-MM-DD`, or `--MM-DD` without a year.
+public enum BirthdayFormat {
+    /// Parses a stored birthday into (year?, month, day), or nil when it is not valid.
+    public static func parse(_ text: String) -> (year: Int?, month: Int, day: Int)? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        let year: Int?
+        let month: Int
+        let day: Int
+        if parts.count == 3, parts[0].count == 4, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+            parts[1].count == 2, parts[2].count == 2
+        {
+            (year, month, day) = (y, m, d)
+        } else if parts.count == 4, parts[0].isEmpty, parts[1].isEmpty, let m = Int(parts[2]), let d = Int(parts[3]),
+            parts[2].count == 2, parts[3].count == 2
+        {
+            (year, month, day) = (nil, m, d)
+        } else {
+            return nil
+        }
+        guard (1...12).contains(month), (1...31).contains(day) else { return nil }
+        return (year, month, day)
+    }
+
+    /// Formats (year?, month, day) the way `parse` reads it.
+    public static func format(year: Int?, month: Int, day: Int) -> String {
+        let md = String(format: "%02d-%02d", month, day)
+        if let year { return String(format: "%04d-", year) + md }
+        return "--" + md
+    }
+}
+
+/// Rules for identifiers that the store accepts.
+public enum IdentifierRules {
+    /// The longest identifier accepted, in UTF-8 bytes.
+    public static let maximumLength = 256
+
+    /// Throws `StoreError.invalidIdentifier` unless `identifier` can be stored safely.
+    public static func validate(_ identifier: String) throws {
+        if identifier.isEmpty {
+            throw StoreError.invalidIdentifier(identifier, reason: "it is empty")
+        }
+        if identifier.utf8.count > maximumLength {
+            throw StoreError.invalidIdentifier(identifier, reason: "it is longer than \(maximumLength) bytes")
+        }
+        if identifier.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw StoreError.invalidIdentifier(identifier, reason: "it contains a control character")
+        }
+    }
+}

@@ -1,0 +1,434 @@
+import AppGroupStore
+import Foundation
+import Synchronization
+
+/// The simulated Contacts daemon for one domain: it drives the enumerator and commits what the
+/// provider delivers to the system store.
+///
+/// One `sync` is what happens after `signalEnumerator()` (R12):
+/// - no content enumeration completed yet (or after reset/expiry): `enumerateContent` from
+///   `.initialPage` or from the last committed page, page after page, until
+///   `didFinishEnumeratingContent(upTo:)`;
+/// - otherwise `enumerateChanges` from the last committed anchor while `moreComing` is true.
+///
+/// Each page or batch commits in one durable journal write together with the position to resume
+/// from (R24, R34). Everything a system can see of the rules in the README's table is enforced.
+public final class SyncEngine {
+    /// The domain's files.
+    public let paths: DomainPaths
+    private let clock: any SystemClock
+    private let store: SystemStore
+    private var state: StoreState<SyncState> = .empty
+    private var pendingLateCalls: [String] = []
+    private var activeObservers: [any LateCallSource] = []
+
+    /// An engine for the domain at `paths`.
+    public init(paths: DomainPaths, clock: any SystemClock = ContinuousSystemClock()) {
+        self.paths = paths
+        self.clock = clock
+        store = SystemStore(directory: paths.systemStore)
+    }
+
+    /// The system store as this engine last saw it.
+    public var systemState: StoreState<SyncState> { state }
+
+    /// How the next sync will start, read from the committed state.
+    public func pendingOperation() throws -> PendingOperation {
+        try refresh()
+        return Self.pendingOperation(for: state.meta ?? .initial)
+    }
+
+    /// The next operation for a committed state.
+    public static func pendingOperation(for syncState: SyncState) -> PendingOperation {
+        switch syncState.phase {
+        case .content: return .contentPage(syncState.nextPage ?? .initial)
+        case .changes: return .changes(from: syncState.anchor ?? .initial)
+        }
+    }
+
+    /// One step the system would take next (step mode lists these).
+    public enum PendingOperation: Equatable, Sendable, CustomStringConvertible {
+        case contentPage(SyncPosition)
+        case changes(from: SyncPosition)
+
+        public var description: String {
+            switch self {
+            case .contentPage(let page): return "content page \(page)"
+            case .changes(let anchor): return "changes from anchor \(anchor)"
+            }
+        }
+    }
+
+    private func refresh() throws {
+        if state.generation.isEmpty {
+            state = try store.load()
+            if state.generation.isEmpty {
+                try store.reset(meta: .initial)
+                state = try store.load()
+            }
+        } else {
+            try store.refresh(&state)
+        }
+    }
+
+    /// Runs one sync to completion (or failure) and writes `last-sync.json`.
+    ///
+    /// - Parameters:
+    ///   - driver: the provider's enumerator.
+    ///   - transcript: receives one line per call (for `--trace`, step mode and the kit).
+    ///   - maxSteps: stop after this many pages/batches (step mode runs one at a time).
+    public func sync(
+        driver: any EnumeratorDriver, transcript: Transcript = Transcript(), maxSteps: Int = .max
+    ) async -> SyncReport {
+        let started = clock.now()
+        var report = SyncReport(enumeration: "content")
+        report.warnings = collectLateCalls()
+        do {
+            let configuration = try DomainConfiguration.load(from: paths.configuration)
+            guard configuration.enabled else { throw SyncFailure.domainDisabled }
+            try refresh()
+            report.enumeration = (state.meta ?? .initial).phase == .content ? "content" : "changes"
+            var restarts = 0
+            var steps = 0
+            loop: while steps < maxSteps {
+                steps += 1
+                let syncState = state.meta ?? .initial
+                let outcome: StepOutcome
+                switch syncState.phase {
+                case .content:
+                    outcome = try await runContentPage(
+                        syncState.nextPage ?? .initial, driver: driver, configuration: configuration,
+                        transcript: transcript, report: &report)
+                case .changes:
+                    outcome = try await runChangeBatch(
+                        syncState.anchor ?? .initial, driver: driver, configuration: configuration,
+                        transcript: transcript, report: &report)
+                }
+                switch outcome {
+                case .continue:
+                    continue
+                case .done:
+                    break loop
+                case .expired(let code):
+                    // R27 / R38: drop everything the domain provided and start content over.
+                    restarts += 1
+                    if restarts > 1 {
+                        throw SyncFailure.provider(
+                            code, message: "the provider reported \(code.rawValue) again right after a restart")
+                    }
+                    transcript.record("system: \(code.rawValue) → dropping the system store, restarting content enumeration")
+                    try store.reset(meta: .initial)
+                    state = try store.load()
+                    report.restarted = true
+                }
+            }
+        } catch let failure as SyncFailure {
+            report.error = .init(failure)
+        } catch let error as StoreError {
+            report.error = .init(.storage(error.description))
+        } catch {
+            report.error = .init(.storage("\(error)"))
+        }
+        report.systemCount = state.count
+        let final = state.meta ?? .initial
+        report.anchor = final.phase == .changes ? final.anchor : nil
+        report.nextPage = final.phase == .content ? final.nextPage : nil
+        report.durationMs = (clock.now() - started) * 1000
+        try? Self.saveReport(report, to: paths.lastSync)
+        _ = try? store.compactIfNeeded()
+        return report
+    }
+
+    /// Empties the system store and forgets the sync state (`reset()` / `disable()`, R8, R9).
+    public func dropSystemStore() throws {
+        try store.reset(meta: .initial)
+        state = try store.load()
+    }
+
+    private enum StepOutcome {
+        case `continue`
+        case done
+        case expired(ProviderErrorCode)
+    }
+
+    private func runContentPage(
+        _ page: SyncPosition, driver: any EnumeratorDriver, configuration: DomainConfiguration,
+        transcript: Transcript, report: inout SyncReport
+    ) async throws -> StepOutcome {
+        let observer = ContentObserverCore(suggestedPageSize: configuration.pageSize, transcript: transcript)
+        transcript.record("→ enumerateContent(in: \(page))")
+        let finished = try await withTimeout(configuration.pageTimeoutSeconds) {
+            await driver.enumerateContent(in: page, observer: observer)
+        }
+        activeObservers.append(observer)
+        let result = observer.close()
+        transcript.record(finished ? "← enumerateContent returned" : "← enumerateContent timed out")
+        guard finished else {
+            throw SyncFailure.provider(
+                .enumerationTimeout,
+                message: "enumerateContent(in: \(page)) did not finish within \(configuration.pageTimeoutSeconds) s (R41)")
+        }
+        if let violation = result.violations.first { throw violation }
+        guard let end = result.end else {
+            throw SyncFailure.ruleViolation(
+                rule: "R20", message: "enumerateContent(in: \(page)) returned without calling a terminal observer method")
+        }
+        try checkSize(result.items.count, suggested: configuration.pageSize, cap: configuration.hardCapMultiplier,
+            rule: "R21", what: "page", report: &report)
+        let ids = result.items.map(\.identifier)
+        if Set(ids).count != ids.count {
+            report.warnings.append("R19: a page delivered the same identifier twice; the last value wins")
+        }
+        switch end {
+        case .error(let code, let message):
+            if code == .pageExpired || code == .changeAnchorExpired { return .expired(.pageExpired) }
+            if let code { throw SyncFailure.provider(code, message: message) }
+            throw SyncFailure.providerReported(message)
+        case .page(let next):
+            guard !next.generationMarker.isEmpty else {
+                throw SyncFailure.ruleViolation(
+                    rule: "R23", message: "didFinishEnumeratingPage(upTo:) was given an empty generation marker")
+            }
+            if page != .initial, next.generationMarker != page.generationMarker {
+                throw SyncFailure.ruleViolation(
+                    rule: "R23",
+                    message: "the generation marker changed during content enumeration (page \(page) → next page \(next))")
+            }
+            if next == page {
+                throw SyncFailure.ruleViolation(
+                    rule: "R22", message: "didFinishEnumeratingPage(upTo:) returned the current page \(page); the enumeration would never end")
+            }
+            try commit(upsert: result.items, delete: [], meta: SyncState(phase: .content, nextPage: next),
+                itemsLimit: configuration.itemsLimit)
+            report.pages += 1
+            report.updated += result.items.count
+            return .continue
+        case .content(let marker):
+            guard !marker.isEmpty else {
+                throw SyncFailure.ruleViolation(
+                    rule: "R23", message: "didFinishEnumeratingContent(upTo:) was given an empty generation marker")
+            }
+            if page != .initial, marker != page.generationMarker {
+                throw SyncFailure.ruleViolation(
+                    rule: "R23",
+                    message: "didFinishEnumeratingContent(upTo:) used a marker different from the pages' marker")
+            }
+            // R25: the first change enumeration starts at (marker, 0).
+            try commit(
+                upsert: result.items, delete: [],
+                meta: SyncState(phase: .changes, anchor: SyncPosition(generationMarker: marker, offset: 0)),
+                itemsLimit: configuration.itemsLimit)
+            report.pages += 1
+            report.updated += result.items.count
+            return .done
+        }
+    }
+
+    private func runChangeBatch(
+        _ anchor: SyncPosition, driver: any EnumeratorDriver, configuration: DomainConfiguration,
+        transcript: Transcript, report: inout SyncReport
+    ) async throws -> StepOutcome {
+        let observer = ChangeObserverCore(suggestedBatchSize: configuration.batchSize, transcript: transcript)
+        transcript.record("→ enumerateChanges(startingAt: \(anchor))")
+        let finished = try await withTimeout(configuration.pageTimeoutSeconds) {
+            await driver.enumerateChanges(from: anchor, observer: observer)
+        }
+        activeObservers.append(observer)
+        let result = observer.close()
+        transcript.record(finished ? "← enumerateChanges returned" : "← enumerateChanges timed out")
+        guard finished else {
+            throw SyncFailure.provider(
+                .enumerationTimeout,
+                message: "enumerateChanges(startingAt: \(anchor)) did not finish within \(configuration.pageTimeoutSeconds) s (R41)")
+        }
+        if let violation = result.violations.first { throw violation }
+        guard let end = result.end else {
+            throw SyncFailure.ruleViolation(
+                rule: "R30", message: "enumerateChanges(startingAt: \(anchor)) returned without calling a terminal observer method")
+        }
+        try checkSize(result.count, suggested: configuration.batchSize, cap: configuration.hardCapMultiplier,
+            rule: "R31", what: "batch", report: &report)
+        switch end {
+        case .error(let code, let message):
+            if code == .changeAnchorExpired || code == .pageExpired { return .expired(.changeAnchorExpired) }
+            if let code { throw SyncFailure.provider(code, message: message) }
+            throw SyncFailure.providerReported(message)
+        case .batch(let next, let moreComing):
+            if moreComing, next == anchor {
+                throw SyncFailure.ruleViolation(
+                    rule: "R40", message: "moreComing is true but the anchor did not advance from \(anchor); the system would loop forever")
+            }
+            if !moreComing, next == anchor, result.count > 0 {
+                report.warnings.append("R40: a batch with \(result.count) changes returned the starting anchor \(anchor)")
+            }
+            // Apply in call order (R32 upsert, R33 delete; unknown ids are a no-op) and commit once.
+            var upserts: [String: ContactRecord] = [:]
+            var deletes: Set<String> = []
+            var order: [String] = []
+            for change in result.changes {
+                switch change {
+                case .update(let records):
+                    for record in records {
+                        if upserts[record.identifier] == nil, !deletes.contains(record.identifier) { order.append(record.identifier) }
+                        upserts[record.identifier] = record
+                        deletes.remove(record.identifier)
+                    }
+                case .delete(let identifiers):
+                    for identifier in identifiers where state.records[identifier] != nil || upserts[identifier] != nil {
+                        if upserts[identifier] == nil, !deletes.contains(identifier) { order.append(identifier) }
+                        upserts[identifier] = nil
+                        deletes.insert(identifier)
+                    }
+                }
+            }
+            let upsertList = order.compactMap { upserts[$0] }
+            let deleteList = order.filter { deletes.contains($0) }
+            try commit(upsert: upsertList, delete: deleteList, meta: SyncState(phase: .changes, anchor: next),
+                itemsLimit: configuration.itemsLimit)
+            report.batches += 1
+            report.updated += upsertList.count
+            report.deleted += deleteList.count
+            return moreComing ? .continue : .done
+        }
+    }
+
+    private func checkSize(
+        _ count: Int, suggested: Int, cap: Int, rule: String, what: String, report: inout SyncReport
+    ) throws {
+        if count > suggested.multipliedReportingOverflow(by: cap).partialValue {
+            throw SyncFailure.ruleViolation(
+                rule: rule, message: "a \(what) of \(count) items is more than \(cap)× the suggested size \(suggested)")
+        }
+        if count > suggested {
+            report.warnings.append("\(rule): a \(what) of \(count) items exceeds the suggested size \(suggested)")
+        }
+    }
+
+    private func commit(upsert: [ContactRecord], delete: [String], meta: SyncState, itemsLimit: Int) throws {
+        let added = upsert.filter { state.records[$0.identifier] == nil }.count
+        if state.count + added - delete.count > itemsLimit {
+            throw SyncFailure.provider(
+                .itemsLimitReached, message: "committing would hold more than \(itemsLimit) contacts (R42)")
+        }
+        // A reset or disable by the host replaces the store's generation: the page in flight is void (R43).
+        guard try store.append(upsert: upsert, delete: delete, meta: meta, to: &state) else {
+            state = try store.load()
+            throw SyncFailure.provider(
+                .extensionInvalidated, message: "the domain was reset or disabled while the enumeration was running (R43)")
+        }
+    }
+
+    private func collectLateCalls() -> [String] {
+        var late: [String] = []
+        for observer in activeObservers {
+            late.append(contentsOf: observer.drainLateCalls())
+        }
+        activeObservers.removeAll()
+        return late.map { "R20: observer call after the enumerate method had returned: \($0)" }
+    }
+
+    /// Runs `operation`, returning false if it has not finished after `seconds`.
+    ///
+    /// The operation cannot be cancelled from outside (the provider's code may ignore
+    /// cancellation), so on timeout it is abandoned; the runtime then ends the provider process.
+    private func withTimeout(_ seconds: Double, _ operation: @escaping @Sendable () async -> Void) async throws -> Bool {
+        let race = TimeoutRace()
+        let clock = self.clock
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            race.start(continuation)
+            let work = Task {
+                await operation()
+                race.finish(true)
+            }
+            let timer = Task {
+                do {
+                    try await clock.sleep(seconds: seconds)
+                    race.finish(false)
+                } catch {}
+            }
+            race.onFinish {
+                timer.cancel()
+                _ = work
+            }
+        }
+    }
+
+    static func saveReport(_ report: SyncReport, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(report)
+        data.append(UInt8(ascii: "\n"))
+        try SecureFile.replace(path, with: data)
+    }
+
+    /// The report of the last sync, if any.
+    public static func lastReport(paths: DomainPaths) throws -> SyncReport? {
+        guard let data = try SecureFile.readIfPresent(paths.lastSync) else { return nil }
+        do {
+            return try JSONDecoder().decode(SyncReport.self, from: data)
+        } catch {
+            throw StoreError.malformed(path: paths.lastSync, line: 1, reason: "\(error)")
+        }
+    }
+}
+
+/// Observers that can receive calls after their enumerate method returned.
+protocol LateCallSource {
+    func drainLateCalls() -> [String]
+}
+
+extension ContentObserverCore: LateCallSource {
+    func drainLateCalls() -> [String] {
+        state.withLock { state in
+            defer { state.lateCalls = [] }
+            return state.lateCalls
+        }
+    }
+}
+
+extension ChangeObserverCore: LateCallSource {
+    func drainLateCalls() -> [String] {
+        state.withLock { state in
+            defer { state.lateCalls = [] }
+            return state.lateCalls
+        }
+    }
+}
+
+/// First finisher wins: the operation or the timer.
+private final class TimeoutRace: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Bool, Never>?
+        var result: Bool?
+        var cleanup: (@Sendable () -> Void)?
+    }
+
+    private let state = Mutex(State())
+
+    func start(_ continuation: CheckedContinuation<Bool, Never>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    func finish(_ completed: Bool) {
+        let (continuation, cleanup) = state.withLock { state -> (CheckedContinuation<Bool, Never>?, (@Sendable () -> Void)?) in
+            guard state.result == nil else { return (nil, nil) }
+            state.result = completed
+            defer {
+                state.continuation = nil
+                state.cleanup = nil
+            }
+            return (state.continuation, state.cleanup)
+        }
+        cleanup?()
+        continuation?.resume(returning: completed)
+    }
+
+    func onFinish(_ cleanup: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            if state.result != nil { return true }
+            state.cleanup = cleanup
+            return false
+        }
+        if runNow { cleanup() }
+    }
+}

@@ -1,0 +1,102 @@
+import AppGroupStore
+import Foundation
+
+/// A message on `run/<domain>/requests.fifo`: a doorbell, never a payload.
+///
+/// One JSON object per line, well under `PIPE_BUF`:
+///
+/// ```json
+/// {"v":1,"kind":"signal","id":"6B1C…","reply":true,"trace":false}
+/// {"v":1,"kind":"invalidate","id":"…","reply":true}
+/// {"v":1,"kind":"shutdown"}
+/// ```
+///
+/// The provider always re-reads state from files, so a lost or coalesced doorbell is harmless.
+public struct Doorbell: Codable, Equatable, Sendable {
+    /// The message format version.
+    public static let version = 1
+
+    /// What the host asks for.
+    public enum Kind: String, Codable, Sendable {
+        /// `signalEnumerator()`: sync now.
+        case signal
+        /// `invalidate()`: call the enumerator's and extension's `invalidate()` and exit.
+        case invalidate
+        /// Exit after the current work (SIGTERM, tests).
+        case shutdown
+        /// Step mode: run at most one page or batch.
+        case step
+    }
+
+    public var v: Int
+    public var kind: Kind
+    /// The request id; with `reply`, the answer goes to `run/<domain>/replies/<id>.fifo`.
+    public var id: String?
+    /// Whether a host waits for the answer.
+    public var reply: Bool?
+    /// Whether to write the transcript to `run/<domain>/traces/<id>.log`.
+    public var trace: Bool?
+
+    public init(kind: Kind, id: String? = nil, reply: Bool = false, trace: Bool = false) {
+        v = Self.version
+        self.kind = kind
+        self.id = id
+        self.reply = reply ? true : nil
+        self.trace = trace ? true : nil
+    }
+
+    /// Encodes the message as one line.
+    public func line() throws -> Data {
+        var data = try JSONEncoder().encode(self)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// Why a line is not a doorbell.
+    public struct Malformed: Error, CustomStringConvertible {
+        public let reason: String
+        public var description: String { reason }
+    }
+
+    /// Decodes and validates one line.
+    public static func parse(_ line: Data) throws -> Doorbell {
+        let message: Doorbell
+        do {
+            message = try JSONDecoder().decode(Doorbell.self, from: line)
+        } catch {
+            let preview = String(decoding: line.prefix(80), as: UTF8.self)
+            throw Malformed(reason: "not a doorbell message (\(error)): \(preview.debugDescription)")
+        }
+        guard message.v == version else { throw Malformed(reason: "unsupported message version \(message.v)") }
+        if let id = message.id {
+            do { try DomainPaths.validateRequestID(id) } catch { throw Malformed(reason: "\(error)") }
+        }
+        if message.reply == true, message.id == nil { throw Malformed(reason: "a reply was requested without an id") }
+        return message
+    }
+}
+
+/// The answer on a reply FIFO: one line.
+///
+/// ```json
+/// {"v":1,"id":"6B1C…","ok":true,"report":{…SyncReport…},"trace":"run/<domain>/traces/<id>.log"}
+/// ```
+public struct DoorbellReply: Codable, Equatable, Sendable {
+    public var v: Int = Doorbell.version
+    public var id: String
+    public var ok: Bool
+    /// The sync report (for `signal` and `step`).
+    public var report: SyncReport?
+    /// A failure that is not a sync report (e.g. `extensionInvalidateTimeout`).
+    public var error: SyncReport.ReportedError?
+    /// Path of the transcript file, when tracing.
+    public var trace: String?
+
+    public init(id: String, ok: Bool, report: SyncReport? = nil, error: SyncReport.ReportedError? = nil, trace: String? = nil) {
+        self.id = id
+        self.ok = ok
+        self.report = report
+        self.error = error
+        self.trace = trace
+    }
+}

@@ -1,0 +1,155 @@
+import AppGroupStore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// FIFOs in the App Group, with the Linux pitfalls handled (design notes §3.1).
+///
+/// - A reader opens `O_RDWR`, so it always holds a writer itself: no EOF/POLLHUP spin when
+///   hosts come and go.
+/// - A writer opens `O_WRONLY | O_NONBLOCK`: `ENXIO` means nobody is listening (the provider is
+///   not running), which is how the host knows to launch it.
+/// - Messages are single `write(2)` calls of at most `PIPE_BUF` bytes, so they are never interleaved.
+/// - A stale FIFO left by a crash is reused if it is ours; a symlink, a foreign file or a non-FIFO
+///   at the path is refused.
+public enum NamedPipe {
+    /// Linux's `PIPE_BUF`: writes up to this size are atomic.
+    public static let atomicWriteLimit = 4096
+
+    /// Creates the FIFO at `path` (mode 0600) unless a valid one is already there.
+    public static func ensure(_ path: String) throws {
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            try validate(path, info)
+            return
+        }
+        if mkfifo(path, 0o600) != 0, errno != EEXIST {
+            throw StoreError.io(path: path, operation: "mkfifo", errno: errno)
+        }
+        _ = chmod(path, 0o600)
+        guard lstat(path, &info) == 0 else { throw StoreError.io(path: path, operation: "lstat", errno: errno) }
+        try validate(path, info)
+    }
+
+    private static func validate(_ path: String, _ info: stat) throws {
+        let type = info.st_mode & S_IFMT
+        if type == S_IFLNK { throw StoreError.unsafePath(path: path, reason: "is a symbolic link, not a FIFO") }
+        if type != S_IFIFO { throw StoreError.unsafePath(path: path, reason: "is not a FIFO") }
+        if info.st_uid != geteuid() {
+            throw StoreError.unsafePath(path: path, reason: "is owned by uid \(info.st_uid), not by this user")
+        }
+        if info.st_mode & 0o077 != 0 {
+            throw StoreError.unsafePath(path: path, reason: "is accessible to other users (mode \(String(info.st_mode & 0o777, radix: 8)))")
+        }
+    }
+
+    /// Opens the FIFO for reading, holding a writer too (`O_RDWR`, non-blocking).
+    public static func openForReading(_ path: String) throws -> Int32 {
+        try ensure(path)
+        let fd = open(path, O_RDWR | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.io(path: path, operation: "open", errno: errno) }
+        return fd
+    }
+
+    /// Opens a reply FIFO for reading only (non-blocking), so the writer's exit shows as hang-up.
+    public static func openReplyForReading(_ path: String) throws -> Int32 {
+        try ensure(path)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.io(path: path, operation: "open", errno: errno) }
+        return fd
+    }
+
+    /// The result of trying to reach a reader.
+    public enum WriteOpen {
+        case opened(Int32)
+        /// Nobody has the FIFO open for reading (or it does not exist).
+        case noReader
+    }
+
+    /// Opens the FIFO for writing without blocking.
+    public static func openForWriting(_ path: String) throws -> WriteOpen {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return .noReader }
+            throw StoreError.io(path: path, operation: "lstat", errno: errno)
+        }
+        try validate(path, info)
+        let fd = open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENXIO { return .noReader }
+            throw StoreError.io(path: path, operation: "open", errno: errno)
+        }
+        return .opened(fd)
+    }
+
+    /// Writes one message line atomically. Throws if it is too large or the reader went away.
+    public static func writeLine(_ fd: Int32, _ line: Data, path: String) throws {
+        guard line.count <= atomicWriteLimit else {
+            throw StoreError.io(path: path, operation: "write (message of \(line.count) bytes exceeds PIPE_BUF)", errno: EMSGSIZE)
+        }
+        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, line.count) }
+        if written != line.count {
+            throw StoreError.io(path: path, operation: "write", errno: written < 0 ? errno : EAGAIN)
+        }
+    }
+
+    /// Waits until `fd` is readable or hung up; false on timeout.
+    public static func waitReadable(_ fd: Int32, timeoutSeconds: Double) -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let deadline = ContinuousSystemClock().now() + timeoutSeconds
+        while true {
+            let remaining = max(deadline - ContinuousSystemClock().now(), 0)
+            let milliseconds = timeoutSeconds.isInfinite ? -1 : Int32(min(remaining * 1000, Double(Int32.max)))
+            let result = poll(&descriptor, 1, milliseconds)
+            if result > 0 { return true }
+            if result == 0 { return false }
+            if errno != EINTR { return true }
+        }
+    }
+}
+
+/// Splits a byte stream into lines, with a bound on memory.
+///
+/// A line longer than `limit` is dropped (and reported) instead of being buffered without end:
+/// oversized or flooding input cannot grow the reader's memory.
+public struct BoundedLineBuffer {
+    private var buffer: [UInt8] = []
+    private var discarding = false
+    /// The longest line kept.
+    public let limit: Int
+
+    public init(limit: Int = NamedPipe.atomicWriteLimit) {
+        self.limit = limit
+    }
+
+    /// A complete line, or a line that had to be dropped.
+    public enum Item: Equatable {
+        case line(Data)
+        case oversized
+    }
+
+    /// Adds bytes; returns the complete lines they finish.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) -> [Item] {
+        var items: [Item] = []
+        for byte in bytes {
+            if byte == 0x0A {
+                if discarding {
+                    discarding = false
+                } else {
+                    items.append(.line(Data(buffer)))
+                }
+                buffer.removeAll(keepingCapacity: true)
+            } else if !discarding {
+                buffer.append(byte)
+                if buffer.count > limit {
+                    buffer.removeAll()
+                    discarding = true
+                    items.append(.oversized)
+                }
+            }
+        }
+        return items
+    }
+}

@@ -1,0 +1,306 @@
+import AppGroupStore
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The provider process: it waits on the request FIFO and lets the system engine drive the
+/// extension's enumerator, one sync per batch of doorbells.
+///
+/// Lifecycle (R15–R17): the runtime takes the domain's provider lock (single consumer), opens the
+/// request FIFO, then creates the session (`init()`, `configure(for:)`, `enumerator(for:)`), and
+/// serves until an idle timeout, an `invalidate`/`shutdown` doorbell, or SIGTERM/SIGINT. Before it
+/// exits it calls the enumerator's `invalidate()` and then the extension's (with a time limit, R11).
+public final class ProviderRuntime {
+    /// Process exit codes.
+    public enum ExitCode {
+        public static let success: Int32 = 0
+        public static let failure: Int32 = 1
+        public static let usage: Int32 = 2
+        /// Another provider already serves the domain.
+        public static let alreadyRunning: Int32 = 3
+    }
+
+    private let options: RuntimeOptions
+    private let paths: DomainPaths
+    private let log: @Sendable (String) -> Void
+
+    /// A runtime for `options`.
+    public init(options: RuntimeOptions) throws {
+        self.options = options
+        paths = try DomainPaths(appGroup: options.appGroup, domain: options.domain)
+        let name = (CommandLine.arguments.first as NSString?)?.lastPathComponent ?? "provider"
+        let pid = getpid()
+        log = { message in
+            let stamp = ISO8601DateFormatter().string(from: Date())
+            FileHandle.standardError.write(Data("\(stamp) \(name)[\(pid)] \(message)\n".utf8))
+        }
+    }
+
+    /// Runs the provider until it exits; returns the process exit code.
+    public func run(makeSession: () throws -> ProviderSession) async -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            try paths.ensureDirectories()
+            let configuration = try DomainConfiguration.load(from: paths.configuration)
+            guard configuration.enabled else {
+                log("domain '\(options.domain)' is not enabled; the system does not run the extension (R7). Run 'contacts-host enable'.")
+                return ExitCode.failure
+            }
+            let providerLock = try FileLock(path: paths.providerLock)
+            guard try acquire(providerLock) else {
+                log("another provider is already running for domain '\(options.domain)' (pid \(FileLock.contents(of: paths.providerLock) ?? "?")); refusing to start a second one")
+                return ExitCode.alreadyRunning
+            }
+            providerLock.writeContents("\(getpid())\n")
+            defer {
+                providerLock.writeContents("")
+                providerLock.unlock()
+            }
+            let requests = try NamedPipe.openForReading(paths.requests)
+            let signalSources = installTerminationHandlers(requestsFD: requests)
+            defer { signalSources.forEach { $0.cancel() } }
+            log("serving domain '\(options.domain)' in \(options.appGroup.path)")
+            let session = try makeSession()
+            let code = await serve(session: session, requests: requests, configuration: configuration)
+            return code
+        } catch {
+            log("error: \(error)")
+            return ExitCode.failure
+        }
+    }
+
+    /// Takes the provider lock. If it is held by a provider that still serves, refuse at once;
+    /// if the holder is on its way out (its FIFO has no reader), wait for it (bounded).
+    private func acquire(_ lock: FileLock) throws -> Bool {
+        let deadline = ContinuousSystemClock().now() + 10
+        while true {
+            if try lock.tryLock(.exclusive) { return true }
+            if case .opened(let fd) = try NamedPipe.openForWriting(paths.requests) {
+                close(fd)
+                return false
+            }
+            if ContinuousSystemClock().now() > deadline { return false }
+            usleep(20_000)
+        }
+    }
+
+    private func installTerminationHandlers(requestsFD: Int32) -> [DispatchSourceSignal] {
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGTERM, SIGINT] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            let log = self.log
+            source.setEventHandler {
+                log("received signal \(number); shutting down")
+                // The runtime holds the FIFO open for writing too, so it can ring its own doorbell.
+                if let line = try? Doorbell(kind: .shutdown).line() {
+                    _ = line.withUnsafeBytes { write(requestsFD, $0.baseAddress, line.count) }
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        return sources
+    }
+
+    private struct Waiter {
+        var id: String
+        var fd: Int32?
+        var trace: Bool
+    }
+
+    private func serve(session: ProviderSession, requests: Int32, configuration: DomainConfiguration) async -> Int32 {
+        let engine = SyncEngine(paths: paths)
+        var buffer = BoundedLineBuffer()
+        var open = true
+        var pending: [Doorbell] = []
+        var exitWaiters: [Waiter] = []
+        var stopping = false
+        let idle = options.foreground ? Double.infinity : (options.idleTimeoutSeconds ?? configuration.idleTimeoutSeconds)
+        while !stopping {
+            if pending.isEmpty {
+                if !NamedPipe.waitReadable(requests, timeoutSeconds: idle) {
+                    // Idle: under the doorbell lock no host is mid-ring, so after a final drain
+                    // nothing can be left unanswered in the pipe.
+                    guard let doorbellLock = try? FileLock(path: paths.doorbellLock), (try? doorbellLock.lock(.exclusive)) != nil
+                    else { break }
+                    let late = drain(requests, into: &buffer)
+                    if late.isEmpty {
+                        close(requests)
+                        open = false
+                        doorbellLock.unlock()
+                        log("idle for \(idle) s; exiting")
+                        break
+                    }
+                    doorbellLock.unlock()
+                    pending.append(contentsOf: late)
+                } else {
+                    pending.append(contentsOf: drain(requests, into: &buffer))
+                }
+            }
+            guard !pending.isEmpty else { continue }
+            let batch = pending
+            pending = []
+            var syncWaiters: [Waiter] = []
+            var stepWaiters: [Waiter] = []
+            var wantsSync = false
+            for message in batch {
+                if options.foreground { log("request: \(message.kind.rawValue)\(message.id.map { " \($0)" } ?? "")") }
+                let waiter = message.reply == true ? message.id.map { Waiter(id: $0, fd: openReply($0), trace: message.trace == true) } : nil
+                switch message.kind {
+                case .signal:
+                    wantsSync = true
+                    if let waiter { syncWaiters.append(waiter) } else if message.trace == true, let id = message.id {
+                        syncWaiters.append(Waiter(id: id, fd: nil, trace: true))
+                    }
+                case .step:
+                    if let waiter { stepWaiters.append(waiter) }
+                case .invalidate, .shutdown:
+                    stopping = true
+                    if let waiter { exitWaiters.append(waiter) }
+                }
+            }
+            if wantsSync || !syncWaiters.isEmpty {
+                let report = await runSync(engine: engine, session: session, waiters: syncWaiters, maxSteps: .max)
+                if report.error?.code == ProviderErrorCode.enumerationTimeout.rawValue {
+                    log("the enumerator timed out; ending the extension (a hung enumerator cannot be reused)")
+                    stopping = true
+                }
+            }
+            for waiter in stepWaiters {
+                _ = await runSync(engine: engine, session: session, waiters: [waiter], maxSteps: 1)
+            }
+        }
+        // R17: the enumerator's invalidate(), then the extension's, within the time limit (R11).
+        await session.driver.invalidate()
+        var invalidateError: SyncReport.ReportedError?
+        // The session is only touched by this task; the box lets the call race a deadline.
+        let box = UncheckedSendableBox(session)
+        let finished = await withDeadline(configuration.invalidateTimeoutSeconds) {
+            try? await box.value.invalidateExtension()
+        }
+        if !finished {
+            invalidateError = .init(
+                code: ProviderErrorCode.extensionInvalidateTimeout.rawValue, rule: "R11",
+                message: "the extension's invalidate() did not return within \(configuration.invalidateTimeoutSeconds) s")
+            log(invalidateError!.message)
+        }
+        // Answer everything that is still waiting, so no host times out on us.
+        pending.append(contentsOf: open ? drain(requests, into: &buffer) : [])
+        for message in pending where message.reply == true {
+            if let id = message.id { exitWaiters.append(Waiter(id: id, fd: openReply(id), trace: false)) }
+        }
+        for waiter in exitWaiters {
+            reply(waiter, DoorbellReply(id: waiter.id, ok: invalidateError == nil, error: invalidateError))
+        }
+        if open { close(requests) }
+        log("exited")
+        return ExitCode.success
+    }
+
+    private func runSync(engine: SyncEngine, session: ProviderSession, waiters: [Waiter], maxSteps: Int) async -> SyncReport {
+        let log = self.log
+        var echo: (@Sendable (String) -> Void)?
+        if options.foreground {
+            echo = { @Sendable line in log(line) }
+        }
+        let transcript = Transcript(echo: echo)
+        let report = await engine.sync(driver: session.driver, transcript: transcript, maxSteps: maxSteps)
+        let summary: String
+        if let error = report.error {
+            summary = "failed: \(error.message)"
+        } else {
+            summary = "\(report.enumeration): \(report.pages) pages, \(report.batches) batches, "
+                + "\(report.updated) updated, \(report.deleted) deleted, \(report.systemCount) in the system store"
+        }
+        log("sync \(summary)")
+        var tracePath: String?
+        if let traced = waiters.first(where: \.trace) {
+            let path = paths.tracesDirectory + "/" + traced.id + ".log"
+            let text = transcript.all.joined(separator: "\n") + "\n"
+            if (try? SecureFile.replace(path, with: Data(text.utf8))) != nil { tracePath = path }
+        }
+        for waiter in waiters {
+            reply(waiter, DoorbellReply(id: waiter.id, ok: report.error == nil, report: report, trace: waiter.trace ? tracePath : nil))
+        }
+        return report
+    }
+
+    private func drain(_ fd: Int32, into buffer: inout BoundedLineBuffer) -> [Doorbell] {
+        var messages: [Doorbell] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        // Bounded per wake-up: a flood of doorbells is coalesced into one sync, never buffered without end.
+        var budget = 256
+        while budget > 0 {
+            budget -= 1
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
+            if count <= 0 { break }
+            let items = chunk.withUnsafeBytes { buffer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            for item in items {
+                switch item {
+                case .oversized:
+                    log("ignored a request line longer than \(buffer.limit) bytes on \(paths.requests)")
+                case .line(let line):
+                    do {
+                        messages.append(try Doorbell.parse(line))
+                    } catch {
+                        log("ignored a malformed request on \(paths.requests): \(error)")
+                    }
+                }
+            }
+            if messages.count > 1024 { break }
+        }
+        return messages
+    }
+
+    /// Opens the waiting host's reply FIFO now, so the host sees a hang-up if this process dies.
+    private func openReply(_ id: String) -> Int32? {
+        guard let path = try? paths.replyPipe(for: id) else { return nil }
+        guard case .opened(let fd) = try? NamedPipe.openForWriting(path) else { return nil }
+        return fd
+    }
+
+    private func reply(_ waiter: Waiter, _ message: DoorbellReply) {
+        guard let fd = waiter.fd else { return }
+        defer { close(fd) }
+        var message = message
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard var line = try? encoder.encode(message) else { return }
+        if line.count >= NamedPipe.atomicWriteLimit - 1 {
+            // Keep the reply one atomic write: warnings are in last-sync.json in full.
+            let kept = Array(message.report?.warnings.prefix(3) ?? [])
+            message.report?.warnings = kept + ["… see \(paths.lastSync)"]
+            line = (try? encoder.encode(message)) ?? line
+        }
+        line.append(UInt8(ascii: "\n"))
+        try? NamedPipe.writeLine(fd, line, path: (try? paths.replyPipe(for: waiter.id)) ?? "reply")
+    }
+
+    private func withDeadline(_ seconds: Double, _ operation: @escaping @Sendable () async -> Void) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await operation()
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+}
+
+/// Carries a value that is not `Sendable` into a task that the owner awaits.
+///
+/// Used only where one task hands a value to a child it awaits and never touches it meanwhile.
+struct UncheckedSendableBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,199 @@
+import Foundation
+
+/// An immutable contact: a person's or an organization's names, phone numbers,
+/// email and postal addresses, and other details.
+///
+/// Mirrors Apple's `CNContact` so provider code written for iOS compiles unchanged.
+/// Use ``CNMutableContact`` to build or change a contact, and ``copy(with:)`` /
+/// ``mutableCopy(with:)`` to move between the two.
+///
+/// ## Equality
+/// Apple does not document how contacts compare. This stand-in uses value equality:
+/// two contacts are equal when every value, including the ``identifier``, is equal,
+/// whether either is a ``CNContact`` or a ``CNMutableContact``. ``hash`` is consistent
+/// with this. That makes Equatable and Hashable types that hold a contact (such as
+/// an enum case wrapping a ``CNMutableContact``) behave predictably. Because a mutable
+/// contact's hash changes when it is changed, do not mutate a contact while it is a
+/// key of a dictionary or a member of a set.
+///
+/// ## Concurrency
+/// Like Apple's, this class is not `Sendable`.
+open class CNContact: NSObject, NSCopying, NSMutableCopying, NSSecureCoding {
+    /// Every stored value; ``CNMutableContact``'s setters write here.
+    var values: CNContactValues
+
+    /// Creates an empty contact with a fresh identifier (a UUID string).
+    public override init() {
+        self.values = CNContactValues(identifier: UUID().uuidString)
+        super.init()
+    }
+
+    /// Creates an empty contact with the given identifier.
+    ///
+    /// Not part of Apple's API: the simulator uses it to rebuild a contact whose
+    /// identifier was assigned earlier.
+    ///
+    /// - Parameter identifier: The identifier the contact will have.
+    package init(identifier: String) {
+        self.values = CNContactValues(identifier: identifier)
+        super.init()
+    }
+
+    /// Creates a contact holding the given values.
+    init(values: CNContactValues) {
+        self.values = values
+        super.init()
+    }
+
+    // MARK: Identification
+
+    /// The contact's unique identifier; a UUID string for a new contact, kept by copies.
+    open var identifier: String { values.identifier }
+
+    /// Whether the contact is a person or an organization; ``CNContactType/person`` by default.
+    open var contactType: CNContactType { values.contactType }
+
+    // MARK: Names
+
+    /// The name prefix, such as "Dr.".
+    open var namePrefix: String { values.namePrefix }
+
+    /// The given (first) name.
+    open var givenName: String { values.givenName }
+
+    /// The middle name.
+    open var middleName: String { values.middleName }
+
+    /// The family (last) name.
+    open var familyName: String { values.familyName }
+
+    /// The family name before a change, such as a maiden name.
+    open var previousFamilyName: String { values.previousFamilyName }
+
+    /// The name suffix, such as "Jr.".
+    open var nameSuffix: String { values.nameSuffix }
+
+    /// The nickname.
+    open var nickname: String { values.nickname }
+
+    // MARK: Organization
+
+    /// The organization's name, for an organization or a person's employer.
+    open var organizationName: String { values.organizationName }
+
+    /// The department within the organization.
+    open var departmentName: String { values.departmentName }
+
+    /// The job title.
+    open var jobTitle: String { values.jobTitle }
+
+    // MARK: Phonetic names
+
+    /// How the given name is pronounced.
+    open var phoneticGivenName: String { values.phoneticGivenName }
+
+    /// How the middle name is pronounced.
+    open var phoneticMiddleName: String { values.phoneticMiddleName }
+
+    /// How the family name is pronounced.
+    open var phoneticFamilyName: String { values.phoneticFamilyName }
+
+    /// How the organization name is pronounced.
+    open var phoneticOrganizationName: String { values.phoneticOrganizationName }
+
+    // MARK: Other details
+
+    /// A free-form note.
+    open var note: String { values.note }
+
+    /// The birthday, in Gregorian components (the year may be missing); `nil` when unknown.
+    open var birthday: DateComponents? { values.birthday }
+
+    /// The contact's image data; `nil` when there is none.
+    open var imageData: Data? { values.imageData }
+
+    /// The thumbnail image data.
+    ///
+    /// Apple derives a downscaled thumbnail from ``imageData``; this stand-in does not
+    /// resize images and returns ``imageData`` itself.
+    open var thumbnailImageData: Data? { values.imageData }
+
+    /// Whether the contact has image data.
+    open var imageDataAvailable: Bool { values.imageData != nil }
+
+    // MARK: Labeled values
+
+    /// The phone numbers, each with a label such as ``CNLabelPhoneNumberMobile``.
+    open var phoneNumbers: [CNLabeledValue<CNPhoneNumber>] { values.phoneNumbers }
+
+    /// The email addresses, each with a label such as ``CNLabelHome``.
+    open var emailAddresses: [CNLabeledValue<NSString>] { values.emailAddresses }
+
+    /// The postal addresses, each with a label such as ``CNLabelWork``.
+    open var postalAddresses: [CNLabeledValue<CNPostalAddress>] { values.postalAddresses }
+
+    /// The URL addresses, each with a label such as ``CNLabelURLAddressHomePage``.
+    open var urlAddresses: [CNLabeledValue<NSString>] { values.urlAddresses }
+
+    /// Other dates, each with a label such as ``CNLabelDateAnniversary``.
+    open var dates: [CNLabeledValue<NSDateComponents>] { values.dates }
+
+    // MARK: NSSecureCoding
+
+    /// `true`: contacts support secure coding.
+    public class var supportsSecureCoding: Bool { true }
+
+    /// Decodes a contact archived by ``encode(with:)``.
+    ///
+    /// Missing values decode as empty; a missing identifier gets a fresh one.
+    ///
+    /// - Parameter coder: A keyed decoder.
+    public required init?(coder: NSCoder) {
+        self.values = CNContactValues(decodingFrom: coder)
+        super.init()
+    }
+
+    /// Encodes every value with a keyed encoder.
+    ///
+    /// - Parameter coder: A keyed encoder.
+    open func encode(with coder: NSCoder) {
+        values.encode(with: coder)
+    }
+
+    // MARK: Copying
+
+    /// Returns an immutable ``CNContact`` with the same values and the same identifier.
+    ///
+    /// - Parameter zone: Ignored.
+    open func copy(with zone: NSZone? = nil) -> Any {
+        CNContact(values: values)
+    }
+
+    /// Returns a ``CNMutableContact`` with the same values and the same identifier.
+    ///
+    /// - Parameter zone: Ignored.
+    open func mutableCopy(with zone: NSZone? = nil) -> Any {
+        CNMutableContact(values: values)
+    }
+
+    // MARK: Equality
+
+    /// Whether `object` is a contact whose values, including the identifier, are all equal.
+    ///
+    /// - Parameter object: The object to compare with.
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? CNContact else { return false }
+        return values == other.values
+    }
+
+    /// A hash consistent with ``isEqual(_:)``.
+    open override var hash: Int {
+        values.hashValue
+    }
+
+    /// A short description for debugging, showing the identifier and the name.
+    open override var description: String {
+        let name = CNContactFormatter.string(from: self, style: .fullName) ?? ""
+        return "<\(type(of: self)): identifier=\(identifier), name=\"\(name)\">"
+    }
+}

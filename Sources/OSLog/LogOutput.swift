@@ -1,0 +1,45 @@
+import Foundation
+
+/// Where ``Logger`` writes: one line per message on standard error.
+///
+/// Not part of Apple's API. Output is on unless the environment variable
+/// `OSLOG_DISABLE` is `1`.
+package enum LogOutput {
+    /// The environment variable that silences all loggers when set to `1`.
+    package static let disableVariable = "OSLOG_DISABLE"
+
+    /// Whether loggers write; read from the environment at every message.
+    package static var isEnabled: Bool {
+        isEnabled(disableValue: ProcessInfo.processInfo.environment[disableVariable])
+    }
+
+    /// Whether loggers write, given the value of `OSLOG_DISABLE` (`nil` when unset).
+    ///
+    /// - Parameter disableValue: The variable's value.
+    package static func isEnabled(disableValue: String?) -> Bool {
+        disableValue != "1"
+    }
+
+    /// The line written for a message, without the trailing newline:
+    /// `<ISO 8601 time> [<subsystem>:<category>] <level>: <message>`.
+    ///
+    /// - Parameters:
+    ///   - date: The time of the message.
+    ///   - subsystem: The logger's subsystem.
+    ///   - category: The logger's category.
+    ///   - level: The level's name.
+    ///   - message: The rendered message.
+    package static func line(
+        date: Date = Date(), subsystem: String, category: String, level: String, message: String
+    ) -> String {
+        let time = date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        return "\(time) [\(subsystem):\(category)] \(level): \(message)"
+    }
+
+    /// Writes a line and a newline to standard error in a single write.
+    ///
+    /// - Parameter line: The line.
+    package static func write(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

@@ -39,7 +39,7 @@ let package = Package(
             path: "Examples/demo-provider"),
         .executableTarget(
             name: "seed-demo-provider",
-            dependencies: ["ContactProvider", "Contacts", "OSLog"],
+            dependencies: ["ContactProvider", "Contacts", "OSLog", "AppGroupStore"],
             path: "Examples/seed-demo-provider"),
 
         // Test helpers are their own target, as in swift-argument-parser.

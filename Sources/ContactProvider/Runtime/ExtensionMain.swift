@@ -1,0 +1,46 @@
+import AppGroupStore
+import ContactProviderSystem
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ContactProviderExtension {
+    /// The extension's entry point, supplied by the framework: `@main` on the conforming type
+    /// is all an extension needs, exactly as on iOS.
+    ///
+    /// It reads `--app-group` / `CONTACT_PROVIDER_APP_GROUP`, creates the type with `init()`,
+    /// configures it for the domain, and serves the system's requests until it is told to stop
+    /// or stays idle. `--foreground` logs every request and observer call; `--help` explains.
+    public static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let options: RuntimeOptions
+        do {
+            guard let parsed = try RuntimeOptions.parse(arguments, defaultDomain: DefaultContactProviderDomain.identifier)
+            else {
+                print(RuntimeOptions.usage)
+                exit(0)
+            }
+            options = parsed
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n\(RuntimeOptions.usage)\n".utf8))
+            exit(ProviderRuntime.ExitCode.usage)
+        }
+        AppGroup.use(options.appGroup)
+        guard options.domain == DefaultContactProviderDomain.identifier else {
+            FileHandle.standardError.write(Data("error: \(ContactProviderError.domainNotRegistered.errorDescription!) (R3)\n".utf8))
+            exit(ProviderRuntime.ExitCode.failure)
+        }
+        do {
+            let runtime = try ProviderRuntime(options: options)
+            let code = await runtime.run {
+                ExtensionSession(Self.self, domain: DefaultContactProviderDomain())
+            }
+            exit(code)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            exit(ProviderRuntime.ExitCode.failure)
+        }
+    }
+}

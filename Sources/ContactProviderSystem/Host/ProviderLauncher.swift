@@ -1,0 +1,70 @@
+import AppGroupStore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starts a provider executable the way the system launches an extension on demand.
+///
+/// The process is detached (its own session), its stdin is `/dev/null` and its output goes to
+/// `run/<domain>/provider.log`; the App Group is passed both as `--app-group` and in
+/// `CONTACT_PROVIDER_APP_GROUP`.
+public enum ProviderLauncher {
+    /// Why a launch failed.
+    public struct LaunchError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Launches `executable` for `paths`' domain; returns its pid.
+    @discardableResult
+    public static func launch(executable: String, paths: DomainPaths, extraArguments: [String] = []) throws -> pid_t {
+        guard access(executable, X_OK) == 0 else {
+            throw LaunchError(description: "the provider executable '\(executable)' does not exist or is not executable")
+        }
+        var fileActions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&fileActions)
+        defer { posix_spawn_file_actions_destroy(&fileActions) }
+        posix_spawn_file_actions_addopen(&fileActions, 0, "/dev/null", O_RDONLY, 0)
+        let logFD = try SecureFile.open(paths.providerLog, flags: O_WRONLY | O_APPEND, create: true)
+        defer { close(logFD) }
+        posix_spawn_file_actions_adddup2(&fileActions, logFD, 1)
+        posix_spawn_file_actions_adddup2(&fileActions, logFD, 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // POSIX_SPAWN_SETSID (0x80): the provider outlives the host that launched it, like a daemon's child.
+        posix_spawnattr_setflags(&attributes, Int16(0x80 | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGPIPE, SIGTERM, SIGINT, SIGCHLD] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+
+        let arguments = [executable, "--app-group", paths.appGroup.path, "--domain", paths.domain, "--launched-by-system"]
+            + extraArguments
+        var environment = ProcessInfo.processInfo.environment
+        environment[AppGroup.environmentVariable] = paths.appGroup.path
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &fileActions, &attributes, argv, envp)
+        guard result == 0 else {
+            throw LaunchError(description: "could not launch '\(executable)': \(String(cString: strerror(result)))")
+        }
+        // Reap it when it exits, so a long-lived host (a test process) collects no zombies.
+        let child = pid
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0, errno == EINTR {}
+        }
+        return pid
+    }
+}

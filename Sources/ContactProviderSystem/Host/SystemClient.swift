@@ -1,0 +1,267 @@
+import AppGroupStore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The host's side of the system: what `ContactProviderManager` and `contacts-host` do to a domain.
+///
+/// It only writes files and rings doorbells; the provider process (with the engine inside)
+/// does the enumeration.
+public final class SystemClient: Sendable {
+    /// The domain's paths.
+    public let paths: DomainPaths
+
+    /// A client for `domain` in `appGroup`.
+    public init(appGroup: AppGroup = .current, domain: String) throws {
+        paths = try DomainPaths(appGroup: appGroup, domain: domain)
+    }
+
+    /// Errors the host can act on.
+    public enum ClientError: Error, Equatable, CustomStringConvertible {
+        /// The domain is disabled (R7: the system never runs the extension then).
+        case domainDisabled
+        /// No provider executable is registered or discoverable.
+        case noExtension
+        /// The provider did not answer in time.
+        case timeout(seconds: Double, log: String)
+        /// The provider exited before answering.
+        case providerExited(log: String)
+        /// The reply could not be read.
+        case malformedReply(String)
+
+        public var description: String {
+            switch self {
+            case .domainDisabled:
+                return "the domain is disabled; run 'contacts-host enable' first (signalling a disabled domain is an error, R7)"
+            case .noExtension:
+                return "no provider executable is registered; run 'contacts-host enable --extension PATH'"
+            case .timeout(let seconds, let log):
+                return "the provider did not answer within \(seconds) s (its log: \(log))"
+            case .providerExited(let log):
+                return "the provider exited before answering (its log: \(log))"
+            case .malformedReply(let reason):
+                return "malformed reply from the provider: \(reason)"
+            }
+        }
+    }
+
+    // MARK: Configuration
+
+    /// The persisted configuration.
+    public func configuration() throws -> DomainConfiguration {
+        try DomainConfiguration.load(from: paths.configuration)
+    }
+
+    /// Changes the configuration under the domain's configuration lock.
+    @discardableResult
+    public func updateConfiguration(_ change: (inout DomainConfiguration) throws -> Void) throws -> DomainConfiguration {
+        try paths.ensureDirectories()
+        let lock = try FileLock(path: paths.domainDirectory + "/domain.lock")
+        return try lock.withLock(.exclusive) {
+            var configuration = try DomainConfiguration.load(from: paths.configuration)
+            try change(&configuration)
+            try configuration.save(to: paths.configuration)
+            return configuration
+        }
+    }
+
+    /// Whether the domain is enabled (R4: the state is per domain, shared by every process).
+    public var isEnabled: Bool {
+        (try? configuration().enabled) ?? false
+    }
+
+    /// Enables the domain (R5/R6); registers `extensionPath` when given.
+    public func enable(extensionPath: String? = nil) throws {
+        try updateConfiguration { configuration in
+            configuration.enabled = true
+            if let extensionPath { configuration.extensionPath = extensionPath }
+        }
+    }
+
+    /// Disables the domain: it forgets every provided contact and stops the provider (R8).
+    public func disable(timeout: Double = 10) throws {
+        try updateConfiguration { $0.enabled = false }
+        try SystemStore(directory: paths.systemStore).reset(meta: .initial)
+        _ = try invalidate(timeout: timeout)
+    }
+
+    /// Empties the system store and discards sync state; the next sync is a full content
+    /// enumeration (R9). A sync in flight ends with `extensionInvalidated` at its next commit (R43).
+    public func reset() throws {
+        try paths.ensureDirectories()
+        try SystemStore(directory: paths.systemStore).reset(meta: .initial)
+    }
+
+    // MARK: Provider process
+
+    /// Whether a provider process holds the domain's provider lock.
+    public var isProviderRunning: Bool {
+        guard FileManager.default.fileExists(atPath: paths.providerLock),
+            let lock = try? FileLock(path: paths.providerLock)
+        else { return false }
+        if (try? lock.tryLock(.shared)) == true {
+            lock.unlock()
+            return false
+        }
+        return true
+    }
+
+    /// The running provider's pid, if any.
+    public var providerPID: Int32? {
+        guard isProviderRunning, let text = FileLock.contents(of: paths.providerLock) else { return nil }
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Blocks until no provider holds the lock (or `timeout` passes); true when none does.
+    public func waitForProviderExit(timeout: Double) -> Bool {
+        guard let lock = try? FileLock(path: paths.providerLock) else { return true }
+        let deadline = ContinuousSystemClock().now() + timeout
+        var delay: useconds_t = 1000
+        while true {
+            if (try? lock.tryLock(.shared)) == true {
+                lock.unlock()
+                return true
+            }
+            if ContinuousSystemClock().now() > deadline { return false }
+            usleep(delay)
+            delay = min(delay * 2, 50_000)
+        }
+    }
+
+    /// Rings the doorbell: `signalEnumerator()`. Launches the provider if none is listening (R12).
+    ///
+    /// - Parameters:
+    ///   - wait: wait for the sync's report.
+    ///   - extensionPath: the executable to launch when the domain has none registered.
+    /// - Returns: the provider's reply when `wait` is true.
+    public func signal(
+        wait: Bool, timeout: Double = 60, trace: Bool = false, step: Bool = false, extensionPath: String? = nil
+    ) throws -> DoorbellReply? {
+        let configuration = try configuration()
+        guard configuration.enabled else { throw ClientError.domainDisabled }
+        let id = UUID().uuidString
+        let message = Doorbell(kind: step ? .step : .signal, id: id, reply: wait, trace: trace)
+        let executable = configuration.extensionPath ?? extensionPath
+        return try send(message, wait: wait, timeout: timeout, launch: executable ?? "")
+    }
+
+    /// Asks the running provider to invalidate and exit (R10); nil when none runs.
+    public func invalidate(timeout: Double = 10) throws -> DoorbellReply? {
+        guard isProviderRunning else { return nil }
+        let message = Doorbell(kind: .invalidate, id: UUID().uuidString, reply: true)
+        let reply = try send(message, wait: true, timeout: timeout, launch: nil)
+        _ = waitForProviderExit(timeout: timeout)
+        return reply
+    }
+
+    /// Sends `shutdown` to the running provider and waits for it to exit (tests, `demo`).
+    public func shutdownProvider(timeout: Double = 10) throws {
+        guard isProviderRunning else { return }
+        _ = try send(Doorbell(kind: .shutdown), wait: false, timeout: timeout, launch: nil)
+        _ = waitForProviderExit(timeout: timeout)
+    }
+
+    private func send(_ message: Doorbell, wait: Bool, timeout: Double, launch executable: String?) throws -> DoorbellReply? {
+        Glibc.signal(SIGPIPE, SIG_IGN)
+        try paths.ensureDirectories()
+        var replyFD: Int32 = -1
+        var replyPath: String?
+        if wait, let id = message.id {
+            let path = try paths.replyPipe(for: id)
+            replyPath = path
+            replyFD = try NamedPipe.openReplyForReading(path)
+        }
+        defer {
+            if replyFD >= 0 { close(replyFD) }
+            if let replyPath { unlink(replyPath) }
+        }
+        let line = try message.line()
+        let doorbellLock = try FileLock(path: paths.doorbellLock)
+        try doorbellLock.withLock(.shared) {
+            switch try NamedPipe.openForWriting(paths.requests) {
+            case .opened(let fd):
+                defer { close(fd) }
+                try NamedPipe.writeLine(fd, line, path: paths.requests)
+            case .noReader:
+                guard let executable else { return }  // nothing running: nothing to invalidate
+                guard !executable.isEmpty else { throw ClientError.noExtension }
+                try ProviderLauncher.launch(executable: executable, paths: paths)
+                let fd = try openWhenReaderArrives(timeout: timeout)
+                defer { close(fd) }
+                try NamedPipe.writeLine(fd, line, path: paths.requests)
+            }
+        }
+        guard wait, replyFD >= 0 else { return nil }
+        return try readReply(replyFD, timeout: timeout)
+    }
+
+    /// Opens the request FIFO for writing once the launched provider opens it for reading.
+    ///
+    /// A blocking open is the signal (no polling); on timeout the blocked open is released by
+    /// opening the read end ourselves.
+    private func openWhenReaderArrives(timeout: Double) throws -> Int32 {
+        try NamedPipe.ensure(paths.requests)
+        let path = paths.requests
+        let result = OpenResult()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+            result.set(fd, errno)
+            done.signal()
+        }
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            let releaser = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            done.wait()
+            if releaser >= 0 { close(releaser) }
+            if let fd = result.fd, fd >= 0 { close(fd) }
+            throw ClientError.timeout(seconds: timeout, log: paths.providerLog)
+        }
+        guard let fd = result.fd, fd >= 0 else {
+            throw StoreError.io(path: path, operation: "open", errno: result.error)
+        }
+        return fd
+    }
+
+    private func readReply(_ fd: Int32, timeout: Double) throws -> DoorbellReply {
+        var buffer = BoundedLineBuffer(limit: 64 * 1024)
+        let deadline = ContinuousSystemClock().now() + timeout
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let remaining = deadline - ContinuousSystemClock().now()
+            guard remaining > 0, NamedPipe.waitReadable(fd, timeoutSeconds: remaining) else {
+                throw ClientError.timeout(seconds: timeout, log: paths.providerLog)
+            }
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
+            if count == 0 {
+                // Every writer closed: the provider died after taking our request.
+                throw ClientError.providerExited(log: paths.providerLog)
+            }
+            if count < 0 {
+                if errno == EAGAIN || errno == EINTR { continue }
+                throw StoreError.io(path: paths.repliesDirectory, operation: "read", errno: errno)
+            }
+            let items = chunk.withUnsafeBytes { buffer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            for item in items {
+                guard case .line(let line) = item else { throw ClientError.malformedReply("reply line too long") }
+                do {
+                    return try JSONDecoder().decode(DoorbellReply.self, from: line)
+                } catch {
+                    throw ClientError.malformedReply("\(error)")
+                }
+            }
+        }
+    }
+}
+
+private final class OpenResult: @unchecked Sendable {
+    // Written once by the opening thread before it signals the semaphore; read after the wait.
+    private(set) var fd: Int32?
+    private(set) var error: Int32 = 0
+
+    func set(_ fd: Int32, _ error: Int32) {
+        self.fd = fd
+        self.error = error
+    }
+}

@@ -1,0 +1,194 @@
+import AppGroupStore
+import ContactProvider
+import ContactProviderSystem
+import Contacts
+import Foundation
+
+/// The app's side: commands that edit the contact database in the App Group.
+enum ContactCommands {
+    static var all: [Command] { [add, update, delete, get, list, reset, importCommand, export] }
+
+    static let fieldOptions: [OptionSpec] = [
+        OptionSpec("--given-name", value: "G", help: "Given (first) name."),
+        OptionSpec("--family-name", value: "F", help: "Family (last) name."),
+        OptionSpec("--middle-name", value: "M", help: "Middle name."),
+        OptionSpec("--nickname", value: "N", help: "Nickname."),
+        OptionSpec("--organization", value: "O", help: "Organization name."),
+        OptionSpec("--department", value: "D", help: "Department name."),
+        OptionSpec("--job-title", value: "T", help: "Job title."),
+        OptionSpec("--phone", value: "[LABEL=]NUMBER", repeatable: true, help: "Phone number (labels: mobile, home, work, main, iphone, pager, other, …)."),
+        OptionSpec("--email", value: "[LABEL=]ADDRESS", repeatable: true, help: "E-mail address (labels: home, work, icloud, other, …)."),
+        OptionSpec("--url", value: "[LABEL=]URL", repeatable: true, help: "URL (labels: homepage, home, work, other)."),
+        OptionSpec("--note", value: "TEXT", help: "Note."),
+        OptionSpec("--birthday", value: "YYYY-MM-DD", help: "Birthday (or --MM-DD without a year)."),
+    ]
+
+    static func validateFields(_ arguments: ParsedArguments) throws {
+        if let birthday = arguments.value("--birthday"), BirthdayFormat.parse(birthday) == nil {
+            throw UsageError("option '--birthday' expects YYYY-MM-DD or --MM-DD, got '\(birthday)'")
+        }
+        for option in ["--phone", "--email", "--url"] {
+            for value in arguments.values(option) {
+                let labeled = Labels.labeled(value, defaultLabel: "")
+                if labeled.value.trimmingCharacters(in: .whitespaces).isEmpty {
+                    throw UsageError("option '\(option)' needs a non-empty value, got '\(value)'")
+                }
+            }
+        }
+        if let id = arguments.value("--id") {
+            do { try IdentifierRules.validate(id) } catch { throw UsageError("option '--id': \(error)") }
+        }
+    }
+
+    /// Applies the field options; a repeated list option replaces that whole list.
+    static func apply(_ arguments: ParsedArguments, to record: inout ContactRecord) {
+        if let value = arguments.value("--given-name") { record.givenName = value }
+        if let value = arguments.value("--family-name") { record.familyName = value }
+        if let value = arguments.value("--middle-name") { record.middleName = value }
+        if let value = arguments.value("--nickname") { record.nickname = value }
+        if let value = arguments.value("--organization") { record.organizationName = value }
+        if let value = arguments.value("--department") { record.departmentName = value }
+        if let value = arguments.value("--job-title") { record.jobTitle = value }
+        if let value = arguments.value("--note") { record.note = value }
+        if let value = arguments.value("--birthday") { record.birthday = value }
+        if arguments.has("--phone") {
+            record.phoneNumbers = arguments.values("--phone").map { Labels.labeled($0, defaultLabel: CNLabelPhoneNumberMobile) }
+        }
+        if arguments.has("--email") {
+            record.emailAddresses = arguments.values("--email").map { Labels.labeled($0, defaultLabel: CNLabelHome) }
+        }
+        if arguments.has("--url") {
+            record.urlAddresses = arguments.values("--url").map { Labels.labeled($0, defaultLabel: CNLabelURLAddressHomePage) }
+        }
+    }
+
+    static let add = Command(
+        ["add"], summary: "Add a contact to the app database; prints its identifier.",
+        discussion: "Without --id a new UUID is assigned. Adding appends one journal line: O(1) in the database size.",
+        options: fieldOptions + [OptionSpec("--id", value: "ID", help: "Use this identifier (must not exist yet).")],
+        validate: { arguments in
+            try validateFields(arguments)
+            guard arguments.has("--given-name") || arguments.has("--family-name") || arguments.has("--organization") else {
+                throw UsageError("a contact needs --given-name, --family-name or --organization")
+            }
+        },
+        run: { arguments, context in
+            var record = ContactRecord(identifier: arguments.value("--id") ?? "")
+            apply(arguments, to: &record)
+            let database = AppDatabase(appGroup: context.appGroup)
+            let added = try database.add(record)
+            context.output.out(added.identifier)
+            try database.compactIfNeeded()
+            return HostTool.ExitCode.success
+        })
+
+    static let update = Command(
+        ["update"], summary: "Change fields of an existing contact.",
+        discussion: "Only the options given change. A repeated --phone/--email/--url replaces that whole list.",
+        options: fieldOptions, positional: PositionalSpec("ID", minimum: 1, maximum: 1),
+        validate: { arguments in
+            try validateFields(arguments)
+            guard fieldOptions.contains(where: { arguments.has($0.name) }) else {
+                throw UsageError("nothing to change: give at least one field option")
+            }
+        },
+        run: { arguments, context in
+            let database = AppDatabase(appGroup: context.appGroup)
+            let updated = try database.update(arguments.positionals[0]) { apply(arguments, to: &$0) }
+            context.output.out(updated.identifier)
+            try database.compactIfNeeded()
+            return HostTool.ExitCode.success
+        })
+
+    static let delete = Command(
+        ["delete"], summary: "Delete contacts (all or nothing: an unknown ID deletes none).",
+        positional: PositionalSpec("ID", minimum: 1, maximum: .max),
+        run: { arguments, context in
+            let database = AppDatabase(appGroup: context.appGroup)
+            try database.delete(arguments.positionals)
+            try database.compactIfNeeded()
+            return HostTool.ExitCode.success
+        })
+
+    static let get = Command(
+        ["get"], summary: "Show one contact.",
+        options: [OptionSpec("--json", help: "Print the contact as JSON with Contacts key names.")],
+        positional: PositionalSpec("ID", minimum: 1, maximum: 1),
+        run: { arguments, context in
+            guard let record = try AppDatabase(appGroup: context.appGroup).get(arguments.positionals[0]) else {
+                throw StoreError.notFound(identifier: arguments.positionals[0])
+            }
+            context.output.out(arguments.has("--json") ? try ContactJSON.encode(record) : ContactJSON.detail(record))
+            return HostTool.ExitCode.success
+        })
+
+    static let list = Command(
+        ["list"], summary: "List the app's contacts.",
+        options: [OptionSpec("--json", help: "Print a JSON array of contacts with Contacts key names.")],
+        run: { arguments, context in
+            let records = try AppDatabase(appGroup: context.appGroup).all()
+            printList(records, json: arguments.has("--json"), context: context)
+            return HostTool.ExitCode.success
+        })
+
+    static func printList(_ records: [ContactRecord], json: Bool, context: CommandContext) {
+        if json {
+            context.output.out((try? ContactJSON.encode(records)) ?? "[]")
+        } else {
+            for record in records { context.output.out(ContactJSON.line(record)) }
+        }
+    }
+
+    static let reset = Command(
+        ["reset"], summary: "Empty the app database (new generation) and reset the system side.",
+        discussion: "Like the seed demo's Reset button: the database is emptied and ContactProviderManager.reset() is called.",
+        run: { _, context in
+            try AppDatabase(appGroup: context.appGroup).reset()
+            try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier).reset()
+            return HostTool.ExitCode.success
+        })
+
+    static let importCommand = Command(
+        ["import"], summary: "Import contacts from a JSON file ('-' reads stdin).",
+        discussion: """
+            Accepts this tool's export document, a JSON array of contacts (list --json), or the seed
+            demo's ContactItems.json. Existing identifiers are replaced; nothing is written if the file is malformed.
+            """,
+        positional: PositionalSpec("FILE", minimum: 1, maximum: 1),
+        run: { arguments, context in
+            let path = arguments.positionals[0]
+            let data: Data
+            if path == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                guard let contents = FileManager.default.contents(atPath: path) else {
+                    throw CommandFailure("\(path): cannot read the file")
+                }
+                data = contents
+            }
+            let records = try ContactImport.decode(data, source: path == "-" ? "<stdin>" : path)
+            let started = Date()
+            var lastReport = started
+            let output = context.output
+            let result = try AppDatabase(appGroup: context.appGroup).upsert(records) { done in
+                // Progress on stderr only when the import takes more than a second.
+                let now = Date()
+                if now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastReport) > 1 {
+                    lastReport = now
+                    output.err("imported \(done)/\(records.count)…")
+                }
+            }
+            context.output.out("imported \(records.count) contacts (\(result.added) added, \(result.updated) updated, 0 skipped)")
+            try AppDatabase(appGroup: context.appGroup).compactIfNeeded()
+            return HostTool.ExitCode.success
+        })
+
+    static let export = Command(
+        ["export"], summary: "Write the whole database to stdout as JSON.",
+        options: [OptionSpec("--json", help: "JSON export document (the default).")],
+        run: { _, context in
+            let records = try AppDatabase(appGroup: context.appGroup).all()
+            context.output.out(try ContactJSON.encode(ContactJSON.ExportDocument(contacts: records)))
+            return HostTool.ExitCode.success
+        })
+}

@@ -1,0 +1,103 @@
+import AppGroupStore
+import ContactProvider
+import ContactProviderSystem
+import Foundation
+
+/// `contacts-host demo`: the whole flow, end to end, with real processes and pipes.
+enum DemoCommand {
+    static let command = Command(
+        ["demo"], summary: "Run the main job: enable the example provider, add, sync, edit, delete, sync, reset, sync.",
+        discussion: """
+            Starts from a fresh App Group (its contacts and the system's state are reset), uses the
+            'demo-provider' example with a page size of 2 so paging is visible, prints what the system
+            received after each step, and stops the provider at the end.
+            """,
+        options: [OptionSpec("--extension", value: "PATH", help: "Use this provider executable instead of demo-provider.")],
+        run: { arguments, context in try await run(arguments, context) })
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> Int32 {
+        let out = context.output
+        let client = try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
+        guard let provider = arguments.value("--extension").map({ AppGroup(path: $0).path })
+            ?? ExtensionDiscovery.executable(configured: nil)
+        else {
+            throw CommandFailure("cannot find the 'demo-provider' executable next to contacts-host; run 'swift build' first")
+        }
+        let database = AppDatabase(appGroup: context.appGroup)
+        out.out("App Group: \(context.appGroup.path)")
+        out.out("Provider:  \(provider)\n")
+
+        try client.shutdownProvider()
+        try database.reset()
+        try client.reset()
+        try client.updateConfiguration { configuration in
+            configuration.extensionPath = provider
+            configuration.pageSize = 2
+            configuration.batchSize = 2
+        }
+        let manager = try ContactProviderManager()
+        try await manager.enable()
+        out.out("1. Enabled the domain (suggestedPageSize 2, suggestedBatchSize 2).\n")
+
+        let samples: [(String, String, String)] = [
+            ("John", "Appleseed", "+1 408 555 0101"), ("Jane", "Doe", "+31 6 1234 5678"),
+            ("Wesley", "de Groot", "+31 6 8765 4321"), ("Alice", "Johnson", "+44 20 7946 0000"),
+            ("Bob", "Williams", "+1 212 555 0199"),
+        ]
+        var identifiers: [String] = []
+        for (given, family, phone) in samples {
+            var record = ContactRecord(identifier: "")
+            record.givenName = given
+            record.familyName = family
+            record.phoneNumbers = [.init(label: Labels.stored("mobile"), value: phone)]
+            record.emailAddresses = [.init(label: Labels.stored("work"), value: "\(given.lowercased())@example.com")]
+            identifiers.append(try database.add(record).identifier)
+        }
+        out.out("2. The app added \(samples.count) contacts.\n")
+        try step("3. signalEnumerator() → the provider is launched; first sync is a content enumeration:", client, database, out)
+
+        try database.update(identifiers[0]) { $0.phoneNumbers = [.init(label: Labels.stored("work"), value: "+1 408 555 0102")] }
+        try database.delete([identifiers[1]])
+        var added = ContactRecord(identifier: "")
+        added.givenName = "Carol"
+        added.familyName = "Nguyen"
+        added.organizationName = "Example Corp"
+        try database.add(added)
+        out.out("4. The app changed John's phone, deleted Jane and added Carol.\n")
+        try step("5. signalEnumerator() → a change enumeration delivers only the changes:", client, database, out)
+
+        try await manager.reset()
+        try step("6. ContactProviderManager.reset() then signalEnumerator() → a full content enumeration again:", client, database, out)
+
+        _ = try client.invalidate()
+        try client.updateConfiguration { configuration in
+            configuration.pageSize = DomainConfiguration.defaultPageSize
+            configuration.batchSize = DomainConfiguration.defaultBatchSize
+        }
+        out.out("7. invalidate() → the provider's invalidate() ran and the process exited.")
+        out.out("\nTry it yourself: swift run contacts-host add --given-name Ada --family-name Lovelace && swift run contacts-host signal --wait --trace")
+        return HostTool.ExitCode.success
+    }
+
+    private static func step(_ title: String, _ client: SystemClient, _ database: AppDatabase, _ out: CommandOutput) throws {
+        out.out(title)
+        guard let reply = try client.signal(wait: true, timeout: 60, trace: true), let report = reply.report else {
+            throw CommandFailure("the provider gave no report")
+        }
+        if let path = reply.trace, let data = try SecureFile.readIfPresent(path) {
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") { out.out("   " + line) }
+            unlink(path)
+        }
+        for line in ReportJSON.text(report).split(separator: "\n") { out.out("   " + line) }
+        if let error = report.error { throw CommandFailure("sync failed: \(error.message)") }
+        let system = try SystemStore(directory: client.paths.systemStore).load().contacts
+        out.out("   the system now has:")
+        for record in system.sorted(by: { $0.displayName < $1.displayName }) {
+            out.out("     • \(record.displayName)" + (record.phoneNumbers.first.map { " (\($0.value))" } ?? ""))
+        }
+        let app = try database.all()
+        let matches = Set(app) == Set(system)
+        out.out("   \(matches ? "✓" : "✗") the system store \(matches ? "equals" : "DIFFERS FROM") the app database (\(app.count) contacts)\n")
+        if !matches { throw CommandFailure("the system store does not match the app database") }
+    }
+}

@@ -1,0 +1,276 @@
+import AppGroupStore
+import ContactProvider
+import ContactProviderSystem
+import Foundation
+
+/// The `ContactProviderManager` side, and views of what the system received.
+enum SystemCommands {
+    static var all: [Command] { [enable, disable, invalidate, signal, status, systemList, systemReset] }
+
+    static func client(_ context: CommandContext) throws -> SystemClient {
+        try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
+    }
+
+    static let enable = Command(
+        ["enable"], summary: "Enable the domain (ContactProviderManager.enable()) and register the provider.",
+        discussion: """
+            The provider executable defaults to the already registered one, else $CONTACT_PROVIDER_EXTENSION,
+            else the example 'demo-provider' built with this package. Defaults: page size \(DomainConfiguration.defaultPageSize),
+            batch size \(DomainConfiguration.defaultBatchSize). Set CONTACT_PROVIDER_USER_DECISION=deny to simulate the user declining.
+            """,
+        options: [
+            OptionSpec("--extension", value: "PATH", help: "The provider executable the system launches."),
+            OptionSpec("--page-size", value: "N", help: "suggestedPageSize (default \(DomainConfiguration.defaultPageSize))."),
+            OptionSpec("--batch-size", value: "N", help: "suggestedBatchSize (default \(DomainConfiguration.defaultBatchSize))."),
+            OptionSpec("--hard-cap", value: "N", help: "Fail a page/batch larger than N × the suggestion (default 100)."),
+            OptionSpec("--page-timeout", value: "SECONDS", help: "Time limit per page or batch (default 10)."),
+            OptionSpec("--invalidate-timeout", value: "SECONDS", help: "Time limit for invalidate() (default 5)."),
+            OptionSpec("--idle-timeout", value: "SECONDS", help: "Idle provider exits after this long (default 30)."),
+            OptionSpec("--items-limit", value: "N", help: "Most contacts the domain may provide (default 1000000)."),
+        ],
+        validate: { arguments in
+            for name in ["--page-size", "--batch-size", "--hard-cap", "--items-limit"] {
+                if let value = arguments.value(name) { _ = try ArgumentValue.positiveInt(value, option: name) }
+            }
+            for name in ["--page-timeout", "--invalidate-timeout", "--idle-timeout"] {
+                if let value = arguments.value(name) { _ = try ArgumentValue.seconds(value, option: name) }
+            }
+        },
+        run: { arguments, context in
+            let client = try client(context)
+            var executable: String?
+            if let path = arguments.value("--extension") {
+                let absolute = AppGroup(path: path).path
+                guard access(absolute, X_OK) == 0 else {
+                    throw CommandFailure("--extension \(path): not an executable file")
+                }
+                executable = absolute
+            }
+            try client.updateConfiguration { configuration in
+                if let executable { configuration.extensionPath = executable }
+                if let value = arguments.value("--page-size") { configuration.pageSize = Int(value)! }
+                if let value = arguments.value("--batch-size") { configuration.batchSize = Int(value)! }
+                if let value = arguments.value("--hard-cap") { configuration.hardCapMultiplier = Int(value)! }
+                if let value = arguments.value("--items-limit") { configuration.itemsLimit = Int(value)! }
+                if let value = arguments.value("--page-timeout") { configuration.pageTimeoutSeconds = Double(value)! }
+                if let value = arguments.value("--invalidate-timeout") { configuration.invalidateTimeoutSeconds = Double(value)! }
+                if let value = arguments.value("--idle-timeout") { configuration.idleTimeoutSeconds = Double(value)! }
+            }
+            let manager = try ContactProviderManager()
+            try await manager.enable()
+            let configuration = try client.configuration()
+            context.output.out("enabled \(DefaultContactProviderDomain.identifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize))")
+            return HostTool.ExitCode.success
+        })
+
+    static let disable = Command(
+        ["disable"], summary: "Disable the domain: the system forgets every provided contact (R8).",
+        run: { _, context in
+            try client(context).disable()
+            return HostTool.ExitCode.success
+        })
+
+    static let invalidate = Command(
+        ["invalidate"], summary: "Ask the running provider to invalidate and exit (R10).",
+        run: { _, context in
+            let client = try client(context)
+            guard let reply = try client.invalidate() else {
+                context.output.err("no provider is running")
+                return HostTool.ExitCode.success
+            }
+            if let error = reply.error { throw CommandFailure(error.message) }
+            return HostTool.ExitCode.success
+        })
+
+    static let signal = Command(
+        ["signal"], summary: "signalEnumerator(): ask the provider to sync (launching it if needed).",
+        discussion: "--wait prints what the sync did; --json and --trace imply --wait. Exit 1 if the sync failed.",
+        options: [
+            OptionSpec("--wait", help: "Wait for the sync to finish and print its report."),
+            OptionSpec("--timeout", value: "SECONDS", help: "How long to wait (default 60)."),
+            OptionSpec("--json", help: "Print the report as one JSON object."),
+            OptionSpec("--trace", help: "Print every enumerator and observer call of the sync."),
+        ],
+        validate: { arguments in
+            if let value = arguments.value("--timeout") { _ = try ArgumentValue.seconds(value, option: "--timeout") }
+        },
+        run: { arguments, context in
+            let wait = arguments.has("--wait") || arguments.has("--json") || arguments.has("--trace")
+            let timeout = arguments.value("--timeout").flatMap(Double.init) ?? 60
+            return try await signalCommand(context: context, wait: wait, timeout: timeout, json: arguments.has("--json"),
+                trace: arguments.has("--trace"), step: false)
+        })
+
+    static func signalCommand(
+        context: CommandContext, wait: Bool, timeout: Double, json: Bool, trace: Bool, step: Bool
+    ) async throws -> Int32 {
+        let client = try client(context)
+        guard client.isEnabled else {
+            throw CommandFailure(SystemClient.ClientError.domainDisabled.description)
+        }
+        guard wait else {
+            try await ContactProviderManager().signalEnumerator()
+            return HostTool.ExitCode.success
+        }
+        let fallback = try? client.configuration().extensionPath
+        let reply = try client.signal(wait: true, timeout: timeout, trace: trace, step: step, extensionPath: fallback ?? nil)
+        guard let reply, let report = reply.report else {
+            throw CommandFailure("the provider gave no report")
+        }
+        var transcript: [String] = []
+        if trace, let path = reply.trace, let data = try? SecureFile.readIfPresent(path) {
+            transcript = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+            unlink(path)
+        }
+        if json {
+            context.output.out(try ContactJSON.encode(ReportJSON(report, transcript: trace ? transcript : nil)))
+        } else {
+            transcript.forEach { context.output.out($0) }
+            context.output.out(ReportJSON.text(report))
+        }
+        if let error = report.error {
+            context.output.err("error: sync failed: \(error.message)")
+            return HostTool.ExitCode.failure
+        }
+        return HostTool.ExitCode.success
+    }
+
+    static let status = Command(
+        ["status"], summary: "Show the domain: enabled, provider running, committed position, counts, last sync.",
+        options: [OptionSpec("--json", help: "Print one JSON object.")],
+        run: { arguments, context in
+            let client = try client(context)
+            let configuration = try client.configuration()
+            let system = try SystemStore(directory: client.paths.systemStore).load()
+            let appCount = try AppDatabase(appGroup: context.appGroup).store.load().count
+            let syncState = system.meta ?? .initial
+            let status = StatusJSON(
+                domain: DefaultContactProviderDomain.identifier, enabled: configuration.enabled,
+                extensionPath: configuration.extensionPath, providerRunning: client.isProviderRunning,
+                providerPID: client.providerPID, pageSize: configuration.pageSize, batchSize: configuration.batchSize,
+                phase: syncState.phase.rawValue,
+                nextPage: syncState.phase == .content ? (syncState.nextPage.map(PositionJSON.init) ?? PositionJSON(.initial)) : nil,
+                anchor: syncState.phase == .changes ? syncState.anchor.map(PositionJSON.init) : nil,
+                appCount: appCount, systemCount: system.count,
+                lastSync: try SyncEngine.lastReport(paths: client.paths).map { ReportJSON($0, transcript: nil) })
+            if arguments.has("--json") {
+                context.output.out(try ContactJSON.encode(status))
+            } else {
+                context.output.out(status.text)
+            }
+            return HostTool.ExitCode.success
+        })
+
+    static let systemList = Command(
+        ["system", "list"], summary: "List the contacts the system received (the system store).",
+        options: [OptionSpec("--json", help: "Print a JSON array of contacts with Contacts key names.")],
+        run: { arguments, context in
+            let records = try SystemStore(directory: try client(context).paths.systemStore).load().contacts
+            ContactCommands.printList(records, json: arguments.has("--json"), context: context)
+            return HostTool.ExitCode.success
+        })
+
+    static let systemReset = Command(
+        ["system", "reset"], summary: "ContactProviderManager.reset(): empty the system store; the next sync is a full content enumeration (R9).",
+        run: { _, context in
+            try await ContactProviderManager().reset()
+            return HostTool.ExitCode.success
+        })
+}
+
+/// A page or anchor in JSON: the marker base64-encoded.
+struct PositionJSON: Codable, Equatable {
+    var generationMarker: String
+    var offset: Int
+
+    init(_ position: SyncPosition) {
+        generationMarker = position.generationMarker.base64EncodedString()
+        offset = position.offset
+    }
+}
+
+/// `signal --wait --json`.
+struct ReportJSON: Codable {
+    var enumeration: String
+    var pages: Int
+    var batches: Int
+    var updated: Int
+    var deleted: Int
+    var systemCount: Int
+    var anchor: PositionJSON?
+    var nextPage: PositionJSON?
+    var durationMs: Double
+    var restarted: Bool
+    var error: SyncReport.ReportedError?
+    var warnings: [String]?
+    var transcript: [String]?
+
+    init(_ report: SyncReport, transcript: [String]?) {
+        enumeration = report.enumeration
+        pages = report.pages
+        batches = report.batches
+        updated = report.updated
+        deleted = report.deleted
+        systemCount = report.systemCount
+        anchor = report.anchor.map(PositionJSON.init)
+        nextPage = report.nextPage.map(PositionJSON.init)
+        durationMs = (report.durationMs * 100).rounded() / 100
+        restarted = report.restarted
+        error = report.error
+        warnings = report.warnings.isEmpty ? nil : report.warnings
+        self.transcript = transcript
+    }
+
+    static func text(_ report: SyncReport) -> String {
+        var lines = [
+            "\(report.enumeration) enumeration: \(report.pages) pages, \(report.batches) batches, \(report.updated) updated, \(report.deleted) deleted"
+                + (report.restarted ? " (restarted after expiry)" : ""),
+            "system store: \(report.systemCount) contacts",
+        ]
+        if let anchor = report.anchor { lines.append("anchor: \(anchor)") }
+        if let next = report.nextPage { lines.append("next page: \(next)") }
+        lines.append(String(format: "duration: %.1f ms", report.durationMs))
+        lines += report.warnings.map { "warning: \($0)" }
+        if let error = report.error { lines.append("error: \(error.message)") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// `status --json`.
+struct StatusJSON: Codable {
+    var domain: String
+    var enabled: Bool
+    var extensionPath: String?
+    var providerRunning: Bool
+    var providerPID: Int32?
+    var pageSize: Int
+    var batchSize: Int
+    var phase: String
+    var nextPage: PositionJSON?
+    var anchor: PositionJSON?
+    var appCount: Int
+    var systemCount: Int
+    var lastSync: ReportJSON?
+
+    var text: String {
+        var lines = [
+            "domain: \(domain) (\(enabled ? "enabled" : "disabled"))",
+            "provider: \(extensionPath ?? "none registered")",
+            "provider process: \(providerRunning ? "running" + (providerPID.map { " (pid \($0))" } ?? "") : "not running")",
+            "page size: \(pageSize), batch size: \(batchSize)",
+        ]
+        if phase == "content" {
+            lines.append("next sync: content enumeration from \(nextPage.map { $0.generationMarker.isEmpty ? "the initial page" : "offset \($0.offset)" } ?? "the initial page")")
+        } else {
+            lines.append("next sync: changes from anchor offset \(anchor?.offset ?? 0)")
+        }
+        lines.append("app database: \(appCount) contacts")
+        lines.append("system store: \(systemCount) contacts")
+        if let lastSync {
+            lines.append("last sync: \(lastSync.enumeration), \(lastSync.updated) updated, \(lastSync.deleted) deleted" + (lastSync.error.map { ", failed: \($0.message)" } ?? ", ok"))
+        } else {
+            lines.append("last sync: never")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,89 @@
+import AppGroupStore
+import Contacts
+import Foundation
+
+/// JSON and text renderings of contacts for the CLI.
+public enum ContactJSON {
+    /// Pretty, key-sorted JSON (stable output for scripts and tests).
+    public static func encode<T: Encodable>(_ value: T, pretty: Bool = true) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// The export document: `{"format":1,"kind":"contacts","contacts":[…]}`.
+    public struct ExportDocument: Codable {
+        public var format: Int
+        public var kind: String
+        public var contacts: [ContactRecord]
+
+        public init(contacts: [ContactRecord]) {
+            format = StoreFormat.version
+            kind = "contacts"
+            self.contacts = contacts
+        }
+    }
+
+    /// One line for `list`: identifier, name, first phone, first e-mail.
+    public static func line(_ record: ContactRecord) -> String {
+        var columns = [record.identifier, record.displayName.isEmpty ? "(no name)" : record.displayName]
+        if let phone = record.phoneNumbers.first { columns.append(phone.value) }
+        if let email = record.emailAddresses.first { columns.append(email.value) }
+        return columns.joined(separator: "\t")
+    }
+
+    /// A multi-line description for `get`.
+    public static func detail(_ record: ContactRecord) -> String {
+        var lines = ["identifier: \(record.identifier)"]
+        let name = record.displayName
+        if !name.isEmpty { lines.append("name: \(name)") }
+        if !record.nickname.isEmpty { lines.append("nickname: \(record.nickname)") }
+        if !record.organizationName.isEmpty { lines.append("organization: \(record.organizationName)") }
+        if !record.departmentName.isEmpty { lines.append("department: \(record.departmentName)") }
+        if !record.jobTitle.isEmpty { lines.append("job title: \(record.jobTitle)") }
+        for phone in record.phoneNumbers { lines.append("phone (\(Labels.display(phone.label))): \(phone.value)") }
+        for email in record.emailAddresses { lines.append("email (\(Labels.display(email.label))): \(email.value)") }
+        for url in record.urlAddresses { lines.append("url (\(Labels.display(url.label))): \(url.value)") }
+        for address in record.postalAddresses {
+            let parts = [address.street, address.city, address.state, address.postalCode, address.country].filter { !$0.isEmpty }
+            lines.append("address (\(Labels.display(address.label))): \(parts.joined(separator: ", "))")
+        }
+        if let birthday = record.birthday { lines.append("birthday: \(birthday)") }
+        if !record.note.isEmpty { lines.append("note: \(record.note)") }
+        if record.imageData != nil { lines.append("image: \(record.imageData!.count) bytes") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Label names on the command line ↔ the Contacts label constants.
+public enum Labels {
+    /// Short names accepted by `--phone LABEL=NUMBER` and `--email LABEL=ADDRESS`.
+    public static let byName: [String: String] = [
+        "home": CNLabelHome, "work": CNLabelWork, "school": CNLabelSchool, "other": CNLabelOther,
+        "mobile": CNLabelPhoneNumberMobile, "iphone": CNLabelPhoneNumberiPhone, "main": CNLabelPhoneNumberMain,
+        "homefax": CNLabelPhoneNumberHomeFax, "workfax": CNLabelPhoneNumberWorkFax, "pager": CNLabelPhoneNumberPager,
+        "icloud": CNLabelEmailiCloud, "homepage": CNLabelURLAddressHomePage,
+    ]
+
+    /// The stored label for a command-line name (known names map to constants; others are kept as typed).
+    public static func stored(_ name: String) -> String {
+        byName[name.lowercased()] ?? name
+    }
+
+    /// A readable label ("mobile", "work", or a custom label as is).
+    public static func display(_ label: String?) -> String {
+        guard let label else { return "no label" }
+        return CNLabeledValue<NSString>.localizedString(forLabel: label)
+    }
+
+    /// Parses `[LABEL=]VALUE`; a bare value gets `defaultLabel`.
+    public static func labeled(_ text: String, defaultLabel: String) -> ContactRecord.LabeledString {
+        if let equals = text.firstIndex(of: "="), equals != text.startIndex {
+            let name = String(text[..<equals])
+            if !name.contains("@"), !name.contains(" ") {
+                return .init(label: stored(name), value: String(text[text.index(after: equals)...]))
+            }
+        }
+        return .init(label: defaultLabel, value: text)
+    }
+}

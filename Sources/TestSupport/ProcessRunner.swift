@@ -1,0 +1,77 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The outcome of running a process to completion.
+public struct ProcessResult: Sendable, CustomStringConvertible {
+    public let exitCode: Int32
+    public let stdout: String
+    public let stderr: String
+
+    public var description: String {
+        "exit \(exitCode)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+    }
+
+    /// stdout without the trailing newline.
+    public var output: String {
+        stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout
+    }
+}
+
+/// Runs built executables the way a user would, capturing stdout, stderr and the exit code
+/// (swift-argument-parser's `AssertExecuteCommand` model).
+public enum ProcessRunner {
+    /// Runs `executable` with `arguments`; waits for it (and never leaves it running).
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, stdin: Data? = nil,
+        currentDirectory: String? = nil
+    ) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try? input.fileHandleForWriting.close()
+        // Read both pipes concurrently so neither fills up and blocks the child.
+        let group = DispatchGroup()
+        let collected = Collected()
+        group.enter()
+        DispatchQueue.global().async {
+            collected.setOut(out.fileHandleForReading.readDataToEndOfFile())
+            group.leave()
+        }
+        group.enter()
+        DispatchQueue.global().async {
+            collected.setErr(err.fileHandleForReading.readDataToEndOfFile())
+            group.leave()
+        }
+        group.wait()
+        process.waitUntilExit()
+        return ProcessResult(
+            exitCode: process.terminationStatus, stdout: String(decoding: collected.out, as: UTF8.self),
+            stderr: String(decoding: collected.err, as: UTF8.self))
+    }
+
+    /// Runs `contacts-host` with `arguments` in `group`.
+    public static func host(_ arguments: [String], in group: TemporaryAppGroup, stdin: Data? = nil) throws -> ProcessResult {
+        try run(BuiltProducts.path("contacts-host"), arguments, environment: group.environment, stdin: stdin)
+    }
+}
+
+private final class Collected: @unchecked Sendable {
+    // Each field is written by one reader thread before `group.leave()`, and read after `group.wait()`.
+    var out = Data()
+    var err = Data()
+    func setOut(_ data: Data) { out = data }
+    func setErr(_ data: Data) { err = data }
+}

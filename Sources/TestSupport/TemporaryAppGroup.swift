@@ -1,0 +1,80 @@
+import AppGroupStore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fresh App Group directory for one test, removed (with any provider it started stopped) by `cleanUp()`.
+///
+/// Every test uses its own, so tests can run in parallel and leave nothing behind.
+public final class TemporaryAppGroup: @unchecked Sendable {
+    /// The directory.
+    public let path: String
+    /// As an `AppGroup`.
+    public var appGroup: AppGroup { AppGroup(path: path) }
+
+    /// Creates `/tmp/cps-test-XXXXXX` (mode 0700).
+    public init() {
+        var template = Array((NSTemporaryDirectory() + "/cps-test-XXXXXX").utf8CString)
+        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(created != nil, "mkdtemp failed: \(errno)")
+        path = AppGroup(path: String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)).path
+    }
+
+    /// The environment for processes that should use this App Group.
+    public var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment[AppGroup.environmentVariable] = path
+        environment["OSLOG_DISABLE"] = "1"
+        return environment
+    }
+
+    /// The running provider's pid for `domain`, if any.
+    public func providerPID(domain: String = "defaultDomain") -> pid_t? {
+        let lockPath = path + "/run/\(domain)/provider.lock"
+        guard let lock = try? FileLock(path: lockPath) else { return nil }
+        if (try? lock.tryLock(.shared)) == true {
+            lock.unlock()
+            return nil
+        }
+        return FileLock.contents(of: lockPath).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// Stops any provider still running for this App Group (SIGTERM, then SIGKILL) and removes the directory.
+    ///
+    /// - Returns: whether a provider had to be stopped (tests that expect none can assert on it).
+    @discardableResult
+    public func cleanUp() -> Bool {
+        var stopped = false
+        let runDirectory = path + "/run"
+        let domains = (try? FileManager.default.contentsOfDirectory(atPath: runDirectory)) ?? []
+        for domain in domains {
+            if let pid = providerPID(domain: domain) {
+                stopped = true
+                kill(pid, SIGTERM)
+                if !waitForExit(pid, seconds: 5) {
+                    kill(pid, SIGKILL)
+                    _ = waitForExit(pid, seconds: 5)
+                }
+            }
+        }
+        try? FileManager.default.removeItem(atPath: path)
+        return stopped
+    }
+
+    private func waitForExit(_ pid: pid_t, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if kill(pid, 0) != 0, errno == ESRCH { return true }
+            // A zombie of ours still answers kill(0): check its state.
+            if let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                status.contains(") Z ")
+            {
+                return true
+            }
+            usleep(10_000)
+        }
+        return false
+    }
+}

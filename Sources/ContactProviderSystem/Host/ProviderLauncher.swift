@@ -30,6 +30,11 @@ public enum ProviderLauncher {
         defer { close(logFD) }
         posix_spawn_file_actions_adddup2(&fileActions, logFD, 1)
         posix_spawn_file_actions_adddup2(&fileActions, logFD, 2)
+        // Close every other inherited descriptor: a provider that kept the launching host's
+        // stdout pipe open would make anyone reading that pipe wait for the provider to exit.
+        for fd in openDescriptors() where fd > 2 {
+            posix_spawn_file_actions_addclose(&fileActions, fd)
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -66,5 +71,10 @@ public enum ProviderLauncher {
             while waitpid(child, &status, 0) < 0, errno == EINTR {}
         }
         return pid
+    }
+
+    private static func openDescriptors() -> [Int32] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap { Int32($0) }.filter { fcntl($0, F_GETFD) != -1 }
     }
 }

@@ -14,6 +14,9 @@ let package = Package(
         // The simulator's own libraries.
         .library(name: "AppGroupStore", targets: ["AppGroupStore"]),
         .library(name: "ContactProviderSystem", targets: ["ContactProviderSystem"]),
+        .library(name: "ContactsInterop", targets: ["ContactsInterop"]),
+        // The conformance kit: check a provider from your own `swift test`.
+        .library(name: "ContactProviderConformance", targets: ["ContactProviderConformance"]),
         .library(name: "ContactsHostKit", targets: ["ContactsHostKit"]),
         .executable(name: "contacts-host", targets: ["contacts-host"]),
         .executable(name: "demo-provider", targets: ["demo-provider"]),
@@ -24,19 +27,37 @@ let package = Package(
         .target(name: "OSLog"),
         .target(name: "AppGroupStore"),
         .target(name: "ContactProviderSystem", dependencies: ["AppGroupStore"]),
+        .target(name: "ContactsInterop", dependencies: ["AppGroupStore", "Contacts"]),
         .target(
             name: "ContactProvider",
             dependencies: ["Contacts", "AppGroupStore", "ContactProviderSystem"]),
         .target(
+            name: "ContactProviderConformance",
+            dependencies: ["ContactProvider", "AppGroupStore", "ContactProviderSystem"]),
+        .target(
             name: "ContactsHostKit",
-            dependencies: ["ContactProvider", "Contacts", "AppGroupStore", "ContactProviderSystem"]),
+            dependencies: [
+                "ContactProvider", "Contacts", "AppGroupStore", "ContactProviderSystem", "ContactsInterop",
+                "ContactProviderConformance",
+            ]),
         .executableTarget(name: "contacts-host", dependencies: ["ContactsHostKit"]),
 
         // Example providers: real executables, exactly as an iOS extension target would be written.
-        .executableTarget(
-            name: "demo-provider",
+        .target(
+            name: "ExampleProviders",
             dependencies: ["ContactProvider", "Contacts", "AppGroupStore"],
-            path: "Examples/demo-provider"),
+            path: "Examples/ExampleProviders"),
+        .executableTarget(name: "demo-provider", dependencies: ["ExampleProviders"], path: "Examples/demo-provider"),
+        // Known-bad providers, each breaking one rule on purpose (the conformance kit must catch them).
+        .executableTarget(
+            name: "bad-marker-provider", dependencies: ["ExampleProviders"], path: "Examples/bad-marker-provider"),
+        .executableTarget(
+            name: "bad-more-coming-provider", dependencies: ["ExampleProviders"],
+            path: "Examples/bad-more-coming-provider"),
+        .executableTarget(
+            name: "bad-snapshot-provider", dependencies: ["ExampleProviders"], path: "Examples/bad-snapshot-provider"),
+        .executableTarget(
+            name: "bad-late-call-provider", dependencies: ["ExampleProviders"], path: "Examples/bad-late-call-provider"),
         .executableTarget(
             name: "seed-demo-provider",
             dependencies: ["ContactProvider", "Contacts", "OSLog", "AppGroupStore"],
@@ -51,7 +72,7 @@ let package = Package(
             name: "UnitTests",
             dependencies: [
                 "Contacts", "OSLog", "AppGroupStore", "ContactProviderSystem", "ContactProvider",
-                "ContactsHostKit", "TestSupport",
+                "ContactsHostKit", "ContactsInterop", "ContactProviderConformance", "ExampleProviders", "TestSupport",
             ]),
         .testTarget(
             name: "EndToEndTests",

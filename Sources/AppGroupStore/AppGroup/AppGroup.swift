@@ -29,9 +29,15 @@ public struct AppGroup: Sendable, Equatable {
 
     private static let override = Mutex<AppGroup?>(nil)
 
-    /// Makes `group` the App Group of this process (what `--app-group` does).
-    public static func use(_ group: AppGroup) {
+    /// Makes `group` the App Group of this process (what `--app-group` does); nil goes back to
+    /// the environment variable or the default.
+    public static func use(_ group: AppGroup?) {
         override.withLock { $0 = group }
+    }
+
+    /// The App Group chosen with `use(_:)`, if any.
+    public static var chosen: AppGroup? {
+        override.withLock { $0 }
     }
 
     /// The App Group of this process: `use(_:)`, else the environment variable, else `./AppGroup`.

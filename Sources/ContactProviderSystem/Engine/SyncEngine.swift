@@ -327,13 +327,18 @@ public final class SyncEngine {
         return late.map { "R20: observer call after the enumerate method had returned: \($0)" }
     }
 
+    private func withTimeout(_ seconds: Double, _ operation: @escaping @Sendable () async -> Void) async throws -> Bool {
+        await Self.race(seconds, clock: clock, operation)
+    }
+
     /// Runs `operation`, returning false if it has not finished after `seconds`.
     ///
     /// The operation cannot be cancelled from outside (the provider's code may ignore
     /// cancellation), so on timeout it is abandoned; the runtime then ends the provider process.
-    private func withTimeout(_ seconds: Double, _ operation: @escaping @Sendable () async -> Void) async throws -> Bool {
+    static func race(
+        _ seconds: Double, clock: any SystemClock, _ operation: @escaping @Sendable () async -> Void
+    ) async -> Bool {
         let race = TimeoutRace()
-        let clock = self.clock
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             race.start(continuation)
             let work = Task {

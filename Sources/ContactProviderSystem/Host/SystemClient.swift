@@ -147,6 +147,24 @@ public final class SystemClient: Sendable {
         return try send(message, wait: wait, timeout: timeout, launch: executable ?? "")
     }
 
+    /// Runs one enumerator call in the provider without committing anything (the conformance kit).
+    public func probe(_ request: ProbeRequest, timeout: Double = 60, extensionPath: String? = nil) throws -> ProbeResult {
+        let configuration = try configuration()
+        guard configuration.enabled else { throw ClientError.domainDisabled }
+        let message = Doorbell(kind: .probe, id: UUID().uuidString, reply: true, probe: request)
+        guard let reply = try send(message, wait: true, timeout: timeout, launch: configuration.extensionPath ?? extensionPath ?? ""),
+            let path = reply.trace, let data = try SecureFile.readIfPresent(path)
+        else {
+            throw ClientError.malformedReply("the provider returned no probe result")
+        }
+        unlink(path)
+        do {
+            return try JSONDecoder().decode(ProbeResult.self, from: data)
+        } catch {
+            throw ClientError.malformedReply("\(path): \(error)")
+        }
+    }
+
     /// Asks the running provider to invalidate and exit (R10); nil when none runs.
     public func invalidate(timeout: Double = 10) throws -> DoorbellReply? {
         guard isProviderRunning else { return nil }

@@ -26,6 +26,9 @@ public struct Doorbell: Codable, Equatable, Sendable {
         case shutdown
         /// Step mode: run at most one page or batch.
         case step
+        /// Testing operation: one enumerator call, nothing committed; the result goes to
+        /// `run/<domain>/traces/<id>.json`.
+        case probe
     }
 
     public var v: Int
@@ -36,13 +39,16 @@ public struct Doorbell: Codable, Equatable, Sendable {
     public var reply: Bool?
     /// Whether to write the transcript to `run/<domain>/traces/<id>.log`.
     public var trace: Bool?
+    /// For `probe`: which call to make.
+    public var probe: ProbeRequest?
 
-    public init(kind: Kind, id: String? = nil, reply: Bool = false, trace: Bool = false) {
+    public init(kind: Kind, id: String? = nil, reply: Bool = false, trace: Bool = false, probe: ProbeRequest? = nil) {
         v = Self.version
         self.kind = kind
         self.id = id
         self.reply = reply ? true : nil
         self.trace = trace ? true : nil
+        self.probe = probe
     }
 
     /// Encodes the message as one line.
@@ -72,6 +78,9 @@ public struct Doorbell: Codable, Equatable, Sendable {
             do { try DomainPaths.validateRequestID(id) } catch { throw Malformed(reason: "\(error)") }
         }
         if message.reply == true, message.id == nil { throw Malformed(reason: "a reply was requested without an id") }
+        if message.kind == .probe, message.probe == nil || message.id == nil || message.reply != true {
+            throw Malformed(reason: "a probe needs an id, a reply and a probe request")
+        }
         return message
     }
 }
@@ -89,7 +98,7 @@ public struct DoorbellReply: Codable, Equatable, Sendable {
     public var report: SyncReport?
     /// A failure that is not a sync report (e.g. `extensionInvalidateTimeout`).
     public var error: SyncReport.ReportedError?
-    /// Path of the transcript file, when tracing.
+    /// Path of the transcript file, when tracing (or of the probe result for `probe`).
     public var trace: String?
 
     public init(id: String, ok: Bool, report: SyncReport? = nil, error: SyncReport.ReportedError? = nil, trace: String? = nil) {

@@ -146,6 +146,7 @@ public final class ProviderRuntime {
             pending = []
             var syncWaiters: [Waiter] = []
             var stepWaiters: [Waiter] = []
+            var probes: [(Waiter, ProbeRequest)] = []
             var wantsSync = false
             for message in batch {
                 if options.foreground { log("request: \(message.kind.rawValue)\(message.id.map { " \($0)" } ?? "")") }
@@ -158,6 +159,8 @@ public final class ProviderRuntime {
                     }
                 case .step:
                     if let waiter { stepWaiters.append(waiter) }
+                case .probe:
+                    if let waiter, let request = message.probe { probes.append((waiter, request)) }
                 case .invalidate, .shutdown:
                     stopping = true
                     if let waiter { exitWaiters.append(waiter) }
@@ -172,6 +175,17 @@ public final class ProviderRuntime {
             }
             for waiter in stepWaiters {
                 _ = await runSync(engine: engine, session: session, waiters: [waiter], maxSteps: 1)
+            }
+            for (waiter, request) in probes {
+                let result = await SyncEngine.probe(
+                    request, driver: session.driver, timeoutSeconds: configuration.pageTimeoutSeconds)
+                let path = paths.tracesDirectory + "/" + waiter.id + ".json"
+                let written = (try? JSONEncoder().encode(result)).flatMap { try? SecureFile.replace(path, with: $0) } != nil
+                reply(waiter, DoorbellReply(id: waiter.id, ok: written, trace: written ? path : nil))
+                if result.timedOut {
+                    log("the enumerator timed out during a probe; ending the extension")
+                    stopping = true
+                }
             }
         }
         // R17: the enumerator's invalidate(), then the extension's, within the time limit (R11).

@@ -1,0 +1,184 @@
+import AppGroupStore
+import ContactProviderSystem
+import Foundation
+
+/// Options of a conformance run.
+public struct ConformanceOptions: Sendable {
+    /// The seed of the random data and operations (the same seed reproduces the same run).
+    public var seed: UInt64 = 42
+    /// Random operations in the convergence rule (V1).
+    public var operations: Int = 200
+    /// Only these rule ids (nil: all).
+    public var rules: Set<String>?
+    /// `suggestedPageSize` during the run (small, so paging is exercised).
+    public var pageSize: Int = 4
+    /// `suggestedBatchSize` during the run.
+    public var batchSize: Int = 3
+    /// Seconds one call may take; also the limit for `invalidate()` (L2).
+    public var timeoutSeconds: Double = 10
+
+    public init(seed: UInt64 = 42, operations: Int = 200, rules: Set<String>? = nil) {
+        self.seed = seed
+        self.operations = operations
+        self.rules = rules
+    }
+}
+
+/// A rule's outcome while checking.
+struct Finding: Error {
+    var explanation: String
+    var step: String?
+    var transcript: [String] = []
+}
+
+/// Runs the rules against one provider and backend.
+final class ConformanceChecker {
+    let subject: ProviderUnderTest
+    let backend: ConformanceBackend
+    let options: ConformanceOptions
+    let reproduce: (String) -> String
+    private var random: SeededRandom
+    private var nextIdentifier = 0
+    private var results: [String: RuleResult] = [:]
+
+    init(subject: ProviderUnderTest, backend: ConformanceBackend, options: ConformanceOptions, reproduce: @escaping (String) -> String) {
+        self.subject = subject
+        self.backend = backend
+        self.options = options
+        self.reproduce = reproduce
+        random = SeededRandom(seed: options.seed)
+    }
+
+    /// Runs every selected rule; each scenario starts from empty data and an empty system store.
+    func run() async -> [RuleResult] {
+        let selected = Set(ConformanceRule.all.map(\.id).filter { options.rules?.contains($0) ?? true })
+        func wants(_ ids: [String]) -> Bool { !selected.isDisjoint(with: ids) }
+        let scenarios: [([String], () async throws -> Void)] = [
+            (["C1", "C2", "C3", "C4", "C5", "C6"], { try await self.contentRules() }),
+            (["D1", "D2", "D4", "D5", "D6", "D7"], { try await self.changeRules() }),
+            (["D3"], { try await self.changesDuringContent() }),
+            (["E1"], { try await self.expiryRule() }),
+            (["L1", "L2", "L3"], { try await self.lifecycleRules() }),
+            (["V1"], { try await self.convergenceRule() }),
+        ]
+        for (ids, body) in scenarios where wants(ids) {
+            await scenario(ids, body)
+        }
+        return ConformanceRule.all.map { rule in
+            if !selected.contains(rule.id) { return RuleResult(rule: rule, status: .skipped) }
+            return results[rule.id] ?? RuleResult(rule: rule, status: .pass)
+        }
+    }
+
+    /// Runs a scenario; an unexpected error fails each of its rules that has no result yet.
+    private func scenario(_ ids: [String], _ body: () async throws -> Void) async {
+        do {
+            try await body()
+        } catch {
+            for id in ids {
+                record(id, Finding(explanation: "the check could not run: \(error)"))
+            }
+        }
+    }
+
+    // MARK: Recording
+
+    /// Records a broken rule (the first finding per rule is kept).
+    func record(_ id: String, _ finding: Finding) {
+        guard results[id] == nil, options.rules?.contains(id) ?? true, let rule = ConformanceRule.named(id) else { return }
+        results[id] = RuleResult(
+            rule: rule, status: rule.level == .must ? .fail : .warn, explanation: finding.explanation,
+            step: finding.step, transcript: Array(finding.transcript.suffix(24)), reproduce: reproduce(id))
+    }
+
+    func failed(_ id: String) -> Bool { results[id] != nil }
+
+    /// Marks rules that could not be checked because a step they depend on failed.
+    func recordBlocked(_ ids: [String], because reason: String, transcript: [String]) {
+        for id in ids where results[id] == nil && (options.rules?.contains(id) ?? true) {
+            guard let rule = ConformanceRule.named(id) else { continue }
+            results[id] = RuleResult(
+                rule: rule, status: .skipped, explanation: "not checked: \(reason)", step: "initial sync",
+                transcript: Array(transcript.suffix(12)), reproduce: reproduce(id))
+        }
+    }
+
+    // MARK: Data
+
+    /// A new random contact.
+    func makeContact() -> ContactRecord {
+        nextIdentifier += 1
+        let given = ["Ada", "Zoë", "Jean-Luc", "Émile", "Wesley", "Ruth", "Kwame", "Mei", "Olu", "Sven"]
+        let family = ["Lovelace", "Nguyen", "de Groot", "Okafor", "Müller", "Tanaka", "O'Brien", "Silva"]
+        var record = ContactRecord(identifier: "kit-\(options.seed)-\(nextIdentifier)")
+        record.givenName = given.randomElement(using: &random)!
+        record.familyName = family.randomElement(using: &random)!
+        record.phoneNumbers = [.init(label: "_$!<Mobile>!$_", value: "+1 555 \(Int.random(in: 1_000_000...9_999_999, using: &random))")]
+        if Bool.random(using: &random) {
+            record.emailAddresses = [.init(label: "_$!<Work>!$_", value: "\(record.givenName.lowercased())\(nextIdentifier)@example.com")]
+        }
+        return record
+    }
+
+    /// A changed copy of `record`.
+    func edited(_ record: ContactRecord) -> ContactRecord {
+        var copy = record
+        copy.note = "edit \(Int.random(in: 0...1_000_000, using: &random))"
+        copy.jobTitle = ["", "Engineer", "Chef", "Pilot"].randomElement(using: &random)!
+        return copy
+    }
+
+    /// Empty data, empty system store, and `count` fresh contacts.
+    @discardableResult
+    func freshData(count: Int) throws -> [ContactRecord] {
+        try backend.reset()
+        try subject.resetSystem()
+        var added: [ContactRecord] = []
+        for _ in 0..<count {
+            let record = makeContact()
+            try backend.add(record)
+            added.append(record)
+        }
+        return added
+    }
+
+    func randomElement<T>(_ items: [T]) -> T? {
+        items.randomElement(using: &random)
+    }
+
+    func randomInt(_ range: ClosedRange<Int>) -> Int {
+        Int.random(in: range, using: &random)
+    }
+
+    /// What differs between the system and the data, in words (nil when equal).
+    static func difference(system: [ContactRecord], data: [ContactRecord]) -> String? {
+        let systemByID = Dictionary(system.map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
+        let dataByID = Dictionary(data.map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
+        let missing = dataByID.keys.filter { systemByID[$0] == nil }.sorted()
+        let extra = systemByID.keys.filter { dataByID[$0] == nil }.sorted()
+        let stale = dataByID.keys.filter { id in systemByID[id].map { $0 != dataByID[id]! } ?? false }.sorted()
+        var parts: [String] = []
+        if !missing.isEmpty { parts.append("missing from the system: \(list(missing))") }
+        if !extra.isEmpty { parts.append("deleted in the data but still in the system (resurrected or never deleted): \(list(extra))") }
+        if !stale.isEmpty { parts.append("different in the system than in the data (a missed or altered update): \(list(stale))") }
+        if system.count != systemByID.count { parts.append("the system holds duplicate identifiers") }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    private static func list(_ ids: [String]) -> String {
+        ids.prefix(5).joined(separator: ", ") + (ids.count > 5 ? " and \(ids.count - 5) more" : "")
+    }
+
+    /// Syncs until the system is caught up (a change enumeration that completes), at most `attempts` times.
+    @discardableResult
+    func syncUntilCaughtUp(attempts: Int = 4) async throws -> (SyncReport, [String]) {
+        var last: (SyncReport, [String])?
+        for _ in 0..<attempts {
+            let outcome = try await subject.sync(maxSteps: .max)
+            last = outcome
+            if outcome.0.error != nil { return outcome }
+            if outcome.0.enumeration == "changes" { return outcome }
+        }
+        return last!
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// The outcome of one rule.
+public struct RuleResult: Codable, Equatable, Sendable {
+    /// pass, fail (a MUST rule broken), warn (a SHOULD rule broken), or skipped (not selected).
+    public enum Status: String, Codable, Sendable {
+        case pass, fail, warn, skipped
+    }
+
+    public var rule: ConformanceRule
+    public var status: Status
+    /// Why it failed, in one or two sentences.
+    public var explanation: String?
+    /// The step that broke it (e.g. `content page ("cps1:…", 4)` or `operation 17 of 40: signal`).
+    public var step: String?
+    /// The observer calls that led there (the end of the transcript).
+    public var transcript: [String]?
+    /// A command or call that reproduces the failure.
+    public var reproduce: String?
+}
+
+/// Everything a conformance run found.
+public struct ConformanceReport: Codable, Equatable, Sendable {
+    /// What was checked (a type name or an executable path).
+    public var provider: String
+    /// The seed of the random data and operations.
+    public var seed: UInt64
+    /// How many random operations the convergence rule ran.
+    public var operations: Int
+    /// One result per rule.
+    public var results: [RuleResult]
+    /// Wall time of the run.
+    public var durationSeconds: Double
+
+    /// True when no MUST rule failed.
+    public var passed: Bool { !results.contains { $0.status == .fail } }
+
+    /// The failed MUST rules.
+    public var failures: [RuleResult] { results.filter { $0.status == .fail } }
+
+    /// A table and, for each failure or warning, its explanation and reproduction.
+    public var text: String {
+        var lines = ["Conformance of \(provider) (seed \(seed), \(operations) operations)", ""]
+        lines.append("RULE  LEVEL   RESULT   TITLE")
+        for result in results {
+            let rule = result.rule
+            lines.append(
+                rule.id.padding(toLength: 6, withPad: " ", startingAt: 0)
+                    + rule.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                    + result.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+                    + rule.title + " (" + rule.references.joined(separator: ", ") + ")")
+        }
+        let findings = results.filter { $0.status == .fail || $0.status == .warn }
+        for result in findings {
+            lines.append("")
+            lines.append("\(result.status == .fail ? "FAIL" : "WARN") \(result.rule.id): \(result.rule.title)")
+            if let step = result.step { lines.append("  step: \(step)") }
+            if let explanation = result.explanation { lines.append("  why: \(explanation)") }
+            if let transcript = result.transcript, !transcript.isEmpty {
+                lines.append("  calls:")
+                lines += transcript.map { "    " + $0 }
+            }
+            if let reproduce = result.reproduce { lines.append("  reproduce: \(reproduce)") }
+        }
+        let failed = results.filter { $0.status == .fail }.count
+        let warned = results.filter { $0.status == .warn }.count
+        let passed = results.filter { $0.status == .pass }.count
+        lines.append("")
+        lines.append("\(passed) passed, \(failed) failed, \(warned) warnings" + String(format: " in %.2f s", durationSeconds))
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Thrown by `checkContactProvider` when a MUST rule fails; its description is the full report.
+public struct ConformanceFailure: Error, CustomStringConvertible, Sendable {
+    /// The report.
+    public let report: ConformanceReport
+    public var description: String { report.text }
+}

@@ -1,0 +1,38 @@
+import AppGroupStore
+import Foundation
+
+/// The contact type the kit reads and writes: a contact with Apple's Contacts key names.
+public typealias ConformanceContact = ContactRecord
+
+/// Where the provider's data lives, and how the kit edits it "as the host app would".
+///
+/// Implement it for a provider with its own backend; providers that read the App Group database
+/// use ``AppGroupDatabaseBackend``.
+public protocol ConformanceBackend: AnyObject {
+    /// Empties the data and forgets its history: anchors from before must expire.
+    func reset() throws
+    /// Adds a contact (its identifier is new).
+    func add(_ contact: ConformanceContact) throws
+    /// Replaces an existing contact's values.
+    func update(_ contact: ConformanceContact) throws
+    /// Deletes a contact.
+    func delete(identifier: String) throws
+    /// The data as it is now: what the system must end up with.
+    func contacts() throws -> [ConformanceContact]
+}
+
+/// The App Group's contact database (what `contacts-host` edits).
+public final class AppGroupDatabaseBackend: ConformanceBackend {
+    private let database: AppDatabase
+
+    /// The database of `appGroup`.
+    public init(appGroup: AppGroup = .current) {
+        database = AppDatabase(appGroup: appGroup)
+    }
+
+    public func reset() throws { try database.reset() }
+    public func add(_ contact: ConformanceContact) throws { try database.add(contact) }
+    public func update(_ contact: ConformanceContact) throws { _ = try database.update(contact.identifier) { $0 = contact } }
+    public func delete(identifier: String) throws { try database.delete([identifier]) }
+    public func contacts() throws -> [ConformanceContact] { try database.all() }
+}

@@ -1,0 +1,166 @@
+import AppGroupStore
+import ContactProvider
+import ContactProviderSystem
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A provider the kit can drive: in this process (a type) or as an executable over the real pipes.
+protocol ProviderUnderTest: AnyObject {
+    /// The domain's paths (configuration and system store).
+    var paths: DomainPaths { get }
+    /// One enumerator call, nothing committed.
+    func probe(_ request: ProbeRequest) async throws -> ProbeResult
+    /// A sync through the system (commits), at most `maxSteps` pages/batches (1 or unlimited).
+    func sync(maxSteps: Int) async throws -> (SyncReport, [String])
+    /// Ends the provider abruptly (a crash or a kill) and starts a fresh one.
+    func restart() async throws
+    /// Asks the provider to invalidate; returns how long it took and any error.
+    func invalidate() async throws -> (seconds: Double, error: String?)
+    /// Stops everything this subject started.
+    func shutdown() async
+}
+
+extension ProviderUnderTest {
+    /// The contacts the system received.
+    func systemContacts() throws -> [ContactRecord] {
+        try SystemStore(directory: paths.systemStore).load().contacts
+    }
+
+    /// Empties the system store (`ContactProviderManager.reset()`).
+    func resetSystem() throws {
+        try SystemClient(appGroup: paths.appGroup, domain: paths.domain).reset()
+    }
+}
+
+/// A provider type running in the kit's own process (the `checkContactProvider(MyProvider.self)` path).
+final class InProcessProvider: ProviderUnderTest {
+    let paths: DomainPaths
+    private let type: any ContactProviderExtension.Type
+    private var session: ExtensionSession
+    private var engine: SyncEngine
+    private let timeout: Double
+
+    init(_ type: any ContactProviderExtension.Type, paths: DomainPaths, timeout: Double) {
+        self.type = type
+        self.paths = paths
+        self.timeout = timeout
+        session = ExtensionSession(type, domain: DefaultContactProviderDomain())
+        engine = SyncEngine(paths: paths)
+    }
+
+    func probe(_ request: ProbeRequest) async throws -> ProbeResult {
+        await SyncEngine.probe(request, driver: session.driver, timeoutSeconds: timeout)
+    }
+
+    func sync(maxSteps: Int) async throws -> (SyncReport, [String]) {
+        let transcript = Transcript()
+        let report = await engine.sync(driver: session.driver, transcript: transcript, maxSteps: maxSteps)
+        return (report, transcript.all)
+    }
+
+    func restart() async throws {
+        // A crashed extension gets no invalidate(); the next one starts from the committed state only.
+        session = ExtensionSession(type, domain: DefaultContactProviderDomain())
+        engine = SyncEngine(paths: paths)
+    }
+
+    func invalidate() async throws -> (seconds: Double, error: String?) {
+        let clock = ContinuousSystemClock()
+        let started = clock.now()
+        await session.driver.invalidate()
+        do {
+            try await session.invalidateExtension()
+        } catch {
+            return (clock.now() - started, "invalidate() threw \(error)")
+        }
+        let seconds = clock.now() - started
+        session = ExtensionSession(type, domain: DefaultContactProviderDomain())
+        return (seconds, nil)
+    }
+
+    func shutdown() async {
+        await session.driver.invalidate()
+        try? await session.invalidateExtension()
+    }
+}
+
+/// A provider executable launched by the system over the real FIFOs (the `contacts-host conformance` path).
+final class ExecutableProvider: ProviderUnderTest {
+    let paths: DomainPaths
+    private let client: SystemClient
+    private let timeout: Double
+
+    init(paths: DomainPaths, timeout: Double) throws {
+        self.paths = paths
+        self.timeout = timeout
+        client = try SystemClient(appGroup: paths.appGroup, domain: paths.domain)
+    }
+
+    func probe(_ request: ProbeRequest) async throws -> ProbeResult {
+        let client = self.client
+        let timeout = self.timeout
+        return try await offload { try client.probe(request, timeout: timeout) }
+    }
+
+    func sync(maxSteps: Int) async throws -> (SyncReport, [String]) {
+        let client = self.client
+        let timeout = self.timeout
+        return try await offload {
+            guard let reply = try client.signal(wait: true, timeout: timeout, trace: true, step: maxSteps == 1),
+                let report = reply.report
+            else {
+                throw SystemClient.ClientError.malformedReply("no report")
+            }
+            var transcript: [String] = []
+            if let path = reply.trace, let data = try? SecureFile.readIfPresent(path) {
+                transcript = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+                unlink(path)
+            }
+            return (report, transcript)
+        }
+    }
+
+    func restart() async throws {
+        let client = self.client
+        try await offload {
+            if let pid = client.providerPID {
+                kill(pid, SIGKILL)
+                _ = client.waitForProviderExit(timeout: 10)
+            }
+        }
+    }
+
+    func invalidate() async throws -> (seconds: Double, error: String?) {
+        let client = self.client
+        let timeout = self.timeout
+        return try await offload {
+            let clock = ContinuousSystemClock()
+            let started = clock.now()
+            if !client.isProviderRunning {
+                // Launch it so there is something to invalidate.
+                _ = try client.signal(wait: true, timeout: timeout)
+            }
+            let start = clock.now()
+            let reply = try client.invalidate(timeout: timeout)
+            _ = started
+            return (clock.now() - start, reply?.error?.message)
+        }
+    }
+
+    func shutdown() async {
+        let client = self.client
+        _ = try? await offload { try client.shutdownProvider() }
+    }
+}
+
+/// Runs blocking pipe work off the cooperative thread pool.
+func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try work() })
+        }
+    }
+}

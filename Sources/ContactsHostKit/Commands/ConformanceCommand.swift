@@ -1,0 +1,52 @@
+import ContactProviderConformance
+import Foundation
+
+/// `contacts-host conformance`: run the kit's rules against a provider executable.
+enum ConformanceCommand {
+    static let command = Command(
+        ["conformance"], summary: "Check a provider executable against the numbered conformance rules.",
+        discussion: """
+            Runs in a temporary App Group over the real pipes and processes; your data is not touched.
+            Exit 0 when every MUST rule passes (SHOULD failures are warnings), 1 otherwise.
+            Rules: \(ConformanceRule.all.map(\.id).joined(separator: ", ")) (see the README's rule table).
+            """,
+        options: [
+            OptionSpec("--extension", value: "PATH", help: "The provider executable to check (required)."),
+            OptionSpec("--seed", value: "N", help: "Seed of the random data and operations (default 42)."),
+            OptionSpec("--operations", value: "N", help: "Random operations for the convergence rule V1 (default 200)."),
+            OptionSpec("--rules", value: "LIST", help: "Only these rules, comma-separated (e.g. C1,D3,V1)."),
+            OptionSpec("--json", help: "Print the report as one JSON object."),
+        ],
+        validate: { arguments in
+            guard arguments.has("--extension") else { throw UsageError("missing option '--extension PATH'") }
+            if let seed = arguments.value("--seed"), UInt64(seed) == nil {
+                throw UsageError("option '--seed' expects a non-negative integer, got '\(seed)'")
+            }
+            if let value = arguments.value("--operations") { _ = try ArgumentValue.positiveInt(value, option: "--operations") }
+            if let rules = arguments.value("--rules") {
+                for rule in rules.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                    guard ConformanceRule.named(rule) != nil else {
+                        throw UsageError("unknown rule '\(rule)' in --rules (known: \(ConformanceRule.all.map(\.id).joined(separator: ",")))")
+                    }
+                }
+            }
+        },
+        run: { arguments, context in
+            let path = arguments.value("--extension")!
+            let executable = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            guard access(executable, X_OK) == 0 else { throw CommandFailure("--extension \(path): not an executable file") }
+            var options = ConformanceOptions()
+            if let seed = arguments.value("--seed") { options.seed = UInt64(seed)! }
+            if let operations = arguments.value("--operations") { options.operations = Int(operations)! }
+            if let rules = arguments.value("--rules") {
+                options.rules = Set(rules.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() })
+            }
+            let report = try await ConformanceKit.run(executable: (executable as NSString).standardizingPath, options: options)
+            if arguments.has("--json") {
+                context.output.out(try ContactJSON.encode(report))
+            } else {
+                context.output.out(report.text)
+            }
+            return report.passed ? HostTool.ExitCode.success : HostTool.ExitCode.failure
+        })
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `contacts-host conformance` against the built example executables, over real pipes and processes.
+@Suite("End to end: contacts-host conformance")
+struct ConformanceCLITests {
+    private func conformance(_ provider: String, _ extra: [String] = []) throws -> ProcessResult {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let result = try ProcessRunner.host(
+            ["conformance", "--extension", BuiltProducts.path(provider), "--seed", "9", "--operations", "60"] + extra, in: group)
+        // The kit works in its own temporary App Group: the user's is untouched.
+        #expect(!FileManager.default.fileExists(atPath: group.path + "/contacts"))
+        return result
+    }
+
+    @Test("the demo provider passes every rule (exit 0)")
+    func demoPasses() throws {
+        let result = try conformance("demo-provider")
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.stdout.contains("18 passed, 0 failed"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test(
+        "each known-bad executable fails the rule it breaks (exit 1)",
+        arguments: [
+            ("seed-demo-provider", "D2"), ("bad-marker-provider", "C2"), ("bad-more-coming-provider", "D4"),
+            ("bad-snapshot-provider", "D3"), ("bad-late-call-provider", "C1"),
+        ])
+    func knownBad(provider: String, rule: String) throws {
+        let result = try conformance(provider, ["--json"])
+        #expect(result.exitCode == 1, "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let results = try #require(object["results"] as? [[String: Any]])
+        let entry = try #require(results.first { ($0["rule"] as? [String: Any])?["id"] as? String == rule })
+        #expect(entry["status"] as? String == "fail", "\(entry)")
+        let reproduce = try #require(entry["reproduce"] as? String)
+        #expect(reproduce.contains("--seed 9"))
+        #expect(reproduce.contains("--rules \(rule)"))
+    }
+
+    @Test("the human report is a table with the failure's explanation and reproduction")
+    func humanReport() throws {
+        let result = try conformance("bad-more-coming-provider", ["--rules", "D4"])
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.contains("D4    MUST    fail"))
+        #expect(result.stdout.contains("FAIL D4: moreComing batches advance the anchor"))
+        #expect(result.stdout.contains("reproduce: contacts-host conformance --extension"))
+        #expect(result.stdout.contains("C1    MUST    skipped"))
+    }
+
+    @Test("bad arguments are usage errors (exit 2)")
+    func usage() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        for arguments in [["conformance"], ["conformance", "--extension", "x", "--rules", "Z9"], ["conformance", "--extension", "x", "--seed", "-1"]] {
+            let result = try ProcessRunner.host(arguments, in: group)
+            #expect(result.exitCode == 2, "\(arguments): \(result)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(result.stdout.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import AppGroupStore
+import Foundation
+
+/// Contact matching after Apple's Contacts predicates: `predicateForContacts(matchingName:)`,
+/// `predicateForContacts(matchingEmailAddress:)` and `predicateForContacts(matching: CNPhoneNumber)`.
+public enum ContactSearch {
+    /// What to look for.
+    public enum Query: Equatable, Hashable, Sendable {
+        /// Every whitespace-separated word is a prefix of some word of the given, middle, family,
+        /// nick or organization name, ignoring case and diacritics.
+        case name(String)
+        /// The whole address, trimmed, ignoring case.
+        case email(String)
+        /// The same digits, or one number ending with the other when the shorter has at least 7 digits.
+        /// Only digits count: `(408) 555-0101` matches `+1 408 555 0101`, but a national trunk prefix
+        /// is not understood (`06 12 34 56 78` does not match `+33 6 12 34 56 78`).
+        case phone(String)
+    }
+
+    /// The records that match `query`, in their original order.
+    public static func search(_ records: [ContactRecord], _ query: Query) -> [ContactRecord] {
+        switch query {
+        case .name(let text):
+            let words = words(text)
+            return words.isEmpty ? [] : records.filter { matches($0, nameWords: words) }
+        default:
+            return records.filter { matches($0, query: query) }
+        }
+    }
+
+    /// Whether `record` matches `query`.
+    public static func matches(_ record: ContactRecord, query: Query) -> Bool {
+        switch query {
+        case .name(let text):
+            let words = words(text)
+            return !words.isEmpty && matches(record, nameWords: words)
+        case .email(let text):
+            let wanted = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            guard !wanted.isEmpty else { return false }
+            return record.emailAddresses.contains {
+                $0.value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() == wanted
+            }
+        case .phone(let text):
+            let wanted = digits(text)
+            guard !wanted.isEmpty else { return false }
+            return record.phoneNumbers.contains { phoneDigitsMatch(digits($0.value), wanted) }
+        }
+    }
+
+    // MARK: Name
+
+    private static func matches(_ record: ContactRecord, nameWords query: [String]) -> Bool {
+        let names = [
+            record.givenName, record.middleName, record.familyName, record.nickname, record.organizationName,
+        ].flatMap(words)
+        return query.allSatisfy { word in names.contains { $0.hasPrefix(word) } }
+    }
+
+    /// Folded (case- and diacritic-insensitive) words, split at whitespace.
+    static func words(_ text: String) -> [String] {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .split(whereSeparator: { $0.isWhitespace }).map(String.init)
+    }
+
+    // MARK: Phone
+
+    /// The decimal digits of a phone number (any script's decimal digits, as ASCII); everything else,
+    /// including a leading `+`, is dropped.
+    static func digits(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars where scalar.properties.numericType == .decimal {
+            if let value = scalar.properties.numericValue, value >= 0, value <= 9 {
+                out.append(Character(String(Int(value))))
+            }
+        }
+        return out
+    }
+
+    static func phoneDigitsMatch(_ a: String, _ b: String) -> Bool {
+        guard !a.isEmpty, !b.isEmpty else { return false }
+        if a == b { return true }
+        let (short, long) = a.count < b.count ? (a, b) : (b, a)
+        return short.count >= 7 && long.hasSuffix(short)
+    }
+}

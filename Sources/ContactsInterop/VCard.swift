@@ -1,0 +1,90 @@
+import AppGroupStore
+import Foundation
+
+/// The vCard versions that `VCard.encode` writes. (`VCard.decode` also reads 2.1.)
+public enum VCardVersion: String, CaseIterable, Sendable {
+    /// vCard 3.0 (RFC 2426), the version Apple Contacts and Google Contacts export.
+    case v3 = "3.0"
+    /// vCard 4.0 (RFC 6350).
+    case v4 = "4.0"
+}
+
+/// Something `VCard.decode` could not import, or imported only in part.
+public struct VCardProblem: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// The 1-based line in the input where the bad card or property starts.
+    public var line: Int
+    /// What went wrong, without the line number (see `description`).
+    public var message: String
+    /// True when input was dropped: the whole card (or stray text outside any card) was not imported.
+    /// False for informational problems, such as an unsupported property that was ignored.
+    public var skipped: Bool
+
+    public init(line: Int, message: String, skipped: Bool) {
+        self.line = line
+        self.message = message
+        self.skipped = skipped
+    }
+
+    /// `line 12: property X-SOCIALPROFILE is not supported and was ignored`
+    public var description: String { "line \(line): \(message)" }
+}
+
+/// The contacts read from a vCard file and the problems met on the way.
+public struct VCardDecodeResult: Equatable, Sendable {
+    /// The cards that imported, in file order.
+    public var contacts: [ContactRecord]
+    /// Every problem, in file order; `skipped` ones dropped input.
+    public var problems: [VCardProblem]
+    /// True when `stopOnError` ended decoding at a bad card before the end of the input.
+    public var stoppedEarly: Bool
+
+    public init(contacts: [ContactRecord] = [], problems: [VCardProblem] = [], stoppedEarly: Bool = false) {
+        self.contacts = contacts
+        self.problems = problems
+        self.stoppedEarly = stoppedEarly
+    }
+
+    /// The problems that dropped a card or other input.
+    public var errors: [VCardProblem] { problems.filter(\.skipped) }
+    /// The informational problems (nothing was dropped but an ignored property or similar).
+    public var warnings: [VCardProblem] { problems.filter { !$0.skipped } }
+}
+
+/// A vCard codec for `ContactRecord`: reads vCard 2.1, 3.0 and 4.0 and writes 3.0 and 4.0.
+///
+/// Reading is lenient: a structurally broken card (BEGIN without END, END without BEGIN, a line
+/// without a colon, bad base64 in PHOTO, an unparseable BDAY) is reported with its line number and
+/// skipped, and the rest of the file still imports. Properties the model cannot hold are reported as
+/// informational problems and never fail a card.
+///
+/// Normalisation (what a round trip `decode(encode(r))` cannot preserve, so the codec settles it):
+/// - an empty label (`""`) is written and read as no label (`nil`);
+/// - empty phone numbers, email addresses and URLs, addresses with no values, and empty image data
+///   are not written (and empty ones are dropped when read);
+/// - CR and CRLF inside values become LF;
+/// - an identifier that starts with `urn:uuid:` loses that prefix when read back, as do a phone
+///   number that starts with `tel:` and an email address that starts with `mailto:`.
+public enum VCard {
+    /// Reads every card in `text` (vCard 2.1, 3.0 or 4.0).
+    ///
+    /// - Parameter stopOnError: stop at the first card that has to be skipped; the cards before it
+    ///   are returned and `stoppedEarly` is set.
+    public static func decode(_ text: String, stopOnError: Bool = false) -> VCardDecodeResult {
+        VCardDecoder(text: text, stopOnError: stopOnError).run()
+    }
+
+    /// Reads every card in a file's bytes: UTF-8 (with or without a BOM), UTF-16 with a BOM, and
+    /// otherwise Windows-1252 / ISO-8859-1.
+    public static func decode(data: Data, stopOnError: Bool = false) -> VCardDecodeResult {
+        decode(VCardCharset.string(fromFileData: data), stopOnError: stopOnError)
+    }
+
+    /// Writes `contacts` as vCards of `version`, with CRLF line endings and lines folded at 75 octets.
+    public static func encode(_ contacts: [ContactRecord], version: VCardVersion = .v3) -> String {
+        var writer = VCardEncoder(version: version)
+        for contact in contacts {
+            writer.write(contact)
+        }
+        return writer.output
+    }
+}

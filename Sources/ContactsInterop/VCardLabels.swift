@@ -1,0 +1,60 @@
+import Contacts
+
+/// Mapping between vCard TYPE parameters and Apple's Contacts label constants.
+enum VCardLabels {
+    enum Kind: Sendable {
+        case phone, email, url, address
+    }
+
+    /// TYPE values that carry no label (`pref` orders, the rest describe the medium).
+    private static let ignored: Set<String> = ["pref", "voice", "internet", "x400", "msg", "text"]
+
+    /// The label for lower-cased TYPE values, or nil when they name none.
+    static func label(forTypes types: [String], kind: Kind) -> String? {
+        let set = Set(types).subtracting(ignored)
+        guard !set.isEmpty else { return nil }
+        switch kind {
+        case .phone:
+            if set.contains("iphone") { return CNLabelPhoneNumberiPhone }
+            if set.contains("applewatch") { return CNLabelPhoneNumberAppleWatch }
+            if set.contains("main") { return CNLabelPhoneNumberMain }
+            if set.contains("fax") {
+                if set.contains("home") { return CNLabelPhoneNumberHomeFax }
+                if set.contains("work") { return CNLabelPhoneNumberWorkFax }
+                return CNLabelPhoneNumberOtherFax
+            }
+            if set.contains("cell") || set.contains("mobile") { return CNLabelPhoneNumberMobile }
+            if set.contains("pager") { return CNLabelPhoneNumberPager }
+        case .url:
+            if set.contains("homepage") || set.contains("home-page") { return CNLabelURLAddressHomePage }
+        case .email:
+            if set.contains("icloud") { return CNLabelEmailiCloud }
+        case .address:
+            break
+        }
+        if set.contains("home") { return CNLabelHome }
+        if set.contains("work") { return CNLabelWork }
+        if set.contains("school") { return CNLabelSchool }
+        if set.contains("other") { return CNLabelOther }
+        return nil
+    }
+
+    /// The (upper-case) TYPE values that read back as `label`, or nil when the label is not one of
+    /// the standard ones vCard can name and must be written as an `itemN.X-ABLabel` group.
+    static func types(forLabel label: String, kind: Kind) -> [String]? {
+        switch (kind, label) {
+        case (_, CNLabelHome): return ["HOME"]
+        case (_, CNLabelWork): return ["WORK"]
+        case (_, CNLabelOther): return ["OTHER"]
+        case (.phone, CNLabelPhoneNumberMobile): return ["CELL"]
+        case (.phone, CNLabelPhoneNumberiPhone): return ["IPHONE"]
+        case (.phone, CNLabelPhoneNumberMain): return ["MAIN"]
+        case (.phone, CNLabelPhoneNumberHomeFax): return ["HOME", "FAX"]
+        case (.phone, CNLabelPhoneNumberWorkFax): return ["WORK", "FAX"]
+        case (.phone, CNLabelPhoneNumberOtherFax): return ["OTHER", "FAX"]
+        case (.phone, CNLabelPhoneNumberPager): return ["PAGER"]
+        case (.url, CNLabelURLAddressHomePage): return ["HOMEPAGE"]
+        default: return nil
+        }
+    }
+}

@@ -119,6 +119,7 @@ public final class SyncEngine {
                     transcript.record("system: \(code.rawValue) → dropping the system store, restarting content enumeration")
                     try store.reset(meta: .initial)
                     state = try store.load()
+                    WatchChannel.notify(paths, WatchEvent(kind: .reset, seq: nil, generation: state.generation))
                     report.restarted = true
                 }
             }
@@ -316,6 +317,7 @@ public final class SyncEngine {
             throw SyncFailure.provider(
                 .extensionInvalidated, message: "the domain was reset or disabled while the enumeration was running (R43)")
         }
+        WatchChannel.notify(paths, WatchEvent(kind: .commit, seq: state.headSeq, generation: state.generation))
     }
 
     private func collectLateCalls() -> [String] {

@@ -83,7 +83,7 @@ public final class SystemClient: Sendable {
     /// Disables the domain: it forgets every provided contact and stops the provider (R8).
     public func disable(timeout: Double = 10) throws {
         try updateConfiguration { $0.enabled = false }
-        try SystemStore(directory: paths.systemStore).reset(meta: .initial)
+        try reset()
         _ = try invalidate(timeout: timeout)
     }
 
@@ -91,7 +91,8 @@ public final class SystemClient: Sendable {
     /// enumeration (R9). A sync in flight ends with `extensionInvalidated` at its next commit (R43).
     public func reset() throws {
         try paths.ensureDirectories()
-        try SystemStore(directory: paths.systemStore).reset(meta: .initial)
+        let generation = try SystemStore(directory: paths.systemStore).reset(meta: .initial)
+        WatchChannel.notify(paths, WatchEvent(kind: .reset, seq: nil, generation: generation))
     }
 
     // MARK: Provider process

@@ -2,6 +2,7 @@ import AppGroupStore
 import ContactProvider
 import ContactProviderSystem
 import Contacts
+import ContactsInterop
 import Foundation
 
 /// The app's side: commands that edit the contact database in the App Group.
@@ -149,14 +150,18 @@ enum ContactCommands {
         })
 
     static let importCommand = Command(
-        ["import"], summary: "Import contacts from a JSON file ('-' reads stdin).",
+        ["import"], summary: "Import contacts from a JSON or vCard file ('-' reads stdin).",
         discussion: """
-            Accepts this tool's export document, a JSON array of contacts (list --json), or the seed
-            demo's ContactItems.json. Existing identifiers are replaced; nothing is written if the file is malformed.
+            Accepts vCard 2.1/3.0/4.0 (.vcf), this tool's export document, a JSON array of contacts
+            (list --json), or the seed demo's ContactItems.json. Existing identifiers are replaced. A
+            malformed JSON file writes nothing; a malformed vCard card is reported with its line number and
+            the rest of the file is imported, unless --stop-on-error is given (then nothing is written).
             """,
+        options: [OptionSpec("--stop-on-error", help: "vCard: abort the whole import at the first malformed card.")],
         positional: PositionalSpec("FILE", minimum: 1, maximum: 1),
         run: { arguments, context in
             let path = arguments.positionals[0]
+            let source = path == "-" ? "<stdin>" : path
             let data: Data
             if path == "-" {
                 data = FileHandle.standardInput.readDataToEndOfFile()
@@ -166,7 +171,19 @@ enum ContactCommands {
                 }
                 data = contents
             }
-            let records = try ContactImport.decode(data, source: path == "-" ? "<stdin>" : path)
+            let records: [ContactRecord]
+            var skipped = 0
+            if ContactImport.isVCard(data, path: path) {
+                let decoded = VCard.decode(data: data, stopOnError: arguments.has("--stop-on-error"))
+                for problem in decoded.problems { context.output.err("\(source):\(problem.line): \(problem.message)") }
+                if arguments.has("--stop-on-error"), let first = decoded.errors.first {
+                    throw CommandFailure("\(source):\(first.line): import aborted (--stop-on-error); nothing was written")
+                }
+                records = decoded.contacts
+                skipped = decoded.errors.count
+            } else {
+                records = try ContactImport.decode(data, source: source)
+            }
             let started = Date()
             var lastReport = started
             let output = context.output
@@ -178,17 +195,38 @@ enum ContactCommands {
                     output.err("imported \(done)/\(records.count)…")
                 }
             }
-            context.output.out("imported \(records.count) contacts (\(result.added) added, \(result.updated) updated, 0 skipped)")
+            context.output.out(
+                "imported \(records.count) contacts (\(result.added) added, \(result.updated) updated, \(skipped) skipped)")
             try AppDatabase(appGroup: context.appGroup).compactIfNeeded()
             return HostTool.ExitCode.success
         })
 
     static let export = Command(
-        ["export"], summary: "Write the whole database to stdout as JSON.",
-        options: [OptionSpec("--json", help: "JSON export document (the default).")],
-        run: { _, context in
+        ["export"], summary: "Write the whole database to stdout as JSON (default) or vCard.",
+        options: [
+            OptionSpec("--json", help: "JSON export document (the default)."),
+            OptionSpec("--vcard", help: "vCard instead of JSON."),
+            OptionSpec("--version", value: "3.0|4.0", help: "vCard version (default 3.0)."),
+        ],
+        validate: { arguments in
+            if arguments.has("--json"), arguments.has("--vcard") { throw UsageError("choose one of --json and --vcard") }
+            if let version = arguments.value("--version") {
+                guard arguments.has("--vcard") else { throw UsageError("--version applies to --vcard only") }
+                guard VCardVersion(rawValue: version) != nil else {
+                    throw UsageError("option '--version' expects 3.0 or 4.0, got '\(version)'")
+                }
+            }
+        },
+        run: { arguments, context in
             let records = try AppDatabase(appGroup: context.appGroup).all()
-            context.output.out(try ContactJSON.encode(ContactJSON.ExportDocument(contacts: records)))
+            if arguments.has("--vcard") {
+                let version = arguments.value("--version").flatMap(VCardVersion.init(rawValue:)) ?? .v3
+                var text = VCard.encode(records, version: version)
+                if text.hasSuffix("\r\n") { text.removeLast() }
+                context.output.out(text)
+            } else {
+                context.output.out(try ContactJSON.encode(ContactJSON.ExportDocument(contacts: records)))
+            }
             return HostTool.ExitCode.success
         })
 }

@@ -21,6 +21,15 @@ public enum ContactImport {
         public let description: String
     }
 
+    /// Whether a file is vCard (by extension, or by its first line).
+    public static func isVCard(_ data: Data, path: String) -> Bool {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".vcf") || lower.hasSuffix(".vcard") { return true }
+        let head = String(decoding: data.prefix(64), as: UTF8.self)
+            .trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "\u{FEFF}")))
+        return head.uppercased().hasPrefix("BEGIN:VCARD")
+    }
+
     /// Decodes `data` read from `source`.
     public static func decode(_ data: Data, source: String) throws -> [ContactRecord] {
         let trimmed = data.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
@@ -68,7 +77,11 @@ public enum ContactImport {
     static func location(of error: Error, in data: Data) -> String {
         var reason = LineReason.describe(error)
         if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
-            return reason  // a syntax error: Foundation's message already gives line and column
+            // A syntax error. Foundation on Linux gives no position in the decoding error (only
+            // "The given data was not valid JSON."), so ask its parser where it stopped.
+            guard let syntax = syntaxError(in: data) else { return reason }
+            let message = "\(reason) (\(syntax.detail))"
+            return syntax.location.map { "\($0): \(message)" } ?? message
         }
         let path: [CodingKey]
         switch error {
@@ -84,6 +97,34 @@ public enum ContactImport {
         return reason
     }
 
+    /// Where Foundation's JSON parser stops in `data` ("line L, column C", when it says) and its own
+    /// message; nil when it accepts `data`.
+    static func syntaxError(in data: Data) -> (location: String?, detail: String)? {
+        let detail: String
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+        }
+        // Linux reports "… around character N." (a byte offset); macOS already says "line L, column C".
+        let offset: Int
+        if let range = detail.range(of: "around character "),
+            let value = Int(detail[range.upperBound...].prefix(while: \.isNumber))
+        {
+            offset = min(max(value, 0), data.count)
+        } else if detail.contains("end of file") {
+            offset = data.count
+        } else {
+            return (nil, detail)
+        }
+        let bytes = data[data.startIndex..<(data.startIndex + offset)]
+        let line = bytes.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        let lineStart = bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? bytes.startIndex
+        let column = String(decoding: data[lineStart..<bytes.endIndex], as: UTF8.self).count + 1
+        return ("line \(line), column \(column)", detail)
+    }
+
     /// The line on which the `index`-th element of the top-level array (or `contacts` array) starts.
     private static func lineOfElement(_ index: Int, in data: Data) -> Int? {
         var depth = 0
@@ -92,24 +133,30 @@ public enum ContactImport {
         var line = 1
         var element = -1
         var arrayDepth: Int?
+        var expectingElement = false
         for byte in data {
             if byte == 0x0A { line += 1 }
             if inString {
                 if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
                 continue
             }
+            // Any value (object, string, number, …) starts an element, not only an object.
+            if expectingElement, byte != 0x20, byte != 0x0A, byte != 0x0D, byte != 0x09, byte != 0x5D {
+                expectingElement = false
+                element += 1
+                if element == index { return line }
+            }
             switch byte {
             case 0x22: inString = true
             case 0x5B:
                 depth += 1
-                if arrayDepth == nil { arrayDepth = depth }
-            case 0x7B:
-                depth += 1
-                if let arrayDepth, depth == arrayDepth + 1 {
-                    element += 1
-                    if element == index { return line }
+                if arrayDepth == nil {
+                    arrayDepth = depth
+                    expectingElement = true
                 }
+            case 0x7B: depth += 1
             case 0x5D, 0x7D: depth -= 1
+            case 0x2C: if depth == arrayDepth { expectingElement = true }
             default: break
             }
         }

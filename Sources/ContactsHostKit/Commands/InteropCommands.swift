@@ -1,0 +1,151 @@
+import AppGroupStore
+import ContactProvider
+import ContactProviderSystem
+import ContactsInterop
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Search (after the Contacts predicates) and change notification (after `CNContactStoreDidChange`).
+enum InteropCommands {
+    static var all: [Command] { [search, systemSearch, watch] }
+
+    static let searchOptions: [OptionSpec] = [
+        OptionSpec("--name", value: "TEXT", help: "Every word is a prefix of a given, middle, family, nick or organization name (case and diacritics ignored)."),
+        OptionSpec("--email", value: "ADDRESS", help: "An e-mail address (case ignored)."),
+        OptionSpec("--phone", value: "NUMBER", help: "A phone number (formatting ignored)."),
+        OptionSpec("--json", help: "Print a JSON array of contacts."),
+    ]
+
+    static func query(_ arguments: ParsedArguments) throws -> ContactSearch.Query {
+        let given = ["--name", "--email", "--phone"].filter { arguments.has($0) }
+        guard given.count == 1 else { throw UsageError("give exactly one of --name, --email, --phone") }
+        let value = arguments.value(given[0])!
+        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("option '\(given[0])' needs a non-empty value") }
+        switch given[0] {
+        case "--name": return .name(value)
+        case "--email": return .email(value)
+        default: return .phone(value)
+        }
+    }
+
+    static let search = Command(
+        ["search"], summary: "Find the app's contacts by name, e-mail or phone number.",
+        options: searchOptions,
+        validate: { _ = try query($0) },
+        run: { arguments, context in
+            let found = ContactSearch.search(try AppDatabase(appGroup: context.appGroup).all(), try query(arguments))
+            ContactCommands.printList(found, json: arguments.has("--json"), context: context)
+            return HostTool.ExitCode.success
+        })
+
+    static let systemSearch = Command(
+        ["system", "search"], summary: "Find contacts the system received, by name, e-mail or phone number.",
+        options: searchOptions,
+        validate: { _ = try query($0) },
+        run: { arguments, context in
+            let paths = try DomainPaths(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
+            let found = ContactSearch.search(try SystemStore(directory: paths.systemStore).load().contacts, try query(arguments))
+            ContactCommands.printList(found, json: arguments.has("--json"), context: context)
+            return HostTool.ExitCode.success
+        })
+
+    static let watch = Command(
+        ["watch"], summary: "Print one line per page or batch the system commits, until interrupted.",
+        discussion: """
+            The CNContactStoreDidChange analogue. The watcher blocks on its own FIFO in run/<domain>/watchers/;
+            the system rings it after each commit, and the watcher reads what changed from the system store.
+            """,
+        options: [OptionSpec("--json", help: "One JSON object per line.")],
+        run: { arguments, context in try runWatch(json: arguments.has("--json"), context: context) })
+
+    /// One line of `watch --json`.
+    struct ChangeLine: Codable {
+        var kind: String
+        var seq: Int?
+        var updated: [String]
+        var deleted: [String]
+        var systemCount: Int
+    }
+
+    static func runWatch(json: Bool, context: CommandContext) throws -> Int32 {
+        let paths = try DomainPaths(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
+        let (path, fd) = try WatchChannel.open(paths)
+        WatchCleanup.install(path)
+        defer {
+            close(fd)
+            unlink(path)
+        }
+        let store = SystemStore(directory: paths.systemStore)
+        var state = try store.load()
+        context.output.err("watching \(paths.systemStore) (Ctrl-C to stop)")
+        var buffer = BoundedLineBuffer()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.io(path: path, operation: "read", errno: errno)
+            }
+            let items = chunk.withUnsafeBytes { buffer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            for item in items {
+                guard case .line(let line) = item, let event = try? JSONDecoder().decode(WatchEvent.self, from: line) else {
+                    context.output.err("ignored a malformed message on \(path)")
+                    continue
+                }
+                let before = state
+                try store.refresh(&state)
+                var lines: [ChangeLine] = []
+                var since = before.headSeq
+                if state.generation != before.generation {
+                    // The store was replaced (reset, disable, expiry, or created): say so, then report
+                    // what the new generation already holds.
+                    if !before.generation.isEmpty {
+                        lines.append(ChangeLine(kind: "reset", seq: nil, updated: [], deleted: [], systemCount: 0))
+                    }
+                    since = state.baseSeq
+                }
+                if case .changes(let entries, _, _) = try store.changes(after: since, in: state.generation, limit: .max) {
+                    // Everything committed since the last line (doorbells may coalesce).
+                    for entry in entries where entry.seq <= state.headSeq && (entry.upsert != nil || entry.delete != nil) {
+                        lines.append(ChangeLine(
+                            kind: "commit", seq: entry.seq, updated: entry.upsert?.map(\.identifier) ?? [],
+                            deleted: entry.delete ?? [], systemCount: state.count))
+                    }
+                }
+                _ = event
+                for change in lines {
+                    context.output.out(json ? try ContactJSON.encode(change, pretty: false) : describe(change))
+                }
+            }
+        }
+    }
+
+    /// One human-readable line for a change.
+    static func describe(_ change: ChangeLine) -> String {
+        func list(_ ids: [String]) -> String {
+            ids.isEmpty ? "" : " (\(ids.prefix(5).joined(separator: ", "))\(ids.count > 5 ? ", …" : ""))"
+        }
+        if change.kind == "reset" { return "reset: the system store was emptied" }
+        return "commit \(change.seq.map(String.init) ?? "?"): \(change.updated.count) updated\(list(change.updated)), "
+            + "\(change.deleted.count) deleted\(list(change.deleted)); \(change.systemCount) in the system store"
+    }
+}
+
+/// Removes the watcher's FIFO when the watch is interrupted.
+enum WatchCleanup {
+    nonisolated(unsafe) private static var path: [CChar] = []
+    // Written once before the handlers are installed; read only by them.
+
+    static func install(_ fifo: String) {
+        path = Array(fifo.utf8CString)
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number) { code in
+                WatchCleanup.path.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+                _exit(128 + code)
+            }
+        }
+    }
+}

@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "contacts-host", targets: ["contacts-host"]),
         .executable(name: "demo-provider", targets: ["demo-provider"]),
         .executable(name: "seed-demo-provider", targets: ["seed-demo-provider"]),
+        .executable(name: "contacts-bench", targets: ["contacts-bench"]),
     ],
     targets: [
         .target(name: "Contacts"),
@@ -41,6 +42,11 @@ let package = Package(
                 "ContactProviderConformance",
             ]),
         .executableTarget(name: "contacts-host", dependencies: ["ContactsHostKit"]),
+        // The benchmark (release build) and its start-up floor.
+        .executableTarget(
+            name: "contacts-bench",
+            dependencies: ["AppGroupStore", "ContactProviderSystem", "ContactProviderConformance"]),
+        .executableTarget(name: "bench-floor"),
 
         // Example providers: real executables, exactly as an iOS extension target would be written.
         .target(

@@ -95,6 +95,13 @@ public final class AppDatabase {
         return (added, updated)
     }
 
+    /// Replaces the whole database with `records` in one atomic write (a new generation: every
+    /// provider anchor expires and the next sync is a full content enumeration).
+    public func replaceAll(with records: [ContactRecord]) throws {
+        for record in records { try IdentifierRules.validate(record.identifier) }
+        try store.replaceAll(with: records)
+    }
+
     /// Empties the database and starts a new generation (every provider anchor expires).
     public func reset() throws {
         try store.reset()

@@ -125,22 +125,26 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     ) throws {
         let decoder = JSONDecoder()
         var offset = start
-        var lineNumber = firstLine ?? countLines(journal, upTo: start) + 1
+        // The line number is only needed for an error; counting lines up to `start` would make every
+        // refresh O(journal) instead of O(new lines).
+        var lineNumber = firstLine
         while offset < journal.size, let end = journal.newline(from: offset) {
             let entry: JournalEntry<Meta>
             do {
                 entry = try decoder.decode(JournalEntry<Meta>.self, from: journal.data(offset..<end))
             } catch {
-                throw StoreError.malformed(path: journalPath, line: lineNumber, reason: LineCoding.reason(error))
+                throw StoreError.malformed(
+                    path: journalPath, line: lineNumber ?? countLines(journal, upTo: offset) + 1,
+                    reason: LineCoding.reason(error))
             }
             guard entry.seq == state.headSeq + 1 else {
                 throw StoreError.malformed(
-                    path: journalPath, line: lineNumber,
+                    path: journalPath, line: lineNumber ?? countLines(journal, upTo: offset) + 1,
                     reason: "sequence number \(entry.seq) does not follow \(state.headSeq)")
             }
             state.apply(entry)
             offset = end + 1
-            lineNumber += 1
+            lineNumber = lineNumber.map { $0 + 1 }
         }
         state.journalInode = journal.inode
         state.journalOffset = offset
@@ -218,7 +222,8 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         if let journal = try MappedFile.openIfPresent(journalPath),
             let start = try journalHeaderEnd(journal, generation: header.generation)
         {
-            let needle = Array(try JSONEncoder().encode(identifier))
+            // Encoded exactly as the journal lines are (no escaped slashes), or "a/b" would never match.
+            let needle = Array(try LineCoding.encoder().encode(identifier))
             let decoder = JSONDecoder()
             var offset = start
             var lineNumber = 2
@@ -436,6 +441,22 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         }
     }
 
+    /// Replaces the whole store with `records` in one atomic snapshot (a new generation that
+    /// forgets history): the fast path for loading a large address book at once.
+    @discardableResult
+    public func replaceAll(with records: [ContactRecord], meta: Meta? = nil) throws -> String {
+        try withLock(.exclusive) {
+            let head = try currentHeadUnlocked()
+            let generation = UUID().uuidString
+            var unique: [String: ContactRecord] = [:]
+            for record in records { unique[record.identifier] = record }
+            let sorted = unique.values.sorted { IdentifierOrder.precedes($0.identifier, $1.identifier) }
+            try writeSnapshot(generation: generation, previousGeneration: nil, baseSeq: head, records: sorted, meta: meta)
+            try writeEmptyJournal(generation: generation, baseSeq: head)
+            return generation
+        }
+    }
+
     /// Compacts when the journal has grown past the snapshot (and past `minimumJournalBytes`).
     @discardableResult
     public func compactIfNeeded(minimumJournalBytes: Int = 256 * 1024) throws -> Bool {
@@ -575,28 +596,42 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
                     continue
                 }
                 let completeEnd = from + (lastNewline - tail.startIndex) + 1
-                if completeEnd < size { try truncate(to: completeEnd) }
-                end = completeEnd
                 let lineData = tail[tail.startIndex..<lastNewline]
-                guard let previousNewline = lineData.lastIndex(of: 0x0A) else {
-                    if from == headerEnd {
-                        head = try seq(lineData, lineNumber: 2)
-                        return
-                    }
+                let lastLine: Data.SubSequence
+                let lastLineStart: Int
+                if let previousNewline = lineData.lastIndex(of: 0x0A) {
+                    lastLine = lineData[(previousNewline + 1)...]
+                    lastLineStart = from + (previousNewline + 1 - tail.startIndex)
+                } else if from == headerEnd {
+                    lastLine = lineData
+                    lastLineStart = headerEnd
+                } else {
                     chunk *= 4
                     continue
                 }
-                head = try seq(lineData[(previousNewline + 1)...], lineNumber: nil)
+                // Check the last complete line before cutting anything off: a damaged journal stays as it was.
+                head = try lastSeq(lastLine, startingAt: lastLineStart)
+                if completeEnd < size { try truncate(to: completeEnd) }
+                end = completeEnd
                 return
             }
         }
 
-        private func seq(_ line: Data.SubSequence, lineNumber: Int?) throws -> Int {
+        /// The seq of the last complete line, which must be a whole, readable entry: appending after a
+        /// line that readers reject would only bury the damage (and the file must stay as it was).
+        private func lastSeq(_ line: Data.SubSequence, startingAt lineStart: Int) throws -> Int {
             do {
-                return try LineCoding.seq(of: line)
+                return try JSONDecoder().decode(JournalEntry<Meta>.self, from: Data(line)).seq
             } catch {
-                throw StoreError.malformed(path: store.journalPath, line: lineNumber ?? 0, reason: LineCoding.reason(error))
+                throw StoreError.malformed(
+                    path: store.journalPath, line: try lineNumber(at: lineStart), reason: LineCoding.reason(error))
             }
+        }
+
+        /// The 1-based number of the line that starts at byte `offset` (only computed for errors).
+        private func lineNumber(at offset: Int) throws -> Int {
+            let before = try SecureFile.read(fd: fd, path: store.journalPath, offset: 0, count: offset)
+            return before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
         }
 
         private func currentSize() throws -> Int {

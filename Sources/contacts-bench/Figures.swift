@@ -1,0 +1,206 @@
+import AppGroupStore
+import ContactProviderConformance
+import ContactProviderSystem
+import Foundation
+
+/// One measured figure, as printed by `--json`.
+struct Figure: Codable {
+    var id: String
+    var path: String
+    var n: Int
+    var medianMs: Double
+    var baselineMedianMs: Double?
+    var floorMs: Double?
+    var peakRSSBytes: Int?
+    var referenceMs: Double?
+    var note: String?
+}
+
+/// Runs every figure at one database size.
+final class SizeRun {
+    let n: Int
+    let products: String
+    let repetitions: Repetitions
+    let log: (String) -> Void
+    var figures: [Figure] = []
+
+    struct Repetitions {
+        var libraryAdds = 200
+        var cliRuns = 30
+        var signals = 50
+        var fullSyncs = 3
+        var naiveAdds = 20
+    }
+
+    init(n: Int, products: String, repetitions: Repetitions, log: @escaping (String) -> Void) {
+        self.n = n
+        self.products = products
+        self.repetitions = repetitions
+        self.log = log
+    }
+
+    static func records(_ count: Int, prefix: String = "p") -> [ContactRecord] {
+        (0..<count).map { index in
+            var record = ContactRecord(identifier: "\(prefix)-\(String(format: "%07d", index))")
+            record.givenName = "Given\(index)"
+            record.familyName = "Family\(index % 97)"
+            record.phoneNumbers = [.init(label: "_$!<Mobile>!$_", value: "+1 555 \(1_000_000 + index)")]
+            record.emailAddresses = [.init(label: "_$!<Work>!$_", value: "person\(index)@example.com")]
+            return record
+        }
+    }
+
+    func temporaryGroup(_ name: String) throws -> AppGroup {
+        let group = AppGroup(path: NSTemporaryDirectory() + "/cps-bench-\(name)-\(n)-\(UUID().uuidString.prefix(8))")
+        try group.ensureExists()
+        return group
+    }
+
+    func environment(_ group: AppGroup) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment[AppGroup.environmentVariable] = group.path
+        return environment
+    }
+
+    func run() throws {
+        let group = try temporaryGroup("main")
+        defer { try? FileManager.default.removeItem(atPath: group.path) }
+        let database = AppDatabase(appGroup: group)
+        let client = try SystemClient(appGroup: group, domain: "defaultDomain")
+        defer { try? client.shutdownProvider() }
+        log("n=\(n): loading \(n) contacts")
+        let contacts = Self.records(n)
+        try database.replaceAll(with: contacts)
+        try client.enable(extensionPath: products + "/demo-provider")
+
+        // P3: first full sync (content enumeration, paged), against JSON encode + decode of the same N.
+        var fullSyncs: [Double] = []
+        for index in 0..<repetitions.fullSyncs {
+            if index > 0 { try client.reset() }
+            fullSyncs.append(try Measure.milliseconds { try signalAndCheck(client, expectCount: n) })
+        }
+        let providerPeak = client.providerPID.flatMap(Measure.peakRSS(pid:))
+        var codingSamples: [Double] = []
+        for _ in 0..<repetitions.fullSyncs {
+            codingSamples.append(try Measure.milliseconds {
+                let data = try JSONEncoder().encode(contacts)
+                _ = try JSONDecoder().decode([ContactRecord].self, from: data)
+            })
+        }
+        let baselineFullSync = try naiveFullSync()
+        figures.append(Figure(
+            id: "P3", path: "library", n: n, medianMs: Measure.median(fullSyncs), baselineMedianMs: baselineFullSync.sync,
+            peakRSSBytes: providerPeak, referenceMs: Measure.median(codingSamples),
+            note: "reference = JSON encode+decode of the same contacts; peak RSS = provider process"))
+
+        // P1: add one contact (library), against the seed's decode-append-encode-rewrite.
+        log("n=\(n): P1 library adds")
+        var adds: [Double] = []
+        for index in 0..<repetitions.libraryAdds {
+            var record = ContactRecord(identifier: "")
+            record.givenName = "Added\(index)"
+            adds.append(try Measure.milliseconds { try database.add(record) })
+        }
+        let naive = try naiveAdds()
+        figures.append(Figure(id: "P1", path: "library", n: n, medianMs: Measure.median(adds), baselineMedianMs: naive))
+
+        // P2: signal → system store updated with one pending change (library), against re-sending everything.
+        log("n=\(n): P2/P4 library signals")
+        try signalAndCheck(client, expectCount: nil)
+        var signals: [Double] = []
+        for index in 0..<repetitions.signals {
+            var record = ContactRecord(identifier: "")
+            record.givenName = "Signal\(index)"
+            try database.add(record)
+            signals.append(try Measure.milliseconds { try signalAndCheck(client, expectCount: nil, updated: 1) })
+        }
+        figures.append(Figure(
+            id: "P2", path: "library", n: n, medianMs: Measure.median(signals), baselineMedianMs: baselineFullSync.resend))
+
+        // P4: signal round trip with nothing to sync.
+        var idle: [Double] = []
+        for _ in 0..<repetitions.signals {
+            idle.append(try Measure.milliseconds { try signalAndCheck(client, expectCount: nil, updated: 0) })
+        }
+        figures.append(Figure(id: "P4", path: "library", n: n, medianMs: Measure.median(idle)))
+
+        // The same through the real contacts-host process, against the start-up floor.
+        log("n=\(n): CLI runs")
+        let environment = self.environment(group)
+        let host = products + "/contacts-host"
+        var floor: [Double] = []
+        var cliAdds: [Double] = []
+        var cliSignals: [Double] = []
+        var cliIdle: [Double] = []
+        var hostPeak = 0
+        for index in 0..<repetitions.cliRuns {
+            floor.append(try Measure.spawn([products + "/bench-floor"], environment: environment).milliseconds)
+            let add = try Measure.spawn([host, "add", "--given-name", "Cli\(index)"], environment: environment)
+            guard add.exitCode == 0 else { throw BenchError("contacts-host add failed (exit \(add.exitCode))") }
+            cliAdds.append(add.milliseconds)
+            hostPeak = max(hostPeak, add.peakRSSBytes)
+            let signal = try Measure.spawn([host, "signal", "--wait"], environment: environment)
+            guard signal.exitCode == 0 else { throw BenchError("contacts-host signal failed (exit \(signal.exitCode))") }
+            cliSignals.append(signal.milliseconds)
+            hostPeak = max(hostPeak, signal.peakRSSBytes)
+            let quiet = try Measure.spawn([host, "signal", "--wait"], environment: environment)
+            cliIdle.append(quiet.milliseconds)
+        }
+        let floorMs = Measure.median(floor)
+        figures.append(Figure(id: "P1", path: "cli", n: n, medianMs: Measure.median(cliAdds), baselineMedianMs: naive, floorMs: floorMs, peakRSSBytes: hostPeak))
+        figures.append(Figure(id: "P2", path: "cli", n: n, medianMs: Measure.median(cliSignals), baselineMedianMs: baselineFullSync.resend, floorMs: floorMs, peakRSSBytes: hostPeak))
+        figures.append(Figure(id: "P4", path: "cli", n: n, medianMs: Measure.median(cliIdle), floorMs: floorMs, peakRSSBytes: hostPeak))
+    }
+
+    @discardableResult
+    func signalAndCheck(_ client: SystemClient, expectCount: Int?, updated: Int? = nil) throws -> SyncReport {
+        guard let reply = try client.signal(wait: true, timeout: 600), let report = reply.report else {
+            throw BenchError("no report from the provider")
+        }
+        if let error = report.error { throw BenchError("sync failed: \(error.message)") }
+        if let expectCount, report.systemCount != expectCount {
+            throw BenchError("expected \(expectCount) contacts in the system store, found \(report.systemCount)")
+        }
+        if let updated, report.updated != updated { throw BenchError("expected \(updated) updated, got \(report.updated)") }
+        return report
+    }
+
+    func naiveAdds() throws -> Double {
+        let directory = try temporaryGroup("naive")
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        let url = URL(fileURLWithPath: directory.path + "/ContactItems.json")
+        try NaiveBaseline.create(at: url, count: n)
+        let count = n >= 50_000 ? 5 : repetitions.naiveAdds
+        var samples: [Double] = []
+        for _ in 0..<count { samples.append(try Measure.milliseconds { try NaiveBaseline.add(at: url) }) }
+        return Measure.median(samples)
+    }
+
+    /// The seed-demo provider: one page of everything, and everything re-sent on every signal.
+    func naiveFullSync() throws -> (sync: Double, resend: Double) {
+        let group = try temporaryGroup("seed")
+        defer { try? FileManager.default.removeItem(atPath: group.path) }
+        let client = try SystemClient(appGroup: group, domain: "defaultDomain")
+        defer { try? client.shutdownProvider() }
+        try AppDatabase(appGroup: group).replaceAll(with: Self.records(n))
+        try client.enable(extensionPath: products + "/seed-demo-provider")
+        try client.updateConfiguration { $0.hardCapMultiplier = Int.max / 1024 }
+        let sync = try Measure.milliseconds { try signalAndCheck(client, expectCount: n) }
+        var resends: [Double] = []
+        for _ in 0..<(n >= 50_000 ? 3 : 10) {
+            resends.append(try Measure.milliseconds { try signalAndCheck(client, expectCount: nil) })
+        }
+        return (sync, Measure.median(resends))
+    }
+}
+
+/// P5: the conformance kit's convergence rule with 1,000 random operations over the real processes.
+func conformanceFigure(products: String) async throws -> Figure {
+    var options = ConformanceOptions(seed: 42, operations: 1000, rules: ["V1"])
+    options.timeoutSeconds = 30
+    let start = Measure.now()
+    let report = try await ConformanceKit.run(executable: products + "/demo-provider", options: options)
+    let elapsed = (Measure.now() - start) * 1000
+    guard report.passed else { throw BenchError("the conformance run failed:\n\(report.text)") }
+    return Figure(id: "P5", path: "cli", n: 1000, medianMs: elapsed, note: "1,000 random operations (rule V1), one run")
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Timing and process helpers for the benchmark.
+enum Measure {
+    /// Monotonic seconds.
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Milliseconds taken by `body`.
+    static func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = now()
+        try body()
+        return (now() - start) * 1000
+    }
+
+    /// The median of `samples`.
+    static func median(_ samples: [Double]) -> Double {
+        let sorted = samples.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 0 ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+    }
+
+    /// The outcome of one spawned process.
+    struct Run {
+        var milliseconds: Double
+        var exitCode: Int32
+        var peakRSSBytes: Int
+    }
+
+    /// Spawns `arguments` with `environment`, stdout/stderr to /dev/null, and waits; peak RSS from wait4.
+    static func spawn(_ arguments: [String], environment: [String: String]) throws -> Run {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let start = now()
+        let result = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        guard result == 0 else { throw BenchError("cannot run \(arguments[0]): \(String(cString: strerror(result)))") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
+        let elapsed = (now() - start) * 1000
+        let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return Run(milliseconds: elapsed, exitCode: exitCode, peakRSSBytes: Int(usage.ru_maxrss) * 1024)
+    }
+
+    /// Peak resident memory (VmHWM) of a running process, from /proc.
+    static func peakRSS(pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let number = line.split(separator: " ").compactMap { Int($0) }.first
+            return number.map { $0 * 1024 }
+        }
+        return nil
+    }
+
+    /// This process's own peak resident memory.
+    static func ownPeakRSS() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Int(usage.ru_maxrss) * 1024
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,105 @@
+// contacts-bench: sync cost against the size of the address book, beside the seed demo's naive design.
+//
+//   swift build -c release && swift run -c release contacts-bench [--contacts 1000,100000] [--json] [--quick]
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+signal(SIGPIPE, SIG_IGN)
+var sizes = [1_000, 100_000]
+var json = false
+var quick = false
+var arguments = Array(CommandLine.arguments.dropFirst())
+while !arguments.isEmpty {
+    let argument = arguments.removeFirst()
+    switch argument {
+    case "--json": json = true
+    case "--quick": quick = true
+    case "--contacts":
+        let parsed = arguments.first.map { $0.split(separator: ",").compactMap { Int($0) } } ?? []
+        guard !parsed.isEmpty, parsed.allSatisfy({ $0 > 0 }) else {
+            FileHandle.standardError.write(Data("error: --contacts expects N or N,M (positive integers)\n".utf8))
+            exit(2)
+        }
+        arguments.removeFirst()
+        sizes = parsed
+    case "-h", "--help":
+        print("USAGE: contacts-bench [--contacts N[,M]] [--json] [--quick]\n\nMeasures P1–P5 (see README) at each size; --quick uses few repetitions (a smoke run).")
+        exit(0)
+    default:
+        FileHandle.standardError.write(Data("error: unknown argument '\(argument)'\n".utf8))
+        exit(2)
+    }
+}
+
+let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+let products = (executable as NSString).deletingLastPathComponent
+for product in ["contacts-host", "demo-provider", "seed-demo-provider", "bench-floor"]
+where access(products + "/" + product, X_OK) != 0 {
+    FileHandle.standardError.write(Data("error: \(products)/\(product) is missing; run 'swift build -c release' first\n".utf8))
+    exit(1)
+}
+let log: (String) -> Void = { FileHandle.standardError.write(Data("… \($0)\n".utf8)) }
+
+var repetitions = SizeRun.Repetitions()
+if quick { repetitions = SizeRun.Repetitions(libraryAdds: 5, cliRuns: 2, signals: 3, fullSyncs: 1, naiveAdds: 2) }
+var figures: [Figure] = []
+do {
+    for n in sizes {
+        let run = SizeRun(n: n, products: products, repetitions: repetitions, log: log)
+        try run.run()
+        figures += run.figures
+    }
+    if !quick {
+        log("P5 conformance kit")
+        figures.append(try await conformanceFigure(products: products))
+    }
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}
+
+if json {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    print(String(decoding: try encoder.encode(figures), as: UTF8.self))
+    exit(0)
+}
+
+func format(_ value: Double?) -> String {
+    guard let value, value.isFinite else { return "-" }
+    return value < 10 ? String(format: "%.3f", value) : String(format: "%.1f", value)
+}
+
+func column(_ text: String, _ width: Int) -> String {
+    text.padding(toLength: max(width, text.count + 1), withPad: " ", startingAt: 0)
+}
+
+print("figure  path     n        median ms  baseline ms  floor ms  ×floor  vs baseline  peak RSS MB")
+for figure in figures {
+    let overFloor = figure.floorMs.map { String(format: "%.2f", figure.medianMs / $0) } ?? "-"
+    let speedup = figure.baselineMedianMs.map { String(format: "%.0f× faster", $0 / figure.medianMs) } ?? "-"
+    let peak = figure.peakRSSBytes.map { String(format: "%.1f", Double($0) / 1_048_576) } ?? "-"
+    print(
+        column(figure.id, 8) + column(figure.path, 9) + column(String(figure.n), 9) + column(format(figure.medianMs), 11)
+            + column(format(figure.baselineMedianMs), 13) + column(format(figure.floorMs), 10) + column(overFloor, 8)
+            + column(speedup, 13) + peak)
+}
+for figure in figures where figure.id == "P3" {
+    let reference = figure.referenceMs ?? .nan
+    print(String(format: "P3 at n=%d: full sync %.1f ms = %.2f× JSON encode+decode (%.1f ms)", figure.n, figure.medianMs,
+        figure.medianMs / reference, reference))
+}
+if sizes.count == 2 {
+    for id in ["P1", "P2", "P3", "P4"] {
+        for path in ["library", "cli"] {
+            let pair = figures.filter { $0.id == id && $0.path == path }
+            if pair.count == 2 {
+                print("growth \(id) \(path): \(pair[0].n) → \(pair[1].n) contacts: ×" + String(format: "%.2f", pair[1].medianMs / pair[0].medianMs))
+            }
+        }
+    }
+}
+print(String(format: "bench process peak RSS: %.1f MB", Double(Measure.ownPeakRSS()) / 1_048_576))

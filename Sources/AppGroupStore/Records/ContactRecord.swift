@@ -134,6 +134,14 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable {
         if !postalAddresses.isEmpty { try c.encode(postalAddresses, forKey: .postalAddresses) }
         if !urlAddresses.isEmpty { try c.encode(urlAddresses, forKey: .urlAddresses) }
         if !note.isEmpty { try c.encode(note, forKey: .note) }
+        // Never write what `init(from:)` refuses to read: one such line would make the whole store unreadable.
+        if let birthday, BirthdayFormat.parse(birthday) == nil {
+            throw EncodingError.invalidValue(
+                birthday,
+                EncodingError.Context(
+                    codingPath: c.codingPath + [CodingKeys.birthday],
+                    debugDescription: "birthday '\(birthday)' is not YYYY-MM-DD or --MM-DD"))
+        }
         try c.encodeIfPresent(birthday, forKey: .birthday)
         try c.encodeIfPresent(imageData, forKey: .imageData)
     }

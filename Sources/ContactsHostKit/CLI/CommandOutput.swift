@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Where a command writes: results on stdout, diagnostics on stderr.
 public protocol CommandOutput: AnyObject {
     func out(_ text: String)
@@ -11,11 +15,39 @@ public final class StandardOutput: CommandOutput {
     public init() {}
 
     public func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        let code = Self.write(text + "\n", to: STDOUT_FILENO)
+        if code == EPIPE {
+            // The reader went away (`contacts-host list | head -1`): end quietly, as SIGPIPE would have
+            // (main ignores SIGPIPE, and FileHandle.write would crash in a `try!`).
+            signal(SIGPIPE, SIG_DFL)
+            raise(SIGPIPE)
+            exit(HostTool.ExitCode.failure)
+        }
+        if code != 0 {
+            err("error: cannot write to standard output: \(String(cString: strerror(code)))")
+            exit(HostTool.ExitCode.failure)
+        }
     }
 
     public func err(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        _ = Self.write(text + "\n", to: STDERR_FILENO)
+    }
+
+    /// Writes all of `text` to `fd`; returns 0 or the `errno` of the failed write.
+    private static func write(_ text: String, to fd: Int32) -> Int32 {
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { buffer in
+                Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            written += n
+        }
+        return 0
     }
 }
 

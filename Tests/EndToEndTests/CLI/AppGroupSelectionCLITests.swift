@@ -1,0 +1,94 @@
+import AppGroupStore
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("contacts-host: choosing the App Group with --app-group and CONTACT_PROVIDER_APP_GROUP")
+struct AppGroupSelectionCLITests {
+    private func run(_ arguments: [String], environment: [String: String], in directory: String) throws -> ProcessResult {
+        try ProcessRunner.run(
+            BuiltProducts.path("contacts-host"), arguments, environment: environment, currentDirectory: directory)
+    }
+
+    private func workingDirectory(_ group: TemporaryAppGroup) throws -> String {
+        let path = group.path + "/cwd"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        return path
+    }
+
+    @Test("The environment variable alone selects the App Group")
+    func environmentVariable() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let cwd = try workingDirectory(group)
+        let result = try run(["add", "--id", "env", "--given-name", "Env"], environment: group.environment, in: cwd)
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(try AppDatabase(appGroup: group.appGroup).get("env")?.givenName == "Env")
+        #expect(!FileManager.default.fileExists(atPath: cwd + "/AppGroup"))
+    }
+
+    @Test("--app-group DIR and --app-group=DIR work without the variable, anywhere on the command line")
+    func flagAlone() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let cwd = try workingDirectory(group)
+        let target = group.path + "/flagged"
+        let environment = CLIHarness.environmentWithoutAppGroup
+        var result = try run(["--app-group", target, "add", "--id", "f1", "--given-name", "F"], environment: environment, in: cwd)
+        #expect(result.exitCode == 0, "\(result)")
+        result = try run(["add", "--id", "f2", "--given-name", "G", "--app-group=\(target)"], environment: environment, in: cwd)
+        #expect(result.exitCode == 0, "\(result)")
+        result = try run(["list", "--app-group", target], environment: environment, in: cwd)
+        #expect(result.output == "f1\tF\nf2\tG", "\(result)")
+        #expect(try AppDatabase(appGroup: AppGroup(path: target)).all().map(\.identifier) == ["f1", "f2"])
+        #expect(!FileManager.default.fileExists(atPath: cwd + "/AppGroup"))
+    }
+
+    @Test("A relative --app-group is resolved against the working directory")
+    func relativeFlag() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let cwd = try workingDirectory(group)
+        let result = try run(
+            ["add", "--app-group", "relative/group", "--id", "r", "--given-name", "R"],
+            environment: CLIHarness.environmentWithoutAppGroup, in: cwd)
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(try AppDatabase(appGroup: AppGroup(path: cwd + "/relative/group")).get("r") != nil)
+    }
+
+    @Test("The flag wins over the environment variable")
+    func flagWins() throws {
+        let environmentGroup = TemporaryAppGroup()
+        let flagGroup = TemporaryAppGroup()
+        defer {
+            environmentGroup.cleanUp()
+            flagGroup.cleanUp()
+        }
+        let cwd = try workingDirectory(environmentGroup)
+        let result = try run(
+            ["--app-group", flagGroup.path, "add", "--id", "both", "--given-name", "Both"],
+            environment: environmentGroup.environment, in: cwd)
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(try AppDatabase(appGroup: flagGroup.appGroup).get("both") != nil)
+        #expect(try AppDatabase(appGroup: environmentGroup.appGroup).all().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: environmentGroup.appGroup.contactsDirectory))
+    }
+
+    @Test("Without flag or variable, ./AppGroup in the working directory is used")
+    func defaultDirectory() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let cwd = try workingDirectory(group)
+        let result = try run(["add", "--id", "d", "--given-name", "D"], environment: CLIHarness.environmentWithoutAppGroup, in: cwd)
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(try AppDatabase(appGroup: AppGroup(path: cwd + "/AppGroup")).get("d") != nil)
+    }
+
+    @Test("--app-group given twice is a usage error")
+    func flagTwice() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let result = try CLIHarness.run(["--app-group", group.path, "list", "--app-group", group.path], in: group)
+        CLIHarness.expectUsageError(result, mentioning: "given more than once")
+    }
+}

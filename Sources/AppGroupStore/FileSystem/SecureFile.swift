@@ -177,7 +177,7 @@ public enum SecureFile {
     /// Atomically and durably replaces `path` with `data` (temp + fsync + rename + directory fsync).
     ///
     /// If anything fails the old file is untouched and the temp file is removed.
-    public static func replace(_ path: String, with data: Data) throws {
+    public static func replace(_ path: String, with data: Data, durable: Bool = true) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temp = "\(directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -186,7 +186,7 @@ public enum SecureFile {
         do {
             _ = fchmod(fd, 0o600)
             try writeAll(fd: fd, path: temp, data: data)
-            guard fsync(fd) == 0 else { throw StoreError.io(path: temp, operation: "fsync", errno: errno) }
+            if durable, fsync(fd) != 0 { throw StoreError.io(path: temp, operation: "fsync", errno: errno) }
             close(fd)
         } catch {
             close(fd)
@@ -208,7 +208,7 @@ public enum SecureFile {
             unlink(temp)
             throw StoreError.io(path: path, operation: "rename", errno: code)
         }
-        try syncDirectory(directory.isEmpty ? "." : directory)
+        if durable { try syncDirectory(directory.isEmpty ? "." : directory) }
     }
 
     /// Removes temp files left behind by a crash in the middle of `replace`.

@@ -66,6 +66,29 @@ enum LineCoding {
         return data
     }
 
+    private struct EntryBody<Meta: Encodable>: Encodable {
+        var upsert: [ContactRecord]?
+        var delete: [String]?
+        var meta: Meta?
+    }
+
+    /// A journal line that always starts with `{"seq":N` (Foundation on Linux does not keep key
+    /// order), so readers find a line's seq without decoding the whole, possibly large, line.
+    static func encodeEntryLine<Meta: Encodable>(
+        seq: Int, upsert: [ContactRecord]?, delete: [String]?, meta: Meta?
+    ) throws -> Data {
+        let body = try encoder().encode(EntryBody(upsert: upsert, delete: delete, meta: meta))
+        var line = Data(#"{"seq":\#(seq)"#.utf8)
+        if body.count > 2 {
+            line.append(UInt8(ascii: ","))
+            line.append(body.dropFirst())
+        } else {
+            line.append(UInt8(ascii: "}"))
+        }
+        line.append(UInt8(ascii: "\n"))
+        return line
+    }
+
     /// Reads the decimal after a leading `{"seq":` without decoding the whole (possibly long) line.
     static func fastSeq(_ line: Data.SubSequence) -> Int? {
         let prefix = Array(#"{"seq":"#.utf8)

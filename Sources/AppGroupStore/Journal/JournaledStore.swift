@@ -27,10 +27,39 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     public var lockPath: String { directory + "/lock" }
 
     private var lockStorage: FileLock?
+    /// False: states loaded or updated by this store keep only identifiers (placeholders with no
+    /// values). The system engine needs to know which contacts exist, not what they hold, and so
+    /// does not pay the memory of a second copy of the address book.
+    public let retainsContacts: Bool
 
     /// A store in `directory` (created with mode 0700 on first write).
-    public init(directory: String) {
+    public init(directory: String, retainsContacts: Bool = true) {
         self.directory = directory
+        self.retainsContacts = retainsContacts
+    }
+
+    private struct IdentifierOnly: Decodable {
+        var identifier: String
+    }
+
+    private struct IdentifiersEntry: Decodable {
+        var seq: Int
+        var upsert: [IdentifierOnly]?
+        var delete: [String]?
+        var meta: Meta?
+    }
+
+    private func decodeRecord(_ decoder: JSONDecoder, _ data: Data, retain: Bool) throws -> ContactRecord {
+        if retain { return try decoder.decode(ContactRecord.self, from: data) }
+        return ContactRecord(identifier: try decoder.decode(IdentifierOnly.self, from: data).identifier)
+    }
+
+    private func decodeEntry(_ decoder: JSONDecoder, _ data: Data, retain: Bool) throws -> JournalEntry<Meta> {
+        if retain { return try decoder.decode(JournalEntry<Meta>.self, from: data) }
+        let light = try decoder.decode(IdentifiersEntry.self, from: data)
+        return JournalEntry(
+            seq: light.seq, upsert: light.upsert?.map { ContactRecord(identifier: $0.identifier) }, delete: light.delete,
+            meta: light.meta)
     }
 
     private func lock() throws -> FileLock {
@@ -69,7 +98,9 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         }
     }
 
-    private func loadUnlocked() throws -> StoreState<Meta> {
+    /// Loads the store; `retain` false keeps identifiers only (compaction always needs values).
+    private func loadUnlocked(retain: Bool? = nil) throws -> StoreState<Meta> {
+        let retain = retain ?? retainsContacts
         guard let snapshot = try MappedFile.openIfPresent(snapshotPath), snapshot.size > 0 else {
             return .empty
         }
@@ -90,7 +121,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             }
             let record: ContactRecord
             do {
-                record = try decoder.decode(ContactRecord.self, from: snapshot.data(offset..<end))
+                record = try decodeRecord(decoder, snapshot.data(offset..<end), retain: retain)
             } catch {
                 throw StoreError.malformed(path: snapshotPath, line: lineNumber, reason: LineCoding.reason(error))
             }
@@ -111,7 +142,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         if let journal = try MappedFile.openIfPresent(journalPath) {
             state.journalInode = journal.inode
             if let journalHeaderEnd = try journalHeaderEnd(journal, generation: header.generation) {
-                try applyJournal(journal, from: journalHeaderEnd, firstLine: 2, to: &state)
+                try applyJournal(journal, from: journalHeaderEnd, firstLine: 2, to: &state, retain: retain)
             } else {
                 state.journalOffset = journal.size
             }
@@ -121,8 +152,9 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
 
     /// Applies complete journal lines from byte `start` (a torn tail is ignored).
     private func applyJournal(
-        _ journal: MappedFile, from start: Int, firstLine: Int?, to state: inout StoreState<Meta>
+        _ journal: MappedFile, from start: Int, firstLine: Int?, to state: inout StoreState<Meta>, retain: Bool? = nil
     ) throws {
+        let retain = retain ?? retainsContacts
         let decoder = JSONDecoder()
         var offset = start
         // The line number is only needed for an error; counting lines up to `start` would make every
@@ -131,7 +163,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         while offset < journal.size, let end = journal.newline(from: offset) {
             let entry: JournalEntry<Meta>
             do {
-                entry = try decoder.decode(JournalEntry<Meta>.self, from: journal.data(offset..<end))
+                entry = try decodeEntry(decoder, journal.data(offset..<end), retain: retain)
             } catch {
                 throw StoreError.malformed(
                     path: journalPath, line: lineNumber ?? countLines(journal, upTo: offset) + 1,
@@ -410,8 +442,9 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
                 try applyJournalUnlocked(to: &state)
             }
             let seq = try writer.append(upsert: upsert, delete: delete, meta: meta)
+            let kept = retainsContacts ? upsert : upsert.map { ContactRecord(identifier: $0.identifier) }
             state.apply(
-                JournalEntry(seq: seq, upsert: upsert.isEmpty ? nil : upsert, delete: delete.isEmpty ? nil : delete, meta: meta))
+                JournalEntry(seq: seq, upsert: kept.isEmpty ? nil : kept, delete: delete.isEmpty ? nil : delete, meta: meta))
             state.journalOffset = writer.endOffset
             state.journalInode = writer.inode
             return true
@@ -473,7 +506,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     /// Folds the journal into a new snapshot with a new generation (anchors at the head stay valid).
     public func compact() throws {
         try withLock(.exclusive) {
-            let state = try loadUnlocked()
+            let state = try loadUnlocked(retain: true)
             guard !state.generation.isEmpty else { return }
             let generation = UUID().uuidString
             let records = state.records.values.sorted { IdentifierOrder.precedes($0.identifier, $1.identifier) }
@@ -657,9 +690,8 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         /// Appends one entry with seq `headSeq + 1` and makes it durable before returning.
         @discardableResult
         public func append(upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil) throws -> Int {
-            let entry = JournalEntry(
+            let line = try LineCoding.encodeEntryLine(
                 seq: head + 1, upsert: upsert.isEmpty ? nil : upsert, delete: delete.isEmpty ? nil : delete, meta: meta)
-            let line = try LineCoding.encodeLine(entry)
             try line.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
                 var written = 0
                 while written < buffer.count {

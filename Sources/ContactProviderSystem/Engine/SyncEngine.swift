@@ -26,10 +26,10 @@ public final class SyncEngine {
     public init(paths: DomainPaths, clock: any SystemClock = ContinuousSystemClock()) {
         self.paths = paths
         self.clock = clock
-        store = SystemStore(directory: paths.systemStore)
+        store = SystemStore(directory: paths.systemStore, retainsContacts: false)
     }
 
-    /// The system store as this engine last saw it.
+    /// The system store as this engine last saw it (identifiers and sync state; values are not kept).
     public var systemState: StoreState<SyncState> { state }
 
     /// How the next sync will start, read from the committed state.
@@ -136,8 +136,13 @@ public final class SyncEngine {
         report.nextPage = final.phase == .content ? final.nextPage : nil
         report.durationMs = (clock.now() - started) * 1000
         try? Self.saveReport(report, to: paths.lastSync)
-        _ = try? store.compactIfNeeded()
         return report
+    }
+
+    /// Folds the system store's journal into its snapshot when it has grown past it (the runtime
+    /// calls this after answering, so no host waits for it).
+    public func compactIfNeeded() {
+        _ = try? store.compactIfNeeded()
     }
 
     /// Empties the system store and forgets the sync state (`reset()` / `disable()`, R8, R9).
@@ -284,6 +289,11 @@ public final class SyncEngine {
             }
             let upsertList = order.compactMap { upserts[$0] }
             let deleteList = order.filter { deletes.contains($0) }
+            if upsertList.isEmpty, deleteList.isEmpty, next == anchor {
+                // Nothing changed and the anchor stays: there is nothing to commit (and no fsync to pay).
+                report.batches += 1
+                return moreComing ? .continue : .done
+            }
             try commit(upsert: upsertList, delete: deleteList, meta: SyncState(phase: .changes, anchor: next),
                 itemsLimit: configuration.itemsLimit)
             report.batches += 1
@@ -365,7 +375,8 @@ public final class SyncEngine {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(report)
         data.append(UInt8(ascii: "\n"))
-        try SecureFile.replace(path, with: data)
+        // A report, not state: atomic but not worth an fsync on every signal.
+        try SecureFile.replace(path, with: data, durable: false)
     }
 
     /// The report of the last sync, if any.

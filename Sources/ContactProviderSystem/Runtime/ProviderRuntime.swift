@@ -176,6 +176,8 @@ public final class ProviderRuntime {
             for waiter in stepWaiters {
                 _ = await runSync(engine: engine, session: session, waiters: [waiter], maxSteps: 1)
             }
+            // After every waiting host has its answer: compaction costs O(store), nobody waits for it.
+            engine.compactIfNeeded()
             for (waiter, request) in probes {
                 let result = await SyncEngine.probe(
                     request, driver: session.driver, timeoutSeconds: configuration.pageTimeoutSeconds)

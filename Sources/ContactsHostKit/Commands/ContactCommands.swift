@@ -222,7 +222,8 @@ enum ContactCommands {
             if arguments.has("--vcard") {
                 let version = arguments.value("--version").flatMap(VCardVersion.init(rawValue:)) ?? .v3
                 var text = VCard.encode(records, version: version)
-                if text.hasSuffix("\r\n") { text.removeLast() }
+                // `out` adds the final "\n"; drop only that scalar ("\r\n" is one Character in Swift).
+                if text.hasSuffix("\r\n") { text.unicodeScalars.removeLast() }
                 context.output.out(text)
             } else {
                 context.output.out(try ContactJSON.encode(ContactJSON.ExportDocument(contacts: records)))

@@ -24,6 +24,9 @@ enum InteropCommands {
         guard given.count == 1 else { throw UsageError("give exactly one of --name, --email, --phone") }
         let value = arguments.value(given[0])!
         guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("option '\(given[0])' needs a non-empty value") }
+        if given[0] == "--phone", !value.contains(where: \.isNumber) {
+            throw UsageError("option '--phone' needs a number with at least one digit, got '\(value)'")
+        }
         switch given[0] {
         case "--name": return .name(value)
         case "--email": return .email(value)
@@ -99,7 +102,8 @@ enum InteropCommands {
                 try store.refresh(&state)
                 var lines: [ChangeLine] = []
                 var since = before.headSeq
-                if state.generation != before.generation {
+                let compacted = !before.generation.isEmpty && state.previousGeneration == before.generation
+                if state.generation != before.generation, !compacted {
                     // The store was replaced (reset, disable, expiry, or created): say so, then report
                     // what the new generation already holds.
                     if !before.generation.isEmpty {
@@ -108,11 +112,22 @@ enum InteropCommands {
                     since = state.baseSeq
                 }
                 if case .changes(let entries, _, _) = try store.changes(after: since, in: state.generation, limit: .max) {
-                    // Everything committed since the last line (doorbells may coalesce).
-                    for entry in entries where entry.seq <= state.headSeq && (entry.upsert != nil || entry.delete != nil) {
+                    // Everything committed since the last line (doorbells may coalesce); each line gets
+                    // the count after its own commit.
+                    let committed = entries.filter { $0.seq <= state.headSeq && ($0.upsert != nil || $0.delete != nil) }
+                    var present: Set<String>? =
+                        committed.count > 1 ? Set(since == before.headSeq ? before.records.keys : [String: ContactRecord]().keys) : nil
+                    for entry in committed {
+                        var count = state.count
+                        if var ids = present {
+                            for record in entry.upsert ?? [] { ids.insert(record.identifier) }
+                            for identifier in entry.delete ?? [] { ids.remove(identifier) }
+                            count = ids.count
+                            present = ids
+                        }
                         lines.append(ChangeLine(
                             kind: "commit", seq: entry.seq, updated: entry.upsert?.map(\.identifier) ?? [],
-                            deleted: entry.delete ?? [], systemCount: state.count))
+                            deleted: entry.delete ?? [], systemCount: count))
                     }
                 }
                 _ = event

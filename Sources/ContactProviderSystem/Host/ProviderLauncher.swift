@@ -18,7 +18,9 @@ public enum ProviderLauncher {
 
     /// Launches `executable` for `paths`' domain; returns its pid.
     @discardableResult
-    public static func launch(executable: String, paths: DomainPaths, extraArguments: [String] = []) throws -> pid_t {
+    public static func launch(
+        executable: String, paths: DomainPaths, extraArguments: [String] = [], onExit: (@Sendable () -> Void)? = nil
+    ) throws -> pid_t {
         guard access(executable, X_OK) == 0 else {
             throw LaunchError(description: "the provider executable '\(executable)' does not exist or is not executable")
         }
@@ -69,6 +71,7 @@ public enum ProviderLauncher {
         Thread.detachNewThread {
             var status: Int32 = 0
             while waitpid(child, &status, 0) < 0, errno == EINTR {}
+            onExit?()
         }
         return pid
     }

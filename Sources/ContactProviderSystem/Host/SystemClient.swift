@@ -1,5 +1,6 @@
 import AppGroupStore
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -206,8 +207,13 @@ public final class SystemClient: Sendable {
             case .noReader:
                 guard let executable else { return }  // nothing running: nothing to invalidate
                 guard !executable.isEmpty else { throw ClientError.noExtension }
-                try ProviderLauncher.launch(executable: executable, paths: paths)
-                let fd = try openWhenReaderArrives(timeout: timeout)
+                let wake = DispatchSemaphore(value: 0)
+                let exited = ExitFlag()
+                try ProviderLauncher.launch(executable: executable, paths: paths) {
+                    exited.set()
+                    wake.signal()
+                }
+                let fd = try openWhenReaderArrives(timeout: timeout, wake: wake, launchedExited: exited)
                 defer { close(fd) }
                 try NamedPipe.writeLine(fd, line, path: paths.requests)
             }
@@ -218,29 +224,37 @@ public final class SystemClient: Sendable {
 
     /// Opens the request FIFO for writing once the launched provider opens it for reading.
     ///
-    /// A blocking open is the signal (no polling); on timeout the blocked open is released by
-    /// opening the read end ourselves.
-    private func openWhenReaderArrives(timeout: Double) throws -> Int32 {
+    /// A blocking open is the signal (no polling). It is abandoned — and released by opening the
+    /// read end ourselves — when the launched process exits first (it crashed, or refused because
+    /// another provider serves: then that one's reader is used) or the timeout passes.
+    private func openWhenReaderArrives(timeout: Double, wake: DispatchSemaphore, launchedExited: ExitFlag) throws -> Int32 {
         try NamedPipe.ensure(paths.requests)
         let path = paths.requests
         let result = OpenResult()
-        let done = DispatchSemaphore(value: 0)
+        let opened = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
             result.set(fd, errno)
-            done.signal()
+            opened.signal()
+            wake.signal()
         }
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            let releaser = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            done.wait()
-            if releaser >= 0 { close(releaser) }
-            if let fd = result.fd, fd >= 0 { close(fd) }
-            throw ClientError.timeout(seconds: timeout, log: paths.providerLog)
+        let timedOut = wake.wait(timeout: .now() + timeout) == .timedOut
+        if opened.wait(timeout: .now()) == .success {
+            guard let fd = result.fd, fd >= 0 else {
+                throw StoreError.io(path: path, operation: "open", errno: result.error)
+            }
+            return fd
         }
-        guard let fd = result.fd, fd >= 0 else {
-            throw StoreError.io(path: path, operation: "open", errno: result.error)
+        // Not opened: release the blocked open, then decide.
+        let releaser = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        opened.wait()
+        if releaser >= 0 { close(releaser) }
+        if let fd = result.fd, fd >= 0 { close(fd) }
+        if !timedOut, launchedExited.isSet, case .opened(let fd) = try NamedPipe.openForWriting(path) {
+            return fd  // the launched process refused because another provider serves: use that one
         }
-        return fd
+        if timedOut { throw ClientError.timeout(seconds: timeout, log: paths.providerLog) }
+        throw ClientError.providerExited(log: paths.providerLog)
     }
 
     private func readReply(_ fd: Int32, timeout: Double) throws -> DoorbellReply {
@@ -249,8 +263,14 @@ public final class SystemClient: Sendable {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let remaining = deadline - ContinuousSystemClock().now()
-            guard remaining > 0, NamedPipe.waitReadable(fd, timeoutSeconds: remaining) else {
-                throw ClientError.timeout(seconds: timeout, log: paths.providerLog)
+            guard remaining > 0 else { throw ClientError.timeout(seconds: timeout, log: paths.providerLog) }
+            // Wake up now and then to notice a provider killed before it opened our reply pipe
+            // (then no hang-up ever arrives): its lock is free and nothing is left to read.
+            guard NamedPipe.waitReadable(fd, timeoutSeconds: min(remaining, 0.25)) else {
+                if !isProviderRunning, !NamedPipe.waitReadable(fd, timeoutSeconds: 0) {
+                    throw ClientError.providerExited(log: paths.providerLog)
+                }
+                continue
             }
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
             if count == 0 {
@@ -272,6 +292,13 @@ public final class SystemClient: Sendable {
             }
         }
     }
+}
+
+/// Set once by the reaper thread when a launched provider exits.
+private final class ExitFlag: Sendable {
+    private let flag = Mutex(false)
+    func set() { flag.withLock { $0 = true } }
+    var isSet: Bool { flag.withLock { $0 } }
 }
 
 private final class OpenResult: @unchecked Sendable {

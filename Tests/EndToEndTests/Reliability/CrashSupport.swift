@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Sizes of the crash and concurrency tests: small in `swift test`, full with `CPS_FULL_SIZE=1`.
+enum CrashScale {
+    static var full: Bool { ProcessInfo.processInfo.environment["CPS_FULL_SIZE"] == "1" }
+}
+
+/// A deterministic generator, so a failing run can be repeated with its seed.
+struct CrashRandom {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
+}
+
+/// A process started now and killed with SIGKILL after `delayMicroseconds` (fault injection, not
+/// synchronisation: the test then waits for the process's real exit).
+struct KilledRun {
+    /// Exited normally with status 0 before the kill landed: the write was acknowledged.
+    var acknowledged: Bool
+    var stdout: String
+
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String], delayMicroseconds: Int)
+        throws -> KilledRun
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        usleep(useconds_t(delayMicroseconds))
+        kill(process.processIdentifier, SIGKILL)
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let acknowledged = process.terminationReason == .exit && process.terminationStatus == 0
+        return KilledRun(acknowledged: acknowledged, stdout: String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// The app database as the CLI sees it, by identifier (parsed `list --json`).
+func appContacts(_ group: TemporaryAppGroup, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: [String: Any]] {
+    let result = try ProcessRunner.host(["list", "--json"], in: group)
+    #expect(result.exitCode == 0, "the database must open after a crash: \(result)", sourceLocation: sourceLocation)
+    let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    var byID: [String: [String: Any]] = [:]
+    for contact in array {
+        let id = try #require(contact["identifier"] as? String)
+        #expect(byID[id] == nil, "duplicate identifier \(id)", sourceLocation: sourceLocation)
+        byID[id] = contact
+    }
+    return byID
+}

@@ -75,22 +75,27 @@ public final class AppDatabase {
         for record in records where !record.identifier.isEmpty {
             try IdentifierRules.validate(record.identifier)
         }
-        let existing = try store.load()
+        // Only which identifiers exist matters here: do not decode the whole address book.
+        let existing = try JournaledStore<NoMetadata>(directory: store.directory, retainsContacts: false).load()
         var added = 0
         var updated = 0
         try store.write { writer in
             var seen = Set<String>()
             for (index, var record) in records.enumerated() {
                 if record.identifier.isEmpty { record.identifier = UUID().uuidString }
-                if existing.records[record.identifier] != nil || seen.contains(record.identifier) {
+                if existing.contains(record.identifier) || seen.contains(record.identifier) {
                     updated += 1
                 } else {
                     added += 1
                 }
                 seen.insert(record.identifier)
-                try writer.append(upsert: [record])
+                // One change per entry (providers count changes by seq), one fdatasync for the lot:
+                // a crash mid-import leaves a prefix of whole contacts, and the import is
+                // acknowledged only after the final sync.
+                try writer.append(upsert: [record], durable: false)
                 progress?(index + 1)
             }
+            try writer.sync()
         }
         return (added, updated)
     }

@@ -11,7 +11,8 @@ public final class ProviderDataSource {
 
     /// A data source over `appGroup`'s database.
     public init(appGroup: AppGroup = .current) {
-        store = AppDatabase(appGroup: appGroup).store
+        // Lazy: the snapshot's contacts stay in the mapped file until a page needs them.
+        store = JournaledStore(directory: appGroup.contactsDirectory, lazySnapshot: true)
     }
 
     /// The database as of now.

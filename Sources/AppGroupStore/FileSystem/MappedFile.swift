@@ -9,7 +9,8 @@ import Glibc
 /// Binary searches over the sorted snapshot and the seq-ordered journal read O(log n) pages
 /// instead of the whole file; that is what keeps single-contact operations independent of the
 /// size of the address book.
-final class MappedFile {
+final class MappedFile: @unchecked Sendable {
+    // Immutable after init: a read-only mapping, unmapped only in deinit.
     let path: String
     let size: Int
     let inode: UInt64

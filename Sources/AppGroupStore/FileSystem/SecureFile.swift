@@ -178,6 +178,12 @@ public enum SecureFile {
     ///
     /// If anything fails the old file is untouched and the temp file is removed.
     public static func replace(_ path: String, with data: Data, durable: Bool = true) throws {
+        try replace(path, durable: durable) { fd, temp in try writeAll(fd: fd, path: temp, data: data) }
+    }
+
+    /// Atomically and durably replaces `path` with what `write` writes to the temp file's
+    /// descriptor, so large files are streamed instead of built in memory.
+    public static func replace(_ path: String, durable: Bool = true, write: (Int32, String) throws -> Void) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temp = "\(directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -185,7 +191,7 @@ public enum SecureFile {
         guard fd >= 0 else { throw StoreError.io(path: temp, operation: "create", errno: errno) }
         do {
             _ = fchmod(fd, 0o600)
-            try writeAll(fd: fd, path: temp, data: data)
+            try write(fd, temp)
             if durable, fsync(fd) != 0 { throw StoreError.io(path: temp, operation: "fsync", errno: errno) }
             close(fd)
         } catch {

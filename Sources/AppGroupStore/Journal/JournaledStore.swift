@@ -31,11 +31,15 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     /// values). The system engine needs to know which contacts exist, not what they hold, and so
     /// does not pay the memory of a second copy of the address book.
     public let retainsContacts: Bool
+    /// True: loaded states keep snapshot contacts as byte ranges of the mapped snapshot and decode
+    /// them on demand (a provider pages through them once); only journal values are held decoded.
+    public let lazySnapshot: Bool
 
     /// A store in `directory` (created with mode 0700 on first write).
-    public init(directory: String, retainsContacts: Bool = true) {
+    public init(directory: String, retainsContacts: Bool = true, lazySnapshot: Bool = false) {
         self.directory = directory
         self.retainsContacts = retainsContacts
+        self.lazySnapshot = lazySnapshot
     }
 
     private struct IdentifierOnly: Decodable {
@@ -108,6 +112,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         var state = StoreState<Meta>(
             generation: header.generation, previousGeneration: header.previousGeneration, baseSeq: header.baseSeq,
             headSeq: header.baseSeq, records: [:], order: [], meta: header.meta, positions: [:])
+        state.identifiersOnly = !retain
         state.records.reserveCapacity(header.count)
         state.order.reserveCapacity(header.count)
         state.positions.reserveCapacity(header.count)
@@ -119,9 +124,11 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             guard let end = snapshot.newline(from: offset) else {
                 throw StoreError.malformed(path: snapshotPath, line: lineNumber, reason: "truncated line (no newline)")
             }
+            let lazy = retain && lazySnapshot
             let record: ContactRecord
             do {
-                record = try decodeRecord(decoder, snapshot.data(offset..<end), retain: retain)
+                // Lazy: parse the line (so a malformed one is reported now) but keep only its range.
+                record = try decodeRecord(decoder, snapshot.data(offset..<end), retain: retain && !lazy)
             } catch {
                 throw StoreError.malformed(path: snapshotPath, line: lineNumber, reason: LineCoding.reason(error))
             }
@@ -129,9 +136,22 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
                 throw StoreError.malformed(
                     path: snapshotPath, line: lineNumber, reason: "duplicate identifier '\(record.identifier)'")
             }
+            // Lookups binary-search the snapshot: an unsorted one would answer them wrongly without a word.
+            if let previous = state.order.last, !IdentifierOrder.precedes(previous, record.identifier) {
+                throw StoreError.malformed(
+                    path: snapshotPath, line: lineNumber,
+                    reason: "identifier '\(record.identifier)' is out of order (after '\(previous)')")
+            }
             state.positions[record.identifier] = state.order.count
             state.order.append(record.identifier)
-            state.records[record.identifier] = record
+            if !retain {
+                state.snapshotLines[record.identifier] = 0..<0
+            } else if lazy {
+                state.snapshotLines[record.identifier] = offset..<end
+                state.snapshotFile = snapshot
+            } else {
+                state.records[record.identifier] = record
+            }
             offset = end + 1
         }
         if state.order.count != header.count {
@@ -292,7 +312,8 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             let middle = low + (high - low) / 2
             let start = snapshot.lineStart(containing: middle, floor: low)
             guard let end = snapshot.newline(from: start) else {
-                throw StoreError.malformed(path: snapshotPath, line: 0, reason: "truncated line at byte \(start)")
+                throw StoreError.malformed(
+                    path: snapshotPath, line: countLines(snapshot, upTo: start) + 1, reason: "truncated line (no newline)")
             }
             let record: ContactRecord
             do {
@@ -499,21 +520,82 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         let snapshotSize = stat(snapshotPath, &snapshotInfo) == 0 ? Int(snapshotInfo.st_size) : 0
         let journalSize = Int(journalInfo.st_size)
         guard journalSize > max(snapshotSize, minimumJournalBytes) else { return false }
+        MemoryTrim.returnFreeMemory()
         try compact()
+        MemoryTrim.returnFreeMemory()
         return true
     }
 
     /// Folds the journal into a new snapshot with a new generation (anchors at the head stay valid).
+    ///
+    /// It keeps each contact as its encoded line, not as a decoded value, and streams the new
+    /// snapshot to disk: memory stays near the size of the file, not of the decoded address book.
     public func compact() throws {
         try withLock(.exclusive) {
-            let state = try loadUnlocked(retain: true)
-            guard !state.generation.isEmpty else { return }
+            guard let snapshot = try MappedFile.openIfPresent(snapshotPath), snapshot.size > 0 else { return }
+            let (header, headerEnd) = try parseHeader(snapshot)
+            let encoder = LineCoding.encoder()
+            let decoder = JSONDecoder()
+            var lines: [String: Data] = [:]
+            lines.reserveCapacity(header.count)
+            var offset = headerEnd
+            var lineNumber = 1
+            while offset < snapshot.size, let end = snapshot.newline(from: offset) {
+                lineNumber += 1
+                let line = snapshot.data(offset..<end)
+                do {
+                    lines[try decoder.decode(IdentifierOnly.self, from: line).identifier] = line
+                } catch {
+                    throw StoreError.malformed(path: snapshotPath, line: lineNumber, reason: LineCoding.reason(error))
+                }
+                offset = end + 1
+            }
+            var headSeq = header.baseSeq
+            var meta = header.meta
+            if let journal = try MappedFile.openIfPresent(journalPath),
+                let start = try journalHeaderEnd(journal, generation: header.generation)
+            {
+                var position = start
+                while position < journal.size, let end = journal.newline(from: position) {
+                    let entry: JournalEntry<Meta>
+                    do {
+                        entry = try decoder.decode(JournalEntry<Meta>.self, from: journal.data(position..<end))
+                    } catch {
+                        throw StoreError.malformed(
+                            path: journalPath, line: countLines(journal, upTo: position) + 1, reason: LineCoding.reason(error))
+                    }
+                    guard entry.seq == headSeq + 1 else {
+                        throw StoreError.malformed(
+                            path: journalPath, line: countLines(journal, upTo: position) + 1,
+                            reason: "sequence number \(entry.seq) does not follow \(headSeq)")
+                    }
+                    for record in entry.upsert ?? [] { lines[record.identifier] = try encoder.encode(record) }
+                    for identifier in entry.delete ?? [] { lines[identifier] = nil }
+                    if let entryMeta = entry.meta { meta = entryMeta }
+                    headSeq = entry.seq
+                    position = end + 1
+                }
+            }
             let generation = UUID().uuidString
-            let records = state.records.values.sorted { IdentifierOrder.precedes($0.identifier, $1.identifier) }
-            try writeSnapshot(
-                generation: generation, previousGeneration: state.generation, baseSeq: state.headSeq,
-                records: records, meta: state.meta)
-            try writeEmptyJournal(generation: generation, baseSeq: state.headSeq)
+            let identifiers = lines.keys.sorted(by: IdentifierOrder.precedes)
+            let newHeader = SnapshotHeader(
+                format: StoreFormat.version, kind: "snapshot", generation: generation,
+                previousGeneration: header.generation, baseSeq: headSeq, count: identifiers.count, meta: meta)
+            SecureFile.sweepTemporaryFiles(in: directory)
+            try SecureFile.replace(snapshotPath) { fd, temp in
+                var buffer = try encoder.encode(newHeader)
+                buffer.append(UInt8(ascii: "\n"))
+                for identifier in identifiers {
+                    buffer.append(lines[identifier]!)
+                    buffer.append(UInt8(ascii: "\n"))
+                    if buffer.count > 1 << 20 {
+                        try SecureFile.writeAll(fd: fd, path: temp, data: buffer)
+                        buffer.removeAll(keepingCapacity: true)
+                    }
+                }
+                try SecureFile.writeAll(fd: fd, path: temp, data: buffer)
+            }
+            try writeEmptyJournal(generation: generation, baseSeq: headSeq)
         }
     }
 
@@ -591,7 +673,12 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path, operation: "fstat", errno: errno) }
             let size = Int(info.st_size)
             // A missing, torn or stale header: the journal holds nothing committed for this generation.
-            let headerData = try SecureFile.read(fd: fd, path: path, offset: 0, count: min(size, 4096))
+            var headerData = try SecureFile.read(fd: fd, path: path, offset: 0, count: min(size, 4096))
+            if !headerData.contains(0x0A), size > headerData.count {
+                // A first line this long is no header of ours; look for its end as readers do, so a
+                // damaged header is reported (not mistaken for a torn one and the journal rewritten).
+                headerData = try SecureFile.read(fd: fd, path: path, offset: 0, count: size)
+            }
             var headerEnd: Int?
             if let newline = headerData.firstIndex(of: 0x0A) {
                 let parsed: JournalHeader
@@ -687,9 +774,12 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             try store.lookupUnlocked(identifier)
         }
 
-        /// Appends one entry with seq `headSeq + 1` and makes it durable before returning.
+        /// Appends one entry with seq `headSeq + 1`; with `durable` (the default) it is on disk
+        /// before this returns. Bulk writers pass false and call `sync()` once at the end (group commit).
         @discardableResult
-        public func append(upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil) throws -> Int {
+        public func append(
+            upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, durable: Bool = true
+        ) throws -> Int {
             let line = try LineCoding.encodeEntryLine(
                 seq: head + 1, upsert: upsert.isEmpty ? nil : upsert, delete: delete.isEmpty ? nil : delete, meta: meta)
             try line.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
@@ -706,10 +796,15 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
                     written += n
                 }
             }
-            try SecureFile.sync(fd: fd, path: store.journalPath)
+            if durable { try SecureFile.sync(fd: fd, path: store.journalPath) }
             end += line.count
             head += 1
             return head
+        }
+
+        /// Makes every appended entry durable.
+        public func sync() throws {
+            try SecureFile.sync(fd: fd, path: store.journalPath)
         }
 
         fileprivate func close() {

@@ -17,6 +17,12 @@ public struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
     var positions: [String: Int]
     var journalInode: UInt64 = 0
     var journalOffset: Int = 0
+    /// Lazy residency: contacts still as the snapshot has them, as byte ranges of `snapshotFile`
+    /// (decoded only when a page asks for them); `records` then holds journal values only.
+    var snapshotLines: [String: Range<Int>] = [:]
+    var snapshotFile: MappedFile?
+    /// Identifiers-only residency: every live contact is an empty range in `snapshotLines`.
+    var identifiersOnly = false
 
     /// An empty, not yet initialised store.
     public static var empty: StoreState {
@@ -27,11 +33,25 @@ public struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
 
     /// Live contacts in position order.
     public var contacts: [ContactRecord] {
-        order.compactMap { records[$0] }
+        let decoder = JSONDecoder()
+        return order.compactMap { record(for: $0, decoder: decoder) }
     }
 
     /// Number of live contacts.
-    public var count: Int { records.count }
+    public var count: Int { records.count + snapshotLines.count }
+
+    /// Whether a live contact has this identifier.
+    public func contains(_ identifier: String) -> Bool {
+        records[identifier] != nil || snapshotLines[identifier] != nil
+    }
+
+    /// The live contact with this identifier (decoded from the snapshot if it is still there).
+    public func record(for identifier: String, decoder: JSONDecoder = JSONDecoder()) -> ContactRecord? {
+        if let record = records[identifier] { return record }
+        guard let range = snapshotLines[identifier], let file = snapshotFile else { return nil }
+        // The line was decoded once already when the store was loaded, so it is known to be valid.
+        return try? decoder.decode(ContactRecord.self, from: file.data(range))
+    }
 
     mutating func apply(_ entry: JournalEntry<Meta>) {
         for record in entry.upsert ?? [] {
@@ -39,10 +59,16 @@ public struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
                 positions[record.identifier] = order.count
                 order.append(record.identifier)
             }
-            records[record.identifier] = record
+            if identifiersOnly {
+                snapshotLines[record.identifier] = 0..<0
+            } else {
+                records[record.identifier] = record
+                snapshotLines[record.identifier] = nil
+            }
         }
         for identifier in entry.delete ?? [] {
             records[identifier] = nil
+            snapshotLines[identifier] = nil
         }
         if let meta = entry.meta { self.meta = meta }
         headSeq = entry.seq
@@ -53,14 +79,15 @@ public struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
     /// - Returns: the contacts, the position after the last one consumed, and whether the end was reached.
     public func page(from offset: Int, limit: Int) -> (contacts: [ContactRecord], nextOffset: Int, isLast: Bool) {
         var result: [ContactRecord] = []
+        let decoder = JSONDecoder()
         var index = max(offset, 0)
         while index < order.count, result.count < limit {
-            if let record = records[order[index]] { result.append(record) }
+            if let record = record(for: order[index], decoder: decoder) { result.append(record) }
             index += 1
         }
         // Skip trailing holes so "last" is reported on the page that holds the last contact.
         var probe = index
-        while probe < order.count, records[order[probe]] == nil { probe += 1 }
+        while probe < order.count, !contains(order[probe]) { probe += 1 }
         return (result, index, probe >= order.count)
     }
 }

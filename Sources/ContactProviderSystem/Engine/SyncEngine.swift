@@ -280,7 +280,7 @@ public final class SyncEngine {
                         deletes.remove(record.identifier)
                     }
                 case .delete(let identifiers):
-                    for identifier in identifiers where state.records[identifier] != nil || upserts[identifier] != nil {
+                    for identifier in identifiers where state.contains(identifier) || upserts[identifier] != nil {
                         if upserts[identifier] == nil, !deletes.contains(identifier) { order.append(identifier) }
                         upserts[identifier] = nil
                         deletes.insert(identifier)
@@ -316,7 +316,7 @@ public final class SyncEngine {
     }
 
     private func commit(upsert: [ContactRecord], delete: [String], meta: SyncState, itemsLimit: Int) throws {
-        let added = upsert.filter { state.records[$0.identifier] == nil }.count
+        let added = upsert.filter { !state.contains($0.identifier) }.count
         if state.count + added - delete.count > itemsLimit {
             throw SyncFailure.provider(
                 .itemsLimitReached, message: "committing would hold more than \(itemsLimit) contacts (R42)")

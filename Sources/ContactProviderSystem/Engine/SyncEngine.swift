@@ -162,22 +162,14 @@ public final class SyncEngine {
         transcript: Transcript, report: inout SyncReport
     ) async throws -> StepOutcome {
         let observer = ContentObserverCore(suggestedPageSize: configuration.pageSize, transcript: transcript)
-        transcript.record("→ enumerateContent(in: \(page))")
-        let finished = try await withTimeout(configuration.pageTimeoutSeconds) {
+        let call = "enumerateContent(in: \(page))"
+        try await invoke(call, observer: observer, timeout: configuration.pageTimeoutSeconds, transcript: transcript) {
             await driver.enumerateContent(in: page, observer: observer)
         }
-        activeObservers.append(observer)
         let result = observer.close()
-        transcript.record(finished ? "← enumerateContent returned" : "← enumerateContent timed out")
-        guard finished else {
-            throw SyncFailure.provider(
-                .enumerationTimeout,
-                message: "enumerateContent(in: \(page)) did not finish within \(configuration.pageTimeoutSeconds) s (R41)")
-        }
         if let violation = result.violations.first { throw violation }
         guard let end = result.end else {
-            throw SyncFailure.ruleViolation(
-                rule: "R20", message: "enumerateContent(in: \(page)) returned without calling a terminal observer method")
+            throw SyncFailure.ruleViolation(rule: "R20", message: "\(call) returned without calling a terminal observer method")
         }
         try checkSize(result.items.count, suggested: configuration.pageSize, cap: configuration.hardCapMultiplier,
             rule: "R21", what: "page", report: &report)
@@ -235,22 +227,14 @@ public final class SyncEngine {
         transcript: Transcript, report: inout SyncReport
     ) async throws -> StepOutcome {
         let observer = ChangeObserverCore(suggestedBatchSize: configuration.batchSize, transcript: transcript)
-        transcript.record("→ enumerateChanges(startingAt: \(anchor))")
-        let finished = try await withTimeout(configuration.pageTimeoutSeconds) {
+        let call = "enumerateChanges(startingAt: \(anchor))"
+        try await invoke(call, observer: observer, timeout: configuration.pageTimeoutSeconds, transcript: transcript) {
             await driver.enumerateChanges(from: anchor, observer: observer)
         }
-        activeObservers.append(observer)
         let result = observer.close()
-        transcript.record(finished ? "← enumerateChanges returned" : "← enumerateChanges timed out")
-        guard finished else {
-            throw SyncFailure.provider(
-                .enumerationTimeout,
-                message: "enumerateChanges(startingAt: \(anchor)) did not finish within \(configuration.pageTimeoutSeconds) s (R41)")
-        }
         if let violation = result.violations.first { throw violation }
         guard let end = result.end else {
-            throw SyncFailure.ruleViolation(
-                rule: "R30", message: "enumerateChanges(startingAt: \(anchor)) returned without calling a terminal observer method")
+            throw SyncFailure.ruleViolation(rule: "R30", message: "\(call) returned without calling a terminal observer method")
         }
         try checkSize(result.count, suggested: configuration.batchSize, cap: configuration.hardCapMultiplier,
             rule: "R31", what: "batch", report: &report)
@@ -339,8 +323,19 @@ public final class SyncEngine {
         return late.map { "R20: observer call after the enumerate method had returned: \($0)" }
     }
 
-    private func withTimeout(_ seconds: Double, _ operation: @escaping @Sendable () async -> Void) async throws -> Bool {
-        await Self.race(seconds, clock: clock, operation)
+    /// Calls one enumerator method with the page/batch time limit (R41), recording it in the
+    /// transcript; afterwards the observer accepts no more calls (late ones are reported, R20).
+    private func invoke(
+        _ call: String, observer: any LateCallSource, timeout: Double, transcript: Transcript,
+        _ operation: @escaping @Sendable () async -> Void
+    ) async throws {
+        transcript.record("→ \(call)")
+        let finished = await Self.race(timeout, clock: clock, operation)
+        activeObservers.append(observer)
+        transcript.record(finished ? "← returned" : "← timed out")
+        guard finished else {
+            throw SyncFailure.provider(.enumerationTimeout, message: "\(call) did not finish within \(timeout) s (R41)")
+        }
     }
 
     /// Runs `operation`, returning false if it has not finished after `seconds`.

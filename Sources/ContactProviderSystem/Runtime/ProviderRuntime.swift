@@ -191,6 +191,7 @@ public final class ProviderRuntime {
             }
         }
         // R17: the enumerator's invalidate(), then the extension's, within the time limit (R11).
+        log("invalidating the enumerator and the extension")
         await session.driver.invalidate()
         var invalidateError: SyncReport.ReportedError?
         // The session is only touched by this task; the box lets the call race a deadline.

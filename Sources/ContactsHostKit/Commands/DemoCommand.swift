@@ -18,8 +18,8 @@ enum DemoCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> Int32 {
         let out = context.output
         let client = try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
-        guard let provider = arguments.value("--extension").map({ AppGroup(path: $0).path })
-            ?? ExtensionDiscovery.executable(configured: nil)
+        guard let provider = try arguments.value("--extension").map({ AppGroup(path: $0).path })
+            ?? ExtensionDiscovery.executable(configured: nil) ?? buildDemoProvider(out)
         else {
             throw CommandFailure("cannot find the 'demo-provider' executable next to contacts-host; run 'swift build' first")
         }
@@ -77,6 +77,26 @@ enum DemoCommand {
         out.out("7. invalidate() → the provider's invalidate() ran and the process exited.")
         out.out("\nTry it yourself: swift run contacts-host add --given-name Ada --family-name Lovelace && swift run contacts-host signal --wait --trace")
         return HostTool.ExitCode.success
+    }
+
+    /// `swift run contacts-host demo` builds only contacts-host: build the example provider beside
+    /// it (same package, same configuration) the first time.
+    private static func buildDemoProvider(_ out: CommandOutput) throws -> String? {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        guard let range = executable.range(of: "/.build/") else { return nil }
+        let packageRoot = String(executable[..<range.lowerBound])
+        let configuration = executable.contains("/release/") ? "release" : "debug"
+        out.err("building demo-provider (first run)…")
+        let build = Process()
+        build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        build.arguments = ["swift", "build", "--package-path", packageRoot, "-c", configuration, "--product", "demo-provider"]
+        build.standardOutput = FileHandle.standardError
+        try build.run()
+        build.waitUntilExit()
+        guard build.terminationStatus == 0 else {
+            throw CommandFailure("building demo-provider failed; run 'swift build' in \(packageRoot)")
+        }
+        return ExtensionDiscovery.executable(configured: nil)
     }
 
     private static func step(_ title: String, _ client: SystemClient, _ database: AppDatabase, _ out: CommandOutput) throws {

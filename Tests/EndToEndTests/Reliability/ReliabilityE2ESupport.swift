@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How big the end-to-end reliability tests run: factor 1 in `swift test`, 20 with `CPS_FULL_SIZE=1`
+/// (each test prints a one-line summary of what it ran).
+enum ReliabilityScale {
+    static var isFullSize: Bool { ProcessInfo.processInfo.environment["CPS_FULL_SIZE"] == "1" }
+    static var factor: Int { isFullSize ? 20 : 1 }
+    static func count(_ base: Int) -> Int { base * factor }
+    /// The fixed seed (`CPS_FUZZ_SEED` replays another one).
+    static var seed: UInt64 {
+        ProcessInfo.processInfo.environment["CPS_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0x5EED_C0FF_EE15_600D
+    }
+}
+
+/// SplitMix64: a tiny seeded generator, the same sequence on every platform.
+struct ReliabilitySplitMix64: RandomNumberGenerator {
+    private(set) var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) } }
+    mutating func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &self)] }
+}
+
+/// One entry of an App Group tree, as `lstat` sees it.
+struct ReliabilityTreeEntry: Equatable, CustomStringConvertible {
+    var type: mode_t
+    var mode: mode_t
+    var uid: uid_t
+    /// The bytes of a regular file (FIFOs are never read: that would block or steal a doorbell).
+    var contents: Data?
+
+    var description: String {
+        let kind: String
+        switch type {
+        case S_IFDIR: kind = "directory"
+        case S_IFREG: kind = "file"
+        case S_IFIFO: kind = "fifo"
+        case S_IFLNK: kind = "symlink"
+        default: kind = "type \(String(type, radix: 8))"
+        }
+        return "\(kind) \(String(mode, radix: 8)) uid \(uid)\(contents.map { " \($0.count) bytes" } ?? "")"
+    }
+}
+
+enum ReliabilityTree {
+    /// Every entry under `root` (and `root` itself, as ""), by relative path, walked with `lstat`
+    /// (symbolic links are reported, never followed). Entries that vanish mid-walk are skipped.
+    static func walk(_ root: String, readContents: Bool = true) -> [String: ReliabilityTreeEntry] {
+        var result: [String: ReliabilityTreeEntry] = [:]
+        var pending = [""]
+        while let relative = pending.popLast() {
+            let path = relative.isEmpty ? root : root + "/" + relative
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            let type = info.st_mode & S_IFMT
+            var entry = ReliabilityTreeEntry(type: type, mode: info.st_mode & 0o7777, uid: info.st_uid, contents: nil)
+            if type == S_IFREG, readContents { entry.contents = FileManager.default.contents(atPath: path) }
+            result[relative] = entry
+            if type == S_IFDIR {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+                pending += names.map { relative.isEmpty ? $0 : relative + "/" + $0 }
+            }
+        }
+        return result
+    }
+
+    /// A readable difference between two walks.
+    static func difference(_ before: [String: ReliabilityTreeEntry], _ after: [String: ReliabilityTreeEntry]) -> String {
+        var lines: [String] = []
+        for path in Set(before.keys).union(after.keys).sorted() where before[path] != after[path] {
+            lines.append("\(path.isEmpty ? "." : path): \(before[path]?.description ?? "absent") → \(after[path]?.description ?? "absent")")
+        }
+        return lines.joined(separator: "; ")
+    }
+}
+
+/// The lines of stderr, without empty ones.
+func reliabilityStderrLines(_ result: ProcessResult) -> [String] {
+    result.stderr.split(separator: "\n").map(String.init)
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// How big the reliability tests run.
+///
+/// CI runs them small (each fuzz test bounded to a couple of seconds). `CPS_FULL_SIZE=1` scales every
+/// iteration count and time budget by `factor`, and each test prints one summary line, so the
+/// full-size figures can be collected from the output.
+enum ReliabilityScale {
+    /// Whether `CPS_FULL_SIZE=1` is set.
+    static var isFullSize: Bool { ProcessInfo.processInfo.environment["CPS_FULL_SIZE"] == "1" }
+    /// 1 normally, 20 in full-size mode.
+    static var factor: Int { isFullSize ? 20 : 1 }
+    /// `base` scaled by `factor`.
+    static func count(_ base: Int) -> Int { base * factor }
+    /// A time budget of `base` seconds scaled by `factor`.
+    static func seconds(_ base: Double) -> Double { base * Double(factor) }
+    /// The fixed seed of every fuzz test (`CPS_FUZZ_SEED` replays another one).
+    static var seed: UInt64 {
+        ProcessInfo.processInfo.environment["CPS_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0x5EED_C0FF_EE15_600D
+    }
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same sequence on every platform.
+struct ReliabilitySplitMix64: RandomNumberGenerator {
+    private(set) var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// The generator of case `index` of a run seeded with `seed` (each case replays on its own).
+    static func forCase(_ index: Int, seed: UInt64) -> ReliabilitySplitMix64 {
+        var mixer = ReliabilitySplitMix64(seed: seed &+ UInt64(index) &* 0x1000_0000_01B3)
+        return ReliabilitySplitMix64(seed: mixer.next())
+    }
+
+    mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &self) }
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+    mutating func chance(_ probability: Double) -> Bool { Double.random(in: 0..<1, using: &self) < probability }
+    mutating func byte() -> UInt8 { UInt8.random(in: 0...255, using: &self) }
+    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in byte() } }
+    mutating func pick<T>(_ values: [T]) -> T { values[int(0..<values.count)] }
+}
+
+/// Runs fuzz cases until `cases` have run or `seconds` have passed, whichever comes first.
+struct ReliabilityFuzzBudget {
+    let cases: Int
+    let seconds: Double
+
+    init(cases: Int, seconds: Double) {
+        self.cases = ReliabilityScale.count(cases)
+        self.seconds = ReliabilityScale.seconds(seconds)
+    }
+
+    /// Calls `body` with each case index; returns how many ran and the elapsed seconds.
+    func run(_ body: (Int) throws -> Void) rethrows -> (cases: Int, seconds: Double) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let limit = Duration.milliseconds(Int64(seconds * 1000))
+        var ran = 0
+        while ran < cases, clock.now - start < limit {
+            try body(ran)
+            ran += 1
+        }
+        let elapsed = clock.now - start
+        return (ran, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+}
+
+/// Byte sequences that are not UTF-8 (lone continuation, overlong, surrogate, out of range, truncated).
+enum ReliabilityBadUTF8 {
+    static let samples: [[UInt8]] = [
+        [0xFF], [0xFE, 0xFF], [0x80], [0xC0, 0xAF], [0xC3, 0x28], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80],
+        [0xF4, 0x90, 0x80, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80], [0xE2, 0x82], [0xF0, 0x9F, 0x98],
+    ]
+}
+
+/// Mutations shared by the fuzzers.
+enum ReliabilityMutation {
+    /// Flips `count` random bytes (XOR with a non-zero value).
+    static func flip(_ data: inout [UInt8], count: Int, _ random: inout ReliabilitySplitMix64) {
+        guard !data.isEmpty else { return }
+        for _ in 0..<count {
+            data[random.int(0..<data.count)] ^= UInt8(random.int(1...255))
+        }
+    }
+
+    /// Inserts a non-UTF-8 sequence at a random position.
+    static func insertBadUTF8(_ data: inout [UInt8], _ random: inout ReliabilitySplitMix64) {
+        data.insert(contentsOf: random.pick(ReliabilityBadUTF8.samples), at: random.int(0...data.count))
+    }
+
+    /// Deeply nested arrays (parsers must bound their recursion).
+    static func deepNesting(_ depth: Int) -> [UInt8] {
+        Array(String(repeating: "[", count: depth).utf8) + Array(String(repeating: "]", count: depth).utf8)
+    }
+}
+
+/// Files in a directory tree, by relative path, with their bytes (for "nothing changed" checks).
+enum ReliabilityFiles {
+    static func snapshot(_ directory: String) -> [String: Data] {
+        var result: [String: Data] = [:]
+        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return result }
+        while let relative = enumerator.nextObject() as? String {
+            let path = directory + "/" + relative
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                result[relative] = FileManager.default.contents(atPath: path) ?? Data()
+            }
+        }
+        return result
+    }
+}

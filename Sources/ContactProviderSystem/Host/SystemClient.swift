@@ -203,7 +203,7 @@ public final class SystemClient: Sendable {
             switch try NamedPipe.openForWriting(paths.requests) {
             case .opened(let fd):
                 defer { close(fd) }
-                try NamedPipe.writeLine(fd, line, path: paths.requests)
+                try deliver(fd, line, wait: wait, timeout: timeout)
             case .noReader:
                 guard let executable else { return }  // nothing running: nothing to invalidate
                 guard !executable.isEmpty else { throw ClientError.noExtension }
@@ -215,11 +215,21 @@ public final class SystemClient: Sendable {
                 }
                 let fd = try openWhenReaderArrives(timeout: timeout, wake: wake, launchedExited: exited)
                 defer { close(fd) }
-                try NamedPipe.writeLine(fd, line, path: paths.requests)
+                try deliver(fd, line, wait: wait, timeout: timeout)
             }
         }
         guard wait, replyFD >= 0 else { return nil }
         return try readReply(replyFD, timeout: timeout)
+    }
+
+    /// Rings the doorbell. A full pipe (a backlog of doorbells) is waited out when an answer is
+    /// wanted; otherwise the doorbell is coalesced with the backlog, which already asks for a sync.
+    private func deliver(_ fd: Int32, _ line: Data, wait: Bool, timeout: Double) throws {
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        if try !NamedPipe.ring(fd, line, path: paths.requests, timeoutSeconds: wait ? timeout : 0), wait {
+            throw ClientError.timeout(seconds: timeout, log: paths.providerLog)
+        }
     }
 
     /// Opens the request FIFO for writing once the launched provider opens it for reading.

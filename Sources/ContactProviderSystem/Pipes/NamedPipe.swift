@@ -95,6 +95,25 @@ public enum NamedPipe {
         }
     }
 
+    /// Writes one doorbell; when the pipe is full, waits for room (poll POLLOUT) until `timeoutSeconds`.
+    ///
+    /// - Returns: false if the pipe stayed full: the reader has a backlog of doorbells, so one more
+    ///   adds nothing for a caller that does not wait for an answer.
+    public static func ring(_ fd: Int32, _ line: Data, path: String, timeoutSeconds: Double) throws -> Bool {
+        let deadline = ContinuousSystemClock().now() + timeoutSeconds
+        while true {
+            do {
+                try writeLine(fd, line, path: path)
+                return true
+            } catch StoreError.io(_, _, let code) where code == EAGAIN {
+                let remaining = deadline - ContinuousSystemClock().now()
+                guard remaining > 0 else { return false }
+                var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&descriptor, 1, Int32(min(remaining * 1000, 1000)))
+            }
+        }
+    }
+
     /// Waits until `fd` is readable or hung up; false on timeout.
     public static func waitReadable(_ fd: Int32, timeoutSeconds: Double) -> Bool {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

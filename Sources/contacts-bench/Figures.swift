@@ -126,8 +126,14 @@ final class SizeRun {
 
         // The same through the real contacts-host process, against the start-up floor.
         log("n=\(n): CLI runs")
-        let environment = self.environment(group)
+        var environment = self.environment(group)
+        let peakFile = group.path + "/host-peak-rss"
+        environment["CONTACTS_HOST_PEAK_RSS_FILE"] = peakFile
         let host = products + "/contacts-host"
+        func hostPeakBytes() -> Int {
+            let text = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? ""
+            return (text.split(separator: " ").compactMap { Int($0) }.first ?? 0) * 1024
+        }
         var floor: [Double] = []
         var cliAdds: [Double] = []
         var cliSignals: [Double] = []
@@ -138,11 +144,11 @@ final class SizeRun {
             let add = try Measure.spawn([host, "add", "--given-name", "Cli\(index)"], environment: environment)
             guard add.exitCode == 0 else { throw BenchError("contacts-host add failed (exit \(add.exitCode))") }
             cliAdds.append(add.milliseconds)
-            hostPeak = max(hostPeak, add.peakRSSBytes)
+            hostPeak = max(hostPeak, hostPeakBytes())
             let signal = try Measure.spawn([host, "signal", "--wait"], environment: environment)
             guard signal.exitCode == 0 else { throw BenchError("contacts-host signal failed (exit \(signal.exitCode))") }
             cliSignals.append(signal.milliseconds)
-            hostPeak = max(hostPeak, signal.peakRSSBytes)
+            hostPeak = max(hostPeak, hostPeakBytes())
             let quiet = try Measure.spawn([host, "signal", "--wait"], environment: environment)
             cliIdle.append(quiet.milliseconds)
         }

@@ -32,10 +32,9 @@ enum Measure {
     struct Run {
         var milliseconds: Double
         var exitCode: Int32
-        var peakRSSBytes: Int
     }
 
-    /// Spawns `arguments` with `environment`, stdout/stderr to /dev/null, and waits; peak RSS from wait4.
+    /// Spawns `arguments` with `environment`, stdout/stderr to /dev/null, and waits.
     static func spawn(_ arguments: [String], environment: [String: String]) throws -> Run {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -54,11 +53,10 @@ enum Measure {
         let result = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
         guard result == 0 else { throw BenchError("cannot run \(arguments[0]): \(String(cString: strerror(result)))") }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         let elapsed = (now() - start) * 1000
         let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Run(milliseconds: elapsed, exitCode: exitCode, peakRSSBytes: Int(usage.ru_maxrss) * 1024)
+        return Run(milliseconds: elapsed, exitCode: exitCode)
     }
 
     /// Peak resident memory (VmHWM) of a running process, from /proc.

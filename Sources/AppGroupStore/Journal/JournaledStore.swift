@@ -27,6 +27,8 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     public var lockPath: String { directory + "/lock" }
 
     private var lockStorage: FileLock?
+    private var snapshotHeaderCache: (line: Data, header: SnapshotHeader<Meta>)?
+    private var journalHeaderCache: (line: Data, header: JournalHeader)?
     /// False: states loaded or updated by this store keep only identifiers (placeholders with no
     /// values). The system engine needs to know which contacts exist, not what they hold, and so
     /// does not pay the memory of a second copy of the address book.
@@ -216,6 +218,15 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         guard let end = snapshot.newline(from: 0) else {
             throw StoreError.malformed(path: snapshotPath, line: 1, reason: "missing header line")
         }
+        // Headers are re-read on every query; decoding the same bytes again is the costly part.
+        let line = snapshot.data(0..<end)
+        if let cached = snapshotHeaderCache, cached.line == line { return (cached.header, end + 1) }
+        let (header, headerEnd) = try decodeHeader(snapshot, end: end)
+        snapshotHeaderCache = (line, header)
+        return (header, headerEnd)
+    }
+
+    private func decodeHeader(_ snapshot: MappedFile, end: Int) throws -> (SnapshotHeader<Meta>, Int) {
         let header: SnapshotHeader<Meta>
         do {
             header = try JSONDecoder().decode(SnapshotHeader<Meta>.self, from: snapshot.data(0..<end))
@@ -250,11 +261,17 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     private func journalHeaderEnd(_ journal: MappedFile, generation: String) throws -> Int? {
         guard journal.size > 0 else { return nil }
         guard let end = journal.newline(from: 0) else { return nil }  // a torn header: never committed
+        let line = journal.data(0..<end)
         let header: JournalHeader
-        do {
-            header = try JSONDecoder().decode(JournalHeader.self, from: journal.data(0..<end))
-        } catch {
-            throw StoreError.malformed(path: journalPath, line: 1, reason: LineCoding.reason(error))
+        if let cached = journalHeaderCache, cached.line == line {
+            header = cached.header
+        } else {
+            do {
+                header = try JSONDecoder().decode(JournalHeader.self, from: line)
+            } catch {
+                throw StoreError.malformed(path: journalPath, line: 1, reason: LineCoding.reason(error))
+            }
+            journalHeaderCache = (line, header)
         }
         guard header.format == StoreFormat.version else {
             throw StoreError.unsupportedFormat(path: journalPath, version: header.format)

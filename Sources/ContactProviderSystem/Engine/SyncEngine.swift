@@ -84,7 +84,7 @@ public final class SyncEngine {
         var report = SyncReport(enumeration: "content")
         report.warnings = collectLateCalls()
         do {
-            let configuration = try DomainConfiguration.load(from: paths.configuration)
+            let configuration = try loadConfiguration()
             guard configuration.enabled else { throw SyncFailure.domainDisabled }
             try refresh()
             report.enumeration = (state.meta ?? .initial).phase == .content ? "content" : "changes"
@@ -135,7 +135,13 @@ public final class SyncEngine {
         report.anchor = final.phase == .changes ? final.anchor : nil
         report.nextPage = final.phase == .content ? final.nextPage : nil
         report.durationMs = (clock.now() - started) * 1000
-        try? Self.saveReport(report, to: paths.lastSync)
+        // A run of idle syncs (nothing changed, no error) is recorded once: rewriting the report
+        // file is most of an idle signal's cost.
+        let idle = report.error == nil && report.updated == 0 && report.deleted == 0 && report.pages == 0 && !report.restarted
+        if !(idle && lastSavedWasIdle) {
+            try? Self.saveReport(report, to: paths.lastSync)
+        }
+        lastSavedWasIdle = idle
         return report
     }
 
@@ -143,6 +149,18 @@ public final class SyncEngine {
     /// calls this after answering, so no host waits for it).
     public func compactIfNeeded() {
         _ = try? store.compactIfNeeded()
+    }
+
+    private var configurationCache: (data: Data, configuration: DomainConfiguration)?
+    private var lastSavedWasIdle = false
+
+    /// The domain's configuration, decoded again only when the file's bytes changed.
+    private func loadConfiguration() throws -> DomainConfiguration {
+        guard let data = try SecureFile.readIfPresent(paths.configuration) else { return DomainConfiguration() }
+        if let cached = configurationCache, cached.data == data { return cached.configuration }
+        let configuration = try DomainConfiguration.load(from: paths.configuration)
+        configurationCache = (data, configuration)
+        return configuration
     }
 
     /// Empties the system store and forgets the sync state (`reset()` / `disable()`, R8, R9).

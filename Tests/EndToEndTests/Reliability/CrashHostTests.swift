@@ -15,7 +15,7 @@ struct CrashHostTests {
         let group = TemporaryAppGroup()
         defer { group.cleanUp() }
         let seed: UInt64 = 20_261_130
-        var random = CrashRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let kills = CrashScale.full ? 150 : 24
         let host = BuiltProducts.path("contacts-host")
 

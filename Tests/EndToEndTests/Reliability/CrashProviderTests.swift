@@ -15,7 +15,7 @@ struct CrashProviderTests {
         let group = TemporaryAppGroup()
         defer { group.cleanUp() }
         let seed: UInt64 = 77
-        var random = CrashRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let kills = CrashScale.full ? 120 : 10
         let size = CrashScale.full ? 5_000 : 600
         try host(["enable", "--page-size", "20", "--batch-size", "15"], in: group)

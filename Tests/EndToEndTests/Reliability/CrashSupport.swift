@@ -11,19 +11,6 @@ enum CrashScale {
     static var full: Bool { ProcessInfo.processInfo.environment["CPS_FULL_SIZE"] == "1" }
 }
 
-/// A deterministic generator, so a failing run can be repeated with its seed.
-struct CrashRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
-}
 
 /// A process started now and killed with SIGKILL after `delayMicroseconds` (fault injection, not
 /// synchronisation: the test then waits for the process's real exit).

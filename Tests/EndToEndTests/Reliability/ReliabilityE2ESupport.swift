@@ -18,21 +18,6 @@ enum ReliabilityScale {
     }
 }
 
-/// SplitMix64: a tiny seeded generator, the same sequence on every platform.
-struct ReliabilitySplitMix64: RandomNumberGenerator {
-    private(set) var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) } }
-    mutating func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &self)] }
-}
 
 /// One entry of an App Group tree, as `lstat` sees it.
 struct ReliabilityTreeEntry: Equatable, CustomStringConvertible {

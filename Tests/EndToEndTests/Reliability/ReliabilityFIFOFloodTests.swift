@@ -67,7 +67,7 @@ struct ReliabilityFIFOFloodTests {
         let group = TemporaryAppGroup()
         defer { group.cleanUp() }
         let seed = ReliabilityScale.seed
-        var random = ReliabilitySplitMix64(seed: seed)
+        var random = SplitMix64(seed: seed)
         try host(["enable", "--idle-timeout", "600"], in: group)
         try host(["add", "--given-name", "Flood", "--id", "flood-1"], in: group)
         try host(["signal", "--wait"], in: group)

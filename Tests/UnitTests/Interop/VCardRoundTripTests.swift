@@ -3,31 +3,16 @@ import Contacts
 import ContactsInterop
 import Foundation
 import Testing
+import TestSupport
 
-/// InteropSplitMix64: a tiny deterministic generator, so a failing contact can be reproduced from its seed.
-struct InteropSplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random contacts that stress the codec: unicode (combining marks, emoji, RTL, CJK), vCard special
 /// characters, long lines, standard and custom labels, photos, birthdays with and without a year.
 struct InteropRandomContactFactory {
-    var rng: InteropSplitMix64
+    var rng: SplitMix64
 
     init(seed: UInt64) {
-        rng = InteropSplitMix64(seed: seed)
+        rng = SplitMix64(seed: seed)
     }
 
     static let words = [

@@ -3,12 +3,13 @@ import ContactsHostKit
 import ContactsInterop
 import Foundation
 import Testing
+import TestSupport
 
 /// Hostile import files: JSON (`ContactImport.decode`) and vCard (`VCard.decode(data:)`).
 @Suite("Reliability: import format fuzzing")
 struct ReliabilityImportFuzzTests {
     static func contacts(_ count: Int) -> [ContactRecord] {
-        var random = ReliabilitySplitMix64(seed: 3)
+        var random = SplitMix64(seed: 3)
         return (0..<count).map { ReliabilityStoreFuzzTests.contact($0, &random) }
     }
 
@@ -28,7 +29,7 @@ struct ReliabilityImportFuzzTests {
 
     static let wrongValues = ["null", "1", "\"x\"", "[]", "{}", "true", "1e400", "-0", "\"\\ud800\"", "[[[[[[]]]]]]"]
 
-    static func hostileJSON(_ random: inout ReliabilitySplitMix64) -> [UInt8] {
+    static func hostileJSON(_ random: inout SplitMix64) -> [UInt8] {
         var data = random.pick(jsonCorpus)
         switch random.int(0..<9) {
         case 0: return random.bytes(random.int(0...400))
@@ -59,7 +60,7 @@ struct ReliabilityImportFuzzTests {
         var decoded = 0
         var rejected = 0
         let result = ReliabilityFuzzBudget(cases: 3000, seconds: 2).run { index in
-            var random = ReliabilitySplitMix64.forCase(index, seed: seed)
+            var random = SplitMix64.forCase(index, seed: seed)
             let data = Data(Self.hostileJSON(&random))
             let source = "fuzz-\(index).json"
             _ = ContactImport.isVCard(data, path: source)
@@ -87,7 +88,7 @@ struct ReliabilityImportFuzzTests {
             Array("BEGIN:VCARD\r\nVERSION:2.1\r\nN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=C3=A9t=\r\n=C3=A9;Jo\r\nTEL;CELL:+1 555\r\nEND:VCARD\r\n".utf8)]
     }()
 
-    static func hostileVCard(_ random: inout ReliabilitySplitMix64) -> (data: [UInt8], truncatedFrom: Int?) {
+    static func hostileVCard(_ random: inout SplitMix64) -> (data: [UInt8], truncatedFrom: Int?) {
         var data = random.pick(vcardCorpus)
         switch random.int(0..<8) {
         case 0: return (random.bytes(random.int(0...400)), nil)
@@ -111,7 +112,7 @@ struct ReliabilityImportFuzzTests {
         var contactsDecoded = 0
         var problems = 0
         let result = ReliabilityFuzzBudget(cases: 1500, seconds: 2).run { index in
-            var random = ReliabilitySplitMix64.forCase(index, seed: seed)
+            var random = SplitMix64.forCase(index, seed: seed)
             let (bytes, truncatedFrom) = Self.hostileVCard(&random)
             let data = Data(bytes)
             let context = "seed \(seed) case \(index)"

@@ -1,6 +1,7 @@
 import ContactProviderSystem
 import Foundation
 import Testing
+import TestSupport
 
 /// Hostile bytes on the request FIFO: `Doorbell.parse` and `BoundedLineBuffer` must never crash,
 /// reject what is not a valid doorbell with `Doorbell.Malformed`, and keep memory bounded.
@@ -37,7 +38,7 @@ struct ReliabilityPipeFuzzTests {
     ]
 
     /// One hostile line.
-    static func hostileLine(_ random: inout ReliabilitySplitMix64) -> [UInt8] {
+    static func hostileLine(_ random: inout SplitMix64) -> [UInt8] {
         var line = Array(random.pick(corpus).utf8)
         switch random.int(0..<10) {
         case 0:
@@ -100,7 +101,7 @@ struct ReliabilityPipeFuzzTests {
         var accepted = 0
         var rejected = 0
         let result = ReliabilityFuzzBudget(cases: 6000, seconds: 2).run { index in
-            var random = ReliabilitySplitMix64.forCase(index, seed: seed)
+            var random = SplitMix64.forCase(index, seed: seed)
             let line = Data(Self.hostileLine(&random))
             let context = "seed \(seed) case \(index), line \(String(decoding: line.prefix(120), as: UTF8.self).debugDescription)"
             do {
@@ -163,7 +164,7 @@ struct ReliabilityPipeFuzzTests {
         var totalBytes = 0
         var oversized = 0
         let result = try ReliabilityFuzzBudget(cases: 1500, seconds: 2).run { index in
-            var random = ReliabilitySplitMix64.forCase(index, seed: seed)
+            var random = SplitMix64.forCase(index, seed: seed)
             let limit = random.pick([1, 2, 16, 100, 4096])
             var stream: [UInt8] = []
             for _ in 0..<random.int(0...20) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// How big the reliability tests run.
 ///
@@ -21,33 +22,6 @@ enum ReliabilityScale {
     }
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same sequence on every platform.
-struct ReliabilitySplitMix64: RandomNumberGenerator {
-    private(set) var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// The generator of case `index` of a run seeded with `seed` (each case replays on its own).
-    static func forCase(_ index: Int, seed: UInt64) -> ReliabilitySplitMix64 {
-        var mixer = ReliabilitySplitMix64(seed: seed &+ UInt64(index) &* 0x1000_0000_01B3)
-        return ReliabilitySplitMix64(seed: mixer.next())
-    }
-
-    mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &self) }
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-    mutating func chance(_ probability: Double) -> Bool { Double.random(in: 0..<1, using: &self) < probability }
-    mutating func byte() -> UInt8 { UInt8.random(in: 0...255, using: &self) }
-    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in byte() } }
-    mutating func pick<T>(_ values: [T]) -> T { values[int(0..<values.count)] }
-}
 
 /// Runs fuzz cases until `cases` have run or `seconds` have passed, whichever comes first.
 struct ReliabilityFuzzBudget {
@@ -85,7 +59,7 @@ enum ReliabilityBadUTF8 {
 /// Mutations shared by the fuzzers.
 enum ReliabilityMutation {
     /// Flips `count` random bytes (XOR with a non-zero value).
-    static func flip(_ data: inout [UInt8], count: Int, _ random: inout ReliabilitySplitMix64) {
+    static func flip(_ data: inout [UInt8], count: Int, _ random: inout SplitMix64) {
         guard !data.isEmpty else { return }
         for _ in 0..<count {
             data[random.int(0..<data.count)] ^= UInt8(random.int(1...255))
@@ -93,7 +67,7 @@ enum ReliabilityMutation {
     }
 
     /// Inserts a non-UTF-8 sequence at a random position.
-    static func insertBadUTF8(_ data: inout [UInt8], _ random: inout ReliabilitySplitMix64) {
+    static func insertBadUTF8(_ data: inout [UInt8], _ random: inout SplitMix64) {
         data.insert(contentsOf: random.pick(ReliabilityBadUTF8.samples), at: random.int(0...data.count))
     }
 

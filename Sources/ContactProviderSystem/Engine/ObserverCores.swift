@@ -20,6 +20,89 @@ public enum ChangeBatchEnd: Equatable, Sendable {
     case error(ProviderErrorCode?, String)
 }
 
+/// The record of one enumerator call's observer calls: what arrived before the terminal call,
+/// how the call ended, misuse within it, and calls that came after the method returned.
+///
+/// Both system observers are this plus their payload: a content page collects items, a change
+/// batch collects updates and deletions.
+public final class ObserverCallLog<Payload: Sendable, End: Sendable>: Sendable {
+    /// Everything recorded.
+    public struct State: Sendable {
+        public var payload: Payload
+        public var end: End?
+        var closed = false
+        public var violations: [SyncFailure] = []
+        var lateCalls: [String] = []
+    }
+
+    let state: Mutex<State>
+    let transcript: Transcript
+    private let method: String
+    private let lateRule: String
+    private let terminalRule: String
+
+    init(payload: Payload, transcript: Transcript, method: String, lateRule: String, terminalRule: String) {
+        state = Mutex(State(payload: payload))
+        self.transcript = transcript
+        self.method = method
+        self.lateRule = lateRule
+        self.terminalRule = terminalRule
+    }
+
+    /// Records `call` in the transcript; false (and reported) when the method already returned.
+    func accept(_ call: String) -> Bool {
+        let closed = state.withLock { state -> Bool in
+            if state.closed { state.lateCalls.append(call) }
+            return state.closed
+        }
+        transcript.record(closed ? "  ! \(call) after \(method) returned (ignored, \(lateRule))" : "  \(call)")
+        return !closed
+    }
+
+    /// Adds to the payload; after the terminal call that is a violation instead.
+    func add(_ call: String, _ update: (inout Payload) -> Void) {
+        guard accept(call) else { return }
+        state.withLock { state in
+            if state.end != nil {
+                state.violations.append(
+                    .ruleViolation(rule: terminalRule, message: "\(call) was called after the terminal call"))
+            } else {
+                update(&state.payload)
+            }
+        }
+    }
+
+    /// Records the terminal call; a second one is a violation.
+    func finish(_ end: End, call: String) {
+        guard accept(call) else { return }
+        state.withLock { state in
+            if state.end != nil {
+                state.violations.append(
+                    .ruleViolation(rule: terminalRule, message: "a second terminal call (\(call)) after the \(method) call had ended"))
+            } else {
+                state.end = end
+            }
+        }
+    }
+
+    /// Stops accepting calls (the method returned or timed out) and returns what was recorded.
+    func close() -> State {
+        state.withLock { state in
+            state.closed = true
+            return state
+        }
+    }
+}
+
+extension ObserverCallLog: LateCallSource {
+    func drainLateCalls() -> [String] {
+        state.withLock { state in
+            defer { state.lateCalls = [] }
+            return state.lateCalls
+        }
+    }
+}
+
 /// The system's content observer for one `enumerateContent` call, in record form.
 ///
 /// The `ContactProvider` module wraps it as a `ContactItemContentObserver`. It collects items
@@ -29,86 +112,57 @@ public enum ChangeBatchEnd: Equatable, Sendable {
 public final class ContentObserverCore: Sendable {
     /// `suggestedPageSize`.
     public let suggestedPageSize: Int
-    let transcript: Transcript
-
-    struct State {
-        var items: [ContactRecord] = []
-        var end: ContentPageEnd?
-        var closed = false
-        var violations: [SyncFailure] = []
-        var lateCalls: [String] = []
-    }
-
-    let state = Mutex(State())
+    let log: ObserverCallLog<[ContactRecord], ContentPageEnd>
 
     init(suggestedPageSize: Int, transcript: Transcript) {
         self.suggestedPageSize = suggestedPageSize
-        self.transcript = transcript
-    }
-
-    private func accept(_ call: String) -> Bool {
-        let closed = state.withLock { state -> Bool in
-            if state.closed { state.lateCalls.append(call) }
-            return state.closed
-        }
-        if closed {
-            transcript.record("  ! \(call) after enumerateContent returned (ignored, R20)")
-            return false
-        }
-        transcript.record("  \(call)")
-        return true
+        log = ObserverCallLog(payload: [], transcript: transcript, method: "enumerateContent", lateRule: "R20", terminalRule: "R19")
     }
 
     /// `didEnumerate(_:)`.
     public func didEnumerate(_ records: [ContactRecord]) {
-        guard accept("didEnumerate(\(Transcript.summarize(records.map(\.identifier))))") else { return }
-        state.withLock { state in
-            if state.end != nil {
-                state.violations.append(
-                    .ruleViolation(rule: "R19", message: "didEnumerate was called after the page's terminal call"))
-            } else {
-                state.items.append(contentsOf: records)
-            }
-        }
+        log.add("didEnumerate(\(Transcript.summarize(records.map(\.identifier))))") { $0.append(contentsOf: records) }
     }
 
     /// `didFinishEnumeratingPage(upTo:)`.
     public func didFinishPage(upTo next: SyncPosition) {
-        finish(.page(next), call: "didFinishEnumeratingPage(upTo: \(next))")
+        log.finish(.page(next), call: "didFinishEnumeratingPage(upTo: \(next))")
     }
 
     /// `didFinishEnumeratingContent(upTo:)`.
     public func didFinishContent(upTo marker: Data) {
-        finish(.content(marker), call: "didFinishEnumeratingContent(upTo: \(SyncPosition(generationMarker: marker, offset: 0).description.dropFirst().split(separator: ",").first ?? ""))")
+        let text = SyncPosition(generationMarker: marker, offset: 0).description.dropFirst().split(separator: ",").first ?? ""
+        log.finish(.content(marker), call: "didFinishEnumeratingContent(upTo: \(text))")
     }
 
     /// `didFinishEnumeratingContentWithError(_:)`.
     public func didFinishWithError(code: ProviderErrorCode?, description: String) {
-        finish(.error(code, description), call: "didFinishEnumeratingContentWithError(\(code.map { ".\($0.rawValue)" } ?? description))")
+        log.finish(.error(code, description), call: "didFinishEnumeratingContentWithError(\(code.map { ".\($0.rawValue)" } ?? description))")
     }
 
-    private func finish(_ end: ContentPageEnd, call: String) {
-        guard accept(call) else { return }
-        state.withLock { state in
-            if state.end != nil {
-                state.violations.append(
-                    .ruleViolation(rule: "R19", message: "a second terminal call (\(call)) after the page had ended"))
-            } else {
-                state.end = end
-            }
-        }
+    func close() -> ObserverCallLog<[ContactRecord], ContentPageEnd>.State { log.close() }
+}
+
+/// The payload of a change batch: updates and deletions in call order.
+public struct ChangePayload: Sendable {
+    enum Change: Equatable, Sendable {
+        case update([ContactRecord])
+        case delete([String])
     }
 
-    /// Stops accepting calls (the enumerate method returned or timed out).
-    func close() -> State {
-        state.withLock { state in
-            state.closed = true
-            return state
-        }
-    }
+    var changes: [Change] = []
+    /// Updates plus deletions (what `suggestedBatchSize` limits, R31).
+    var count = 0
+}
 
-    /// Calls that arrived after `close()`.
-    var lateCalls: [String] { state.withLock { $0.lateCalls } }
+extension ObserverCallLog.State where Payload == [ContactRecord] {
+    /// The items of a content page.
+    var items: [ContactRecord] { payload }
+}
+
+extension ObserverCallLog.State where Payload == ChangePayload {
+    var changes: [ChangePayload.Change] { payload.changes }
+    var count: Int { payload.count }
 }
 
 /// The system's change observer for one `enumerateChanges` call, in record form.
@@ -117,97 +171,41 @@ public final class ContentObserverCore: Sendable {
 public final class ChangeObserverCore: Sendable {
     /// `suggestedBatchSize`.
     public let suggestedBatchSize: Int
-    let transcript: Transcript
-
-    enum Change: Equatable {
-        case update([ContactRecord])
-        case delete([String])
-    }
-
-    struct State {
-        var changes: [Change] = []
-        var count = 0
-        var end: ChangeBatchEnd?
-        var closed = false
-        var violations: [SyncFailure] = []
-        var lateCalls: [String] = []
-    }
-
-    let state = Mutex(State())
+    let log: ObserverCallLog<ChangePayload, ChangeBatchEnd>
 
     init(suggestedBatchSize: Int, transcript: Transcript) {
         self.suggestedBatchSize = suggestedBatchSize
-        self.transcript = transcript
-    }
-
-    private func accept(_ call: String) -> Bool {
-        let closed = state.withLock { state -> Bool in
-            if state.closed { state.lateCalls.append(call) }
-            return state.closed
-        }
-        if closed {
-            transcript.record("  ! \(call) after enumerateChanges returned (ignored, R20/R30)")
-            return false
-        }
-        transcript.record("  \(call)")
-        return true
-    }
-
-    private func add(_ change: Change, count: Int, call: String) {
-        state.withLock { state in
-            if state.end != nil {
-                state.violations.append(.ruleViolation(rule: "R30", message: "\(call) after the batch's terminal call"))
-            } else {
-                state.changes.append(change)
-                state.count += count
-            }
-        }
+        log = ObserverCallLog(
+            payload: ChangePayload(), transcript: transcript, method: "enumerateChanges", lateRule: "R20/R30", terminalRule: "R30")
     }
 
     /// `didUpdate(_:)`.
     public func didUpdate(_ records: [ContactRecord]) {
-        let call = "didUpdate(\(Transcript.summarize(records.map(\.identifier))))"
-        guard accept(call) else { return }
-        add(.update(records), count: records.count, call: "didUpdate")
+        log.add("didUpdate(\(Transcript.summarize(records.map(\.identifier))))") {
+            $0.changes.append(.update(records))
+            $0.count += records.count
+        }
     }
 
     /// `didDelete(_:)`.
     public func didDelete(_ identifiers: [String]) {
-        let call = "didDelete(\(Transcript.summarize(identifiers)))"
-        guard accept(call) else { return }
-        add(.delete(identifiers), count: identifiers.count, call: "didDelete")
+        log.add("didDelete(\(Transcript.summarize(identifiers)))") {
+            $0.changes.append(.delete(identifiers))
+            $0.count += identifiers.count
+        }
     }
 
     /// `didFinishEnumeratingChanges(upTo:moreComing:)`.
     public func didFinishBatch(upTo anchor: SyncPosition, moreComing: Bool) {
-        finish(.batch(anchor, moreComing: moreComing), call: "didFinishEnumeratingChanges(upTo: \(anchor), moreComing: \(moreComing))")
+        log.finish(.batch(anchor, moreComing: moreComing), call: "didFinishEnumeratingChanges(upTo: \(anchor), moreComing: \(moreComing))")
     }
 
     /// `didFinishEnumeratingChangesWithError(_:)`.
     public func didFinishWithError(code: ProviderErrorCode?, description: String) {
-        finish(.error(code, description), call: "didFinishEnumeratingChangesWithError(\(code.map { ".\($0.rawValue)" } ?? description))")
+        log.finish(.error(code, description), call: "didFinishEnumeratingChangesWithError(\(code.map { ".\($0.rawValue)" } ?? description))")
     }
 
-    private func finish(_ end: ChangeBatchEnd, call: String) {
-        guard accept(call) else { return }
-        state.withLock { state in
-            if state.end != nil {
-                state.violations.append(
-                    .ruleViolation(rule: "R30", message: "a second terminal call (\(call)) after the batch had ended"))
-            } else {
-                state.end = end
-            }
-        }
-    }
-
-    func close() -> State {
-        state.withLock { state in
-            state.closed = true
-            return state
-        }
-    }
-
-    var lateCalls: [String] { state.withLock { $0.lateCalls } }
+    func close() -> ObserverCallLog<ChangePayload, ChangeBatchEnd>.State { log.close() }
 }
 
 /// The provider side, as the engine drives it: one enumerator of the root container.

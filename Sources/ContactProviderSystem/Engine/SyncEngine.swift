@@ -181,7 +181,7 @@ public final class SyncEngine {
     ) async throws -> StepOutcome {
         let observer = ContentObserverCore(suggestedPageSize: configuration.pageSize, transcript: transcript)
         let call = "enumerateContent(in: \(page))"
-        try await invoke(call, observer: observer, timeout: configuration.pageTimeoutSeconds, transcript: transcript) {
+        try await invoke(call, observer: observer.log, timeout: configuration.pageTimeoutSeconds, transcript: transcript) {
             await driver.enumerateContent(in: page, observer: observer)
         }
         let result = observer.close()
@@ -246,7 +246,7 @@ public final class SyncEngine {
     ) async throws -> StepOutcome {
         let observer = ChangeObserverCore(suggestedBatchSize: configuration.batchSize, transcript: transcript)
         let call = "enumerateChanges(startingAt: \(anchor))"
-        try await invoke(call, observer: observer, timeout: configuration.pageTimeoutSeconds, transcript: transcript) {
+        try await invoke(call, observer: observer.log, timeout: configuration.pageTimeoutSeconds, transcript: transcript) {
             await driver.enumerateChanges(from: anchor, observer: observer)
         }
         let result = observer.close()
@@ -406,24 +406,6 @@ public final class SyncEngine {
 /// Observers that can receive calls after their enumerate method returned.
 protocol LateCallSource {
     func drainLateCalls() -> [String]
-}
-
-extension ContentObserverCore: LateCallSource {
-    func drainLateCalls() -> [String] {
-        state.withLock { state in
-            defer { state.lateCalls = [] }
-            return state.lateCalls
-        }
-    }
-}
-
-extension ChangeObserverCore: LateCallSource {
-    func drainLateCalls() -> [String] {
-        state.withLock { state in
-            defer { state.lateCalls = [] }
-            return state.lateCalls
-        }
-    }
 }
 
 /// First finisher wins: the operation or the timer.

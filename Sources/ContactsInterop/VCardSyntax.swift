@@ -286,32 +286,24 @@ enum VCardText {
 
     /// Escapes a text value: backslash, comma, semicolon and line breaks.
     static func escape(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        var afterCR = false
-        for scalar in text.unicodeScalars {
-            defer { afterCR = scalar == "\r" }
-            switch scalar {
-            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
-            case ",": out.append(contentsOf: "\\,".unicodeScalars)
-            case ";": out.append(contentsOf: "\\;".unicodeScalars)
-            case "\r": out.append(contentsOf: "\\n".unicodeScalars)
-            case "\n" where afterCR: break
-            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
-            default: out.append(scalar)
-            }
-        }
-        return String(out)
+        escape(text, listSeparators: true)
     }
 
     /// Escapes only backslashes and line breaks, for single values that are not lists (TEL, URL),
     /// where a literal comma or semicolon is clearer to other readers and reads back the same.
     static func escapeMinimal(_ text: String) -> String {
+        escape(text, listSeparators: false)
+    }
+
+    private static func escape(_ text: String, listSeparators: Bool) -> String {
         var out = String.UnicodeScalarView()
         var afterCR = false
         for scalar in text.unicodeScalars {
             defer { afterCR = scalar == "\r" }
             switch scalar {
             case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
+            case "," where listSeparators: out.append(contentsOf: "\\,".unicodeScalars)
+            case ";" where listSeparators: out.append(contentsOf: "\\;".unicodeScalars)
             case "\r": out.append(contentsOf: "\\n".unicodeScalars)
             case "\n" where afterCR: break
             case "\n": out.append(contentsOf: "\\n".unicodeScalars)

@@ -4,20 +4,27 @@ import Foundation
 import Glibc
 #endif
 
-/// A read-only memory map of a file, so lookups touch only the pages they need.
+/// A read-only view of a file: memory-mapped when large, so lookups touch only the pages they
+/// need; read into memory when small (or when only a prefix is wanted), because unmapping in a
+/// multi-threaded process costs every CPU a TLB flush — most of an idle signal's time otherwise.
 ///
 /// Binary searches over the sorted snapshot and the seq-ordered journal read O(log n) pages
 /// instead of the whole file; that is what keeps single-contact operations independent of the
 /// size of the address book.
 final class MappedFile: @unchecked Sendable {
-    // Immutable after init: a read-only mapping, unmapped only in deinit.
+    // Immutable after init: a read-only mapping or buffer, released only in deinit.
     let path: String
+    /// The bytes available (the file's size, or the prefix that was read).
     let size: Int
     let inode: UInt64
     private let base: UnsafeMutableRawPointer?
+    private let mapped: Bool
 
-    /// Maps `path`, or returns nil when it does not exist.
-    static func openIfPresent(_ path: String) throws -> MappedFile? {
+    /// Files up to this size are read rather than mapped.
+    static let readLimit = 64 * 1024
+
+    /// Opens `path` (all of it, or its first `prefix` bytes), or returns nil when it does not exist.
+    static func openIfPresent(_ path: String, prefix: Int? = nil) throws -> MappedFile? {
         let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -28,27 +35,38 @@ final class MappedFile: @unchecked Sendable {
         try SecureFile.checkRegularOwned(fd: fd, path: path)
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path, operation: "fstat", errno: errno) }
-        let size = Int(info.st_size)
-        var base: UnsafeMutableRawPointer?
-        if size > 0 {
-            let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0)
-            guard let mapped, mapped != MAP_FAILED else {
-                throw StoreError.io(path: path, operation: "mmap", errno: errno)
+        let fileSize = Int(info.st_size)
+        let wanted = prefix.map { min($0, fileSize) } ?? fileSize
+        guard wanted > 0 else { return MappedFile(path: path, size: 0, inode: UInt64(info.st_ino), base: nil, mapped: false) }
+        if prefix != nil || wanted <= readLimit {
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: wanted, alignment: 16)
+            var filled = 0
+            while filled < wanted {
+                let n = pread(fd, buffer + filled, wanted - filled, off_t(filled))
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { break }
+                filled += n
             }
-            base = mapped
+            return MappedFile(path: path, size: filled, inode: UInt64(info.st_ino), base: buffer, mapped: false)
         }
-        return MappedFile(path: path, size: size, inode: UInt64(info.st_ino), base: base)
+        let region = mmap(nil, wanted, PROT_READ, MAP_SHARED, fd, 0)
+        guard let region, region != MAP_FAILED else {
+            throw StoreError.io(path: path, operation: "mmap", errno: errno)
+        }
+        return MappedFile(path: path, size: wanted, inode: UInt64(info.st_ino), base: region, mapped: true)
     }
 
-    private init(path: String, size: Int, inode: UInt64, base: UnsafeMutableRawPointer?) {
+    private init(path: String, size: Int, inode: UInt64, base: UnsafeMutableRawPointer?, mapped: Bool) {
         self.path = path
         self.size = size
         self.inode = inode
         self.base = base
+        self.mapped = mapped
     }
 
     deinit {
-        if let base { munmap(base, size) }
+        guard let base else { return }
+        if mapped { munmap(base, size) } else { base.deallocate() }
     }
 
     /// The mapped bytes.

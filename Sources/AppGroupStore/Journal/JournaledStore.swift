@@ -253,6 +253,10 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
 
     /// The snapshot's header alone (one small read).
     public func readSnapshotHeader() throws -> SnapshotHeader<Meta>? {
+        // The header is the first line: read a prefix, not the (possibly large) whole snapshot.
+        guard let prefix = try MappedFile.openIfPresent(snapshotPath, prefix: MappedFile.readLimit), prefix.size > 0
+        else { return nil }
+        if prefix.newline(from: 0) != nil { return try parseHeader(prefix).0 }
         guard let snapshot = try MappedFile.openIfPresent(snapshotPath), snapshot.size > 0 else { return nil }
         return try parseHeader(snapshot).0
     }

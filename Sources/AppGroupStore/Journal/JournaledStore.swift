@@ -28,7 +28,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
 
     private var lockStorage: FileLock?
     private var snapshotHeaderCache: (line: Data, header: SnapshotHeader<Meta>)?
-    private var journalHeaderCache: (line: Data, header: JournalHeader)?
+    fileprivate var journalHeaderCache: (line: Data, header: JournalHeader)?
     /// False: states loaded or updated by this store keep only identifiers (placeholders with no
     /// values). The system engine needs to know which contacts exist, not what they hold, and so
     /// does not pay the memory of a second copy of the address book.
@@ -477,7 +477,9 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, to state: inout StoreState<Meta>
     ) throws -> Bool {
         try withLock(.exclusive) {
-            let writer = try Writer(store: self)
+            let known = Writer.KnownEnd(
+                generation: state.generation, inode: state.journalInode, offset: state.journalOffset, headSeq: state.headSeq)
+            let writer = try Writer(store: self, known: known)
             defer { writer.close() }
             guard writer.generation == state.generation else { return false }
             if writer.headSeq != state.headSeq {
@@ -660,7 +662,15 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         private var head: Int
         private var end: Int
 
-        fileprivate init(store: JournaledStore) throws {
+        /// What a caller with an up-to-date state already knows about the journal's end.
+        struct KnownEnd {
+            var generation: String
+            var inode: UInt64
+            var offset: Int
+            var headSeq: Int
+        }
+
+        fileprivate init(store: JournaledStore, known: KnownEnd? = nil) throws {
             self.store = store
             if let existing = try store.readSnapshotHeader() {
                 header = existing
@@ -673,6 +683,15 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             fd = try SecureFile.open(store.journalPath, flags: O_RDWR, create: true)
             head = header.baseSeq
             end = 0
+            // The caller's state ends exactly where the file ends, in the same file and generation:
+            // the last line is the one it read or wrote, so there is nothing to re-read or repair.
+            if let known, known.generation == header.generation, known.inode == inode, known.offset > 0,
+                try currentSize() == known.offset, try journalGeneration() == header.generation
+            {
+                head = known.headSeq
+                end = known.offset
+                return
+            }
             try openJournal()
         }
 
@@ -773,6 +792,17 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         private func lineNumber(at offset: Int) throws -> Int {
             let before = try SecureFile.read(fd: fd, path: store.journalPath, offset: 0, count: offset)
             return before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        }
+
+        /// The generation named by the journal's header line (nil when it has none).
+        private func journalGeneration() throws -> String? {
+            let prefix = try SecureFile.read(fd: fd, path: store.journalPath, offset: 0, count: 1024)
+            guard let newline = prefix.firstIndex(of: 0x0A) else { return nil }
+            let line = Data(prefix[..<newline])
+            if let cached = store.journalHeaderCache, cached.line == line { return cached.header.generation }
+            guard let parsed = try? JSONDecoder().decode(JournalHeader.self, from: line) else { return nil }
+            store.journalHeaderCache = (line, parsed)
+            return parsed.generation
         }
 
         private func currentSize() throws -> Int {

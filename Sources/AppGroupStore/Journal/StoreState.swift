@@ -78,13 +78,36 @@ public struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
     ///
     /// - Returns: the contacts, the position after the last one consumed, and whether the end was reached.
     public func page(from offset: Int, limit: Int) -> (contacts: [ContactRecord], nextOffset: Int, isLast: Bool) {
-        var result: [ContactRecord] = []
-        let decoder = JSONDecoder()
+        // Collect the page's contacts first; those still in the snapshot are decoded together, as one
+        // JSON array, which costs Foundation's decoder far less than one call per line.
+        var slots: [ContactRecord?] = []
+        var pending: [(slot: Int, range: Range<Int>)] = []
         var index = max(offset, 0)
-        while index < order.count, result.count < limit {
-            if let record = record(for: order[index], decoder: decoder) { result.append(record) }
+        while index < order.count, slots.count < limit {
+            let identifier = order[index]
+            if let record = records[identifier] {
+                slots.append(record)
+            } else if let range = snapshotLines[identifier], snapshotFile != nil {
+                pending.append((slots.count, range))
+                slots.append(nil)
+            }
             index += 1
         }
+        if let file = snapshotFile, !pending.isEmpty {
+            var array = Data("[".utf8)
+            for (position, item) in pending.enumerated() {
+                if position > 0 { array.append(UInt8(ascii: ",")) }
+                array.append(file.data(item.range))
+            }
+            array.append(UInt8(ascii: "]"))
+            if let decoded = try? JSONDecoder().decode([ContactRecord].self, from: array), decoded.count == pending.count {
+                for (item, record) in zip(pending, decoded) { slots[item.slot] = record }
+            } else {
+                let decoder = JSONDecoder()
+                for item in pending { slots[item.slot] = try? decoder.decode(ContactRecord.self, from: file.data(item.range)) }
+            }
+        }
+        let result = slots.compactMap { $0 }
         // Skip trailing holes so "last" is reported on the page that holds the last contact.
         var probe = index
         while probe < order.count, !contains(order[probe]) { probe += 1 }

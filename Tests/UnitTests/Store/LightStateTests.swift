@@ -24,3 +24,42 @@ struct LightStateTests {
         #expect(try light.load().contains("a"))
     }
 }
+
+@Suite("Journaled store: appending to a state the caller holds")
+struct AppendToStateTests {
+    @Test("an append after another writer's append reads that entry first and keeps seqs contiguous")
+    func otherWriterInBetween() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let mine = JournaledStore<NoMetadata>(directory: group.path + "/store")
+        try mine.reset()
+        var state = try mine.load()
+        #expect(try mine.append(upsert: [ContactRecord(identifier: "a")], to: &state))
+        // Another process (another store object) appends behind this state's back.
+        try JournaledStore<NoMetadata>(directory: group.path + "/store").append(upsert: [ContactRecord(identifier: "b")])
+        #expect(try mine.append(upsert: [ContactRecord(identifier: "c")], to: &state))
+        #expect(state.headSeq == state.baseSeq + 3)
+        #expect(state.contains("b"), "the other writer's entry was read before appending")
+        let reloaded = try mine.load()
+        #expect(reloaded.headSeq == state.headSeq)
+        #expect(Set(reloaded.records.keys) == ["a", "b", "c"])
+    }
+
+    @Test("a torn tail written after the state was read is cut off before the next append")
+    func tornTailAfterLoad() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let store = JournaledStore<NoMetadata>(directory: group.path + "/store")
+        try store.reset()
+        var state = try store.load()
+        #expect(try store.append(upsert: [ContactRecord(identifier: "a")], to: &state))
+        let handle = try #require(FileHandle(forWritingAtPath: store.journalPath))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"seq":99,"upsert":[{"identi"#.utf8))
+        try handle.close()
+        #expect(try store.append(upsert: [ContactRecord(identifier: "b")], to: &state))
+        let reloaded = try store.load()
+        #expect(Set(reloaded.records.keys) == ["a", "b"])
+        #expect(reloaded.headSeq == state.headSeq)
+    }
+}

@@ -379,7 +379,6 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             var offset = try findEntry(journal, from: start, seq: wanted, baseSeq: header.baseSeq)
             var entries: [JournalEntry<Meta>] = []
             let decoder = JSONDecoder()
-            var lastSeq = header.baseSeq
             while let at = offset, at < journal.size, let end = journal.newline(from: at) {
                 let entry: JournalEntry<Meta>
                 do {
@@ -388,7 +387,6 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
                     throw StoreError.malformed(
                         path: journalPath, line: countLines(journal, upTo: at) + 1, reason: LineCoding.reason(error))
                 }
-                lastSeq = entry.seq
                 if entries.count < limit {
                     entries.append(entry)
                     offset = end + 1
@@ -400,7 +398,6 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             if seq > headSeq {
                 return .expired(reason: "seq \(seq) is beyond the newest change \(headSeq)")
             }
-            _ = lastSeq
             return .changes(entries, headSeq: headSeq, generation: header.generation)
         }
     }

@@ -138,14 +138,12 @@ final class ExecutableProvider: ProviderUnderTest {
         let timeout = self.timeout
         return try await offload {
             let clock = ContinuousSystemClock()
-            let started = clock.now()
             if !client.isProviderRunning {
                 // Launch it so there is something to invalidate.
                 _ = try client.signal(wait: true, timeout: timeout)
             }
             let start = clock.now()
             let reply = try client.invalidate(timeout: timeout)
-            _ = started
             return (clock.now() - start, reply?.error?.message)
         }
     }

@@ -366,7 +366,7 @@ public final class SyncEngine {
         let race = TimeoutRace()
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             race.start(continuation)
-            let work = Task {
+            Task {
                 await operation()
                 race.finish(true)
             }
@@ -376,10 +376,7 @@ public final class SyncEngine {
                     race.finish(false)
                 } catch {}
             }
-            race.onFinish {
-                timer.cancel()
-                _ = work
-            }
+            race.onFinish { timer.cancel() }
         }
     }
 

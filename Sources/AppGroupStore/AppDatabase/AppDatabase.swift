@@ -17,7 +17,7 @@ public final class AppDatabase {
     /// Adds a contact. A missing identifier gets a new UUID; a given one must not exist yet.
     @discardableResult
     public func add(_ record: ContactRecord) throws -> ContactRecord {
-        var record = record
+        var record = IdentifierRules.normalized(record)
         if record.identifier.isEmpty {
             record.identifier = UUID().uuidString
             try store.append(upsert: [record])
@@ -36,7 +36,8 @@ public final class AppDatabase {
     /// Changes an existing contact; throws `notFound` when there is none.
     @discardableResult
     public func update(_ identifier: String, _ change: (inout ContactRecord) throws -> Void) throws -> ContactRecord {
-        try store.write { writer in
+        let identifier = IdentifierRules.normalized(identifier)
+        return try store.write { writer in
             guard var record = try writer.lookup(identifier) else { throw StoreError.notFound(identifier: identifier) }
             try change(&record)
             record.identifier = identifier
@@ -45,15 +46,26 @@ public final class AppDatabase {
         }
     }
 
-    /// Deletes contacts; throws `notFound` (deleting nothing) if any identifier is unknown.
+    /// Deletes contacts in one journal entry: one write and one `fdatasync` for all of them, so a
+    /// crash or a full disk deletes all or none. Throws `notFound` (deleting nothing) if any
+    /// identifier is unknown.
     public func delete(_ identifiers: [String]) throws {
+        var seen = Set<String>()
+        let unique = identifiers.map(IdentifierRules.normalized).filter { seen.insert($0).inserted }
+        guard !unique.isEmpty else { return }
         try store.write { writer in
-            for identifier in identifiers where try writer.lookup(identifier) == nil {
-                throw StoreError.notFound(identifier: identifier)
+            // A few ids: one lookup each. Many: one identifiers-only load, not one journal scan per id.
+            if unique.count <= 8 {
+                for identifier in unique where try writer.lookup(identifier) == nil {
+                    throw StoreError.notFound(identifier: identifier)
+                }
+            } else {
+                let existing = try writer.identifiers()
+                for identifier in unique where !existing.contains(identifier) {
+                    throw StoreError.notFound(identifier: identifier)
+                }
             }
-            for identifier in identifiers {
-                try writer.append(delete: [identifier])
-            }
+            try writer.append(delete: unique)
         }
     }
 
@@ -81,7 +93,7 @@ public final class AppDatabase {
         var updated = 0
         try store.write { writer in
             var seen = Set<String>()
-            for (index, var record) in records.enumerated() {
+            for (index, var record) in records.lazy.map(IdentifierRules.normalized).enumerated() {
                 if record.identifier.isEmpty { record.identifier = UUID().uuidString }
                 if existing.contains(record.identifier) || seen.contains(record.identifier) {
                     updated += 1

@@ -17,6 +17,10 @@ public struct SnapshotHeader<Meta: Codable & Equatable & Sendable>: Codable, Equ
     public var generation: String
     /// The generation this one was compacted from (nil after a reset, which forgets history).
     public var previousGeneration: String?
+    /// The generation a reset or a whole replacement discarded (nil after a compaction or in files
+    /// written before it existed). It lets a reader prove that a journal of that generation, left
+    /// behind by a crash between the two renames, is superseded rather than damaged.
+    public var replacedGeneration: String?
     /// The sequence number of the last change folded into this snapshot.
     public var baseSeq: Int
     /// How many contact lines follow.

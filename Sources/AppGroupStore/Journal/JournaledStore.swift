@@ -18,8 +18,9 @@ import Glibc
 /// - When the journal outgrows the snapshot, `compactIfNeeded()` folds it into a new snapshot with
 ///   a new generation; anchors that were up to date stay valid through `previousGeneration`.
 /// - A torn last journal line (a crash mid-append) is ignored by readers and cut off by the next
-///   writer. A journal whose header names another generation is left over from a crash between the
-///   two renames of a compaction or reset, and is treated as empty.
+///   writer. A journal whose header names another generation is dropped only when it is proven to be
+///   left over from a crash between the two renames of a compaction or reset (see
+///   `checkSuperseded`); anything else, like a missing or empty snapshot, is damage and refused.
 public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     public let directory: String
     public var snapshotPath: String { directory + "/snapshot.jsonl" }
@@ -107,9 +108,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     /// Loads the store; `retain` false keeps identifiers only (compaction always needs values).
     private func loadUnlocked(retain: Bool? = nil) throws -> StoreState<Meta> {
         let retain = retain ?? retainsContacts
-        guard let snapshot = try MappedFile.openIfPresent(snapshotPath), snapshot.size > 0 else {
-            return .empty
-        }
+        guard let snapshot = try openSnapshot() else { return .empty }
         let (header, headerEnd) = try parseHeader(snapshot)
         var state = StoreState<Meta>(
             generation: header.generation, previousGeneration: header.previousGeneration, baseSeq: header.baseSeq,
@@ -163,7 +162,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         }
         if let journal = try MappedFile.openIfPresent(journalPath) {
             state.journalInode = journal.inode
-            if let journalHeaderEnd = try journalHeaderEnd(journal, generation: header.generation) {
+            if let journalHeaderEnd = try journalHeaderEnd(journal, snapshot: header) {
                 try applyJournal(journal, from: journalHeaderEnd, firstLine: 2, to: &state, retain: retain)
             } else {
                 state.journalOffset = journal.size
@@ -254,15 +253,15 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     /// The snapshot's header alone (one small read).
     public func readSnapshotHeader() throws -> SnapshotHeader<Meta>? {
         // The header is the first line: read a prefix, not the (possibly large) whole snapshot.
-        guard let prefix = try MappedFile.openIfPresent(snapshotPath, prefix: MappedFile.readLimit), prefix.size > 0
-        else { return nil }
+        guard let prefix = try openSnapshot(prefix: MappedFile.readLimit) else { return nil }
         if prefix.newline(from: 0) != nil { return try parseHeader(prefix).0 }
-        guard let snapshot = try MappedFile.openIfPresent(snapshotPath), snapshot.size > 0 else { return nil }
+        guard let snapshot = try openSnapshot() else { return nil }
         return try parseHeader(snapshot).0
     }
 
-    /// The end of the journal's header when it belongs to `generation`; nil when it is stale.
-    private func journalHeaderEnd(_ journal: MappedFile, generation: String) throws -> Int? {
+    /// The end of the journal's header when it extends `snapshot`; nil when it holds nothing committed
+    /// (empty, or a torn header) or is proven superseded by `snapshot`. Any other journal is damage.
+    func journalHeaderEnd(_ journal: MappedFile, snapshot: SnapshotHeader<Meta>) throws -> Int? {
         guard journal.size > 0 else { return nil }
         guard let end = journal.newline(from: 0) else { return nil }  // a torn header: never committed
         let line = journal.data(0..<end)
@@ -280,7 +279,16 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         guard header.format == StoreFormat.version else {
             throw StoreError.unsupportedFormat(path: journalPath, version: header.format)
         }
-        return header.generation == generation ? end + 1 : nil
+        guard header.generation == snapshot.generation else {
+            try checkSuperseded(journal, header: header, headerEnd: end + 1, by: snapshot)
+            return nil
+        }
+        guard header.baseSeq == snapshot.baseSeq else {
+            throw StoreError.malformed(
+                path: journalPath, line: 1,
+                reason: "the header's baseSeq \(header.baseSeq) is not the snapshot's \(snapshot.baseSeq)")
+        }
+        return end + 1
     }
 
     /// The contact with `identifier`, without loading the store: O(log N + journal matches).
@@ -289,11 +297,13 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     }
 
     private func lookupUnlocked(_ identifier: String) throws -> ContactRecord? {
-        guard let snapshot = try MappedFile.openIfPresent(snapshotPath), snapshot.size > 0 else { return nil }
+        // Stored identifiers are NFC (see IdentifierRules): search for the same bytes.
+        let identifier = IdentifierRules.normalized(identifier)
+        guard let snapshot = try openSnapshot() else { return nil }
         let (header, headerEnd) = try parseHeader(snapshot)
         var found = try binarySearchSnapshot(snapshot, from: headerEnd, for: identifier)
         if let journal = try MappedFile.openIfPresent(journalPath),
-            let start = try journalHeaderEnd(journal, generation: header.generation)
+            let start = try journalHeaderEnd(journal, snapshot: header)
         {
             // Encoded exactly as the journal lines are (no escaped slashes), or "a/b" would never match.
             let needle = Array(try LineCoding.encoder().encode(identifier))
@@ -369,7 +379,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
                 return .expired(reason: "changes after \(seq) were compacted into the snapshot at \(header.baseSeq)")
             }
             guard let journal = try MappedFile.openIfPresent(journalPath),
-                let start = try journalHeaderEnd(journal, generation: header.generation)
+                let start = try journalHeaderEnd(journal, snapshot: header)
             else {
                 if seq == header.baseSeq { return .changes([], headSeq: seq, generation: header.generation) }
                 return .expired(reason: "seq \(seq) is beyond the newest change \(header.baseSeq)")
@@ -438,7 +448,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     }
 
     /// The seq of the last complete journal line (or the base when there is none).
-    private func headSeq(_ journal: MappedFile, start: Int, baseSeq: Int) throws -> Int {
+    func headSeq(_ journal: MappedFile, start: Int, baseSeq: Int) throws -> Int {
         var end = journal.size
         // Drop a torn tail.
         while end > start, journal.bytes[end - 1] != 0x0A {
@@ -479,6 +489,8 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             let writer = try Writer(store: self, known: known)
             defer { writer.close() }
             guard writer.generation == state.generation else { return false }
+            let upsert = upsert.map(IdentifierRules.normalized)
+            let delete = delete.map(IdentifierRules.normalized)
             if writer.headSeq != state.headSeq {
                 try applyJournalUnlocked(to: &state)
             }
@@ -506,10 +518,12 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     @discardableResult
     public func reset(meta: Meta? = nil) throws -> String {
         try withLock(.exclusive) {
+            let replaced = try readSnapshotHeader()?.generation
             let head = try currentHeadUnlocked()
             let generation = UUID().uuidString
             try writeSnapshot(
-                generation: generation, previousGeneration: nil, baseSeq: head, records: [], meta: meta)
+                generation: generation, previousGeneration: nil, replacedGeneration: replaced, baseSeq: head, records: [],
+                meta: meta)
             try writeEmptyJournal(generation: generation, baseSeq: head)
             return generation
         }
@@ -520,12 +534,15 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     @discardableResult
     public func replaceAll(with records: [ContactRecord], meta: Meta? = nil) throws -> String {
         try withLock(.exclusive) {
+            let replaced = try readSnapshotHeader()?.generation
             let head = try currentHeadUnlocked()
             let generation = UUID().uuidString
             var unique: [String: ContactRecord] = [:]
-            for record in records { unique[record.identifier] = record }
+            for record in records.lazy.map(IdentifierRules.normalized) { unique[record.identifier] = record }
             let sorted = unique.values.sorted { IdentifierOrder.precedes($0.identifier, $1.identifier) }
-            try writeSnapshot(generation: generation, previousGeneration: nil, baseSeq: head, records: sorted, meta: meta)
+            try writeSnapshot(
+                generation: generation, previousGeneration: nil, replacedGeneration: replaced, baseSeq: head,
+                records: sorted, meta: meta)
             try writeEmptyJournal(generation: generation, baseSeq: head)
             return generation
         }
@@ -552,7 +569,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     /// snapshot to disk: memory stays near the size of the file, not of the decoded address book.
     public func compact() throws {
         try withLock(.exclusive) {
-            guard let snapshot = try MappedFile.openIfPresent(snapshotPath), snapshot.size > 0 else { return }
+            guard let snapshot = try openSnapshot() else { return }
             let (header, headerEnd) = try parseHeader(snapshot)
             let encoder = LineCoding.encoder()
             let decoder = JSONDecoder()
@@ -573,7 +590,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             var headSeq = header.baseSeq
             var meta = header.meta
             if let journal = try MappedFile.openIfPresent(journalPath),
-                let start = try journalHeaderEnd(journal, generation: header.generation)
+                let start = try journalHeaderEnd(journal, snapshot: header)
             {
                 var position = start
                 while position < journal.size, let end = journal.newline(from: position) {
@@ -622,19 +639,21 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     private func currentHeadUnlocked() throws -> Int {
         guard let header = try readSnapshotHeader() else { return 0 }
         guard let journal = try MappedFile.openIfPresent(journalPath),
-            let start = try journalHeaderEnd(journal, generation: header.generation)
+            let start = try journalHeaderEnd(journal, snapshot: header)
         else { return header.baseSeq }
         return try headSeq(journal, start: start, baseSeq: header.baseSeq)
     }
 
     func writeSnapshot(
-        generation: String, previousGeneration: String?, baseSeq: Int, records: [ContactRecord], meta: Meta?
+        generation: String, previousGeneration: String?, replacedGeneration: String? = nil, baseSeq: Int,
+        records: [ContactRecord], meta: Meta?
     ) throws {
         try SecureFile.ensureDirectory(directory)
         SecureFile.sweepTemporaryFiles(in: directory)
         let header = SnapshotHeader(
             format: StoreFormat.version, kind: "snapshot", generation: generation,
-            previousGeneration: previousGeneration, baseSeq: baseSeq, count: records.count, meta: meta)
+            previousGeneration: previousGeneration, replacedGeneration: replacedGeneration, baseSeq: baseSeq,
+            count: records.count, meta: meta)
         let encoder = LineCoding.encoder()
         var data = try encoder.encode(header)
         data.append(UInt8(ascii: "\n"))
@@ -688,6 +707,10 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
                 head = known.headSeq
                 end = known.offset
                 return
+            }
+            // A journal of another generation is rewritten below only once proven superseded.
+            if let journal = try MappedFile.openIfPresent(store.journalPath) {
+                _ = try store.journalHeaderEnd(journal, snapshot: header)
             }
             try openJournal()
         }
@@ -822,12 +845,21 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             try store.lookupUnlocked(identifier)
         }
 
+        /// Which contacts exist (identifiers only, read under the held lock): O(store) once, for
+        /// checks over many identifiers.
+        public func identifiers() throws -> StoreState<Meta> {
+            try store.loadUnlocked(retain: false)
+        }
+
         /// Appends one entry with seq `headSeq + 1`; with `durable` (the default) it is on disk
         /// before this returns. Bulk writers pass false and call `sync()` once at the end (group commit).
         @discardableResult
         public func append(
             upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, durable: Bool = true
         ) throws -> Int {
+            // Every identifier is stored in NFC (the identity rule, see IdentifierRules).
+            let upsert = upsert.map(IdentifierRules.normalized)
+            let delete = delete.map(IdentifierRules.normalized)
             let line = try LineCoding.encodeEntryLine(
                 seq: head + 1, upsert: upsert.isEmpty ? nil : upsert, delete: delete.isEmpty ? nil : delete, meta: meta)
             try line.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in

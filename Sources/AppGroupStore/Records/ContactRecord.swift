@@ -185,8 +185,34 @@ public enum BirthdayFormat {
     }
 }
 
-/// Rules for identifiers that the store accepts.
+/// Rules for identifiers that the store accepts, and the one identity rule for them.
+///
+/// **Identity**: two identifiers name the same contact when they are canonically equivalent
+/// Unicode ("café" composed or as "e" + U+0301). That is the rule Swift's `String` `==` and hashing
+/// already apply in every map of this package, of the Contacts API and of a provider developer's own
+/// code (`[String: CNContact]`), so it is the only rule every path can agree on without wrapping each
+/// key. To make the bytes on disk agree with it too, every identifier is normalised to NFC where it
+/// enters a store (`JournaledStore` writes and lookups, `AppDatabase`), so the journal's byte search,
+/// the snapshot's bytewise order and the in-memory maps can never disagree.
 public enum IdentifierRules {
+    /// `identifier` in Unicode Normalization Form C: the form every store keeps (see the identity rule).
+    public static func normalized(_ identifier: String) -> String {
+        // ASCII is already NFC; skip Foundation's conversion on the common path.
+        if identifier.utf8.allSatisfy({ $0 < 0x80 }) { return identifier }
+        return identifier.precomposedStringWithCanonicalMapping
+    }
+
+    /// `record` with its identifier in NFC.
+    public static func normalized(_ record: ContactRecord) -> ContactRecord {
+        let identifier = normalized(record.identifier)
+        guard identifier.utf8.count != record.identifier.utf8.count
+            || !identifier.utf8.elementsEqual(record.identifier.utf8)
+        else { return record }
+        var copy = record
+        copy.identifier = identifier
+        return copy
+    }
+
     /// The longest identifier accepted, in UTF-8 bytes.
     public static let maximumLength = 256
 

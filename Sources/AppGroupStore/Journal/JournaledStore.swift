@@ -84,6 +84,11 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         return try lock().withLock(mode, body)
     }
 
+    /// Runs `body` under the exclusive lock (for the repair tools, which must not race a writer).
+    func withLockForRepair<T>(_ body: () throws -> T) throws -> T {
+        try withLock(.exclusive, body)
+    }
+
     // MARK: Reading
 
     /// Loads the whole store into memory.

@@ -207,6 +207,7 @@ enum ContactCommands {
             OptionSpec("--json", help: "JSON export document (the default)."),
             OptionSpec("--vcard", help: "vCard instead of JSON."),
             OptionSpec("--version", value: "3.0|4.0", help: "vCard version (default 3.0)."),
+            OptionSpec("--salvage", help: "Every readable contact of a damaged database (bad lines are listed on stderr)."),
         ],
         validate: { arguments in
             if arguments.has("--json"), arguments.has("--vcard") { throw UsageError("choose one of --json and --vcard") }
@@ -218,7 +219,14 @@ enum ContactCommands {
             }
         },
         run: { arguments, context in
-            let records = try AppDatabase(appGroup: context.appGroup).all()
+            let records: [ContactRecord]
+            if arguments.has("--salvage") {
+                let salvage = try AppDatabase(appGroup: context.appGroup).store.salvage()
+                for problem in salvage.problems { context.output.err(problem.description) }
+                records = salvage.contacts
+            } else {
+                records = try AppDatabase(appGroup: context.appGroup).all()
+            }
             if arguments.has("--vcard") {
                 let version = arguments.value("--version").flatMap(VCardVersion.init(rawValue:)) ?? .v3
                 var text = VCard.encode(records, version: version)

@@ -1,0 +1,249 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One problem found in a file of the App Group: where it is and what is wrong.
+public struct StoreProblem: Sendable, Equatable, CustomStringConvertible {
+    /// The file.
+    public var path: String
+    /// The 1-based line, when the problem is in one line.
+    public var line: Int?
+    /// What is wrong, in words a user can act on.
+    public var message: String
+
+    /// A problem in `path` (at `line`, when known).
+    public init(path: String, line: Int? = nil, message: String) {
+        self.path = path
+        self.line = line
+        self.message = message
+    }
+
+    /// `path:line: message`.
+    public var description: String {
+        line.map { "\(path):\($0): \(message)" } ?? "\(path): \(message)"
+    }
+}
+
+/// Everything readable in a (possibly damaged) store: every whole, valid line of both files.
+public struct StoreSalvage<Meta: Codable & Equatable & Sendable>: Sendable {
+    /// The live contacts after applying every readable journal entry to every readable snapshot line,
+    /// sorted bytewise by identifier.
+    public var contacts: [ContactRecord]
+    /// The newest readable store-specific state.
+    public var meta: Meta?
+    /// The highest sequence number seen (a rebuilt store continues after it).
+    public var headSeq: Int
+    /// Snapshot contact lines kept.
+    public var snapshotLinesKept: Int
+    /// Journal entries applied.
+    public var journalEntriesKept: Int
+    /// Journal entries skipped because the snapshot already holds them (a superseded journal).
+    public var journalEntriesFolded: Int
+    /// Every problem found; each unreadable line is one problem, and is lost.
+    public var problems: [StoreProblem]
+    /// The lines (path and line) that could not be read and so are not in `contacts`.
+    public var lostLines: [StoreProblem] { problems.filter { $0.line != nil && $0.message.hasPrefix(StoreSalvage.unreadable) } }
+
+    static var unreadable: String { "unreadable line" }
+}
+
+extension JournaledStore {
+    /// Reads every whole, valid line of the snapshot and journal, whatever else is damaged.
+    ///
+    /// Unlike `load()`, which refuses a damaged store, this never throws for bad content: each bad
+    /// line becomes a `StoreProblem` and is skipped. Journal entries are applied in file order; those
+    /// at or below the snapshot's `baseSeq` are already folded into it and are skipped.
+    public func salvage() throws -> StoreSalvage<Meta> {
+        var result = StoreSalvage<Meta>(
+            contacts: [], meta: nil, headSeq: 0, snapshotLinesKept: 0, journalEntriesKept: 0, journalEntriesFolded: 0,
+            problems: [])
+        let decoder = JSONDecoder()
+        var contacts: [String: ContactRecord] = [:]
+        var snapshotHeader: SnapshotHeader<Meta>?
+        let snapshotData = try SecureFile.readIfPresent(snapshotPath)
+        let journalData = try SecureFile.readIfPresent(journalPath)
+        if let snapshotData {
+            let (lines, tornTail) = LineSplitter.split(snapshotData)
+            if lines.isEmpty {
+                result.problems.append(StoreProblem(path: snapshotPath, line: 1, message: "the snapshot has no header line"))
+            }
+            for (index, line) in lines.enumerated() {
+                let number = index + 1
+                if index == 0 {
+                    do {
+                        snapshotHeader = try decoder.decode(SnapshotHeader<Meta>.self, from: Data(line))
+                    } catch {
+                        result.problems.append(StoreProblem(
+                            path: snapshotPath, line: 1, message: "unreadable header: \(LineCoding.reason(error))"))
+                    }
+                    continue
+                }
+                do {
+                    let record = IdentifierRules.normalized(try decoder.decode(ContactRecord.self, from: Data(line)))
+                    try IdentifierRules.validate(record.identifier)
+                    if contacts[record.identifier] != nil {
+                        result.problems.append(StoreProblem(
+                            path: snapshotPath, line: number, message: "duplicate identifier '\(record.identifier)' (the later line is kept)"))
+                    }
+                    contacts[record.identifier] = record
+                    result.snapshotLinesKept += 1
+                } catch {
+                    result.problems.append(StoreProblem(
+                        path: snapshotPath, line: number, message: "\(StoreSalvage<Meta>.unreadable): \(Self.reason(error))"))
+                }
+            }
+            if tornTail > 0 {
+                result.problems.append(StoreProblem(
+                    path: snapshotPath, line: lines.count + 1,
+                    message: "\(StoreSalvage<Meta>.unreadable): \(tornTail) bytes with no newline at the end of the file"))
+            }
+            if let header = snapshotHeader {
+                result.meta = header.meta
+                result.headSeq = header.baseSeq
+                if header.count != lines.count - 1 {
+                    result.problems.append(StoreProblem(
+                        path: snapshotPath, line: 1,
+                        message: "the header says \(header.count) contacts but the file has \(lines.count - 1) contact lines"))
+                }
+            }
+        } else if let journalData, !journalData.isEmpty {
+            result.problems.append(StoreProblem(path: snapshotPath, message: "missing, but journal.jsonl holds changes"))
+        }
+        if let journalData, !journalData.isEmpty {
+            let (lines, tornTail) = LineSplitter.split(journalData)
+            var previousSeq: Int?
+            for (index, line) in lines.enumerated() {
+                let number = index + 1
+                if index == 0 {
+                    do {
+                        let header = try decoder.decode(JournalHeader.self, from: Data(line))
+                        result.headSeq = max(result.headSeq, header.baseSeq)
+                        if let snapshotHeader, header.generation != snapshotHeader.generation {
+                            result.problems.append(StoreProblem(
+                                path: journalPath, line: 1,
+                                message: "generation '\(header.generation)' is not the snapshot's ('\(snapshotHeader.generation)')"))
+                        }
+                    } catch {
+                        result.problems.append(StoreProblem(
+                            path: journalPath, line: 1, message: "unreadable header: \(LineCoding.reason(error))"))
+                    }
+                    continue
+                }
+                let entry: JournalEntry<Meta>
+                do {
+                    entry = try decoder.decode(JournalEntry<Meta>.self, from: Data(line))
+                    for record in entry.upsert ?? [] { try IdentifierRules.validate(record.identifier) }
+                } catch {
+                    result.problems.append(StoreProblem(
+                        path: journalPath, line: number, message: "\(StoreSalvage<Meta>.unreadable): \(Self.reason(error))"))
+                    continue
+                }
+                if let previousSeq, entry.seq != previousSeq + 1 {
+                    result.problems.append(StoreProblem(
+                        path: journalPath, line: number, message: "sequence number \(entry.seq) does not follow \(previousSeq)"))
+                }
+                previousSeq = entry.seq
+                if let snapshotHeader, entry.seq <= snapshotHeader.baseSeq {
+                    result.journalEntriesFolded += 1
+                    continue
+                }
+                for record in entry.upsert ?? [] {
+                    let record = IdentifierRules.normalized(record)
+                    contacts[record.identifier] = record
+                }
+                for identifier in entry.delete ?? [] { contacts[IdentifierRules.normalized(identifier)] = nil }
+                if let meta = entry.meta { result.meta = meta }
+                result.headSeq = max(result.headSeq, entry.seq)
+                result.journalEntriesKept += 1
+            }
+            // A torn last line is what a crash mid-append leaves: it was never acknowledged.
+            if tornTail > 0 {
+                result.problems.append(StoreProblem(
+                    path: journalPath, line: lines.count + 1,
+                    message: lines.isEmpty
+                        ? "a torn header (\(tornTail) bytes, nothing committed) is ignored"
+                        : "a torn last line (\(tornTail) bytes, never committed) is ignored"))
+            }
+        }
+        result.contacts = contacts.values.sorted { IdentifierOrder.precedes($0.identifier, $1.identifier) }
+        return result
+    }
+
+    private static func reason(_ error: Error) -> String {
+        if let error = error as? StoreError { return "\(error)" }
+        return LineCoding.reason(error)
+    }
+
+    /// The problems `load()` would refuse, plus every other unreadable line: empty when the store is sound.
+    public func check() throws -> [StoreProblem] {
+        var problems: [StoreProblem] = []
+        var loads = false
+        do {
+            _ = try load()
+            loads = true
+        } catch let error as StoreError {
+            if case .malformed(let path, let line, let reason) = error {
+                problems.append(StoreProblem(path: path, line: line, message: reason))
+            } else {
+                problems.append(StoreProblem(path: directory, message: "\(error)"))
+            }
+        }
+        // A torn last journal line is a normal crash leftover that load() and writers handle: not a problem.
+        // A journal of another generation in a store that loads is a crash leftover proven superseded.
+        for problem in try salvage().problems
+        where !problem.message.hasPrefix("a torn ") && !(loads && problem.message.hasPrefix("generation ")) {
+            if !problems.contains(where: { $0.path == problem.path && $0.line == problem.line }) {
+                problems.append(problem)
+            }
+        }
+        return problems
+    }
+
+    /// What `repair(timestamp:)` did.
+    public struct RepairReport: Sendable {
+        /// The damaged files moved aside (their new paths).
+        public var movedAside: [String]
+        /// What was read back.
+        public var salvage: StoreSalvage<Meta>
+    }
+
+    /// Rebuilds a damaged store from every readable line, without deleting anything.
+    ///
+    /// The damaged `snapshot.jsonl` and `journal.jsonl` are renamed to `<name>.damaged-<timestamp>`,
+    /// then a new snapshot (a new generation with no predecessor, so every anchor expires and the next
+    /// sync is a full content enumeration) and an empty journal are written from `salvage()`.
+    public func repair(timestamp: String) throws -> RepairReport {
+        try withLockForRepair {
+            let salvage = try self.salvage()
+            var moved: [String] = []
+            for path in [snapshotPath, journalPath] where FileManager.default.fileExists(atPath: path) {
+                let aside = path + ".damaged-" + timestamp
+                guard rename(path, aside) == 0 else { throw StoreError.io(path: path, operation: "rename", errno: errno) }
+                moved.append(aside)
+            }
+            try SecureFile.syncDirectory(directory)
+            let generation = UUID().uuidString
+            try writeSnapshot(
+                generation: generation, previousGeneration: nil, baseSeq: salvage.headSeq, records: salvage.contacts,
+                meta: salvage.meta)
+            try writeEmptyJournal(generation: generation, baseSeq: salvage.headSeq)
+            return RepairReport(movedAside: moved, salvage: salvage)
+        }
+    }
+
+    /// Moves the store's files aside (`<name>.damaged-<timestamp>`) without rebuilding them.
+    public func moveAside(timestamp: String) throws -> [String] {
+        try withLockForRepair {
+            var moved: [String] = []
+            for path in [snapshotPath, journalPath] where FileManager.default.fileExists(atPath: path) {
+                let aside = path + ".damaged-" + timestamp
+                guard rename(path, aside) == 0 else { throw StoreError.io(path: path, operation: "rename", errno: errno) }
+                moved.append(aside)
+            }
+            try SecureFile.syncDirectory(directory)
+            return moved
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import AppGroupStore
+import Foundation
+
+/// `contacts-host doctor [--repair]`: the way out of a damaged App Group.
+enum DoctorCommand {
+    static let command = Command(
+        ["doctor"], summary: "Check every file of the App Group; --repair rebuilds what is damaged without deleting data.",
+        discussion: """
+            Checks the app database, each domain's system store and domain.json, the pipes (a request pipe that is
+            not a pipe, stale reply and watcher pipes) and temp files left by interrupted writes. Prints one line per
+            problem as path:line: reason and exits 1 if there is any, else prints "no problems" and exits 0.
+            --repair never deletes data: damaged files are moved aside as <name>.damaged-<timestamp>; the app
+            database is rebuilt from every whole, valid line (and every line it could not read is listed); a damaged
+            system store is dropped and the next sync is a full content enumeration; stale pipes and temp files,
+            which hold no data, are removed.
+            """,
+        options: [OptionSpec("--repair", help: "Repair what is damaged (moving damaged files aside).")],
+        run: { arguments, context in
+            let doctor = AppGroupDoctor(appGroup: context.appGroup)
+            guard arguments.has("--repair") else {
+                let problems = try doctor.check()
+                for problem in problems { context.output.out(problem.description) }
+                if problems.isEmpty {
+                    context.output.out("no problems in \(context.appGroup.path)")
+                    return HostTool.ExitCode.success
+                }
+                context.output.err("\(problems.count) problem(s); `contacts-host doctor --repair` rebuilds what is readable")
+                return HostTool.ExitCode.failure
+            }
+            let report = try doctor.repair()
+            for line in report.lines { context.output.out(line) }
+            guard report.remaining.isEmpty else {
+                for problem in report.remaining { context.output.err("still damaged: \(problem)") }
+                return HostTool.ExitCode.failure
+            }
+            context.output.out(report.lines.isEmpty ? "no problems in \(context.appGroup.path); nothing to repair" : "repaired; no problems remain")
+            return HostTool.ExitCode.success
+        })
+}

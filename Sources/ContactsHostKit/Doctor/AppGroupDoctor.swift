@@ -1,0 +1,230 @@
+import AppGroupStore
+import ContactProviderSystem
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Checks every file of an App Group and repairs what can be repaired without losing data.
+///
+/// It is the way out of a damaged App Group: the stores refuse damage (so that nothing is read as
+/// empty and overwritten); the doctor says where it is and rebuilds what is readable, moving the
+/// damaged files aside (`<name>.damaged-<timestamp>`) instead of deleting them.
+public struct AppGroupDoctor {
+    /// The App Group examined.
+    public let appGroup: AppGroup
+
+    /// A doctor for `appGroup`.
+    public init(appGroup: AppGroup) {
+        self.appGroup = appGroup
+    }
+
+    /// The app database's store.
+    var appStore: JournaledStore<NoMetadata> { AppDatabase(appGroup: appGroup).store }
+
+    /// Every domain with files in the App Group (`domains/*` and `run/*`).
+    func domains() -> [DomainPaths] {
+        var names = Set<String>()
+        for parent in ["/domains", "/run"] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: appGroup.path + parent)) ?? [] {
+                names.insert(name)
+            }
+        }
+        return names.sorted().compactMap { try? DomainPaths(appGroup: appGroup, domain: $0) }
+    }
+
+    /// One line per problem, each naming the file (and line). Empty: the App Group is sound.
+    public func check() throws -> [StoreProblem] {
+        var problems = try appStore.check()
+        problems += temporaryFiles(in: appStore.directory).map {
+            StoreProblem(path: $0, message: "a temp file left by an interrupted write (never renamed in; holds no committed data)")
+        }
+        for paths in domains() {
+            problems += try domainProblems(paths)
+        }
+        return problems
+    }
+
+    private func domainProblems(_ paths: DomainPaths) throws -> [StoreProblem] {
+        var problems: [StoreProblem] = []
+        do {
+            _ = try DomainConfiguration.load(from: paths.configuration)
+        } catch let error as StoreError {
+            problems.append(Self.problem(error, path: paths.configuration))
+        }
+        let system = SystemStore(directory: paths.systemStore)
+        if FileManager.default.fileExists(atPath: paths.systemStore) {
+            problems += try system.check()
+            problems += temporaryFiles(in: paths.systemStore).map {
+                StoreProblem(path: $0, message: "a temp file left by an interrupted write (never renamed in; holds no committed data)")
+            }
+        }
+        problems += temporaryFiles(in: paths.domainDirectory).map {
+            StoreProblem(path: $0, message: "a temp file left by an interrupted write (never renamed in; holds no committed data)")
+        }
+        if let kind = Self.fileType(paths.requests), kind != S_IFIFO {
+            problems.append(StoreProblem(path: paths.requests, message: "not a named pipe (\(Self.describe(kind))); providers cannot be signalled"))
+        }
+        for directory in [paths.repliesDirectory, paths.watchersDirectory] {
+            let open = Self.pathsOpenByAnyProcess()
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted() {
+                let path = directory + "/" + name
+                if Self.fileType(path) != S_IFIFO {
+                    problems.append(StoreProblem(path: path, message: "not a named pipe"))
+                } else if !open.contains(Self.resolved(path)) {
+                    problems.append(StoreProblem(path: path, message: "a stale pipe: no process has it open (left by an interrupted command)"))
+                }
+            }
+        }
+        return problems
+    }
+
+    /// What `repair()` did, line by line.
+    public struct RepairReport {
+        /// Human-readable lines: what was kept, what was lost, what was moved aside.
+        public var lines: [String] = []
+        /// Problems that remain (none when the repair worked).
+        public var remaining: [StoreProblem] = []
+    }
+
+    /// Repairs every problem `check()` finds, deleting no data.
+    ///
+    /// - The app database is rebuilt from every readable line (`JournaledStore.repair`); the damaged
+    ///   files are moved aside, and the report lists every line that could not be read.
+    /// - A damaged system store is moved aside and reset: the next sync is a full content enumeration,
+    ///   which rebuilds it from the app database (R9), so nothing the user owns is lost.
+    /// - A damaged `domain.json` is moved aside (the domain then reads as disabled, and is re-enabled with `enable`).
+    /// - Stale pipes and temp files are removed: they never hold committed data.
+    public func repair(now: Date = Date()) throws -> RepairReport {
+        let timestamp = Self.timestamp(now)
+        var report = RepairReport()
+        let store = appStore
+        if !(try store.check()).isEmpty {
+            let result = try store.repair(timestamp: timestamp)
+            let salvage = result.salvage
+            report.lines.append(
+                "\(store.directory): rebuilt with \(salvage.contacts.count) contacts "
+                    + "(kept \(salvage.snapshotLinesKept) snapshot lines and \(salvage.journalEntriesKept) journal entries; "
+                    + "lost \(salvage.lostLines.count) unreadable lines)")
+            for lost in salvage.lostLines { report.lines.append("lost \(lost)") }
+            for path in result.movedAside { report.lines.append("moved aside: \(path)") }
+        }
+        report.lines += removeTemporaryFiles(in: store.directory)
+        for paths in domains() {
+            report.lines += try repairDomain(paths, timestamp: timestamp)
+        }
+        report.remaining = try check()
+        return report
+    }
+
+    private func repairDomain(_ paths: DomainPaths, timestamp: String) throws -> [String] {
+        var lines: [String] = []
+        if (try? DomainConfiguration.load(from: paths.configuration)) == nil {
+            let aside = paths.configuration + ".damaged-" + timestamp
+            try Self.rename(paths.configuration, to: aside)
+            lines.append("moved aside: \(aside) (the domain is disabled until `contacts-host enable`)")
+        }
+        let system = SystemStore(directory: paths.systemStore)
+        if FileManager.default.fileExists(atPath: paths.systemStore), !(try system.check()).isEmpty {
+            let moved = try system.moveAside(timestamp: timestamp)
+            try system.reset(meta: .initial)
+            lines.append("\(paths.systemStore): dropped (rebuilt by the next sync, a full content enumeration)")
+            for path in moved { lines.append("moved aside: \(path)") }
+        }
+        lines += removeTemporaryFiles(in: paths.systemStore)
+        lines += removeTemporaryFiles(in: paths.domainDirectory)
+        let open = Self.pathsOpenByAnyProcess()
+        for directory in [paths.repliesDirectory, paths.watchersDirectory] {
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted() {
+                let path = directory + "/" + name
+                if Self.fileType(path) == S_IFIFO, !open.contains(Self.resolved(path)), unlink(path) == 0 {
+                    lines.append("removed stale pipe: \(path)")
+                } else if Self.fileType(path) != S_IFIFO {
+                    let aside = path + ".damaged-" + timestamp
+                    try Self.rename(path, to: aside)
+                    lines.append("moved aside: \(aside)")
+                }
+            }
+        }
+        if let kind = Self.fileType(paths.requests), kind != S_IFIFO {
+            let aside = paths.requests + ".damaged-" + timestamp
+            try Self.rename(paths.requests, to: aside)
+            lines.append("moved aside: \(aside) (the next signal creates the pipe again)")
+        }
+        return lines
+    }
+
+    // MARK: Helpers
+
+    /// `.<name>.tmp-<pid>-<random>` files of `SecureFile.replace` whose writer is gone.
+    private func temporaryFiles(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.sorted().filter { name in
+            guard name.hasPrefix("."), name.contains(".tmp-"),
+                let pidText = name.components(separatedBy: ".tmp-").last?.split(separator: "-").first,
+                let pid = Int32(pidText)
+            else { return false }
+            return kill(pid, 0) != 0 && errno == ESRCH
+        }.map { directory + "/" + $0 }
+    }
+
+    private func removeTemporaryFiles(in directory: String) -> [String] {
+        temporaryFiles(in: directory).compactMap { unlink($0) == 0 ? "removed temp file: \($0)" : nil }
+    }
+
+    private static func rename(_ path: String, to aside: String) throws {
+        guard Glibc.rename(path, aside) == 0 else { throw StoreError.io(path: path, operation: "rename", errno: errno) }
+    }
+
+    static func problem(_ error: StoreError, path: String) -> StoreProblem {
+        if case .malformed(let path, let line, let reason) = error { return StoreProblem(path: path, line: line, message: reason) }
+        return StoreProblem(path: path, message: "\(error)")
+    }
+
+    /// The file type bits (`S_IFIFO`, `S_IFREG`, …) of `path`, not following a link; nil when absent.
+    static func fileType(_ path: String) -> mode_t? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return info.st_mode & S_IFMT
+    }
+
+    private static func describe(_ kind: mode_t) -> String {
+        switch kind {
+        case S_IFREG: return "a regular file"
+        case S_IFDIR: return "a directory"
+        case S_IFLNK: return "a symbolic link"
+        default: return "another kind of file"
+        }
+    }
+
+    /// Every path some process of this user has open (Linux `/proc/<pid>/fd`): a pipe nobody holds is stale.
+    static func pathsOpenByAnyProcess() -> Set<String> {
+        var open = Set<String>()
+        for pid in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where Int32(pid) != nil {
+            let directory = "/proc/\(pid)/fd"
+            for fd in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+                if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + fd) {
+                    open.insert(target)
+                }
+            }
+        }
+        return open
+    }
+
+    /// `path` with every symbolic link resolved, as `/proc/<pid>/fd` shows it.
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// `20261201T041500Z`: sorts by time and contains no characters a shell or a path treats specially.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return formatter.string(from: date)
+    }
+}

@@ -44,7 +44,7 @@ public struct StoreSalvage<Meta: Codable & Equatable & Sendable>: Sendable {
     /// Every problem found; each unreadable line is one problem, and is lost.
     public var problems: [StoreProblem]
     /// The lines (path and line) that could not be read and so are not in `contacts`.
-    public var lostLines: [StoreProblem] { problems.filter { $0.line != nil && $0.message.hasPrefix(StoreSalvage.unreadable) } }
+    public var lostLines: [StoreProblem] { problems.filter { $0.line != nil && $0.message.hasPrefix("unreadable") } }
 
     static var unreadable: String { "unreadable line" }
 }
@@ -74,11 +74,13 @@ extension JournaledStore {
                 if index == 0 {
                     do {
                         snapshotHeader = try decoder.decode(SnapshotHeader<Meta>.self, from: Data(line))
+                        continue
                     } catch {
                         result.problems.append(StoreProblem(
                             path: snapshotPath, line: 1, message: "unreadable header: \(LineCoding.reason(error))"))
+                        // A lost header line leaves a contact line first: keep it if it is one.
+                        guard (try? decoder.decode(ContactRecord.self, from: Data(line))) != nil else { continue }
                     }
-                    continue
                 }
                 do {
                     let record = IdentifierRules.normalized(try decoder.decode(ContactRecord.self, from: Data(line)))
@@ -114,6 +116,10 @@ extension JournaledStore {
         if let journalData, !journalData.isEmpty {
             let (lines, tornTail) = LineSplitter.split(journalData)
             var previousSeq: Int?
+            // Entries at or below the snapshot's base are skipped only in a journal the snapshot superseded
+            // (a compaction's or reset's leftover). Anywhere else they are replayed: replaying folded
+            // entries in order ends in the same state, and skipping on a damaged number would lose them.
+            var superseded = false
             for (index, line) in lines.enumerated() {
                 let number = index + 1
                 if index == 0 {
@@ -121,15 +127,19 @@ extension JournaledStore {
                         let header = try decoder.decode(JournalHeader.self, from: Data(line))
                         result.headSeq = max(result.headSeq, header.baseSeq)
                         if let snapshotHeader, header.generation != snapshotHeader.generation {
+                            superseded = [snapshotHeader.previousGeneration, snapshotHeader.replacedGeneration]
+                                .contains(header.generation)
                             result.problems.append(StoreProblem(
                                 path: journalPath, line: 1,
                                 message: "generation '\(header.generation)' is not the snapshot's ('\(snapshotHeader.generation)')"))
                         }
+                        continue
                     } catch {
                         result.problems.append(StoreProblem(
                             path: journalPath, line: 1, message: "unreadable header: \(LineCoding.reason(error))"))
+                        // A lost header line leaves an entry first: keep it if it is one.
+                        guard (try? decoder.decode(JournalEntry<Meta>.self, from: Data(line))) != nil else { continue }
                     }
-                    continue
                 }
                 let entry: JournalEntry<Meta>
                 do {
@@ -145,7 +155,7 @@ extension JournaledStore {
                         path: journalPath, line: number, message: "sequence number \(entry.seq) does not follow \(previousSeq)"))
                 }
                 previousSeq = entry.seq
-                if let snapshotHeader, entry.seq <= snapshotHeader.baseSeq {
+                if superseded, let snapshotHeader, entry.seq <= snapshotHeader.baseSeq {
                     result.journalEntriesFolded += 1
                     continue
                 }

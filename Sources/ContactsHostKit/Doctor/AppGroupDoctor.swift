@@ -67,7 +67,8 @@ public struct AppGroupDoctor {
             problems.append(StoreProblem(path: paths.requests, message: "not a named pipe (\(Self.describe(kind))); providers cannot be signalled"))
         }
         for directory in [paths.repliesDirectory, paths.watchersDirectory] {
-            let open = Self.pathsOpenByAnyProcess()
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            let open = names.isEmpty ? [] : Self.pathsOpenByAnyProcess()
             for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted() {
                 let path = directory + "/" + name
                 if Self.fileType(path) != S_IFIFO {
@@ -134,8 +135,9 @@ public struct AppGroupDoctor {
         }
         lines += removeTemporaryFiles(in: paths.systemStore)
         lines += removeTemporaryFiles(in: paths.domainDirectory)
-        let open = Self.pathsOpenByAnyProcess()
         for directory in [paths.repliesDirectory, paths.watchersDirectory] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            let open = names.isEmpty ? [] : Self.pathsOpenByAnyProcess()
             for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted() {
                 let path = directory + "/" + name
                 if Self.fileType(path) == S_IFIFO, !open.contains(Self.resolved(path)), unlink(path) == 0 {

@@ -1,0 +1,109 @@
+import AppGroupStore
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 10 items 1, 2, 5 and 6 through the built `contacts-host`.
+@Suite("contacts-host: damaged stores, identifier identity, atomic delete, doctor")
+struct StoreIntegrityCLITests {
+    private func addThree(_ group: TemporaryAppGroup) throws {
+        for name in ["Ada", "Grace", "Alan"] {
+            try CLIHarness.succeed(["add", "--id", name.lowercased(), "--given-name", name], in: group)
+        }
+    }
+
+    @Test("doctor finds a damaged journal line, export --salvage gets every readable contact, doctor --repair rebuilds the store")
+    func doctorRepairsDamagedJournal() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        try addThree(group)
+        #expect(try CLIHarness.succeed(["doctor"], in: group).hasPrefix("no problems"))
+        let journal = CLIHarness.database(group).store.journalPath
+        try IntegrityFiles.appendLine("{\"seq\":4,\"upsert\":[{\"identifier\":\"bad\",\"birthday\":\"never\"}]}", to: journal)
+
+        let list = try CLIHarness.run(["list"], in: group)
+        CLIHarness.expectFailure(list, mentioning: [journal + ":5:"])
+        let check = try CLIHarness.run(["doctor"], in: group)
+        #expect(check.exitCode == 1, "\(check)")
+        #expect(check.stdout.hasPrefix(journal + ":5: "), "\(check)")
+
+        let salvage = try CLIHarness.run(["export", "--salvage"], in: group)
+        #expect(salvage.exitCode == 0, "\(salvage)")
+        #expect(salvage.stderr.contains(journal + ":5: unreadable line"), "\(salvage)")
+        let exported = try JSONSerialization.jsonObject(with: Data(salvage.stdout.utf8)) as? [String: Any]
+        let contacts = exported?["contacts"] as? [[String: Any]]
+        #expect(contacts?.compactMap { $0["identifier"] as? String }.sorted() == ["ada", "alan", "grace"], "\(salvage)")
+
+        let repair = try CLIHarness.run(["doctor", "--repair"], in: group)
+        #expect(repair.exitCode == 0, "\(repair)")
+        #expect(repair.stdout.contains("rebuilt with 3 contacts"), "\(repair)")
+        #expect(repair.stdout.contains("lost " + journal + ":5: unreadable line"), "\(repair)")
+        #expect(repair.stdout.contains("moved aside: " + journal + ".damaged-"), "\(repair)")
+        #expect(try CLIHarness.succeed(["list"], in: group).split(separator: "\n").count == 3)
+        #expect(try CLIHarness.succeed(["doctor"], in: group).hasPrefix("no problems"))
+        try CLIHarness.succeed(["add", "--id", "new", "--given-name", "New"], in: group)
+    }
+
+    @Test("A missing snapshot is refused by list and add with its path, and nothing is written")
+    func missingSnapshotRefused() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        try addThree(group)
+        let store = CLIHarness.database(group).store
+        try CLIHarness.database(group).store.compact()
+        try CLIHarness.succeed(["add", "--id", "late", "--given-name", "Late"], in: group)
+        try FileManager.default.removeItem(atPath: store.snapshotPath)
+        let files = CLIHarness.databaseFiles(group)
+        CLIHarness.expectFailure(try CLIHarness.run(["list"], in: group), mentioning: [store.snapshotPath + ":1:"])
+        let add = try CLIHarness.run(["add", "--given-name", "X"], in: group)
+        #expect(add.exitCode == 1 && add.stderr.contains(store.snapshotPath + ":1:"), "\(add)")
+        #expect(CLIHarness.databaseFiles(group) == files)
+        // The doctor keeps what the journal still holds.
+        let repair = try CLIHarness.run(["doctor", "--repair"], in: group)
+        #expect(repair.exitCode == 0, "\(repair)")
+        #expect(try CLIHarness.succeed(["list"], in: group).contains("late"))
+    }
+
+    @Test("add --id café composed then decomposed: one contact, the second add refused as a duplicate")
+    func identifierIdentity() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        try CLIHarness.succeed(["add", "--id", "caf\u{E9}", "--given-name", "Composed"], in: group)
+        let second = try CLIHarness.run(["add", "--id", "cafe\u{301}", "--given-name", "Decomposed"], in: group)
+        CLIHarness.expectFailure(second, mentioning: ["already exists"])
+        #expect(try CLIHarness.succeed(["list"], in: group).split(separator: "\n").count == 1)
+        #expect(try CLIHarness.succeed(["get", "cafe\u{301}"], in: group).contains("Composed"))
+        try CLIHarness.succeed(["delete", "cafe\u{301}"], in: group)
+        #expect(try CLIHarness.succeed(["list"], in: group).isEmpty)
+    }
+
+    @Test("delete of many ids is one journal line")
+    func deleteManyIsOneLine() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let identifiers = (0..<300).map { "d\($0)" }
+        let document = try JSONEncoder().encode(identifiers.map { ContactRecord(identifier: $0) })
+        try CLIHarness.succeed(["import", "-"], in: group, stdin: document)
+        let journal = CLIHarness.database(group).store.journalPath
+        let before = try IntegrityFiles.lineCount(journal)
+        try CLIHarness.succeed(["delete"] + identifiers, in: group)
+        #expect(try IntegrityFiles.lineCount(journal) == before + 1)
+        #expect(try CLIHarness.succeed(["list"], in: group).isEmpty)
+    }
+}
+
+/// File helpers for these tests.
+enum IntegrityFiles {
+    /// Appends `line` and a newline to the file at `path`.
+    static func appendLine(_ line: String, to path: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data((line + "\n").utf8))
+    }
+
+    /// The number of newline-terminated lines in a file.
+    static func lineCount(_ path: String) throws -> Int {
+        try Data(contentsOf: URL(fileURLWithPath: path)).reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+    }
+}

@@ -83,8 +83,8 @@ extension JournaledStore {
                     }
                 }
                 do {
+                    // Exactly what load() accepts: a repair must not drop a line that a sound store keeps.
                     let record = IdentifierRules.normalized(try decoder.decode(ContactRecord.self, from: Data(line)))
-                    try IdentifierRules.validate(record.identifier)
                     if contacts[record.identifier] != nil {
                         result.problems.append(StoreProblem(
                             path: snapshotPath, line: number, message: "duplicate identifier '\(record.identifier)' (the later line is kept)"))
@@ -144,7 +144,6 @@ extension JournaledStore {
                 let entry: JournalEntry<Meta>
                 do {
                     entry = try decoder.decode(JournalEntry<Meta>.self, from: Data(line))
-                    for record in entry.upsert ?? [] { try IdentifierRules.validate(record.identifier) }
                 } catch {
                     result.problems.append(StoreProblem(
                         path: journalPath, line: number, message: "\(StoreSalvage<Meta>.unreadable): \(Self.reason(error))"))

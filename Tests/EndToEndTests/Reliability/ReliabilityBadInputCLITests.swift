@@ -61,7 +61,11 @@ struct ReliabilityBadInputCLITests {
                 (["export", "--bogus"], "--bogus"), (["export", "--vcard", "--version", "9"], "--version"),
                 (["export", "--vcard", "--version"], "--version"), (["export", "--vcard", "--vcard"], "--vcard"),
                 (["export", "out.json"], "'out.json'"), (["export", "--json", "--vcard"], "--json"),
-                (["export", "--version", "4.0"], "--version"),
+                (["export", "--version", "4.0"], "--version"), (["export", "--salvage", "--salvage"], "--salvage"),
+            ],
+            "doctor": [
+                (["doctor", "--bogus"], "--bogus"), (["doctor", "--repair", "--repair"], "--repair"),
+                (["doctor", "extra"], "'extra'"), (["doctor", "--json"], "--json"),
             ],
             "enable": [
                 (["enable", "--bogus"], "--bogus"), (["enable", "--page-size", "x"], "--page-size"),

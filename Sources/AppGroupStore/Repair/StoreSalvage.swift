@@ -195,6 +195,10 @@ extension JournaledStore {
         } catch let error as StoreError {
             if case .malformed(let path, let line, let reason) = error {
                 problems.append(StoreProblem(path: path, line: line, message: reason))
+            } else if case .unsupportedFormat(let path, let version) = error {
+                problems.append(StoreProblem(
+                    path: path, line: 1,
+                    message: "format version \(version), written by a newer version of this tool (this build reads \(StoreFormat.version)); it is not repaired"))
             } else {
                 problems.append(StoreProblem(path: directory, message: "\(error)"))
             }
@@ -225,6 +229,9 @@ extension JournaledStore {
     /// sync is a full content enumeration) and an empty journal are written from `salvage()`.
     public func repair(timestamp: String) throws -> RepairReport {
         try withLockForRepair {
+            // A file of a newer format is not damaged: rewriting it in this version's format would lose
+            // what the newer version stored.
+            try refuseNewerFormat()
             let salvage = try self.salvage()
             var moved: [String] = []
             for path in [snapshotPath, journalPath] where FileManager.default.fileExists(atPath: path) {
@@ -239,6 +246,21 @@ extension JournaledStore {
                 meta: salvage.meta)
             try writeEmptyJournal(generation: generation, baseSeq: salvage.headSeq)
             return RepairReport(movedAside: moved, salvage: salvage)
+        }
+    }
+
+    private struct FormatProbe: Decodable {
+        var format: Int
+    }
+
+    /// Throws `unsupportedFormat` when a file's header names another format version.
+    private func refuseNewerFormat() throws {
+        for path in [snapshotPath, journalPath] {
+            guard let data = try SecureFile.readIfPresent(path), let newline = data.firstIndex(of: 0x0A),
+                let probe = try? JSONDecoder().decode(FormatProbe.self, from: data[..<newline]),
+                probe.format != StoreFormat.version
+            else { continue }
+            throw StoreError.unsupportedFormat(path: path, version: probe.format)
         }
     }
 

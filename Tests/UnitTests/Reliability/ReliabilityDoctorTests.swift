@@ -182,4 +182,22 @@ struct ReliabilityDoctorTests {
         #expect(domainFiles.contains { $0.hasPrefix("domain.json.damaged-") }, "\(domainFiles)")
         #expect(!FileManager.default.fileExists(atPath: stalePipe))
     }
+
+    @Test("A store of a newer format version is reported, and --repair refuses to rewrite it")
+    func newerFormatIsNotRepaired() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let database = AppDatabase(appGroup: group.appGroup)
+        try database.add(StoreFixtures.contact("a"))
+        let store = database.store
+        let snapshot = try StoreFixtures.bytes(store.snapshotPath)
+        let newer = Data(String(decoding: snapshot, as: UTF8.self).replacingOccurrences(of: #""format":1"#, with: #""format":2"#).utf8)
+        try SecureFile.replace(store.snapshotPath, with: newer, durable: false)
+        let doctor = AppGroupDoctor(appGroup: group.appGroup)
+        let problems = try doctor.check().map(\.description)
+        #expect(problems.contains { $0.hasPrefix(store.snapshotPath + ":1: format version 2") }, "\(problems)")
+        #expect(throws: StoreError.unsupportedFormat(path: store.snapshotPath, version: 2)) { _ = try doctor.repair() }
+        #expect(try StoreFixtures.bytes(store.snapshotPath) == newer)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory).allSatisfy { !$0.contains(".damaged-") })
+    }
 }

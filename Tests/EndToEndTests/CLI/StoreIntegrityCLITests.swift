@@ -44,6 +44,29 @@ struct StoreIntegrityCLITests {
         try CLIHarness.succeed(["add", "--id", "new", "--given-name", "New"], in: group)
     }
 
+    @Test("A bad byte in the system store's last journal line: system reset refuses, doctor --repair drops the store, then it works")
+    func doctorDropsDamagedSystemStore() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        try addThree(group)
+        try CLIHarness.succeed(["system", "reset"], in: group)
+        let journal = group.path + "/domains/defaultDomain/store/journal.jsonl"
+        // One changed byte in the last line ("seq" → "sEq").
+        try IntegrityFiles.appendLine("{\"sEq\":1,\"upsert\":[{\"identifier\":\"x\"}]}", to: journal)
+        CLIHarness.expectFailure(try CLIHarness.run(["system", "reset"], in: group), mentioning: [journal + ":2:"])
+
+        let check = try CLIHarness.run(["doctor"], in: group)
+        #expect(check.exitCode == 1 && check.stdout.hasPrefix(journal + ":2: "), "\(check)")
+        let repair = try CLIHarness.run(["doctor", "--repair"], in: group)
+        #expect(repair.exitCode == 0, "\(repair)")
+        #expect(repair.stdout.contains("dropped (rebuilt by the next sync, a full content enumeration)"), "\(repair)")
+        #expect(repair.stdout.contains("moved aside: " + journal + ".damaged-"), "\(repair)")
+        try CLIHarness.succeed(["system", "reset"], in: group)
+        #expect(try CLIHarness.succeed(["system", "list"], in: group).isEmpty)
+        #expect(try CLIHarness.succeed(["list"], in: group).split(separator: "\n").count == 3)
+        #expect(try CLIHarness.succeed(["doctor"], in: group).hasPrefix("no problems"))
+    }
+
     @Test("A missing snapshot is refused by list and add with its path, and nothing is written")
     func missingSnapshotRefused() throws {
         let group = TemporaryAppGroup()

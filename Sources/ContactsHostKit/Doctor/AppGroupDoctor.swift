@@ -37,9 +37,7 @@ public struct AppGroupDoctor {
     /// One line per problem, each naming the file (and line). Empty: the App Group is sound.
     public func check() throws -> [StoreProblem] {
         var problems = try appStore.check()
-        problems += temporaryFiles(in: appStore.directory).map {
-            StoreProblem(path: $0, message: "a temp file left by an interrupted write (never renamed in; holds no committed data)")
-        }
+        problems += [appGroup.path, appStore.directory].flatMap(temporaryFileProblems)
         for paths in domains() {
             problems += try domainProblems(paths)
         }
@@ -56,13 +54,8 @@ public struct AppGroupDoctor {
         let system = SystemStore(directory: paths.systemStore)
         if FileManager.default.fileExists(atPath: paths.systemStore) {
             problems += try system.check()
-            problems += temporaryFiles(in: paths.systemStore).map {
-                StoreProblem(path: $0, message: "a temp file left by an interrupted write (never renamed in; holds no committed data)")
-            }
         }
-        problems += temporaryFiles(in: paths.domainDirectory).map {
-            StoreProblem(path: $0, message: "a temp file left by an interrupted write (never renamed in; holds no committed data)")
-        }
+        problems += Self.temporaryFileDirectories(paths).flatMap(temporaryFileProblems)
         if let kind = Self.fileType(paths.requests), kind != S_IFIFO {
             problems.append(StoreProblem(path: paths.requests, message: "not a named pipe (\(Self.describe(kind))); providers cannot be signalled"))
         }
@@ -111,7 +104,7 @@ public struct AppGroupDoctor {
             for lost in salvage.lostLines { report.lines.append("lost \(lost)") }
             for path in result.movedAside { report.lines.append("moved aside: \(path)") }
         }
-        report.lines += removeTemporaryFiles(in: store.directory)
+        report.lines += [appGroup.path, store.directory].flatMap(removeTemporaryFiles)
         for paths in domains() {
             report.lines += try repairDomain(paths, timestamp: timestamp)
         }
@@ -133,8 +126,7 @@ public struct AppGroupDoctor {
             lines.append("\(paths.systemStore): dropped (rebuilt by the next sync, a full content enumeration)")
             for path in moved { lines.append("moved aside: \(path)") }
         }
-        lines += removeTemporaryFiles(in: paths.systemStore)
-        lines += removeTemporaryFiles(in: paths.domainDirectory)
+        lines += Self.temporaryFileDirectories(paths).flatMap(removeTemporaryFiles)
         for directory in [paths.repliesDirectory, paths.watchersDirectory] {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             let open = names.isEmpty ? [] : Self.pathsOpenByAnyProcess()
@@ -158,6 +150,17 @@ public struct AppGroupDoctor {
     }
 
     // MARK: Helpers
+
+    /// The directories of a domain where `SecureFile.replace` writes temp files.
+    private static func temporaryFileDirectories(_ paths: DomainPaths) -> [String] {
+        [paths.domainDirectory, paths.systemStore, paths.runDirectory, paths.tracesDirectory]
+    }
+
+    private func temporaryFileProblems(in directory: String) -> [StoreProblem] {
+        temporaryFiles(in: directory).map {
+            StoreProblem(path: $0, message: "a temp file left by an interrupted write (never renamed in; holds no committed data)")
+        }
+    }
 
     /// `.<name>.tmp-<pid>-<random>` files of `SecureFile.replace` whose writer is gone.
     private func temporaryFiles(in directory: String) -> [String] {

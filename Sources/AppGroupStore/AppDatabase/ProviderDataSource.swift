@@ -77,32 +77,43 @@ public final class ProviderDataSource {
             // the order of didUpdate / didDelete cannot matter.
             var finalState: [String: ContactRecord?] = [:]
             var order: [String] = []
+            // At most `limit` changes: an entry with more (one atomic `delete` of many ids) is split
+            // across batches, the marker saying how many of its changes were delivered (`within`).
+            var budget = max(limit, 1)
+            var last = position
+            var within = 0
             for entry in entries {
-                for record in entry.upsert ?? [] {
-                    if finalState[record.identifier] == nil { order.append(record.identifier) }
-                    finalState[record.identifier] = .some(record)
-                }
-                for identifier in entry.delete ?? [] {
+                let changes = (entry.upsert ?? []).map { ($0.identifier, Optional($0)) } + (entry.delete ?? []).map { ($0, nil) }
+                let start = entry.seq == position + 1 ? min(decoded.within, changes.count) : 0
+                let end = start + min(changes.count - start, budget)
+                for (identifier, record) in changes[start..<end] {
                     if finalState[identifier] == nil { order.append(identifier) }
-                    finalState[identifier] = .some(nil)
+                    finalState[identifier] = .some(record)
                 }
+                budget -= end - start
+                if end < changes.count {
+                    within = end
+                    break
+                }
+                last = entry.seq
+                if budget == 0 { break }
             }
             var updated: [ContactRecord] = []
             var deleted: [String] = []
             for identifier in order {
                 if let record = finalState[identifier] ?? nil { updated.append(record) } else { deleted.append(identifier) }
             }
-            let last = entries.last?.seq ?? position
             let next: SyncMarker
             let nextOffset: Int
             if generation == decoded.generation {
-                next = decoded
+                next = SyncMarker(generation: decoded.generation, seq: decoded.seq, within: within)
                 nextOffset = last - decoded.seq
             } else {
-                next = SyncMarker(generation: generation, seq: last)
+                next = SyncMarker(generation: generation, seq: last, within: within)
                 nextOffset = 0
             }
-            return .batch(updated: updated, deleted: deleted, marker: next, offset: nextOffset, moreComing: last < headSeq)
+            return .batch(
+                updated: updated, deleted: deleted, marker: next, offset: nextOffset, moreComing: within > 0 || last < headSeq)
         }
     }
 }

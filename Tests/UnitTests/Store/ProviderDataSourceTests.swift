@@ -292,4 +292,42 @@ struct ProviderDataSourceTests {
         #expect(past.contacts.isEmpty && past.isLast)
         #expect(state.page(from: -5, limit: 1).contacts.map(\.identifier) == ["c01"])
     }
+
+    @Test("One atomic delete of many ids is split into batches of at most the limit, nothing lost or repeated")
+    func multiIdentifierDeleteIsSplit() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let database = try filled(group, count: 9)
+        let source = ProviderDataSource(appGroup: group.appGroup)
+        var marker = try #require(try page(source, marker: nil, offset: 0, limit: 100)).marker
+        var offset = 0
+        let doomed = (1...7).map { String(format: "c%02d", $0) }
+        try database.delete(doomed)
+        try database.add(StoreFixtures.contact("late"))
+        var deleted: [String] = []
+        var updated: [String] = []
+        var batches = 0
+        while true {
+            let batch = try #require(try changes(source, marker: marker, offset: offset, limit: 3))
+            #expect(batch.deleted.count + batch.updated.count <= 3)
+            #expect(batch.marker != marker || batch.offset != offset || !batch.moreComing, "the anchor must advance")
+            deleted += batch.deleted
+            updated += batch.updated.map(\.identifier)
+            marker = batch.marker
+            offset = batch.offset
+            batches += 1
+            if !batch.moreComing || batches > 10 { break }
+        }
+        #expect(deleted == doomed)
+        #expect(updated == ["late"])
+        #expect(batches == 3)
+        // The anchor of a partly delivered entry round-trips through its wire form.
+        let partial = SyncMarker(generation: "G", seq: 4, within: 2)
+        #expect(String(decoding: partial.data, as: UTF8.self) == "cps1:G:4:2")
+        #expect(SyncMarker(data: partial.data) == partial)
+        #expect(SyncMarker(data: Data("cps1:G:4:0".utf8)) == nil)
+        // At the head, nothing more.
+        let end = try #require(try changes(source, marker: marker, offset: offset, limit: 3))
+        #expect(end.deleted.isEmpty && end.updated.isEmpty && !end.moreComing)
+    }
 }

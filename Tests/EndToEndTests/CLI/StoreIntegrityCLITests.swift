@@ -100,6 +100,21 @@ struct StoreIntegrityCLITests {
         #expect(try CLIHarness.succeed(["list"], in: group).isEmpty)
     }
 
+    @Test("JSON and vCard imports with both spellings of café keep one contact")
+    func importIdentity() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let json = #"[{"identifier":"caf\u00e9","givenName":"Composed"},{"identifier":"cafe\u0301","givenName":"Decomposed"}]"#
+        #expect(try CLIHarness.succeed(["import", "-"], in: group, stdin: Data(json.utf8)) == "imported 2 contacts (1 added, 1 updated, 0 skipped)")
+        let listed = try CLIHarness.succeed(["list"], in: group)
+        #expect(listed.split(separator: "\n").count == 1 && listed.contains("Decomposed"), "\(listed)")
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:cafe\u{301}\r\nFN:From vCard\r\nN:;From vCard;;;\r\nEND:VCARD\r\n"
+        let result = try CLIHarness.run(["import", "-"], in: group, stdin: Data(card.utf8))
+        #expect(result.exitCode == 0 && result.output == "imported 1 contacts (0 added, 1 updated, 0 skipped)", "\(result)")
+        let after = try CLIHarness.succeed(["list"], in: group)
+        #expect(after.split(separator: "\n").count == 1 && after.contains("From vCard"), "\(after)")
+    }
+
     @Test("delete of many ids is one journal line")
     func deleteManyIsOneLine() throws {
         let group = TemporaryAppGroup()

@@ -53,8 +53,9 @@ extension JournaledStore {
     /// Reads every whole, valid line of the snapshot and journal, whatever else is damaged.
     ///
     /// Unlike `load()`, which refuses a damaged store, this never throws for bad content: each bad
-    /// line becomes a `StoreProblem` and is skipped. Journal entries are applied in file order; those
-    /// at or below the snapshot's `baseSeq` are already folded into it and are skipped.
+    /// line becomes a `StoreProblem` and is skipped. Journal entries are applied in file order; in a
+    /// journal the snapshot superseded (a compaction's or reset's leftover), those at or below the
+    /// snapshot's `baseSeq` are already folded into it (or were discarded by the reset) and are skipped.
     public func salvage() throws -> StoreSalvage<Meta> {
         var result = StoreSalvage<Meta>(
             contacts: [], meta: nil, headSeq: 0, snapshotLinesKept: 0, journalEntriesKept: 0, journalEntriesFolded: 0,
@@ -111,7 +112,7 @@ extension JournaledStore {
                 }
             }
         } else if let journalData, !journalData.isEmpty {
-            result.problems.append(StoreProblem(path: snapshotPath, message: "missing, but journal.jsonl holds changes"))
+            result.problems.append(StoreProblem(path: snapshotPath, line: 1, message: "missing, but journal.jsonl holds changes"))
         }
         if let journalData, !journalData.isEmpty {
             let (lines, tornTail) = LineSplitter.split(journalData)

@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "ContactProvider", targets: ["ContactProvider"]),
         .library(name: "Contacts", targets: ["Contacts"]),
         .library(name: "OSLog", targets: ["OSLog"]),
+        .library(name: "ExtensionFoundation", targets: ["ExtensionFoundation"]),
+        .library(name: "Combine", targets: ["Combine"]),
         // The simulator's own libraries.
         .library(name: "AppGroupStore", targets: ["AppGroupStore"]),
         .library(name: "ContactProviderSystem", targets: ["ContactProviderSystem"]),
@@ -24,14 +26,16 @@ let package = Package(
         .executable(name: "contacts-bench", targets: ["contacts-bench"]),
     ],
     targets: [
-        .target(name: "Contacts"),
+        .target(name: "Contacts", dependencies: ["Combine"]),
         .target(name: "OSLog"),
+        .target(name: "ExtensionFoundation"),
+        .target(name: "Combine"),
         .target(name: "AppGroupStore"),
         .target(name: "ContactProviderSystem", dependencies: ["AppGroupStore"]),
         .target(name: "ContactsInterop", dependencies: ["AppGroupStore", "Contacts"]),
         .target(
             name: "ContactProvider",
-            dependencies: ["Contacts", "AppGroupStore", "ContactProviderSystem"]),
+            dependencies: ["Contacts", "ExtensionFoundation", "Combine", "AppGroupStore", "ContactProviderSystem"]),
         .target(
             name: "ContactProviderConformance",
             dependencies: ["ContactProvider", "AppGroupStore", "ContactProviderSystem"]),
@@ -68,6 +72,16 @@ let package = Package(
             name: "seed-demo-provider",
             dependencies: ["ContactProvider", "Contacts", "OSLog", "AppGroupStore"],
             path: "Examples/seed-demo-provider"),
+
+        // Provider sources written the way real iOS projects write them, built unchanged in both
+        // language modes (the `-swift5` targets compile the same files, linked, in Swift 5 mode).
+        .executableTarget(
+            name: "template-provider", dependencies: ["ContactProvider", "Contacts", "ExtensionFoundation", "OSLog"],
+            path: "Examples/template-provider"),
+        .executableTarget(
+            name: "template-provider-swift5",
+            dependencies: ["ContactProvider", "Contacts", "ExtensionFoundation", "OSLog"],
+            path: "Examples/template-provider-swift5", swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Test helpers are their own target, as in swift-argument-parser.
         .target(

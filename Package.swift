@@ -26,13 +26,14 @@ let package = Package(
         .executable(name: "contacts-bench", targets: ["contacts-bench"]),
     ],
     targets: [
-        .target(name: "Contacts", dependencies: ["Combine"]),
+        // Layers, one way: AppGroupStore ← ContactsInterop (vCard codec) ← Contacts ← ContactProvider.
+        .target(name: "Contacts", dependencies: ["Combine", "AppGroupStore", "ContactsInterop"]),
         .target(name: "OSLog"),
         .target(name: "ExtensionFoundation"),
         .target(name: "Combine"),
         .target(name: "AppGroupStore"),
         .target(name: "ContactProviderSystem", dependencies: ["AppGroupStore"]),
-        .target(name: "ContactsInterop", dependencies: ["AppGroupStore", "Contacts"]),
+        .target(name: "ContactsInterop", dependencies: ["AppGroupStore"]),
         .target(
             name: "ContactProvider",
             dependencies: ["Contacts", "ExtensionFoundation", "Combine", "AppGroupStore", "ContactProviderSystem"]),
@@ -82,6 +83,10 @@ let package = Package(
             name: "template-provider-swift5",
             dependencies: ["ContactProvider", "Contacts", "ExtensionFoundation", "OSLog"],
             path: "Examples/template-provider-swift5", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(name: "sample-provider", dependencies: ["ContactProvider", "Contacts"], path: "Examples/sample-provider"),
+        .executableTarget(
+            name: "sample-provider-swift5", dependencies: ["ContactProvider", "Contacts"],
+            path: "Examples/sample-provider-swift5", swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Test helpers are their own target, as in swift-argument-parser.
         .target(

@@ -1,4 +1,19 @@
-import Contacts
+// ContactsInterop sits below the Contacts module (Contacts' `CNContactVCardSerialization` uses this
+// codec), so it spells Apple's label values itself; a unit test checks they equal Contacts' constants.
+private let CNLabelHome = "_$!<Home>!$_"
+private let CNLabelWork = "_$!<Work>!$_"
+private let CNLabelSchool = "_$!<School>!$_"
+private let CNLabelOther = "_$!<Other>!$_"
+private let CNLabelEmailiCloud = "iCloud"
+private let CNLabelURLAddressHomePage = "_$!<HomePage>!$_"
+private let CNLabelPhoneNumberMobile = "_$!<Mobile>!$_"
+private let CNLabelPhoneNumberiPhone = "iPhone"
+private let CNLabelPhoneNumberAppleWatch = "AppleWatch"
+private let CNLabelPhoneNumberMain = "_$!<Main>!$_"
+private let CNLabelPhoneNumberHomeFax = "_$!<HomeFAX>!$_"
+private let CNLabelPhoneNumberWorkFax = "_$!<WorkFAX>!$_"
+private let CNLabelPhoneNumberOtherFax = "_$!<OtherFAX>!$_"
+private let CNLabelPhoneNumberPager = "_$!<Pager>!$_"
 
 /// Mapping between vCard TYPE parameters and Apple's Contacts label constants.
 enum VCardLabels {

@@ -97,6 +97,7 @@ let package = Package(
             name: "UnitTests",
             dependencies: [
                 "Contacts", "OSLog", "AppGroupStore", "ContactProviderSystem", "ContactProvider",
+                "ExtensionFoundation", "Combine",
                 "ContactsHostKit", "ContactsInterop", "ContactProviderConformance", "ExampleProviders", "TestSupport",
             ]),
         .testTarget(

@@ -19,6 +19,8 @@ private let CNLabelPhoneNumberPager = "_$!<Pager>!$_"
 enum VCardLabels {
     enum Kind: Sendable {
         case phone, email, url, address
+        /// Dates, relations, social profiles, instant messaging: only home/work/school/other map to TYPE.
+        case other
     }
 
     /// TYPE values that carry no label (`pref` orders, the rest describe the medium).
@@ -44,7 +46,7 @@ enum VCardLabels {
             if set.contains("homepage") || set.contains("home-page") { return CNLabelURLAddressHomePage }
         case .email:
             if set.contains("icloud") { return CNLabelEmailiCloud }
-        case .address:
+        case .address, .other:
             break
         }
         if set.contains("home") { return CNLabelHome }

@@ -39,6 +39,35 @@ extension ContactRecord {
         if let birthday = contact.birthday, let month = birthday.month, let day = birthday.day {
             self.birthday = BirthdayFormat.format(year: birthday.year, month: month, day: day)
         }
+        contactType = contact.contactType == .organization ? "organization" : nil
+        previousFamilyName = contact.previousFamilyName
+        phoneticGivenName = contact.phoneticGivenName
+        phoneticMiddleName = contact.phoneticMiddleName
+        phoneticFamilyName = contact.phoneticFamilyName
+        phoneticOrganizationName = contact.phoneticOrganizationName
+        if let date = contact.nonGregorianBirthday, let month = date.month, let day = date.day {
+            nonGregorianBirthday = NonGregorianDate(
+                calendar: date.calendar.map { CalendarNames.name(of: $0.identifier) } ?? "gregorian",
+                era: date.era, year: date.year, month: month, day: day, isLeapMonth: date.isLeapMonth)
+        }
+        // A date needs at least a month and a day to be stored (as `YYYY-MM-DD` or `--MM-DD`).
+        dates = contact.dates.compactMap { labeled in
+            let date = labeled.value as DateComponents
+            guard let month = date.month, let day = date.day else { return nil }
+            return LabeledString(label: labeled.label, value: BirthdayFormat.format(year: date.year, month: month, day: day))
+        }
+        contactRelations = contact.contactRelations.map { LabeledString(label: $0.label, value: $0.value.name) }
+        socialProfiles = contact.socialProfiles.map { labeled in
+            var profile = LabeledSocialProfile(label: labeled.label)
+            profile.urlString = labeled.value.urlString
+            profile.username = labeled.value.username
+            profile.userIdentifier = labeled.value.userIdentifier
+            profile.service = labeled.value.service
+            return profile
+        }
+        instantMessageAddresses = contact.instantMessageAddresses.map {
+            LabeledInstantMessageAddress(label: $0.label, username: $0.value.username, service: $0.value.service)
+        }
     }
 
 
@@ -78,6 +107,36 @@ extension ContactRecord {
         }
         if let birthday, let parsed = BirthdayFormat.parse(birthday) {
             contact.birthday = DateComponents(year: parsed.year, month: parsed.month, day: parsed.day)
+        }
+        contact.contactType = contactType == "organization" ? .organization : .person
+        contact.previousFamilyName = previousFamilyName
+        contact.phoneticGivenName = phoneticGivenName
+        contact.phoneticMiddleName = phoneticMiddleName
+        contact.phoneticFamilyName = phoneticFamilyName
+        contact.phoneticOrganizationName = phoneticOrganizationName
+        if let date = nonGregorianBirthday {
+            var components = DateComponents(
+                calendar: CalendarNames.identifier(named: date.calendar).map { Calendar(identifier: $0) },
+                era: date.era, year: date.year, month: date.month, day: date.day)
+            components.isLeapMonth = date.isLeapMonth
+            contact.nonGregorianBirthday = components
+        }
+        contact.dates = dates.compactMap { labeled in
+            guard let parsed = BirthdayFormat.parse(labeled.value) else { return nil }
+            let date = DateComponents(year: parsed.year, month: parsed.month, day: parsed.day)
+            return CNLabeledValue(label: labeled.label, value: date as NSDateComponents)
+        }
+        contact.contactRelations = contactRelations.map {
+            CNLabeledValue(label: $0.label, value: CNContactRelation(name: $0.value))
+        }
+        contact.socialProfiles = socialProfiles.map {
+            CNLabeledValue(
+                label: $0.label,
+                value: CNSocialProfile(
+                    urlString: $0.urlString, username: $0.username, userIdentifier: $0.userIdentifier, service: $0.service))
+        }
+        contact.instantMessageAddresses = instantMessageAddresses.map {
+            CNLabeledValue(label: $0.label, value: CNInstantMessageAddress(username: $0.username, service: $0.service))
         }
         return contact
     }

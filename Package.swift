@@ -78,7 +78,9 @@ let package = Package(
         // language modes (the `-swift5` targets compile the same files, linked, in Swift 5 mode).
         .executableTarget(
             name: "template-provider", dependencies: ["ContactProvider", "Contacts", "ExtensionFoundation", "OSLog"],
-            path: "Examples/template-provider"),
+            path: "Examples/template-provider",
+            // New Xcode projects turn this on; the seed's model file still compiles (it imports ContactProvider).
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .executableTarget(
             name: "template-provider-swift5",
             dependencies: ["ContactProvider", "Contacts", "ExtensionFoundation", "OSLog"],

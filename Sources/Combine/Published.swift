@@ -26,9 +26,7 @@ public struct Published<Value> {
 
     /// The property's publisher (`$property`).
     public var projectedValue: Publisher {
-        get { Publisher(box: box) }
-        // Combine allows assigning a publisher back (`$x = …`); nothing here needs more than keeping it.
-        set {}
+        Publisher(box: box)
     }
 
     /// Reads and writes the property through the enclosing object, so a change can announce itself.

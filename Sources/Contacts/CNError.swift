@@ -72,7 +72,43 @@ public struct CNError: Error, CustomNSError, Hashable, LocalizedError, @unchecke
         hasher.combine(code)
         hasher.combine(errorDescription)
     }
+}
 
-    /// The data is not a well-formed vCard.
+/// Matches an error against a code, so `catch CNError.vCardMalformed` works as on Apple platforms.
+public func ~= (code: CNError.Code, error: any Error) -> Bool {
+    (error as? CNError)?.code == code
+}
+
+// The codes as members of `CNError`, as Swift imports Apple's error enums (`CNError.vCardMalformed`).
+extension CNError {
+    /// ``CNError/Code/communicationError``.
+    public static var communicationError: Code { .communicationError }
+    /// ``CNError/Code/dataAccessError``.
+    public static var dataAccessError: Code { .dataAccessError }
+    /// ``CNError/Code/authorizationDenied``.
+    public static var authorizationDenied: Code { .authorizationDenied }
+    /// ``CNError/Code/noAccessableWritableContainers``.
+    public static var noAccessableWritableContainers: Code { .noAccessableWritableContainers }
+    /// ``CNError/Code/unauthorizedKeys``.
+    public static var unauthorizedKeys: Code { .unauthorizedKeys }
+    /// ``CNError/Code/featureDisabledByUser``.
+    public static var featureDisabledByUser: Code { .featureDisabledByUser }
+    /// ``CNError/Code/featureNotAvailable``.
+    public static var featureNotAvailable: Code { .featureNotAvailable }
+    /// ``CNError/Code/recordDoesNotExist``.
+    public static var recordDoesNotExist: Code { .recordDoesNotExist }
+    /// ``CNError/Code/insertedRecordAlreadyExists``.
+    public static var insertedRecordAlreadyExists: Code { .insertedRecordAlreadyExists }
+    /// ``CNError/Code/validationMultipleErrors``.
+    public static var validationMultipleErrors: Code { .validationMultipleErrors }
+    /// ``CNError/Code/validationTypeMismatch``.
+    public static var validationTypeMismatch: Code { .validationTypeMismatch }
+    /// ``CNError/Code/validationConfigurationError``.
+    public static var validationConfigurationError: Code { .validationConfigurationError }
+    /// ``CNError/Code/predicateInvalid``.
+    public static var predicateInvalid: Code { .predicateInvalid }
+    /// ``CNError/Code/vCardMalformed``.
     public static var vCardMalformed: Code { .vCardMalformed }
+    /// ``CNError/Code/vCardSummarizationError``.
+    public static var vCardSummarizationError: Code { .vCardSummarizationError }
 }

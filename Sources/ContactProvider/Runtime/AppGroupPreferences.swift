@@ -22,6 +22,7 @@ enum AppGroupPreferences {
     /// itself, started with the right environment. If that fails, logs why and carries on (the
     /// provider still syncs; only its defaults stay outside the App Group).
     static func ensure(in group: AppGroup) {
+        #if os(Linux)
         let environment = ProcessInfo.processInfo.environment
         let wanted = group.preferencesDirectory
         guard environment[AppGroup.preferencesEnvironmentVariable] != wanted else { return }
@@ -40,6 +41,7 @@ enum AppGroupPreferences {
         argv.forEach { free($0) }
         envp.forEach { free($0) }
         warn("could not restart with \(AppGroup.preferencesEnvironmentVariable)=\(wanted) (\(reason))")
+        #endif
     }
 
     private static func warn(_ message: String) {

@@ -48,6 +48,13 @@ struct VCardSerializationTests {
             #expect((error as NSError).domain == CNErrorDomain)
             #expect(error.localizedDescription.contains("line 1"))
         }
+        do {
+            _ = try CNContactVCardSerialization.contacts(with: broken)
+        } catch CNError.vCardMalformed {
+            // `catch CNError.code` matches, as on Apple platforms.
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
         #expect(try CNContactVCardSerialization.contacts(with: Data()).isEmpty)
         #expect(try CNContactVCardSerialization.contacts(with: Data("\r\n\r\n".utf8)).isEmpty)
     }

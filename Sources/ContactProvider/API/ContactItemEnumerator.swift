@@ -17,7 +17,11 @@ public protocol ContactItemEnumerating {
 /// cannot be sent … into actor-isolated implementation"; measured). Implementations need not
 /// write `sending` themselves: the class-based shape of Apple's samples compiles unchanged.
 /// `sending` is not in Apple's documented declarations; it is a simulator addition that no
-/// conforming code can notice.
+/// conforming code can notice. Code that *calls* an enumerator (a unit test driving it by hand
+/// with a mock observer) notices it in Swift 6 mode: a non-`Sendable` observer cannot be read
+/// after the call ("sending 'observer' risks causing data races"); make the mock `Sendable`
+/// (`final class MockObserver: ContactItemContentObserver, @unchecked Sendable` in a test). That is
+/// the trade made for actor enumerators, which extension code written for iOS uses.
 public protocol ContactItemEnumerator {
     /// Enumerates one page of content; ends with exactly one of the observer's `didFinish…` calls
     /// before returning.

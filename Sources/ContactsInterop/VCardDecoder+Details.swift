@@ -111,6 +111,12 @@ extension VCardCardDecoder {
         else { throw invalid }
         let era = property.values(of: "X-ERA").first.flatMap { Int($0) }
         let leap = property.values(of: "X-IS-LEAP-MONTH").first.map { $0.uppercased() == "TRUE" }
-        return .init(calendar: calendar, era: era, year: year, month: month, day: day, isLeapMonth: leap)
+        let date = ContactRecord.NonGregorianDate(
+            calendar: calendar, era: era, year: year, month: month, day: day, isLeapMonth: leap)
+        if let problem = date.problem {
+            warn(property, "\(problem); X-ALTBDAY was ignored")
+            return nil
+        }
+        return date
     }
 }

@@ -101,6 +101,23 @@ extension ContactRecord {
             case calendar, era, year, month, day, isLeapMonth
         }
 
+        /// The calendar names Foundation knows (`Calendar.Identifier`'s CLDR names).
+        public static let knownCalendars: Set<String> = [
+            "gregorian", "buddhist", "chinese", "coptic", "ethiopic", "ethiopic-amete-alem", "hebrew", "iso8601",
+            "indian", "islamic", "islamic-civil", "japanese", "persian", "roc", "islamic-tbla", "islamic-umalqura",
+        ]
+
+        /// Why this date cannot be stored, or nil when it can.
+        public var problem: String? {
+            if !Self.knownCalendars.contains(calendar) {
+                return "nonGregorianBirthday calendar '\(calendar)' is not one of \(Self.knownCalendars.sorted().joined(separator: ", "))"
+            }
+            if !(1...13).contains(month) || !(1...31).contains(day) {
+                return "nonGregorianBirthday \(month)-\(day) needs a month 1…13 and a day 1…31"
+            }
+            return nil
+        }
+
         public init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             calendar = try c.decode(String.self, forKey: .calendar)
@@ -109,11 +126,24 @@ extension ContactRecord {
             month = try c.decode(Int.self, forKey: .month)
             day = try c.decode(Int.self, forKey: .day)
             isLeapMonth = try c.decodeIfPresent(Bool.self, forKey: .isLeapMonth)
-            guard !calendar.isEmpty, (1...13).contains(month), (1...31).contains(day) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .month, in: c,
-                    debugDescription: "nonGregorianBirthday needs a calendar, a month 1…13 and a day 1…31")
+            if let problem {
+                throw DecodingError.dataCorruptedError(forKey: .calendar, in: c, debugDescription: problem)
             }
+        }
+
+        /// Never writes what `init(from:)` refuses to read: one such line would make a whole store unreadable.
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            if let problem {
+                throw EncodingError.invalidValue(
+                    self, EncodingError.Context(codingPath: c.codingPath, debugDescription: problem))
+            }
+            try c.encode(calendar, forKey: .calendar)
+            try c.encodeIfPresent(era, forKey: .era)
+            try c.encodeIfPresent(year, forKey: .year)
+            try c.encode(month, forKey: .month)
+            try c.encode(day, forKey: .day)
+            try c.encodeIfPresent(isLeapMonth, forKey: .isLeapMonth)
         }
     }
 }

@@ -11,9 +11,10 @@ enum CalendarNames {
         (.islamicTabular, "islamic-tbla"), (.islamicUmmAlQura, "islamic-umalqura"),
     ]
 
-    /// The stored name of `identifier`.
+    /// The stored name of `identifier`; for a calendar not in the table, its Swift name, which the
+    /// record refuses to store with a message naming it (never silently another calendar).
     static func name(of identifier: Calendar.Identifier) -> String {
-        table.first { $0.0 == identifier }?.1 ?? "gregorian"
+        table.first { $0.0 == identifier }?.1 ?? "\(identifier)"
     }
 
     /// The identifier stored as `name`, or nil for a name Foundation does not know.

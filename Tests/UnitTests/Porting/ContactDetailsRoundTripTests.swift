@@ -136,3 +136,25 @@ struct ContactDetailsRoundTripTests {
         #expect(CNContactType.organization.rawValue == 1)
     }
 }
+
+/// Values a record cannot hold are refused where they enter, never written half-valid.
+@Suite("Porting: invalid less common values")
+struct ContactDetailsValidationTests {
+    @Test("an unknown calendar or an impossible month is refused by JSON decoding and encoding; vCard warns and skips it")
+    func invalidNonGregorianBirthday() throws {
+        var record = ContactRecord(identifier: "x")
+        record.nonGregorianBirthday = .init(calendar: "martian", month: 3, day: 1)
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(record) }
+        record.nonGregorianBirthday = .init(calendar: "hebrew", month: 14, day: 1)
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(record) }
+        let json = #"{"identifier":"x","nonGregorianBirthday":{"calendar":"martian","month":3,"day":1}}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ContactRecord.self, from: Data(json.utf8)) }
+        let badType = #"{"identifier":"x","contactType":"robot"}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ContactRecord.self, from: Data(badType.utf8)) }
+
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:X\r\nX-ALTBDAY;CALSCALE=martian:2000-01-01\r\nEND:VCARD\r\n"
+        let result = VCard.decode(card)
+        #expect(result.contacts.first?.nonGregorianBirthday == nil)
+        #expect(result.warnings.first?.message.contains("martian") == true)
+    }
+}

@@ -46,16 +46,15 @@ public let CNLabelPhoneNumberOtherFax: String = "_$!<OtherFAX>!$_"
 /// The label for a pager number.
 public let CNLabelPhoneNumberPager: String = "_$!<Pager>!$_"
 
-// Relation labels for `CNContactRelation` values, with Apple's values.
+// Relation labels for `CNContactRelation` values: the iOS 9 set, whose stored values Apple Contacts
+// writes in vCards (`X-ABLabel:_$!<Manager>!$_`). The later ones (iOS 11 and 13: son, husband,
+// colleague, …) are left out because their stored values are not documented; any label string,
+// those included, travels unchanged.
 
 /// An assistant.
 public let CNLabelContactRelationAssistant: String = "_$!<Assistant>!$_"
 /// A manager.
 public let CNLabelContactRelationManager: String = "_$!<Manager>!$_"
-/// A colleague.
-public let CNLabelContactRelationColleague: String = "_$!<Colleague>!$_"
-/// A teacher.
-public let CNLabelContactRelationTeacher: String = "_$!<Teacher>!$_"
 /// A parent.
 public let CNLabelContactRelationParent: String = "_$!<Parent>!$_"
 /// A mother.
@@ -64,12 +63,6 @@ public let CNLabelContactRelationMother: String = "_$!<Mother>!$_"
 public let CNLabelContactRelationFather: String = "_$!<Father>!$_"
 /// A child.
 public let CNLabelContactRelationChild: String = "_$!<Child>!$_"
-/// A son.
-public let CNLabelContactRelationSon: String = "_$!<Son>!$_"
-/// A daughter.
-public let CNLabelContactRelationDaughter: String = "_$!<Daughter>!$_"
-/// A sibling.
-public let CNLabelContactRelationSibling: String = "_$!<Sibling>!$_"
 /// A brother.
 public let CNLabelContactRelationBrother: String = "_$!<Brother>!$_"
 /// A sister.
@@ -78,9 +71,5 @@ public let CNLabelContactRelationSister: String = "_$!<Sister>!$_"
 public let CNLabelContactRelationFriend: String = "_$!<Friend>!$_"
 /// A spouse.
 public let CNLabelContactRelationSpouse: String = "_$!<Spouse>!$_"
-/// A husband.
-public let CNLabelContactRelationHusband: String = "_$!<Husband>!$_"
-/// A wife.
-public let CNLabelContactRelationWife: String = "_$!<Wife>!$_"
 /// A partner.
 public let CNLabelContactRelationPartner: String = "_$!<Partner>!$_"

@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "ContactProvider", targets: ["ContactProvider"]),
         .library(name: "Contacts", targets: ["Contacts"]),
         .library(name: "OSLog", targets: ["OSLog"]),
+        .library(name: "ExtensionFoundation", targets: ["ExtensionFoundation"]),
+        .library(name: "Combine", targets: ["Combine"]),
         // The simulator's own libraries.
         .library(name: "AppGroupStore", targets: ["AppGroupStore"]),
         .library(name: "ContactProviderSystem", targets: ["ContactProviderSystem"]),
@@ -24,14 +26,17 @@ let package = Package(
         .executable(name: "contacts-bench", targets: ["contacts-bench"]),
     ],
     targets: [
-        .target(name: "Contacts"),
+        // Layers, one way: AppGroupStore ← ContactsInterop (vCard codec) ← Contacts ← ContactProvider.
+        .target(name: "Contacts", dependencies: ["Combine", "AppGroupStore", "ContactsInterop"]),
         .target(name: "OSLog"),
+        .target(name: "ExtensionFoundation"),
+        .target(name: "Combine"),
         .target(name: "AppGroupStore"),
         .target(name: "ContactProviderSystem", dependencies: ["AppGroupStore"]),
-        .target(name: "ContactsInterop", dependencies: ["AppGroupStore", "Contacts"]),
+        .target(name: "ContactsInterop", dependencies: ["AppGroupStore"]),
         .target(
             name: "ContactProvider",
-            dependencies: ["Contacts", "AppGroupStore", "ContactProviderSystem"]),
+            dependencies: ["Contacts", "ExtensionFoundation", "Combine", "AppGroupStore", "ContactProviderSystem"]),
         .target(
             name: "ContactProviderConformance",
             dependencies: ["ContactProvider", "AppGroupStore", "ContactProviderSystem"]),
@@ -69,6 +74,22 @@ let package = Package(
             dependencies: ["ContactProvider", "Contacts", "OSLog", "AppGroupStore"],
             path: "Examples/seed-demo-provider"),
 
+        // Provider sources written the way real iOS projects write them, built unchanged in both
+        // language modes (the `-swift5` targets compile the same files, linked, in Swift 5 mode).
+        .executableTarget(
+            name: "template-provider", dependencies: ["ContactProvider", "Contacts", "ExtensionFoundation", "OSLog"],
+            path: "Examples/template-provider",
+            // New Xcode projects turn this on; the seed's model file still compiles (it imports ContactProvider).
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        .executableTarget(
+            name: "template-provider-swift5",
+            dependencies: ["ContactProvider", "Contacts", "ExtensionFoundation", "OSLog"],
+            path: "Examples/template-provider-swift5", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(name: "sample-provider", dependencies: ["ContactProvider", "Contacts"], path: "Examples/sample-provider"),
+        .executableTarget(
+            name: "sample-provider-swift5", dependencies: ["ContactProvider", "Contacts"],
+            path: "Examples/sample-provider-swift5", swiftSettings: [.swiftLanguageMode(.v5)]),
+
         // Test helpers are their own target, as in swift-argument-parser.
         .target(
             name: "TestSupport",
@@ -78,6 +99,7 @@ let package = Package(
             name: "UnitTests",
             dependencies: [
                 "Contacts", "OSLog", "AppGroupStore", "ContactProviderSystem", "ContactProvider",
+                "ExtensionFoundation", "Combine",
                 "ContactsHostKit", "ContactsInterop", "ContactProviderConformance", "ExampleProviders", "TestSupport",
             ]),
         .testTarget(

@@ -1,7 +1,6 @@
 // A faithful port of the seed demo's `ContactItemDatabase` (0xWDG/ContactProviderDemo).
 //
 // Changes from the iOS original, all outside the extension's own file:
-// - `ObservableObject` / `@Published` (Combine, SwiftUI) are dropped: there is no UI here.
 // - The contacts come from this package's app database (what `contacts-host add` writes)
 //   instead of `ContactItems.json`; like the original, the whole database is read once, in `init`.
 // The original's known problems are kept on purpose (it is the naive baseline and a known-bad
@@ -13,9 +12,9 @@ import ContactProvider
 import Contacts
 import Foundation
 
-class ContactItemDatabase {
+class ContactItemDatabase: ObservableObject {
     // The items that will be synchronised to the Contact Provider extension.
-    public var contactItems: [ContactItem] = []
+    @Published public var contactItems: [ContactItem] = []
 
     // The url of our shared database. (App Group)
     private let fileURL = FileManager.default.containerURL(

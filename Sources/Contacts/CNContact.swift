@@ -109,6 +109,9 @@ open class CNContact: NSObject, NSCopying, NSMutableCopying, NSSecureCoding {
     /// The birthday, in Gregorian components (the year may be missing); `nil` when unknown.
     open var birthday: DateComponents? { values.birthday }
 
+    /// The birthday in another calendar (its `calendar` says which: Chinese, Hebrew, Islamic, …).
+    open var nonGregorianBirthday: DateComponents? { values.nonGregorianBirthday }
+
     /// The contact's image data; `nil` when there is none.
     open var imageData: Data? { values.imageData }
 
@@ -137,6 +140,15 @@ open class CNContact: NSObject, NSCopying, NSMutableCopying, NSSecureCoding {
 
     /// Other dates, each with a label such as ``CNLabelDateAnniversary``.
     open var dates: [CNLabeledValue<NSDateComponents>] { values.dates }
+
+    /// Related people, each with a label such as ``CNLabelContactRelationManager``.
+    open var contactRelations: [CNLabeledValue<CNContactRelation>] { values.contactRelations }
+
+    /// Social network profiles, each with a label.
+    open var socialProfiles: [CNLabeledValue<CNSocialProfile>] { values.socialProfiles }
+
+    /// Instant messaging addresses, each with a label such as ``CNLabelHome``.
+    open var instantMessageAddresses: [CNLabeledValue<CNInstantMessageAddress>] { values.instantMessageAddresses }
 
     // MARK: NSSecureCoding
 

@@ -15,15 +15,28 @@ extension CNContactValues {
         for field in Self.stringFields {
             self[keyPath: field.path] = coder.decodeString(forKey: field.key)
         }
-        if let birthday = coder.decodeObject(of: NSDateComponents.self, forKey: "birthday") {
+        // Optional values are looked up first: on Linux decoding a missing object key fails the whole decode.
+        if coder.containsValue(forKey: "birthday"),
+            let birthday = coder.decodeObject(of: NSDateComponents.self, forKey: "birthday")
+        {
             self.birthday = Self.restoringLeapMonth(birthday, coder: coder, key: "birthday")
         }
-        imageData = coder.decodeObject(of: NSData.self, forKey: "imageData").map { Data($0) }
+        if coder.containsValue(forKey: "nonGregorianBirthday"),
+            let date = coder.decodeObject(of: NSDateComponents.self, forKey: "nonGregorianBirthday")
+        {
+            nonGregorianBirthday = Self.restoringLeapMonth(date, coder: coder, key: "nonGregorianBirthday")
+        }
+        if coder.containsValue(forKey: "imageData") {
+            imageData = coder.decodeObject(of: NSData.self, forKey: "imageData").map { Data($0) }
+        }
         phoneNumbers = Self.decodeLabeledValues(forKey: "phoneNumbers", from: coder)
         emailAddresses = Self.decodeLabeledValues(forKey: "emailAddresses", from: coder)
         postalAddresses = Self.decodeLabeledValues(forKey: "postalAddresses", from: coder)
         urlAddresses = Self.decodeLabeledValues(forKey: "urlAddresses", from: coder)
         dates = Self.decodeLabeledValues(forKey: "dates", from: coder)
+        contactRelations = Self.decodeLabeledValues(forKey: "contactRelations", from: coder)
+        socialProfiles = Self.decodeLabeledValues(forKey: "socialProfiles", from: coder)
+        instantMessageAddresses = Self.decodeLabeledValues(forKey: "instantMessageAddresses", from: coder)
     }
 
     /// Encodes every value with a keyed encoder.
@@ -37,6 +50,10 @@ extension CNContactValues {
             coder.encode(birthday as NSDateComponents, forKey: "birthday")
             coder.encode(birthday.isLeapMonth != nil, forKey: "birthday.hasLeapMonth")
         }
+        if let nonGregorianBirthday {
+            coder.encode(nonGregorianBirthday as NSDateComponents, forKey: "nonGregorianBirthday")
+            coder.encode(nonGregorianBirthday.isLeapMonth != nil, forKey: "nonGregorianBirthday.hasLeapMonth")
+        }
         if let imageData {
             coder.encode(imageData as NSData, forKey: "imageData")
         }
@@ -45,6 +62,9 @@ extension CNContactValues {
         Self.encodeLabeledValues(postalAddresses, forKey: "postalAddresses", with: coder)
         Self.encodeLabeledValues(urlAddresses, forKey: "urlAddresses", with: coder)
         Self.encodeLabeledValues(dates, forKey: "dates", with: coder)
+        Self.encodeLabeledValues(contactRelations, forKey: "contactRelations", with: coder)
+        Self.encodeLabeledValues(socialProfiles, forKey: "socialProfiles", with: coder)
+        Self.encodeLabeledValues(instantMessageAddresses, forKey: "instantMessageAddresses", with: coder)
     }
 
     /// Foundation on Linux decodes an unset `isLeapMonth` as `false`; put the `nil` back

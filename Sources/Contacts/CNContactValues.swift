@@ -25,6 +25,7 @@ struct CNContactValues: Hashable {
 
     var note = ""
     var birthday: DateComponents?
+    var nonGregorianBirthday: DateComponents?
     var imageData: Data?
 
     var phoneNumbers: [CNLabeledValue<CNPhoneNumber>] = []
@@ -32,6 +33,9 @@ struct CNContactValues: Hashable {
     var postalAddresses: [CNLabeledValue<CNPostalAddress>] = []
     var urlAddresses: [CNLabeledValue<NSString>] = []
     var dates: [CNLabeledValue<NSDateComponents>] = []
+    var contactRelations: [CNLabeledValue<CNContactRelation>] = []
+    var socialProfiles: [CNLabeledValue<CNSocialProfile>] = []
+    var instantMessageAddresses: [CNLabeledValue<CNInstantMessageAddress>] = []
 
     /// Every string value with its archive key, in a fixed order.
     /// Computed rather than stored, because key paths are not `Sendable`.

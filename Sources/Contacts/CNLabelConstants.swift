@@ -45,3 +45,31 @@ public let CNLabelPhoneNumberOtherFax: String = "_$!<OtherFAX>!$_"
 
 /// The label for a pager number.
 public let CNLabelPhoneNumberPager: String = "_$!<Pager>!$_"
+
+// Relation labels for `CNContactRelation` values: the iOS 9 set, whose stored values Apple Contacts
+// writes in vCards (`X-ABLabel:_$!<Manager>!$_`). The later ones (iOS 11 and 13: son, husband,
+// colleague, …) are left out because their stored values are not documented; any label string,
+// those included, travels unchanged.
+
+/// An assistant.
+public let CNLabelContactRelationAssistant: String = "_$!<Assistant>!$_"
+/// A manager.
+public let CNLabelContactRelationManager: String = "_$!<Manager>!$_"
+/// A parent.
+public let CNLabelContactRelationParent: String = "_$!<Parent>!$_"
+/// A mother.
+public let CNLabelContactRelationMother: String = "_$!<Mother>!$_"
+/// A father.
+public let CNLabelContactRelationFather: String = "_$!<Father>!$_"
+/// A child.
+public let CNLabelContactRelationChild: String = "_$!<Child>!$_"
+/// A brother.
+public let CNLabelContactRelationBrother: String = "_$!<Brother>!$_"
+/// A sister.
+public let CNLabelContactRelationSister: String = "_$!<Sister>!$_"
+/// A friend.
+public let CNLabelContactRelationFriend: String = "_$!<Friend>!$_"
+/// A spouse.
+public let CNLabelContactRelationSpouse: String = "_$!<Spouse>!$_"
+/// A partner.
+public let CNLabelContactRelationPartner: String = "_$!<Partner>!$_"

@@ -150,4 +150,28 @@ open class CNMutableContact: CNContact {
         get { values.dates }
         set { values.dates = newValue }
     }
+
+    /// The birthday in another calendar (set its `calendar`: Chinese, Hebrew, Islamic, …).
+    open override var nonGregorianBirthday: DateComponents? {
+        get { values.nonGregorianBirthday }
+        set { values.nonGregorianBirthday = newValue }
+    }
+
+    /// Related people, each with a label such as ``CNLabelContactRelationManager``.
+    open override var contactRelations: [CNLabeledValue<CNContactRelation>] {
+        get { values.contactRelations }
+        set { values.contactRelations = newValue }
+    }
+
+    /// Social network profiles, each with a label.
+    open override var socialProfiles: [CNLabeledValue<CNSocialProfile>] {
+        get { values.socialProfiles }
+        set { values.socialProfiles = newValue }
+    }
+
+    /// Instant messaging addresses, each with a label such as ``CNLabelHome``.
+    open override var instantMessageAddresses: [CNLabeledValue<CNInstantMessageAddress>] {
+        get { values.instantMessageAddresses }
+        set { values.instantMessageAddresses = newValue }
+    }
 }

@@ -8,7 +8,9 @@ extension NSCoder {
 
     /// Decodes a string archived as an `NSString`; `nil` when the key is missing.
     func decodeOptionalString(forKey key: String) -> String? {
-        decodeObject(of: NSString.self, forKey: key).map { $0 as String }
+        // Checked first: on Linux decoding a missing key fails the whole unarchiving.
+        guard containsValue(forKey: key) else { return nil }
+        return decodeObject(of: NSString.self, forKey: key).map { $0 as String }
     }
 
     /// Encodes a string as an `NSString`, or nothing when it is `nil`.

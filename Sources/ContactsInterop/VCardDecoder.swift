@@ -91,7 +91,7 @@ struct VCardDecoder {
 }
 
 /// A card that cannot be imported, at the line of the property that breaks it.
-private struct VCardCardError: Error {
+struct VCardCardError: Error {
     var line: Int
     var message: String
 }
@@ -127,7 +127,7 @@ struct VCardCardDecoder {
         }
     }
 
-    private mutating func warn(_ property: VCardProperty, _ message: String) {
+    mutating func warn(_ property: VCardProperty, _ message: String) {
         problems.append(VCardProblem(line: property.line, message: message, skipped: false))
     }
 
@@ -247,6 +247,8 @@ struct VCardCardDecoder {
                 if record.imageData == nil { record.imageData = try photo(property) }
             case "X-ABADR", "X-APPLE-SUBLOCALITY", "X-APPLE-SUBADMINISTRATIVEAREA":
                 if property.group == nil { warn(property, "property \(property.name) outside a group was ignored") }
+            case _ where Self.detailProperties.contains(property.name):
+                try decodeDetail(property, label: label(property, .other), into: &record)
             case _ where Self.silent.contains(property.name):
                 break
             default:
@@ -254,6 +256,7 @@ struct VCardCardDecoder {
             }
         }
 
+        if isOrganization { record.contactType = "organization" }
         record.nickname = nicknames.joined(separator: ", ")
         record.note = notes.joined(separator: "\n")
 
@@ -324,7 +327,7 @@ struct VCardCardDecoder {
         return property.rawValue
     }
 
-    private mutating func text(_ property: VCardProperty) throws -> String {
+    mutating func text(_ property: VCardProperty) throws -> String {
         VCardText.unescape(try decodedValue(property), version21: version21)
     }
 

@@ -70,6 +70,7 @@ struct VCardEncoder {
             case .v4: line("PHOTO:data:\(mediaType);base64," + base64)
             }
         }
+        writeDetails(record)
         line("END:VCARD")
     }
 
@@ -92,7 +93,7 @@ struct VCardEncoder {
     /// Writes a labelled property: standard labels as TYPE values, other labels in an
     /// `itemN.X-ABLabel` group as Apple Contacts does. Returns the group used, if any.
     @discardableResult
-    private mutating func labeled(
+    mutating func labeled(
         _ name: String, label: String?, kind: VCardLabels.Kind, value: String, extraTypes: [String] = [],
         forceGroup: Bool = false
     ) -> String? {
@@ -131,7 +132,7 @@ struct VCardEncoder {
 
     /// Appends one content line, folded so no physical line exceeds 75 octets (a continuation line's
     /// leading space counts) and no UTF-8 sequence is split, followed by CRLF.
-    private mutating func line(_ text: String) {
+    mutating func line(_ text: String) {
         let utf8 = Array(text.utf8)
         var start = 0
         var limit = 75

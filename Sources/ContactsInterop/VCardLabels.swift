@@ -1,9 +1,26 @@
-import Contacts
+// ContactsInterop sits below the Contacts module (Contacts' `CNContactVCardSerialization` uses this
+// codec), so it spells Apple's label values itself; a unit test checks they equal Contacts' constants.
+private let CNLabelHome = "_$!<Home>!$_"
+private let CNLabelWork = "_$!<Work>!$_"
+private let CNLabelSchool = "_$!<School>!$_"
+private let CNLabelOther = "_$!<Other>!$_"
+private let CNLabelEmailiCloud = "iCloud"
+private let CNLabelURLAddressHomePage = "_$!<HomePage>!$_"
+private let CNLabelPhoneNumberMobile = "_$!<Mobile>!$_"
+private let CNLabelPhoneNumberiPhone = "iPhone"
+private let CNLabelPhoneNumberAppleWatch = "AppleWatch"
+private let CNLabelPhoneNumberMain = "_$!<Main>!$_"
+private let CNLabelPhoneNumberHomeFax = "_$!<HomeFAX>!$_"
+private let CNLabelPhoneNumberWorkFax = "_$!<WorkFAX>!$_"
+private let CNLabelPhoneNumberOtherFax = "_$!<OtherFAX>!$_"
+private let CNLabelPhoneNumberPager = "_$!<Pager>!$_"
 
 /// Mapping between vCard TYPE parameters and Apple's Contacts label constants.
 enum VCardLabels {
     enum Kind: Sendable {
         case phone, email, url, address
+        /// Dates, relations, social profiles, instant messaging: only home/work/school/other map to TYPE.
+        case other
     }
 
     /// TYPE values that carry no label (`pref` orders, the rest describe the medium).
@@ -29,7 +46,7 @@ enum VCardLabels {
             if set.contains("homepage") || set.contains("home-page") { return CNLabelURLAddressHomePage }
         case .email:
             if set.contains("icloud") { return CNLabelEmailiCloud }
-        case .address:
+        case .address, .other:
             break
         }
         if set.contains("home") { return CNLabelHome }

@@ -25,6 +25,21 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable {
     /// `YYYY-MM-DD`, or `--MM-DD` when the year is unknown (as vCard writes it).
     public var birthday: String?
     public var imageData: Data?
+    /// `"organization"` for an organization; nil (omitted) for a person, `CNContactType`'s default.
+    public var contactType: String?
+    public var previousFamilyName: String = ""
+    public var phoneticGivenName: String = ""
+    public var phoneticMiddleName: String = ""
+    public var phoneticFamilyName: String = ""
+    public var phoneticOrganizationName: String = ""
+    /// A birthday in another calendar (Chinese, Hebrew, Islamic, …).
+    public var nonGregorianBirthday: NonGregorianDate?
+    /// Other dates (`CNLabelDateAnniversary`, …), each `YYYY-MM-DD` or `--MM-DD`.
+    public var dates: [LabeledString] = []
+    /// Related people (`CNContactRelation`): the value is the person's name.
+    public var contactRelations: [LabeledString] = []
+    public var socialProfiles: [LabeledSocialProfile] = []
+    public var instantMessageAddresses: [LabeledInstantMessageAddress] = []
 
     /// Creates a record with the given identifier and empty fields.
     public init(identifier: String) {
@@ -91,6 +106,9 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable {
         case identifier, namePrefix, givenName, middleName, familyName, nameSuffix, nickname
         case organizationName, departmentName, jobTitle, phoneNumbers, emailAddresses, postalAddresses
         case urlAddresses, note, birthday, imageData
+        case contactType, previousFamilyName, phoneticGivenName, phoneticMiddleName, phoneticFamilyName
+        case phoneticOrganizationName, nonGregorianBirthday, dates, contactRelations, socialProfiles
+        case instantMessageAddresses
     }
 
     public init(from decoder: Decoder) throws {
@@ -116,7 +134,31 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable {
             throw DecodingError.dataCorruptedError(
                 forKey: .birthday, in: c, debugDescription: "birthday '\(birthday)' is not YYYY-MM-DD or --MM-DD")
         }
+        contactType = try c.decodeIfPresent(String.self, forKey: .contactType)
+        if let contactType, !Self.contactTypes.contains(contactType) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .contactType, in: c, debugDescription: "contactType '\(contactType)' is not person or organization")
+        }
+        if contactType == "person" { contactType = nil }
+        previousFamilyName = try c.decodeIfPresent(String.self, forKey: .previousFamilyName) ?? ""
+        phoneticGivenName = try c.decodeIfPresent(String.self, forKey: .phoneticGivenName) ?? ""
+        phoneticMiddleName = try c.decodeIfPresent(String.self, forKey: .phoneticMiddleName) ?? ""
+        phoneticFamilyName = try c.decodeIfPresent(String.self, forKey: .phoneticFamilyName) ?? ""
+        phoneticOrganizationName = try c.decodeIfPresent(String.self, forKey: .phoneticOrganizationName) ?? ""
+        nonGregorianBirthday = try c.decodeIfPresent(NonGregorianDate.self, forKey: .nonGregorianBirthday)
+        dates = try c.decodeIfPresent([LabeledString].self, forKey: .dates) ?? []
+        if let bad = dates.first(where: { BirthdayFormat.parse($0.value) == nil }) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .dates, in: c, debugDescription: "date '\(bad.value)' is not YYYY-MM-DD or --MM-DD")
+        }
+        contactRelations = try c.decodeIfPresent([LabeledString].self, forKey: .contactRelations) ?? []
+        socialProfiles = try c.decodeIfPresent([LabeledSocialProfile].self, forKey: .socialProfiles) ?? []
+        instantMessageAddresses =
+            try c.decodeIfPresent([LabeledInstantMessageAddress].self, forKey: .instantMessageAddresses) ?? []
     }
+
+    /// The values `contactType` may have (`person` is written as nothing).
+    static let contactTypes: Set<String> = ["person", "organization"]
 
     /// Absent and empty values are omitted, so records stay small on disk and in `--json` output.
     public func encode(to encoder: Encoder) throws {
@@ -144,6 +186,33 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable {
         }
         try c.encodeIfPresent(birthday, forKey: .birthday)
         try c.encodeIfPresent(imageData, forKey: .imageData)
+        if let contactType, !Self.contactTypes.contains(contactType) {
+            throw EncodingError.invalidValue(
+                contactType,
+                EncodingError.Context(
+                    codingPath: c.codingPath + [CodingKeys.contactType],
+                    debugDescription: "contactType '\(contactType)' is not person or organization"))
+        }
+        if let contactType, contactType != "person" { try c.encode(contactType, forKey: .contactType) }
+        for (key, value) in [
+            (CodingKeys.previousFamilyName, previousFamilyName), (.phoneticGivenName, phoneticGivenName),
+            (.phoneticMiddleName, phoneticMiddleName), (.phoneticFamilyName, phoneticFamilyName),
+            (.phoneticOrganizationName, phoneticOrganizationName),
+        ] where !value.isEmpty {
+            try c.encode(value, forKey: key)
+        }
+        try c.encodeIfPresent(nonGregorianBirthday, forKey: .nonGregorianBirthday)
+        if let bad = dates.first(where: { BirthdayFormat.parse($0.value) == nil }) {
+            throw EncodingError.invalidValue(
+                bad.value,
+                EncodingError.Context(
+                    codingPath: c.codingPath + [CodingKeys.dates],
+                    debugDescription: "date '\(bad.value)' is not YYYY-MM-DD or --MM-DD"))
+        }
+        if !dates.isEmpty { try c.encode(dates, forKey: .dates) }
+        if !contactRelations.isEmpty { try c.encode(contactRelations, forKey: .contactRelations) }
+        if !socialProfiles.isEmpty { try c.encode(socialProfiles, forKey: .socialProfiles) }
+        if !instantMessageAddresses.isEmpty { try c.encode(instantMessageAddresses, forKey: .instantMessageAddresses) }
     }
 
     /// "Given Family" (or the organization), for human-readable listings.

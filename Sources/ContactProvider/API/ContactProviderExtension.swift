@@ -1,15 +1,28 @@
+import ExtensionFoundation
 import Foundation
 
 /// The principal type of a Contact Provider extension; mark the conforming class `@main`.
 ///
-/// On iOS this protocol also inherits `AppExtension` (ExtensionKit), which supplies `init()`
-/// and `configuration`; on Linux there is no ExtensionKit, so `init()` is declared here and the
-/// framework's `main()` (the extension host) comes from a protocol extension.
-public protocol ContactProviderExtension: ContactItemEnumerating {
-    /// Creates the extension; the system calls it once per process.
-    init()
+/// As on iOS it refines `AppExtension` (ExtensionFoundation), which declares `init()` and
+/// `configuration`; the framework supplies `configuration` and `main()` (the extension host) in
+/// protocol extensions, so `@main` works whether or not the file imports ExtensionFoundation.
+public protocol ContactProviderExtension: ContactItemEnumerating, AppExtension {
     /// Configures the extension for `domain`; always called before any enumeration (R15).
     func configure(for domain: any ContactProviderDomain)
     /// Called before the system terminates the extension.
     func invalidate() async throws
+}
+
+extension ContactProviderExtension {
+    /// The extension's configuration, supplied by the framework (an extension should not write
+    /// its own). On Linux it carries nothing: the simulated system reaches the extension through
+    /// the App Group's FIFOs, not XPC.
+    public var configuration: some AppExtensionConfiguration {
+        ContactProviderExtensionConfiguration()
+    }
+}
+
+/// The configuration every Contact Provider extension has; hidden behind `some`, as on iOS.
+struct ContactProviderExtensionConfiguration: AppExtensionConfiguration {
+    nonisolated init() {}
 }

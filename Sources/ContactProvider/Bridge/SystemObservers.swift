@@ -7,6 +7,10 @@ func providerErrorCode(_ error: any Error) -> (ProviderErrorCode?, String) {
     if let known = error as? ContactProviderError {
         return (known.code, known.errorDescription ?? "\(known)")
     }
+    // A provider's own errors (a `CNError` from a malformed vCard, say) describe themselves best.
+    if let described = (error as? any LocalizedError)?.errorDescription {
+        return (nil, described)
+    }
     return (nil, String(describing: error))
 }
 

@@ -28,6 +28,8 @@ extension ContactProviderExtension {
             exit(ProviderRuntime.ExitCode.usage)
         }
         AppGroup.use(options.appGroup)
+        // Before any provider code runs: `UserDefaults(suiteName: "group.…")` must land in the App Group.
+        AppGroupPreferences.ensure(in: options.appGroup)
         guard options.domain == DefaultContactProviderDomain.identifier else {
             FileHandle.standardError.write(Data("error: \(ContactProviderError.domainNotRegistered.errorDescription!) (R3)\n".utf8))
             exit(ProviderRuntime.ExitCode.failure)

@@ -117,6 +117,19 @@ final class ConformanceChecker {
         if Bool.random(using: &random) {
             record.emailAddresses = [.init(label: "_$!<Work>!$_", value: "\(record.givenName.lowercased())\(nextIdentifier)@example.com")]
         }
+        // Every fourth contact or so carries the less common values, so a provider that drops one is caught.
+        if Int.random(in: 0..<4, using: &random) == 0 {
+            record.phoneticGivenName = record.givenName.lowercased()
+            record.previousFamilyName = "Née"
+            record.dates = [.init(label: "_$!<Anniversary>!$_", value: "--06-21")]
+            record.contactRelations = [.init(label: "_$!<Manager>!$_", value: "Grace Hopper")]
+            var profile = ContactRecord.LabeledSocialProfile(label: nil)
+            profile.service = "Twitter"
+            profile.username = "kit\(nextIdentifier)"
+            record.socialProfiles = [profile]
+            record.instantMessageAddresses = [.init(label: "_$!<Home>!$_", username: "kit\(nextIdentifier)", service: "Skype")]
+            record.nonGregorianBirthday = .init(calendar: "chinese", era: 78, year: 40, month: 3, day: 15, isLeapMonth: false)
+        }
         return record
     }
 

@@ -55,6 +55,8 @@ public enum ProviderLauncher {
             + extraArguments
         var environment = ProcessInfo.processInfo.environment
         environment[AppGroup.environmentVariable] = paths.appGroup.path
+        // The provider's UserDefaults suites live in the App Group (see `AppGroup.preferencesDirectory`).
+        environment = paths.appGroup.environmentForPreferences(environment)
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

@@ -51,7 +51,37 @@ public enum ContactJSON {
         if let birthday = record.birthday { lines.append("birthday: \(birthday)") }
         if !record.note.isEmpty { lines.append("note: \(record.note)") }
         if record.imageData != nil { lines.append("image: \(record.imageData!.count) bytes") }
+        lines += details(record)
         return lines.joined(separator: "\n")
+    }
+
+    /// The less common values, one line each, so `get` shows everything a provider sent.
+    static func details(_ record: ContactRecord) -> [String] {
+        var lines: [String] = []
+        if let type = record.contactType { lines.append("type: \(type)") }
+        for (name, value) in [
+            ("previous family name", record.previousFamilyName), ("phonetic given name", record.phoneticGivenName),
+            ("phonetic middle name", record.phoneticMiddleName), ("phonetic family name", record.phoneticFamilyName),
+            ("phonetic organization", record.phoneticOrganizationName),
+        ] where !value.isEmpty {
+            lines.append("\(name): \(value)")
+        }
+        if let date = record.nonGregorianBirthday {
+            let year = date.year.map { "\($0)-" } ?? "--"
+            lines.append("birthday (\(date.calendar)): \(year)\(date.month)-\(date.day)\(date.isLeapMonth == true ? " (leap month)" : "")")
+        }
+        for date in record.dates { lines.append("date (\(Labels.display(date.label))): \(date.value)") }
+        for relation in record.contactRelations {
+            lines.append("related (\(Labels.display(relation.label))): \(relation.value)")
+        }
+        for profile in record.socialProfiles {
+            let who = [profile.username, profile.urlString].filter { !$0.isEmpty }.joined(separator: " ")
+            lines.append("social (\(Labels.display(profile.label))): \(profile.service) \(who)")
+        }
+        for address in record.instantMessageAddresses {
+            lines.append("im (\(Labels.display(address.label))): \(address.service) \(address.username)")
+        }
+        return lines
     }
 }
 

@@ -12,7 +12,7 @@ enum VCardFixtures {
     static let photoBytes = Data([0xFF, 0xD8, 0xFF, 0xE0] + (0..<400).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
 
     /// An iPhone / macOS Contacts export (3.0): grouped itemN properties with X-ABLabel, a PHOTO
-    /// folded over many lines, X-APPLE-OMIT-YEAR and an unsupported X-SOCIALPROFILE (line 27).
+    /// folded over many lines, X-APPLE-OMIT-YEAR and an X-SOCIALPROFILE (line 27).
     static let appleExport = #"""
         BEGIN:VCARD
         VERSION:3.0

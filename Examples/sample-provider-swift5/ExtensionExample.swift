@@ -1,0 +1,1 @@
+../sample-provider/ExtensionExample.swift

@@ -1,0 +1,51 @@
+import AppGroupStore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Puts the provider's `UserDefaults` suites inside the App Group, as on iOS.
+///
+/// On iOS, `UserDefaults(suiteName: "group.…")` lives in the App Group container, so the app and
+/// its extension share it and it survives the extension's restarts. On Linux, Foundation keeps
+/// every suite in `$XDG_CONFIG_HOME/<suite>.plist` and reads `XDG_CONFIG_HOME` only from the
+/// environment the process started with (`setenv` later is ignored; measured). So the runtime
+/// makes sure the provider process *starts* with `XDG_CONFIG_HOME=<App Group>/Library/Preferences`:
+/// the launcher passes it, and a provider started by hand re-executes itself once with it, before
+/// any of its own code runs.
+enum AppGroupPreferences {
+    /// Set in the re-executed process, so a failed attempt can never loop.
+    static let reexecMarker = "CONTACT_PROVIDER_PREFERENCES_REEXEC"
+
+    /// Returns when user defaults will live in `group`; otherwise replaces this process with
+    /// itself, started with the right environment. If that fails, logs why and carries on (the
+    /// provider still syncs; only its defaults stay outside the App Group).
+    static func ensure(in group: AppGroup) {
+        #if os(Linux)
+        let environment = ProcessInfo.processInfo.environment
+        let wanted = group.preferencesDirectory
+        guard environment[AppGroup.preferencesEnvironmentVariable] != wanted else { return }
+        guard environment[reexecMarker] == nil else {
+            warn("the re-executed provider still has \(AppGroup.preferencesEnvironmentVariable)="
+                + "\(environment[AppGroup.preferencesEnvironmentVariable] ?? "") instead of \(wanted)")
+            return
+        }
+        var updated = group.environmentForPreferences(environment)
+        updated[reexecMarker] = "1"
+        let argv = CommandLine.arguments.map { strdup($0) } + [nil]
+        let envp = updated.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        execve("/proc/self/exe", argv, envp)
+        // Only reached when execve failed.
+        let reason = String(cString: strerror(errno))
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+        warn("could not restart with \(AppGroup.preferencesEnvironmentVariable)=\(wanted) (\(reason))")
+        #endif
+    }
+
+    private static func warn(_ message: String) {
+        FileHandle.standardError.write(
+            Data("warning: \(message); UserDefaults suites will not be stored in the App Group\n".utf8))
+    }
+}

@@ -316,7 +316,6 @@ struct ReliabilityStoreFuzzTests {
                     #expect(try database.get(added.identifier) == added, "\(context)")
                 })
         }
-        #expect(result.cases >= min(20, ReliabilityFuzzBudget(cases: 400, seconds: 2.5).cases), "too few cases ran")
         #expect(tally.byKind.count >= min(result.cases, 6), "the corruption kinds should vary: \(tally.byKind)")
         #expect(tally.readErrors > 0, "the corruptions should make some reads fail")
         print("fuzz: app database, \(tally.summary), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s")

@@ -23,14 +23,19 @@ enum ReliabilityScale {
 }
 
 
-/// Runs fuzz cases until `cases` have run or `seconds` have passed, whichever comes first.
+/// Runs fuzz cases: always the first `minimum` (so what a run covers never depends on how loaded the
+/// machine is), then more until `cases` have run or `seconds` have passed, whichever comes first.
+/// Case `i` is a pure function of the seed and `i`, so any failing case replays alone.
 struct ReliabilityFuzzBudget {
     let cases: Int
     let seconds: Double
+    /// Cases that run whatever the clock says: a twentieth of `cases`, at least one.
+    let minimum: Int
 
     init(cases: Int, seconds: Double) {
         self.cases = ReliabilityScale.count(cases)
         self.seconds = ReliabilityScale.seconds(seconds)
+        self.minimum = max(1, self.cases / 20)
     }
 
     /// Calls `body` with each case index; returns how many ran and the elapsed seconds.
@@ -39,7 +44,7 @@ struct ReliabilityFuzzBudget {
         let start = clock.now
         let limit = Duration.milliseconds(Int64(seconds * 1000))
         var ran = 0
-        while ran < cases, clock.now - start < limit {
+        while ran < cases, ran < minimum || clock.now - start < limit {
             try body(ran)
             ran += 1
         }

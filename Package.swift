@@ -64,6 +64,13 @@ let package = Package(
             name: "bad-snapshot-provider", dependencies: ["ExampleProviders"], path: "Examples/bad-snapshot-provider"),
         .executableTarget(
             name: "bad-late-call-provider", dependencies: ["ExampleProviders"], path: "Examples/bad-late-call-provider"),
+        // The vdir example: a provider with its own store (a directory of .vcf files) and its adapters.
+        .target(
+            name: "VdirStore", dependencies: ["AppGroupStore", "ContactsInterop"], path: "Examples/VdirStore"),
+        .executableTarget(
+            name: "vdir-provider", dependencies: ["ContactProvider", "Contacts", "VdirStore"], path: "Examples/vdir-provider"),
+        .executableTarget(
+            name: "vdir-adapter", dependencies: ["AppGroupStore", "VdirStore"], path: "Examples/vdir-adapter"),
         .executableTarget(
             name: "seed-demo-provider",
             dependencies: ["ContactProvider", "Contacts", "OSLog", "AppGroupStore"],

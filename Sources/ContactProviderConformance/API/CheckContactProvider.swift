@@ -66,18 +66,32 @@ public enum ConformanceKit {
 
     /// Runs the rules against a provider executable over the real pipes and processes, in a
     /// temporary App Group (the user's data is never touched).
-    public static func run(executable: String, options: ConformanceOptions = ConformanceOptions()) async throws -> ConformanceReport {
+    ///
+    /// - Parameters:
+    ///   - executable: the provider executable's path.
+    ///   - backend: the store the kit edits; it is made for the run's App Group (an adapter
+    ///     program learns that directory from `--app-group` and `CONTACT_PROVIDER_APP_GROUP`).
+    ///   - host: how the `reproduce:` lines call `contacts-host` (its absolute path, ideally).
+    public static func run(
+        executable: String, backend: ConformanceBackendKind = .appDatabase, host: String = "contacts-host",
+        options: ConformanceOptions = ConformanceOptions()
+    ) async throws -> ConformanceReport {
         let group = try TemporaryDirectory(prefix: "cps-conformance")
         defer { group.remove() }
         let paths = try prepare(group.appGroup, options: options, extensionPath: executable)
-        let subject = try ExecutableProvider(paths: paths, timeout: options.timeoutSeconds)
-        defer { _ = try? SystemClient(appGroup: paths.appGroup, domain: paths.domain).shutdownProvider() }
-        return await check(
-            subject: subject, backend: AppGroupDatabaseBackend(appGroup: group.appGroup), provider: executable,
-            options: options
-        ) { rule in
-            "contacts-host conformance --extension \(executable) --seed \(options.seed) --operations \(options.operations) --rules \(rule)"
+        // The backend (an adapter process, perhaps) ends before its App Group is removed.
+        func checkWithBackend() async throws -> ConformanceReport {
+            let store = try backend.makeBackend(appGroup: group.appGroup, timeoutSeconds: max(options.timeoutSeconds * 3, 30))
+            let subject = try ExecutableProvider(paths: paths, timeout: options.timeoutSeconds)
+            defer { _ = try? SystemClient(appGroup: paths.appGroup, domain: paths.domain).shutdownProvider() }
+            let backendArgument = backend == .appDatabase ? [] : ["--backend", backend.description]
+            return await check(subject: subject, backend: store, provider: executable, options: options) { rule in
+                ([host, "conformance", "--extension", executable] + backendArgument + [
+                    "--seed", "\(options.seed)", "--operations", "\(options.operations)", "--rules", rule,
+                ]).map(ShellWord.quote).joined(separator: " ")
+            }
         }
+        return try await checkWithBackend()
     }
 
     private static func prepare(_ appGroup: AppGroup, options: ConformanceOptions, extensionPath: String?) throws -> DomainPaths {
@@ -157,5 +171,15 @@ struct TemporaryDirectory {
 
     func remove() {
         try? FileManager.default.removeItem(atPath: appGroup.path)
+    }
+}
+
+/// Quoting for command lines a person pastes into a POSIX shell.
+enum ShellWord {
+    /// `word` unchanged when it is safe as is, else in single quotes.
+    static func quote(_ word: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%")
+        if !word.isEmpty, word.allSatisfy({ safe.contains($0) }) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

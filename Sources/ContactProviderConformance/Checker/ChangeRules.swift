@@ -87,7 +87,7 @@ extension ConformanceChecker {
                 }
                 anchor = next
                 if !moreComing {
-                    if let difference = Self.difference(system: Array(system.values), data: try backend.contacts()) {
+                    if let difference = difference(system: Array(system.values), data: try backend.contacts()) {
                         record("D2", Finding(explanation: "after the last batch: \(difference)", step: step, transcript: transcript))
                     }
                     return try await systemConverges(rule: "D2")
@@ -125,7 +125,7 @@ extension ConformanceChecker {
             record(rule, Finding(explanation: "the sync failed: \(error.message)", step: step, transcript: transcript))
             return
         }
-        if let difference = Self.difference(system: try subject.systemContacts(), data: try backend.contacts()) {
+        if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
             record(rule, Finding(explanation: difference, step: step, transcript: transcript))
         }
     }
@@ -167,7 +167,7 @@ extension ConformanceChecker {
                 for item in result.items { system[item.identifier] = item }
                 for identifier in result.deleted { system[identifier] = nil }
                 if !moreComing {
-                    if let difference = Self.difference(system: Array(system.values), data: try backend.contacts()) {
+                    if let difference = difference(system: Array(system.values), data: try backend.contacts()) {
                         record("E1", Finding(
                             explanation: "the anchor's generation was forgotten but the provider answered with changes instead of changeAnchorExpired, leaving: \(difference)",
                             step: step, transcript: transcript))
@@ -207,7 +207,7 @@ extension ConformanceChecker {
             record("L3", Finding(explanation: "after a restart the provider expired the committed anchor, forcing a full re-enumeration", step: "sync after restart", transcript: transcript))
         } else if let error = report.error {
             record("L3", Finding(explanation: "the sync after a restart failed: \(error.message)", step: "sync after restart", transcript: transcript))
-        } else if let difference = Self.difference(system: try subject.systemContacts(), data: try backend.contacts()) {
+        } else if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
             record("L3", Finding(explanation: "after a restart: \(difference)", step: "sync after restart", transcript: transcript))
         }
     }

@@ -150,7 +150,15 @@ final class ConformanceChecker {
         Int.random(in: range, using: &random)
     }
 
-    /// What differs between the system and the data, in words (nil when equal).
+    /// What differs between the system and the data, in words (nil when equal), seen through the
+    /// backend's ``ConformanceBackend/comparable(_:)`` (the fields its store can hold).
+    func difference(system: [ContactRecord], data: [ContactRecord]) -> String? {
+        let backend = self.backend
+        return Self.difference(system: system.map { backend.comparable($0) }, data: data.map { backend.comparable($0) })
+    }
+
+    /// What differs between the system and the data, in words (nil when equal): which contacts are
+    /// missing or extra, and for each changed contact which fields differ, expected and got.
     static func difference(system: [ContactRecord], data: [ContactRecord]) -> String? {
         let systemByID = Dictionary(system.map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
         let dataByID = Dictionary(data.map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
@@ -160,7 +168,15 @@ final class ConformanceChecker {
         var parts: [String] = []
         if !missing.isEmpty { parts.append("missing from the system: \(list(missing))") }
         if !extra.isEmpty { parts.append("deleted in the data but still in the system (resurrected or never deleted): \(list(extra))") }
-        if !stale.isEmpty { parts.append("different in the system than in the data (a missed or altered update): \(list(stale))") }
+        if !stale.isEmpty {
+            let details = stale.prefix(3).map { id -> String in
+                let fields = FieldDifference.between(expected: dataByID[id]!, got: systemByID[id]!)
+                return "contact \(id) (\(dataByID[id]!.displayName)): " + fields.map(\.description).joined(separator: "; ")
+            }
+            parts.append(
+                "different in the system than in the data (a missed, altered or lossy update) for \(stale.count) contact(s): "
+                    + details.joined(separator: " | ") + (stale.count > 3 ? " | and \(stale.count - 3) more" : ""))
+        }
         if system.count != systemByID.count { parts.append("the system holds duplicate identifiers") }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }

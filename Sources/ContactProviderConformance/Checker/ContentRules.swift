@@ -63,7 +63,7 @@ extension ConformanceChecker {
             record("C4", Finding(explanation: "content enumeration did not finish within 60 pages for 13 contacts", step: "content page 60"))
             return
         }
-        if let difference = Self.difference(system: Array(union.values), data: try backend.contacts()) {
+        if let difference = difference(system: Array(union.values), data: try backend.contacts()) {
             record("C4", Finding(explanation: "the pages do not add up to the data: \(difference)", step: "after the last content page",
                 transcript: walked.flatMap(\.1.transcript)))
         }

@@ -132,7 +132,7 @@ extension ConformanceChecker {
                 if let error = report.error {
                     return ReplayFailure(index: index, explanation: "the sync failed: \(error.message)", transcript: transcript)
                 }
-                if let difference = Self.difference(system: try subject.systemContacts(), data: try backend.contacts()) {
+                if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
                     return ReplayFailure(index: index, explanation: difference, transcript: transcript)
                 }
             }

@@ -12,6 +12,9 @@ enum ConformanceCommand {
             """,
         options: [
             OptionSpec("--extension", value: "PATH", help: "The provider executable to check (required)."),
+            OptionSpec(
+                "--backend", value: "KIND[:ARG]",
+                help: "The store the kit edits: app-database (default), seed-json[:FILE], exec:COMMAND (an adapter program)."),
             OptionSpec("--seed", value: "N", help: "Seed of the random data and operations (default 42)."),
             OptionSpec("--operations", value: "N", help: "Random operations for the convergence rule V1 (default 200)."),
             OptionSpec("--rules", value: "LIST", help: "Only these rules, comma-separated (e.g. C1,D3,V1)."),
@@ -19,6 +22,9 @@ enum ConformanceCommand {
         ],
         validate: { arguments in
             guard arguments.has("--extension") else { throw UsageError("missing option '--extension PATH'") }
+            if let backend = arguments.value("--backend") {
+                do { _ = try ConformanceBackendKind.parse(backend) } catch { throw UsageError("\(error)") }
+            }
             if let seed = arguments.value("--seed"), UInt64(seed) == nil {
                 throw UsageError("option '--seed' expects a non-negative integer, got '\(seed)'")
             }
@@ -41,7 +47,9 @@ enum ConformanceCommand {
             if let rules = arguments.value("--rules") {
                 options.rules = Set(rules.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() })
             }
-            let report = try await ConformanceKit.run(executable: (executable as NSString).standardizingPath, options: options)
+            let backend = try arguments.value("--backend").map(ConformanceBackendKind.parse) ?? .appDatabase
+            let report = try await ConformanceKit.run(
+                executable: (executable as NSString).standardizingPath, backend: backend, host: hostPath, options: options)
             if arguments.has("--json") {
                 context.output.out(try ContactJSON.encode(report))
             } else {
@@ -49,4 +57,9 @@ enum ConformanceCommand {
             }
             return report.passed ? HostTool.ExitCode.success : HostTool.ExitCode.failure
         })
+
+    /// This executable's absolute path, so a `reproduce:` line runs when pasted into any shell.
+    static var hostPath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "contacts-host"
+    }
 }

@@ -5,7 +5,7 @@ import Foundation
 extension ConformanceChecker {
     /// Commits a full content enumeration through the system; returns the first anchor.
     func completeContent(rules: [String]) async throws -> SyncPosition? {
-        let (report, transcript) = try await subject.sync(maxSteps: .max)
+        let (report, transcript) = try await systemSync(maxSteps: .max)
         guard report.error == nil, let anchor = report.anchor else {
             recordBlocked(
                 rules, because: "the content enumeration it needs failed (\(report.error?.message ?? "no anchor")); see rules C1–C5",
@@ -133,7 +133,7 @@ extension ConformanceChecker {
     /// D3: edits between two content pages must arrive with the first change enumeration.
     func changesDuringContent() async throws {
         try freshData(count: 12)
-        let (first, firstTranscript) = try await subject.sync(maxSteps: 1)
+        let (first, firstTranscript) = try await systemSync(maxSteps: 1)
         if let error = first.error {
             record("D3", Finding(explanation: "the first content page failed: \(error.message)", step: "content page 1", transcript: firstTranscript))
             return

@@ -21,7 +21,10 @@ extension ConformanceChecker {
                 record("C1", Finding(explanation: violation.message, step: step, transcript: result.transcript))
             }
             if result.timedOut {
-                record("C1", Finding(explanation: "enumerateContent did not return within \(options.timeoutSeconds) s", step: step, transcript: result.transcript))
+                contentTimedOut = true
+                record("C1", Finding(
+                    explanation: "enumerateContent did not return within the page timeout of \(options.timeoutSeconds) s: the system ends such a page with enumerationTimeout (ContactProviderError.enumerationTimeout)",
+                    step: step, transcript: result.transcript))
                 return
             }
             guard let end = result.end else {

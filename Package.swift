@@ -71,6 +71,10 @@ let package = Package(
             name: "vdir-provider", dependencies: ["ContactProvider", "Contacts", "VdirStore"], path: "Examples/vdir-provider"),
         .executableTarget(
             name: "vdir-adapter", dependencies: ["AppGroupStore", "VdirStore"], path: "Examples/vdir-adapter"),
+        // Known-bad providers for the kit's newer rules: one executable, one bug per file (BAD_PROVIDER_BUG).
+        .executableTarget(
+            name: "bad-provider", dependencies: ["ContactProvider", "AppGroupStore", "ExampleProviders"],
+            path: "Examples/bad-provider"),
         .executableTarget(
             name: "seed-demo-provider",
             dependencies: ["ContactProvider", "Contacts", "OSLog", "AppGroupStore"],

@@ -85,11 +85,13 @@ public enum ConformanceKit {
             let subject = try ExecutableProvider(paths: paths, timeout: options.timeoutSeconds)
             defer { _ = try? SystemClient(appGroup: paths.appGroup, domain: paths.domain).shutdownProvider() }
             let backendArgument = backend == .appDatabase ? [] : ["--backend", backend.description]
-            return await check(subject: subject, backend: store, provider: executable, options: options) { rule in
-                ([host, "conformance", "--extension", executable] + backendArgument + [
+            let timeoutArgument = options.timeoutSeconds == ConformanceOptions().timeoutSeconds ? [] : ["--page-timeout", "\(options.timeoutSeconds)"]
+            let report = await check(subject: subject, backend: store, provider: executable, options: options) { rule in
+                ([host, "conformance", "--extension", executable] + backendArgument + timeoutArgument + [
                     "--seed", "\(options.seed)", "--operations", "\(options.operations)", "--rules", rule,
                 ]).map(ShellWord.quote).joined(separator: " ")
             }
+            return KeptLogs.keep(report, groupPath: group.appGroup.path)
         }
         return try await checkWithBackend()
     }

@@ -18,6 +18,7 @@ enum ConformanceCommand {
             OptionSpec("--seed", value: "N", help: "Seed of the random data and operations (default 42)."),
             OptionSpec("--operations", value: "N", help: "Random operations for the convergence rule V1 (default 200)."),
             OptionSpec("--rules", value: "LIST", help: "Only these rules, comma-separated (e.g. C1,D3,V1)."),
+            OptionSpec("--page-timeout", value: "SECONDS", help: "Seconds one page or batch may take (default 10)."),
             OptionSpec("--json", help: "Print the report as one JSON object."),
         ],
         validate: { arguments in
@@ -29,6 +30,9 @@ enum ConformanceCommand {
                 throw UsageError("option '--seed' expects a non-negative integer, got '\(seed)'")
             }
             if let value = arguments.value("--operations") { _ = try ArgumentValue.positiveInt(value, option: "--operations") }
+            if let value = arguments.value("--page-timeout"), (Double(value) ?? 0) <= 0 || !(Double(value) ?? 0).isFinite {
+                throw UsageError("option '--page-timeout' expects a positive number of seconds, got '\(value)'")
+            }
             if let rules = arguments.value("--rules") {
                 for rule in rules.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
                     guard ConformanceRule.named(rule) != nil else {
@@ -44,6 +48,7 @@ enum ConformanceCommand {
             var options = ConformanceOptions()
             if let seed = arguments.value("--seed") { options.seed = UInt64(seed)! }
             if let operations = arguments.value("--operations") { options.operations = Int(operations)! }
+            if let timeout = arguments.value("--page-timeout") { options.timeoutSeconds = Double(timeout)! }
             if let rules = arguments.value("--rules") {
                 options.rules = Set(rules.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() })
             }

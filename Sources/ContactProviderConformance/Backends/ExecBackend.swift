@@ -79,13 +79,25 @@ public final class ExecBackend: ConformanceBackend {
         body["protocol"] = Self.protocolVersion
         let op = body["op"] as? String ?? "?"
         let line = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
+        var writeError: (any Error)?
         do {
             try input.write(contentsOf: line)
         } catch {
-            throw ConformanceBackendError("exec:\(command): the adapter is gone (writing the \(op) request failed: \(error))")
+            writeError = error
         }
-        guard let replyLine = try reader.readLine(timeoutSeconds: timeoutSeconds, what: "exec:\(command) reply to \(op)") else {
-            throw ConformanceBackendError("exec:\(command): the adapter closed its stdout instead of answering \(op)")
+        let what = "exec:\(command) reply to \(op)"
+        let replyLine: Data
+        if let writeError {
+            // The adapter stopped reading; what it wrote before (a protocol mismatch, say) says more.
+            guard let line = (try? reader.readLine(timeoutSeconds: 1, what: what)) ?? nil else {
+                throw ConformanceBackendError("exec:\(command): the adapter is gone (writing the \(op) request failed: \(writeError))")
+            }
+            replyLine = line
+        } else {
+            guard let line = try reader.readLine(timeoutSeconds: timeoutSeconds, what: what) else {
+                throw ConformanceBackendError("exec:\(command): the adapter closed its stdout instead of answering \(op)")
+            }
+            replyLine = line
         }
         guard let reply = (try? JSONSerialization.jsonObject(with: replyLine)) as? [String: Any] else {
             throw ConformanceBackendError(

@@ -25,6 +25,9 @@ extension ConformanceChecker {
                 record("C1", Finding(
                     explanation: "enumerateContent did not return within the page timeout of \(options.timeoutSeconds) s: the system ends such a page with enumerationTimeout (ContactProviderError.enumerationTimeout)",
                     step: step, transcript: result.transcript))
+                recordBlocked(
+                    ["C2", "C3", "C4", "C5", "C6"], step: step,
+                    because: "C1 failed: a content page took longer than the page timeout (enumerationTimeout)", transcript: [])
                 return
             }
             guard let end = result.end else {

@@ -20,6 +20,7 @@ enum ConformanceCommand {
             OptionSpec("--rules", value: "LIST", help: "Only these rules, comma-separated (e.g. C1,D3,V1)."),
             OptionSpec("--page-timeout", value: "SECONDS", help: "Seconds one page or batch may take (default 10)."),
             OptionSpec("--json", help: "Print the report as one JSON object."),
+            OptionSpec("--junit", value: "FILE", help: "Also write the report as JUnit XML (one testcase per rule) for CI."),
         ],
         validate: { arguments in
             guard arguments.has("--extension") else { throw UsageError("missing option '--extension PATH'") }
@@ -59,6 +60,13 @@ enum ConformanceCommand {
                 context.output.out(try ContactJSON.encode(report))
             } else {
                 context.output.out(report.text)
+            }
+            if let file = arguments.value("--junit") {
+                do {
+                    try Data(report.junitXML.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+                } catch {
+                    throw CommandFailure("--junit \(file): cannot write the JUnit report (\(error.localizedDescription)); the conformance run itself finished")
+                }
             }
             return report.passed ? HostTool.ExitCode.success : HostTool.ExitCode.failure
         })

@@ -7,6 +7,7 @@
 //   stale-final-anchor    StaleFinalAnchorBug.swift       caught by D10
 //   oversized-after-launch OversizedAfterLaunchBug.swift  caught by W1
 //   slow-page             SlowPageBug.swift               caught by C1 (enumerationTimeout)
+//   anchor-from-now       AnchorFromNowBug.swift          caught by D9
 //
 // Each wraps the demo provider's correct enumerator and breaks exactly one thing.
 
@@ -27,6 +28,7 @@ final class BadProvider: ContactProviderExtension {
         case "stale-final-anchor": rootContainerEnumerator = StaleFinalAnchorEnumerator(wrapping: correct)
         case "oversized-after-launch": rootContainerEnumerator = OversizedAfterLaunchEnumerator(wrapping: correct)
         case "slow-page": rootContainerEnumerator = SlowPageEnumerator(wrapping: correct)
+        case "anchor-from-now": rootContainerEnumerator = AnchorFromNowEnumerator(wrapping: correct)
         default:
             FileHandle.standardError.write(Data("bad-provider: set BAD_PROVIDER_BUG (unknown: '\(bug)'); running without a bug\n".utf8))
             rootContainerEnumerator = correct

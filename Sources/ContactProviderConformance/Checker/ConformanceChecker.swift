@@ -63,6 +63,7 @@ final class ConformanceChecker {
             (["D1", "D2", "D4", "D5", "D6", "D7"], { try await self.changeRules() }),
             (["D3"], { try await self.changesDuringContent() }),
             (["D8"], { try await self.reusedIdentifierRule() }),
+            (["D9"], { try await self.midCallWritesRule() }),
             (["E1"], { try await self.expiryRule() }),
             (["L1", "L2", "L3"], { try await self.lifecycleRules() }),
             (["V1"], { try await self.convergenceRule() }),

@@ -36,6 +36,7 @@ public struct ConformanceRule: Codable, Equatable, Sendable {
         ConformanceRule(id: "D6", title: "replaying the same anchor gives the same batch", level: .must, references: ["R37"]),
         ConformanceRule(id: "D7", title: "batches respect suggestedBatchSize", level: .should, references: ["R31"]),
         ConformanceRule(id: "D8", title: "an identifier deleted and added again arrives as the new contact (in one batch window and across batches)", level: .must, references: ["R32", "R33"]),
+        ConformanceRule(id: "D9", title: "edits made while the provider is inside an enumerator call (after it read, before it returns) are not lost", level: .must, references: ["R29", "R35"]),
         ConformanceRule(id: "D10", title: "after a sync that caught up, another signal brings nothing (the last batch advances its anchor)", level: .must, references: ["R34", "R40"]),
         ConformanceRule(id: "E1", title: "a forgotten generation is answered with an expiry error, never a partial answer", level: .must, references: ["R27", "R38"]),
         ConformanceRule(id: "L1", title: "configured before any enumeration, the new extension answers its first request", level: .must, references: ["R15", "R16"]),

@@ -12,7 +12,7 @@ struct ConformanceBackendCLITests {
         #expect(result.exitCode == 0, "\(result)")
         let outcomes = try ConformanceHarness.outcomes(result)
         #expect(ConformanceHarness.rules(outcomes, "pass").count == outcomes.count, "\(outcomes)")
-        #expect(outcomes.count >= 22)
+        #expect(outcomes.count >= 23)
     }
 
     @Test("the vdir example passes every rule through its Python adapter (exec backend)", arguments: [5, 17])
@@ -43,7 +43,7 @@ struct ConformanceBackendCLITests {
         for arguments in [["--backend", "app-database"], []] {
             let result = try ConformanceHarness.run("demo-provider", arguments + ["--seed", "\(seed)", "--operations", "80"])
             #expect(result.exitCode == 0, "\(result)")
-            #expect(result.stdout.contains("22 passed, 0 failed, 0 warnings"), "\(result)")
+            #expect(result.stdout.contains("23 passed, 0 failed, 0 warnings"), "\(result)")
         }
     }
 

@@ -19,7 +19,7 @@ struct ConformanceCLITests {
     func demoPasses() throws {
         let result = try conformance("demo-provider")
         #expect(result.exitCode == 0, "\(result)")
-        #expect(result.stdout.contains("22 passed, 0 failed"))
+        #expect(result.stdout.contains("23 passed, 0 failed"))
         #expect(result.stderr.isEmpty)
     }
 

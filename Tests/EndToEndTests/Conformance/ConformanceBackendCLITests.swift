@@ -1,4 +1,5 @@
 import Foundation
+import FoundationXML
 import Testing
 import TestSupport
 
@@ -65,5 +66,44 @@ struct ConformanceBackendCLITests {
             let result = try ConformanceHarness.run("demo-provider", ["--backend", backend])
             CLIHarness.expectUsageError(result, mentioning: text)
         }
+    }
+}
+
+/// `--junit FILE`: the report as JUnit XML, read back with FoundationXML as a CI system would.
+@Suite("End to end: conformance JUnit output")
+struct ConformanceJUnitCLITests {
+    @Test("--junit writes one testsuite with one testcase per rule: failures with message and transcript, skips with a reason")
+    func junitFile() throws {
+        let directory = NSTemporaryDirectory() + "/cps-junit-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/conformance.xml"
+        let result = try ConformanceHarness.run(
+            "seed-demo-provider", ["--backend", "seed-json", "--rules", "C1,D2", "--junit", file])
+        #expect(result.exitCode == 1, "\(result)")
+        let document = try XMLDocument(data: try Data(contentsOf: URL(fileURLWithPath: file)))
+        let suite = try #require(document.rootElement())
+        #expect(suite.name == "testsuite")
+        let cases = suite.elements(forName: "testcase")
+        #expect(cases.count == Int(suite.attribute(forName: "tests")?.stringValue ?? ""))
+        #expect(cases.count >= 23)
+        #expect(suite.attribute(forName: "failures")?.stringValue == "1")
+        let d2 = try #require(cases.first { $0.attribute(forName: "name")?.stringValue?.hasPrefix("D2 ") == true })
+        let failure = try #require(d2.elements(forName: "failure").first)
+        #expect(failure.attribute(forName: "message")?.stringValue?.contains("deleted in the data but still in the system") == true)
+        #expect(failure.stringValue?.contains("enumerateChanges") == true, "the transcript")
+        #expect(failure.stringValue?.contains("reproduce: ") == true)
+        let c1 = try #require(cases.first { $0.attribute(forName: "name")?.stringValue?.hasPrefix("C1 ") == true })
+        #expect(c1.elements(forName: "failure").isEmpty && c1.elements(forName: "skipped").isEmpty)
+        let v1 = try #require(cases.first { $0.attribute(forName: "name")?.stringValue?.hasPrefix("V1 ") == true })
+        #expect(v1.elements(forName: "skipped").first?.attribute(forName: "message")?.stringValue == "not selected (--rules)")
+    }
+
+    @Test("an unwritable --junit file is an error that says the run itself finished")
+    func unwritableJUnit() throws {
+        let result = try ConformanceHarness.run("demo-provider", ["--rules", "C1", "--junit", "/nonexistent-dir/x.xml"])
+        #expect(result.exitCode == 1, "\(result)")
+        #expect(result.stderr.contains("--junit /nonexistent-dir/x.xml"), "\(result)")
+        #expect(result.stderr.contains("the conformance run itself finished"))
     }
 }

@@ -43,6 +43,22 @@ public enum ConformanceKit {
         _ type: any ContactProviderExtension.Type, backend: (any ConformanceBackend)? = nil,
         options: ConformanceOptions = ConformanceOptions()
     ) async throws -> ConformanceReport {
+        try await run(type, makeBackend: { group in backend ?? AppGroupDatabaseBackend(appGroup: group) }, options: options)
+    }
+
+    /// Runs the rules against a provider type in this process, with a backend of `kind` made for
+    /// the run's temporary App Group (an `exec:` adapter is told it, as from the CLI).
+    public static func run(
+        _ type: any ContactProviderExtension.Type, backendKind kind: ConformanceBackendKind,
+        options: ConformanceOptions = ConformanceOptions()
+    ) async throws -> ConformanceReport {
+        try await run(type, makeBackend: { group in try kind.makeBackend(appGroup: group) }, options: options)
+    }
+
+    private static func run(
+        _ type: any ContactProviderExtension.Type, makeBackend: (AppGroup) throws -> any ConformanceBackend,
+        options: ConformanceOptions
+    ) async throws -> ConformanceReport {
         await exclusive.acquire()
         defer { exclusive.release() }
         let previous = AppGroup.chosen
@@ -56,7 +72,7 @@ public enum ConformanceKit {
         let subject = InProcessProvider(type, paths: paths, timeout: options.timeoutSeconds)
         let name = String(describing: type)
         let report = await check(
-            subject: subject, backend: backend ?? AppGroupDatabaseBackend(appGroup: group.appGroup), provider: name,
+            subject: subject, backend: try makeBackend(group.appGroup), provider: name,
             options: options
         ) { rule in
             "try await checkContactProvider(\(name).self, options: ConformanceOptions(seed: \(options.seed), operations: \(options.operations), rules: [\"\(rule)\"]))"

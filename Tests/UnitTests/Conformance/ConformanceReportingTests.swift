@@ -1,5 +1,6 @@
 import AppGroupStore
 import Foundation
+import ExampleProviders
 import FoundationXML
 import Testing
 
@@ -142,5 +143,20 @@ struct ConformanceReportingTests {
         #expect(FileManager.default.contents(atPath: String(path)) == Data("provider said hello\n".utf8))
         try? FileManager.default.removeItem(atPath: (String(path) as NSString).deletingLastPathComponent)
         #expect(KeptLogs.keep(Self.sample, groupPath: group) == Self.sample)
+    }
+}
+
+/// The in-process kit with a backend made for the run's App Group.
+@Suite("Conformance kit, in process, with a backend kind", .serialized)
+struct ConformanceBackendKindInProcessTests {
+    @Test("a seed-json backend in process edits ContactItems.json in the run's App Group; the demo provider does not read it")
+    func seedJSONInProcess() async throws {
+        final class DemoProvider: ExampleProvider {}
+        let report = try await ConformanceKit.run(
+            DemoProvider.self, backendKind: .seedJSON(file: "ContactItems.json"), options: ConformanceOptions(seed: 3, operations: 20, rules: ["C4"]))
+        // The demo provider reads the app database, not ContactItems.json: the kit must see nothing arrive.
+        let c4 = try #require(report.results.first { $0.rule.id == "C4" })
+        #expect(c4.status == .fail, "\(report.text)")
+        #expect(c4.explanation?.contains("missing from the system") == true)
     }
 }

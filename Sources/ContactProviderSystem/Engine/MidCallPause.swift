@@ -9,8 +9,8 @@ import Glibc
 ///
 /// The kit creates two FIFOs in the run directory and then the request file. The next observer
 /// call that carries items (`didEnumerate`, `didUpdate`, `didDelete`) consumes the request, writes
-/// one byte to `pause-paused.fifo` and blocks until the kit writes one byte to
-/// `pause-resume.fifo` (or closes it). Without a request the cost is one `access(2)` per call.
+/// one byte to `pause-paused.fifo` and waits (at most two minutes) until the kit writes one byte
+/// to `pause-resume.fifo`. Without a request the cost is one `access(2)` per call.
 public struct MidCallPause: Sendable {
     /// The request file; its presence arms the pause.
     public let requestPath: String
@@ -34,10 +34,13 @@ public struct MidCallPause: Sendable {
         var byte: UInt8 = 1
         _ = write(paused, &byte, 1)
         close(paused)
-        let resume = open(resumePath, O_RDONLY | O_CLOEXEC)
+        // Non-blocking open, then a bounded wait: a kit that died never leaves the provider stuck.
+        let resume = open(resumePath, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard resume >= 0 else { return }
-        while read(resume, &byte, 1) < 0, errno == EINTR {}
-        close(resume)
+        defer { close(resume) }
+        var descriptor = pollfd(fd: resume, events: Int16(POLLIN), revents: 0)
+        while poll(&descriptor, 1, 120_000) < 0, errno == EINTR {}
+        _ = read(resume, &byte, 1)
     }
 
     /// Kit side: the FIFOs of one armed pause, open at both ends' kit halves.

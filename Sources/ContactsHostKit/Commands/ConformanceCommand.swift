@@ -8,6 +8,8 @@ enum ConformanceCommand {
         discussion: """
             Runs in a temporary App Group over the real pipes and processes; your data is not touched.
             Exit 0 when every MUST rule passes (SHOULD failures are warnings), 1 otherwise.
+            An exec: adapter is started with --app-group PATH and CONTACT_PROVIDER_APP_GROUP set to the run's
+            App Group, and speaks the README's adapter protocol (one JSON object per line, "protocol": 1).
             Rules: \(ConformanceRule.all.map(\.id).joined(separator: ", ")) (see the README's rule table).
             """,
         options: [

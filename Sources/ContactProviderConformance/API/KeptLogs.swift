@@ -12,7 +12,10 @@ enum KeptLogs {
         guard let files = manager.enumerator(atPath: groupPath) else { return report }
         for case let relative as String in files where relative.hasSuffix(".log") {
             let destination = kept + "/" + relative
-            try? manager.createDirectory(atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            // Private, like the App Group they come from (logs name contacts).
+            try? manager.createDirectory(
+                atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             try? manager.copyItem(atPath: groupPath + "/" + relative, toPath: destination)
         }
         var copy = report

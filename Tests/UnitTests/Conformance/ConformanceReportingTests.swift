@@ -141,7 +141,10 @@ struct ConformanceReportingTests {
         #expect(!explanation.contains(group))
         let path = try #require(explanation.components(separatedBy: "its log: ").last?.dropLast())
         #expect(FileManager.default.contents(atPath: String(path)) == Data("provider said hello\n".utf8))
-        try? FileManager.default.removeItem(atPath: (String(path) as NSString).deletingLastPathComponent)
+        let keptDirectory = try #require(String(path).components(separatedBy: "/run/defaultDomain/").first)
+        #expect(keptDirectory.contains("cps-conformance-logs-"))
+        #expect((try FileManager.default.attributesOfItem(atPath: keptDirectory)[.posixPermissions] as? Int) == 0o700)
+        try FileManager.default.removeItem(atPath: keptDirectory)
         #expect(KeptLogs.keep(Self.sample, groupPath: group) == Self.sample)
     }
 }

@@ -69,6 +69,17 @@ let package = Package(
             name: "bad-snapshot-provider", dependencies: ["ExampleProviders"], path: "Examples/bad-snapshot-provider"),
         .executableTarget(
             name: "bad-late-call-provider", dependencies: ["ExampleProviders"], path: "Examples/bad-late-call-provider"),
+        // The vdir example: a provider with its own store (a directory of .vcf files) and its adapters.
+        .target(
+            name: "VdirStore", dependencies: ["AppGroupStore", "ContactsInterop"], path: "Examples/VdirStore"),
+        .executableTarget(
+            name: "vdir-provider", dependencies: ["ContactProvider", "Contacts", "VdirStore"], path: "Examples/vdir-provider"),
+        .executableTarget(
+            name: "vdir-adapter", dependencies: ["AppGroupStore", "VdirStore"], path: "Examples/vdir-adapter"),
+        // Known-bad providers for the kit's newer rules: one executable, one bug per file (BAD_PROVIDER_BUG).
+        .executableTarget(
+            name: "bad-provider", dependencies: ["ContactProvider", "AppGroupStore", "ExampleProviders"],
+            path: "Examples/bad-provider"),
         .executableTarget(
             name: "seed-demo-provider",
             dependencies: ["ContactProvider", "Contacts", "OSLog", "AppGroupStore"],

@@ -188,7 +188,8 @@ final class SizeRun {
         defer { try? FileManager.default.removeItem(atPath: group.path) }
         let client = try SystemClient(appGroup: group, domain: "defaultDomain")
         defer { try? client.shutdownProvider() }
-        try AppDatabase(appGroup: group).replaceAll(with: Self.records(n))
+        // The seed demo reads its own store, ContactItems.json at the App Group root.
+        try NaiveBaseline.create(at: URL(fileURLWithPath: group.path + "/ContactItems.json"), count: n)
         try client.enable(extensionPath: products + "/seed-demo-provider")
         try client.updateConfiguration { $0.hardCapMultiplier = Int.max / 1024 }
         let sync = try Measure.milliseconds { try signalAndCheck(client, expectCount: n) }

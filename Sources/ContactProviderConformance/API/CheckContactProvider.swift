@@ -43,6 +43,22 @@ public enum ConformanceKit {
         _ type: any ContactProviderExtension.Type, backend: (any ConformanceBackend)? = nil,
         options: ConformanceOptions = ConformanceOptions()
     ) async throws -> ConformanceReport {
+        try await run(type, makeBackend: { group in backend ?? AppGroupDatabaseBackend(appGroup: group) }, options: options)
+    }
+
+    /// Runs the rules against a provider type in this process, with a backend of `kind` made for
+    /// the run's temporary App Group (an `exec:` adapter is told it, as from the CLI).
+    public static func run(
+        _ type: any ContactProviderExtension.Type, backendKind kind: ConformanceBackendKind,
+        options: ConformanceOptions = ConformanceOptions()
+    ) async throws -> ConformanceReport {
+        try await run(type, makeBackend: { group in try kind.makeBackend(appGroup: group) }, options: options)
+    }
+
+    private static func run(
+        _ type: any ContactProviderExtension.Type, makeBackend: (AppGroup) throws -> any ConformanceBackend,
+        options: ConformanceOptions
+    ) async throws -> ConformanceReport {
         await exclusive.acquire()
         defer { exclusive.release() }
         let previous = AppGroup.chosen
@@ -56,7 +72,7 @@ public enum ConformanceKit {
         let subject = InProcessProvider(type, paths: paths, timeout: options.timeoutSeconds)
         let name = String(describing: type)
         let report = await check(
-            subject: subject, backend: backend ?? AppGroupDatabaseBackend(appGroup: group.appGroup), provider: name,
+            subject: subject, backend: try makeBackend(group.appGroup), provider: name,
             options: options
         ) { rule in
             "try await checkContactProvider(\(name).self, options: ConformanceOptions(seed: \(options.seed), operations: \(options.operations), rules: [\"\(rule)\"]))"
@@ -66,18 +82,34 @@ public enum ConformanceKit {
 
     /// Runs the rules against a provider executable over the real pipes and processes, in a
     /// temporary App Group (the user's data is never touched).
-    public static func run(executable: String, options: ConformanceOptions = ConformanceOptions()) async throws -> ConformanceReport {
+    ///
+    /// - Parameters:
+    ///   - executable: the provider executable's path.
+    ///   - backend: the store the kit edits; it is made for the run's App Group (an adapter
+    ///     program learns that directory from `--app-group` and `CONTACT_PROVIDER_APP_GROUP`).
+    ///   - host: how the `reproduce:` lines call `contacts-host` (its absolute path, ideally).
+    public static func run(
+        executable: String, backend: ConformanceBackendKind = .appDatabase, host: String = "contacts-host",
+        options: ConformanceOptions = ConformanceOptions()
+    ) async throws -> ConformanceReport {
         let group = try TemporaryDirectory(prefix: "cps-conformance")
         defer { group.remove() }
         let paths = try prepare(group.appGroup, options: options, extensionPath: executable)
-        let subject = try ExecutableProvider(paths: paths, timeout: options.timeoutSeconds)
-        defer { _ = try? SystemClient(appGroup: paths.appGroup, domain: paths.domain).shutdownProvider() }
-        return await check(
-            subject: subject, backend: AppGroupDatabaseBackend(appGroup: group.appGroup), provider: executable,
-            options: options
-        ) { rule in
-            "contacts-host conformance --extension \(executable) --seed \(options.seed) --operations \(options.operations) --rules \(rule)"
+        // The backend (an adapter process, perhaps) ends before its App Group is removed.
+        func checkWithBackend() async throws -> ConformanceReport {
+            let store = try backend.makeBackend(appGroup: group.appGroup, timeoutSeconds: max(options.timeoutSeconds * 3, 30))
+            let subject = try ExecutableProvider(paths: paths, timeout: options.timeoutSeconds)
+            defer { _ = try? SystemClient(appGroup: paths.appGroup, domain: paths.domain).shutdownProvider() }
+            let backendArgument = backend == .appDatabase ? [] : ["--backend", backend.description]
+            let timeoutArgument = options.timeoutSeconds == ConformanceOptions().timeoutSeconds ? [] : ["--page-timeout", "\(options.timeoutSeconds)"]
+            let report = await check(subject: subject, backend: store, provider: executable, options: options) { rule in
+                ([host, "conformance", "--extension", executable] + backendArgument + timeoutArgument + [
+                    "--seed", "\(options.seed)", "--operations", "\(options.operations)", "--rules", rule,
+                ]).map(ShellWord.quote).joined(separator: " ")
+            }
+            return KeptLogs.keep(report, groupPath: group.appGroup.path)
         }
+        return try await checkWithBackend()
     }
 
     private static func prepare(_ appGroup: AppGroup, options: ConformanceOptions, extensionPath: String?) throws -> DomainPaths {
@@ -157,5 +189,15 @@ struct TemporaryDirectory {
 
     func remove() {
         try? FileManager.default.removeItem(atPath: appGroup.path)
+    }
+}
+
+/// Quoting for command lines a person pastes into a POSIX shell.
+enum ShellWord {
+    /// `word` unchanged when it is safe as is, else in single quotes.
+    static func quote(_ word: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%")
+        if !word.isEmpty, word.allSatisfy({ safe.contains($0) }) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

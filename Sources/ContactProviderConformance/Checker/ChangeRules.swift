@@ -5,7 +5,7 @@ import Foundation
 extension ConformanceChecker {
     /// Commits a full content enumeration through the system; returns the first anchor.
     func completeContent(rules: [String]) async throws -> SyncPosition? {
-        let (report, transcript) = try await subject.sync(maxSteps: .max)
+        let (report, transcript) = try await systemSync(maxSteps: .max)
         guard report.error == nil, let anchor = report.anchor else {
             recordBlocked(
                 rules, because: "the content enumeration it needs failed (\(report.error?.message ?? "no anchor")); see rules C1–C5",
@@ -87,7 +87,7 @@ extension ConformanceChecker {
                 }
                 anchor = next
                 if !moreComing {
-                    if let difference = Self.difference(system: Array(system.values), data: try backend.contacts()) {
+                    if let difference = difference(system: Array(system.values), data: try backend.contacts()) {
                         record("D2", Finding(explanation: "after the last batch: \(difference)", step: step, transcript: transcript))
                     }
                     return try await systemConverges(rule: "D2")
@@ -125,7 +125,7 @@ extension ConformanceChecker {
             record(rule, Finding(explanation: "the sync failed: \(error.message)", step: step, transcript: transcript))
             return
         }
-        if let difference = Self.difference(system: try subject.systemContacts(), data: try backend.contacts()) {
+        if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
             record(rule, Finding(explanation: difference, step: step, transcript: transcript))
         }
     }
@@ -133,7 +133,7 @@ extension ConformanceChecker {
     /// D3: edits between two content pages must arrive with the first change enumeration.
     func changesDuringContent() async throws {
         try freshData(count: 12)
-        let (first, firstTranscript) = try await subject.sync(maxSteps: 1)
+        let (first, firstTranscript) = try await systemSync(maxSteps: 1)
         if let error = first.error {
             record("D3", Finding(explanation: "the first content page failed: \(error.message)", step: "content page 1", transcript: firstTranscript))
             return
@@ -167,7 +167,7 @@ extension ConformanceChecker {
                 for item in result.items { system[item.identifier] = item }
                 for identifier in result.deleted { system[identifier] = nil }
                 if !moreComing {
-                    if let difference = Self.difference(system: Array(system.values), data: try backend.contacts()) {
+                    if let difference = difference(system: Array(system.values), data: try backend.contacts()) {
                         record("E1", Finding(
                             explanation: "the anchor's generation was forgotten but the provider answered with changes instead of changeAnchorExpired, leaving: \(difference)",
                             step: step, transcript: transcript))
@@ -207,7 +207,7 @@ extension ConformanceChecker {
             record("L3", Finding(explanation: "after a restart the provider expired the committed anchor, forcing a full re-enumeration", step: "sync after restart", transcript: transcript))
         } else if let error = report.error {
             record("L3", Finding(explanation: "the sync after a restart failed: \(error.message)", step: "sync after restart", transcript: transcript))
-        } else if let difference = Self.difference(system: try subject.systemContacts(), data: try backend.contacts()) {
+        } else if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
             record("L3", Finding(explanation: "after a restart: \(difference)", step: "sync after restart", transcript: transcript))
         }
     }

@@ -21,7 +21,13 @@ extension ConformanceChecker {
                 record("C1", Finding(explanation: violation.message, step: step, transcript: result.transcript))
             }
             if result.timedOut {
-                record("C1", Finding(explanation: "enumerateContent did not return within \(options.timeoutSeconds) s", step: step, transcript: result.transcript))
+                contentTimedOut = true
+                record("C1", Finding(
+                    explanation: "enumerateContent did not return within the page timeout of \(options.timeoutSeconds) s: the system ends such a page with enumerationTimeout (ContactProviderError.enumerationTimeout)",
+                    step: step, transcript: result.transcript))
+                recordBlocked(
+                    ["C2", "C3", "C4", "C5", "C6"], step: step,
+                    because: "C1 failed: a content page took longer than the page timeout (enumerationTimeout)", transcript: [])
                 return
             }
             guard let end = result.end else {
@@ -63,7 +69,7 @@ extension ConformanceChecker {
             record("C4", Finding(explanation: "content enumeration did not finish within 60 pages for 13 contacts", step: "content page 60"))
             return
         }
-        if let difference = Self.difference(system: Array(union.values), data: try backend.contacts()) {
+        if let difference = difference(system: Array(union.values), data: try backend.contacts()) {
             record("C4", Finding(explanation: "the pages do not add up to the data: \(difference)", step: "after the last content page",
                 transcript: walked.flatMap(\.1.transcript)))
         }

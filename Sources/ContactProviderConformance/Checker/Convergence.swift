@@ -115,7 +115,7 @@ extension ConformanceChecker {
                 let current = try backend.contacts()
                 if !current.isEmpty { try backend.delete(identifier: current[pick % current.count].identifier) }
             case .stepThenEdit(let pick, let salt):
-                let (report, transcript) = try await subject.sync(maxSteps: 1)
+                let (report, transcript) = try await systemSync(maxSteps: 1)
                 if let error = report.error {
                     return ReplayFailure(index: index, explanation: "a sync step failed: \(error.message)", transcript: transcript)
                 }
@@ -132,7 +132,7 @@ extension ConformanceChecker {
                 if let error = report.error {
                     return ReplayFailure(index: index, explanation: "the sync failed: \(error.message)", transcript: transcript)
                 }
-                if let difference = Self.difference(system: try subject.systemContacts(), data: try backend.contacts()) {
+                if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
                     return ReplayFailure(index: index, explanation: difference, transcript: transcript)
                 }
             }

@@ -62,11 +62,28 @@ public struct ConformanceReport: Codable, Equatable, Sendable {
             }
             if let reproduce = result.reproduce { lines.append("  reproduce: \(reproduce)") }
         }
+        // Rules that could not be checked, grouped by the reason (selected-out rules have none).
+        var reasons: [(String, [String])] = []
+        for result in results where result.status == .skipped {
+            guard let reason = result.explanation else { continue }
+            if let index = reasons.firstIndex(where: { $0.0 == reason }) {
+                reasons[index].1.append(result.rule.id)
+            } else {
+                reasons.append((reason, [result.rule.id]))
+            }
+        }
+        for (reason, ids) in reasons {
+            lines.append("")
+            lines.append("SKIP \(ids.joined(separator: ", ")): \(reason)")
+        }
         let failed = results.filter { $0.status == .fail }.count
         let warned = results.filter { $0.status == .warn }.count
         let passed = results.filter { $0.status == .pass }.count
         lines.append("")
-        lines.append("\(passed) passed, \(failed) failed, \(warned) warnings" + String(format: " in %.2f s", durationSeconds))
+        let skipped = reasons.reduce(0) { $0 + $1.1.count }
+        lines.append(
+            "\(passed) passed, \(failed) failed, \(warned) warnings" + (skipped > 0 ? ", \(skipped) not checked" : "")
+                + String(format: " in %.2f s", durationSeconds))
         return lines.joined(separator: "\n")
     }
 }

@@ -19,6 +19,16 @@ public protocol ConformanceBackend: AnyObject {
     func delete(identifier: String) throws
     /// The data as it is now: what the system must end up with.
     func contacts() throws -> [ConformanceContact]
+    /// The part of `contact` this store can hold (both sides are compared through it).
+    ///
+    /// A store with fewer fields than ``ConformanceContact`` (the seed demo's JSON holds a name, a
+    /// phone and an email) returns the contact reduced to them; the default is the contact itself.
+    func comparable(_ contact: ConformanceContact) -> ConformanceContact
+}
+
+extension ConformanceBackend {
+    /// Every field counts.
+    public func comparable(_ contact: ConformanceContact) -> ConformanceContact { contact }
 }
 
 /// The App Group's contact database (what `contacts-host` edits).

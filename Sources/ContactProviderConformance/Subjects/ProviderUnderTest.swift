@@ -92,10 +92,14 @@ final class ExecutableProvider: ProviderUnderTest {
     let paths: DomainPaths
     private let client: SystemClient
     private let timeout: Double
+    private let invalidateTimeout: Double
 
     init(paths: DomainPaths, timeout: Double) throws {
         self.paths = paths
-        self.timeout = timeout
+        // The provider enforces the page timeout itself and reports it (enumerationTimeout); the
+        // kit waits longer than that, so a slow page is reported as exactly that, not as silence.
+        self.timeout = timeout * 2 + 5
+        invalidateTimeout = timeout
         client = try SystemClient(appGroup: paths.appGroup, domain: paths.domain)
     }
 
@@ -135,7 +139,7 @@ final class ExecutableProvider: ProviderUnderTest {
 
     func invalidate() async throws -> (seconds: Double, error: String?) {
         let client = self.client
-        let timeout = self.timeout
+        let timeout = self.invalidateTimeout
         return try await offload {
             let clock = ContinuousSystemClock()
             if !client.isProviderRunning {

@@ -113,15 +113,19 @@ public final class ContentObserverCore: Sendable {
     /// `suggestedPageSize`.
     public let suggestedPageSize: Int
     let log: ObserverCallLog<[ContactRecord], ContentPageEnd>
+    /// The conformance kit's mid-call pause (syncs only; nil for probes).
+    let pause: MidCallPause?
 
-    init(suggestedPageSize: Int, transcript: Transcript) {
+    init(suggestedPageSize: Int, transcript: Transcript, pause: MidCallPause? = nil) {
         self.suggestedPageSize = suggestedPageSize
+        self.pause = pause
         log = ObserverCallLog(payload: [], transcript: transcript, method: "enumerateContent", lateRule: "R20", terminalRule: "R19")
     }
 
     /// `didEnumerate(_:)`.
     public func didEnumerate(_ records: [ContactRecord]) {
         log.add("didEnumerate(\(Transcript.summarize(records.map(\.identifier))))") { $0.append(contentsOf: records) }
+        pause?.pauseIfRequested()
     }
 
     /// `didFinishEnumeratingPage(upTo:)`.
@@ -172,9 +176,12 @@ public final class ChangeObserverCore: Sendable {
     /// `suggestedBatchSize`.
     public let suggestedBatchSize: Int
     let log: ObserverCallLog<ChangePayload, ChangeBatchEnd>
+    /// The conformance kit's mid-call pause (syncs only; nil for probes).
+    let pause: MidCallPause?
 
-    init(suggestedBatchSize: Int, transcript: Transcript) {
+    init(suggestedBatchSize: Int, transcript: Transcript, pause: MidCallPause? = nil) {
         self.suggestedBatchSize = suggestedBatchSize
+        self.pause = pause
         log = ObserverCallLog(
             payload: ChangePayload(), transcript: transcript, method: "enumerateChanges", lateRule: "R20/R30", terminalRule: "R30")
     }
@@ -185,6 +192,7 @@ public final class ChangeObserverCore: Sendable {
             $0.changes.append(.update(records))
             $0.count += records.count
         }
+        pause?.pauseIfRequested()
     }
 
     /// `didDelete(_:)`.
@@ -193,6 +201,7 @@ public final class ChangeObserverCore: Sendable {
             $0.changes.append(.delete(identifiers))
             $0.count += identifiers.count
         }
+        pause?.pauseIfRequested()
     }
 
     /// `didFinishEnumeratingChanges(upTo:moreComing:)`.

@@ -179,7 +179,8 @@ public final class SyncEngine {
         _ page: SyncPosition, driver: any EnumeratorDriver, configuration: DomainConfiguration,
         transcript: Transcript, report: inout SyncReport
     ) async throws -> StepOutcome {
-        let observer = ContentObserverCore(suggestedPageSize: configuration.pageSize, transcript: transcript)
+        let observer = ContentObserverCore(
+            suggestedPageSize: configuration.pageSize, transcript: transcript, pause: MidCallPause(runDirectory: paths.runDirectory))
         let call = "enumerateContent(in: \(page))"
         try await invoke(call, observer: observer.log, timeout: configuration.pageTimeoutSeconds, transcript: transcript) {
             await driver.enumerateContent(in: page, observer: observer)
@@ -244,7 +245,8 @@ public final class SyncEngine {
         _ anchor: SyncPosition, driver: any EnumeratorDriver, configuration: DomainConfiguration,
         transcript: Transcript, report: inout SyncReport
     ) async throws -> StepOutcome {
-        let observer = ChangeObserverCore(suggestedBatchSize: configuration.batchSize, transcript: transcript)
+        let observer = ChangeObserverCore(
+            suggestedBatchSize: configuration.batchSize, transcript: transcript, pause: MidCallPause(runDirectory: paths.runDirectory))
         let call = "enumerateChanges(startingAt: \(anchor))"
         try await invoke(call, observer: observer.log, timeout: configuration.pageTimeoutSeconds, transcript: transcript) {
             await driver.enumerateChanges(from: anchor, observer: observer)

@@ -1,0 +1,42 @@
+// The bug: a converter written for one value per field. Only the first phone number, e-mail
+// address and postal address survive, and a birthday without a year is dropped (its parser wants
+// a year). Contacts with one of each (most test data) look fine. Caught by F1.
+
+import AppGroupStore
+import ContactProvider
+import Foundation
+
+final class FieldLossEnumerator: ContactItemEnumerator {
+    private let correct: any ContactItemEnumerator
+
+    init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
+
+    func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
+        await correct.enumerateContent(in: page, for: LossyContentObserver(observer))
+    }
+
+    func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver) async {
+        await correct.enumerateChanges(startingAt: syncAnchor, for: LossyChangeObserver(observer))
+    }
+
+    func invalidate() async { await correct.invalidate() }
+
+    static func lossy(_ items: [ContactItem]) -> [ContactItem] {
+        items.map { item in
+            var record = ContactRecord(item)
+            record.phoneNumbers = Array(record.phoneNumbers.prefix(1))
+            record.emailAddresses = Array(record.emailAddresses.prefix(1))
+            record.postalAddresses = Array(record.postalAddresses.prefix(1))
+            if record.birthday?.hasPrefix("--") == true { record.birthday = nil }
+            return record.makeItem()
+        }
+    }
+}
+
+private final class LossyContentObserver: ForwardingContentObserver {
+    override func didEnumerate(_ items: [ContactItem]) { next.didEnumerate(FieldLossEnumerator.lossy(items)) }
+}
+
+private final class LossyChangeObserver: ForwardingChangeObserver {
+    override func didUpdate(_ items: [ContactItem]) { next.didUpdate(FieldLossEnumerator.lossy(items)) }
+}

@@ -1,0 +1,53 @@
+import AppGroupStore
+import ContactProviderSystem
+import Foundation
+
+extension ConformanceChecker {
+    /// D9: edits made while the provider is inside an enumerator call (after it delivered items,
+    /// before it returned) must arrive, at the latest with the next sync.
+    func midCallWritesRule() async throws {
+        let records = try freshData(count: 6)
+        guard try await completeContent(rules: ["D9"]) != nil else { return }
+        // A pending change, so the next sync's first batch carries items (where the pause happens).
+        try backend.update(edited(records[0]))
+        let armed = try MidCallPause.Armed(MidCallPause(runDirectory: subject.paths.runDirectory))
+        let store = UncheckedBackend(backend)
+        let edit = edited(records[1])
+        let added = makeContact()
+        let victim = records[2].identifier
+        let wait = options.timeoutSeconds * 2 + 5
+        // The edits happen on their own thread while this task is inside the sync.
+        let editor = Task {
+            try await offload { () throws -> Bool in
+                defer { armed.resume() }
+                guard armed.waitUntilPaused(timeoutSeconds: wait) else { return false }
+                try store.backend.update(edit)
+                try store.backend.add(added)
+                try store.backend.delete(identifier: victim)
+                return true
+            }
+        }
+        let (report, transcript) = try await systemSync(maxSteps: .max)
+        guard try await editor.value else {
+            recordBlocked(
+                ["D9"], step: "sync with a pending change",
+                because: "the provider delivered no items during a sync with a pending change, so there was no call to write into (see D2)",
+                transcript: transcript)
+            return
+        }
+        if let error = report.error {
+            record("D9", Finding(explanation: "the sync during which the data was edited failed: \(error.message)", step: "sync paused inside a call", transcript: transcript))
+            return
+        }
+        try await systemConverges(
+            rule: "D9",
+            step: "syncs after \(edit.identifier) was updated, \(added.identifier) added and \(victim) deleted while the provider was inside an enumerator call (after its first items, before it returned)")
+    }
+}
+
+/// The backend, handed to the thread that edits while the provider is paused; the checker does
+/// not touch it until that thread is done.
+private final class UncheckedBackend: @unchecked Sendable {
+    let backend: ConformanceBackend
+    init(_ backend: ConformanceBackend) { self.backend = backend }
+}

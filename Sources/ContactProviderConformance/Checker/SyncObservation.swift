@@ -1,0 +1,57 @@
+import AppGroupStore
+import ContactProviderSystem
+import Foundation
+
+extension ConformanceChecker {
+    /// A sync through the system; the warnings it raised are kept for rule W1.
+    func systemSync(maxSteps: Int) async throws -> (SyncReport, [String]) {
+        let outcome = try await subject.sync(maxSteps: maxSteps)
+        for warning in outcome.0.warnings {
+            systemWarnings.append((warning, outcome.1))
+        }
+        return outcome
+    }
+
+    /// Syncs until the system is caught up (a change enumeration that completes), at most `attempts` times;
+    /// then signals once more, which must bring nothing (rule D10).
+    @discardableResult
+    func syncUntilCaughtUp(attempts: Int = 4) async throws -> (SyncReport, [String]) {
+        var last: (SyncReport, [String])?
+        for _ in 0..<attempts {
+            let outcome = try await systemSync(maxSteps: .max)
+            last = outcome
+            if outcome.0.error != nil { return outcome }
+            if outcome.0.enumeration == "changes" {
+                try await checkIdleResync(after: outcome)
+                return outcome
+            }
+        }
+        return last!
+    }
+
+    /// D10: right after a sync that caught up, nothing has changed, so a signal must bring nothing.
+    private func checkIdleResync(after caughtUp: (SyncReport, [String])) async throws {
+        guard options.rules?.contains("D10") ?? true, !failed("D10") else { return }
+        let (report, transcript) = try await systemSync(maxSteps: .max)
+        guard report.error == nil, report.updated + report.deleted > 0 || report.enumeration != "changes" else { return }
+        let previous = caughtUp.0.anchor.map { "\($0)" } ?? "none"
+        let cause =
+            caughtUp.0.warnings.first { $0.hasPrefix("R40") }.map { " The sync before warned: \($0) — so every sync re-sends it." }
+            ?? " The sync before ended at anchor \(previous); the provider's last batch must return an anchor past the changes it sent (R40)."
+        record("D10", Finding(
+            explanation: report.enumeration != "changes"
+                ? "a signal right after a sync that caught up started a \(report.enumeration) enumeration instead of an empty change batch"
+                : "a signal right after a sync that caught up brought \(report.updated) updates and \(report.deleted) deletions although nothing had changed." + cause,
+            step: "signal right after a sync that caught up", transcript: caughtUp.1.suffix(12) + transcript))
+    }
+
+    /// W1: the first warnings the system raised during the kit's syncs.
+    func recordSystemWarnings() {
+        guard let first = systemWarnings.first else { return }
+        let distinct = systemWarnings.map(\.warning).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        record("W1", Finding(
+            explanation: "the system warned \(systemWarnings.count) time(s) during the kit's syncs: "
+                + distinct.prefix(3).joined(separator: "; ") + (distinct.count > 3 ? "; and \(distinct.count - 3) more" : ""),
+            step: "a sync through the system", transcript: first.transcript))
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The kit's newer checks, each against the known-bad provider only it catches (`bad-provider`,
+/// which takes its bug from BAD_PROVIDER_BUG).
+@Suite("End to end: conformance checks for real providers' bugs")
+struct ConformanceChecksCLITests {
+    @Test(
+        "each known-bad provider fails exactly the rule that catches its bug",
+        arguments: [
+            ("field-loss", "F1", [String]()), ("reused-identifier", "D8", []), ("anchor-from-now", "D9", []),
+            ("stale-final-anchor", "D10", ["W1"]),
+        ])
+    func caughtByItsRule(bug: String, rule: String, warnings: [String]) throws {
+        let result = try ConformanceHarness.run(
+            "bad-provider", ["--seed", "9", "--operations", "60", "--json"], environment: ["BAD_PROVIDER_BUG": bug])
+        #expect(result.exitCode == 1, "\(result)")
+        let outcomes = try ConformanceHarness.outcomes(result)
+        #expect(ConformanceHarness.rules(outcomes, "fail") == [rule], "\(bug): \(outcomes.filter { $0.value.status != "pass" })")
+        #expect(ConformanceHarness.rules(outcomes, "warn") == warnings, "\(bug)")
+        #expect(outcomes[rule]?.reproduce.contains("--rules \(rule)") == true)
+    }
+
+    @Test("field losses name the contact and each field, expected and got")
+    func fieldLossMessage() throws {
+        let result = try ConformanceHarness.run(
+            "bad-provider", ["--rules", "F1", "--json"], environment: ["BAD_PROVIDER_BUG": "field-loss"])
+        let f1 = try #require(try ConformanceHarness.outcomes(result)["F1"])
+        #expect(f1.explanation.contains("contact kit-42-field-0"), "\(f1.explanation)")
+        #expect(f1.explanation.contains("phoneNumbers: expected ["), "\(f1.explanation)")
+        #expect(f1.explanation.contains(", got ["), "\(f1.explanation)")
+    }
+
+    @Test("a provider that oversizes only its first batch after a launch gets a SHOULD warning (W1), and passes")
+    func systemWarningsCount() throws {
+        let result = try ConformanceHarness.run(
+            "bad-provider", ["--seed", "9", "--operations", "60", "--json"], environment: ["BAD_PROVIDER_BUG": "oversized-after-launch"])
+        #expect(result.exitCode == 0, "\(result)")
+        let outcomes = try ConformanceHarness.outcomes(result)
+        #expect(ConformanceHarness.rules(outcomes, "fail").isEmpty)
+        #expect(ConformanceHarness.rules(outcomes, "warn") == ["W1"])
+        #expect(outcomes["W1"]?.explanation.contains("R31") == true, "\(String(describing: outcomes["W1"]))")
+    }
+
+    @Test("a page slower than the page timeout is C1 (enumerationTimeout); every rule that needs content is skipped")
+    func slowPage() throws {
+        let result = try ConformanceHarness.run(
+            "bad-provider", ["--page-timeout", "1", "--json"],
+            environment: ["BAD_PROVIDER_BUG": "slow-page", "BAD_PROVIDER_DELAY_SECONDS": "3"])
+        #expect(result.exitCode == 1, "\(result)")
+        let outcomes = try ConformanceHarness.outcomes(result)
+        #expect(ConformanceHarness.rules(outcomes, "fail") == ["C1"])
+        #expect(outcomes["C1"]?.explanation.contains("enumerationTimeout") == true)
+        #expect(ConformanceHarness.rules(outcomes, "skipped").count == outcomes.count - 1)
+        #expect(outcomes.values.filter { $0.status == "skipped" }.allSatisfy { $0.explanation.contains("C1 failed") })
+        #expect(outcomes["C1"]?.reproduce.contains("--page-timeout 1.0") == true)
+    }
+
+    @Test("the human report says which rules were not checked and why")
+    func skippedInText() throws {
+        let result = try ConformanceHarness.run(
+            "bad-provider", ["--page-timeout", "1"], environment: ["BAD_PROVIDER_BUG": "slow-page", "BAD_PROVIDER_DELAY_SECONDS": "3"])
+        #expect(result.stdout.contains("SKIP C2, C3, C4, C5, C6: not checked: C1 failed"), "\(result)")
+        #expect(result.stdout.contains("22 not checked"), "\(result)")
+    }
+
+    @Test("a reproduce line runs when pasted into a shell, with its backend, seed and rule")
+    func reproduceInShell() throws {
+        let first = try ConformanceHarness.run("seed-demo-provider", ["--backend", "seed-json", "--seed", "5", "--operations", "40", "--json"])
+        let reproduce = try #require(try ConformanceHarness.outcomes(first)["D2"]?.reproduce)
+        #expect(reproduce.hasPrefix("/"), "the host's absolute path: \(reproduce)")
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let again = try ProcessRunner.run("/bin/sh", ["-c", reproduce + " --json"], environment: group.environment)
+        #expect(again.exitCode == 1, "\(again)")
+        let outcomes = try ConformanceHarness.outcomes(again)
+        #expect(outcomes["D2"]?.status == "fail")
+        #expect(ConformanceHarness.rules(outcomes, "pass").isEmpty && ConformanceHarness.rules(outcomes, "fail") == ["D2"])
+
+        // An exec backend's command has spaces: the line quotes it, and pasted it gives the same verdict.
+        let bug = try ConformanceHarness.run(
+            "bad-provider", ["--backend", "exec:" + BuiltProducts.path("vdir-adapter") + " --unused-flag", "--rules", "D8", "--json"],
+            environment: ["BAD_PROVIDER_BUG": "reused-identifier"])
+        let line = try #require(try ConformanceHarness.outcomes(bug)["D8"]?.reproduce, "\(bug)")
+        #expect(line.contains("'exec:"), "\(line)")
+        var environment = group.environment
+        environment["BAD_PROVIDER_BUG"] = "reused-identifier"
+        let pasted = try ProcessRunner.run("/bin/sh", ["-c", line + " --json"], environment: environment)
+        #expect(try ConformanceHarness.outcomes(pasted)["D8"]?.status == "fail", "\(pasted)")
+    }
+}

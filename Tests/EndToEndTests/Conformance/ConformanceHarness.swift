@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Runs `contacts-host conformance` and reads its `--json` report.
+enum ConformanceHarness {
+    /// One rule's outcome from a `--json` report.
+    struct Outcome {
+        var status: String
+        var explanation: String
+        var reproduce: String
+    }
+
+    /// The source tree's root (where `Examples/` is).
+    static var packageRoot: String {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.path
+    }
+
+    /// The Python adapter's command line.
+    static var pythonAdapter: String { "python3 \(packageRoot)/Examples/vdir-adapter-python/vdir_adapter.py" }
+
+    /// Runs the CLI with `arguments` (after `conformance --extension PATH`), in a fresh App Group,
+    /// with `environment` added to the child's environment.
+    static func run(
+        _ provider: String, _ arguments: [String], environment extra: [String: String] = [:]
+    ) throws -> ProcessResult {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        var environment = group.environment
+        environment.merge(extra) { _, new in new }
+        return try ProcessRunner.run(
+            BuiltProducts.path("contacts-host"), ["conformance", "--extension", BuiltProducts.path(provider)] + arguments,
+            environment: environment)
+    }
+
+    /// The outcome of each rule, by id, from a `--json` run.
+    static func outcomes(_ result: ProcessResult) throws -> [String: Outcome] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+        let results = try #require(object["results"] as? [[String: Any]])
+        var outcomes: [String: Outcome] = [:]
+        for entry in results {
+            let id = try #require((entry["rule"] as? [String: Any])?["id"] as? String)
+            outcomes[id] = Outcome(
+                status: entry["status"] as? String ?? "", explanation: entry["explanation"] as? String ?? "",
+                reproduce: entry["reproduce"] as? String ?? "")
+        }
+        return outcomes
+    }
+
+    /// The ids of rules with `status`, sorted.
+    static func rules(_ outcomes: [String: Outcome], _ status: String) -> [String] {
+        outcomes.filter { $0.value.status == status }.keys.sorted()
+    }
+}

@@ -34,7 +34,7 @@ public final class ProviderRuntime {
         let name = (CommandLine.arguments.first as NSString?)?.lastPathComponent ?? "provider"
         let pid = getpid()
         log = { message in
-            FileHandle.standardError.write(Data("\(Self.timestamp()) \(name)[\(pid)] \(message)\n".utf8))
+            StandardError.write("\(Self.timestamp()) \(name)[\(pid)] \(message)\n")
         }
     }
 

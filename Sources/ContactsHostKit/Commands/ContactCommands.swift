@@ -63,6 +63,24 @@ enum ContactCommands {
         }
     }
 
+    /// Compaction after a committed write is housekeeping: its failure (a full disk, a damaged line)
+    /// is a warning, never exit 1, or a script that retries the "failed" command would repeat a
+    /// committed change (a retried `add` duplicates the contact). The next write retries it.
+    static func compactAfterCommit(_ database: AppDatabase, context: CommandContext) {
+        do {
+            try database.compactIfNeeded()
+        } catch {
+            warnAfterCommit(
+                "the change is committed, but compacting the database failed (the next write retries): "
+                    + HostTool.describe(error), context: context)
+        }
+    }
+
+    /// One stderr line for a failure that follows a committed change (the command still exits 0).
+    static func warnAfterCommit(_ message: String, context: CommandContext) {
+        context.output.err("warning: \(message)")
+    }
+
     static let add = Command(
         ["add"], summary: "Add a contact to the app database; prints its identifier.",
         discussion: "Without --id a new UUID is assigned. Adding appends one journal line: O(1) in the database size.",
@@ -79,7 +97,7 @@ enum ContactCommands {
             let database = AppDatabase(appGroup: context.appGroup)
             let added = try database.add(record)
             context.output.out(added.identifier)
-            try database.compactIfNeeded()
+            compactAfterCommit(database, context: context)
             return HostTool.ExitCode.success
         })
 
@@ -97,7 +115,7 @@ enum ContactCommands {
             let database = AppDatabase(appGroup: context.appGroup)
             let updated = try database.update(arguments.positionals[0]) { apply(arguments, to: &$0) }
             context.output.out(updated.identifier)
-            try database.compactIfNeeded()
+            compactAfterCommit(database, context: context)
             return HostTool.ExitCode.success
         })
 
@@ -107,7 +125,7 @@ enum ContactCommands {
         run: { arguments, context in
             let database = AppDatabase(appGroup: context.appGroup)
             try database.delete(arguments.positionals)
-            try database.compactIfNeeded()
+            compactAfterCommit(database, context: context)
             return HostTool.ExitCode.success
         })
 
@@ -145,7 +163,14 @@ enum ContactCommands {
         discussion: "Like the seed demo's Reset button: the database is emptied and ContactProviderManager.reset() is called.",
         run: { _, context in
             try AppDatabase(appGroup: context.appGroup).reset()
-            try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier).reset()
+            // The app database is reset (committed): a failure of the system side is reported, not an exit 1.
+            do {
+                try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier).reset()
+            } catch {
+                warnAfterCommit(
+                    "the app database was reset, but resetting the system store failed (run 'contacts-host system reset'): "
+                        + HostTool.describe(error), context: context)
+            }
             return HostTool.ExitCode.success
         })
 
@@ -197,7 +222,7 @@ enum ContactCommands {
             }
             context.output.out(
                 "imported \(records.count) contacts (\(result.added) added, \(result.updated) updated, \(skipped) skipped)")
-            try AppDatabase(appGroup: context.appGroup).compactIfNeeded()
+            compactAfterCommit(AppDatabase(appGroup: context.appGroup), context: context)
             return HostTool.ExitCode.success
         })
 

@@ -66,7 +66,22 @@ enum SystemCommands {
     static let disable = Command(
         ["disable"], summary: "Disable the domain: the system forgets every provided contact (R8).",
         run: { _, context in
-            try client(context).disable()
+            let client = try client(context)
+            try client.updateConfiguration { $0.enabled = false }
+            // Disabled is committed: what follows (R8) is reported as a warning, never an exit 1.
+            do {
+                try client.reset()
+            } catch {
+                ContactCommands.warnAfterCommit(
+                    "the domain is disabled, but emptying the system store failed (run 'contacts-host system reset'): "
+                        + HostTool.describe(error), context: context)
+            }
+            do {
+                _ = try client.invalidate()
+            } catch {
+                ContactCommands.warnAfterCommit(
+                    "the domain is disabled, but stopping the provider failed: " + HostTool.describe(error), context: context)
+            }
             return HostTool.ExitCode.success
         })
 

@@ -202,11 +202,12 @@ public final class ProviderRuntime {
         }
         // R17: the enumerator's invalidate(), then the extension's, within the time limit (R11).
         log("invalidating the enumerator and the extension")
-        await session.driver.invalidate()
         var invalidateError: SyncReport.ReportedError?
-        // The session is only touched by this task; the box lets the call race a deadline.
+        // The session is only touched by this task (and, after a timeout, by the abandoned call,
+        // which the process's exit ends); the box lets the calls race a deadline.
         let box = UncheckedSendableBox(session)
         let finished = await withDeadline(configuration.invalidateTimeoutSeconds) {
+            await box.value.driver.invalidate()
             try? await box.value.invalidateExtension()
         }
         if !finished {
@@ -308,19 +309,8 @@ public final class ProviderRuntime {
     }
 
     private func withDeadline(_ seconds: Double, _ operation: @escaping @Sendable () async -> Void) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await operation()
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
+        if case .timedOut = await Deadline.race(seconds: seconds, operation) { return false }
+        return true
     }
 }
 

@@ -53,6 +53,7 @@ public final class ProviderRuntime {
     public func run(makeSession: () throws -> ProviderSession) async -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         do {
+            try SecureFile.checkAppGroupRoot(options.appGroup.path)
             try paths.ensureDirectories()
             let configuration = try DomainConfiguration.load(from: paths.configuration)
             guard configuration.enabled else {

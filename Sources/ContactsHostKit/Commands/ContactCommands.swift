@@ -25,8 +25,14 @@ enum ContactCommands {
     ]
 
     static func validateFields(_ arguments: ParsedArguments) throws {
-        if let birthday = arguments.value("--birthday"), BirthdayFormat.parse(birthday) == nil {
-            throw UsageError("option '--birthday' expects YYYY-MM-DD or --MM-DD, got '\(birthday)'")
+        if let birthday = arguments.value("--birthday") {
+            guard let date = BirthdayFormat.parse(birthday) else {
+                throw UsageError("option '--birthday' expects YYYY-MM-DD or --MM-DD, got '\(birthday)'")
+            }
+            guard date.day <= daysIn(month: date.month, year: date.year) else {
+                throw UsageError("option '--birthday': \(birthday) is not a date (\(monthNames[date.month - 1]) has no day \(date.day)"
+                    + (date.year.map { " in \($0)" } ?? "") + ")")
+            }
         }
         for option in ["--phone", "--email", "--url"] {
             for value in arguments.values(option) {
@@ -38,6 +44,22 @@ enum ContactCommands {
         }
         if let id = arguments.value("--id") {
             do { try IdentifierRules.validate(id) } catch { throw UsageError("option '--id': \(error)") }
+        }
+    }
+
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
+
+    /// Days in `month` (1–12) of `year`; without a year February has 29 (a birthday on the 29th exists).
+    static func daysIn(month: Int, year: Int?) -> Int {
+        switch month {
+        case 2:
+            guard let year else { return 29 }
+            return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
         }
     }
 
@@ -212,13 +234,18 @@ enum ContactCommands {
             let started = Date()
             var lastReport = started
             let output = context.output
-            let result = try AppDatabase(appGroup: context.appGroup).upsert(records) { done in
+            let result: (added: Int, updated: Int)
+            do {
+                result = try AppDatabase(appGroup: context.appGroup).upsert(records) { done in
                 // Progress on stderr only when the import takes more than a second.
                 let now = Date()
                 if now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastReport) > 1 {
                     lastReport = now
                     output.err("imported \(done)/\(records.count)…")
                 }
+                }
+            } catch let partial as AppDatabase.PartialImport {
+                throw CommandFailure("import stopped: \(partial)")
             }
             context.output.out(
                 "imported \(records.count) contacts (\(result.added) added, \(result.updated) updated, \(skipped) skipped)")

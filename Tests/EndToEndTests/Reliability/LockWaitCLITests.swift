@@ -22,12 +22,9 @@ struct LockWaitCLITests {
 
         // util-linux flock(1) takes the lock and runs `sleep`; -o: only flock itself holds it. Spawned
         // and reaped by hand: Foundation's Process does not cope with a child that is stopped.
-        let holderPID = try Self.spawn(["/usr/bin/flock", "-o", "-x", lockPath, "/usr/bin/sleep", "600"])
-        defer {
-            kill(holderPID, SIGKILL)
-            var status: Int32 = 0
-            while waitpid(holderPID, &status, 0) < 0, errno == EINTR {}
-        }
+        let holder = try SpawnedProcess(["/usr/bin/flock", "-o", "-x", lockPath, "/usr/bin/sleep", "600"])
+        defer { holder.kill() }
+        let holderPID = holder.pid
         let probe = try FileLock(path: lockPath)
         let deadline = Date().addingTimeInterval(20)
         while try probe.tryLock(.shared), Date() < deadline {
@@ -51,25 +48,7 @@ struct LockWaitCLITests {
         #expect(CLIHarness.databaseFiles(group) == before)
 
         // Resumed and gone, the lock is free again and the same command works.
-        kill(holderPID, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(holderPID, &status, 0) < 0, errno == EINTR {}
+        holder.kill()
         try CLIHarness.succeed(["add", "--given-name", "Bob", "--id", "bob"], in: group)
-    }
-
-    /// Starts `arguments` with stdin, stdout and stderr on /dev/null; returns its pid.
-    private static func spawn(_ arguments: [String]) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
-        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
-        return pid
     }
 }

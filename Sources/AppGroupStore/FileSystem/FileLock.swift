@@ -85,7 +85,8 @@ public final class FileLock {
                         + "(\(Self.timeoutVariable))")
             }
             // flock(2) has no timed form and no event to wait on: poll with a growing interval.
-            usleep(min(delay, useconds_t(max(0, (limit - waited) * 1_000_000)) + 1))
+            let remaining = max(0, limit - waited) * 1_000_000
+            usleep(Double(delay) < remaining ? delay : useconds_t(remaining) + 1)
             delay = min(delay * 2, 50_000)
             if try tryLock(mode) { return }
         }
@@ -97,7 +98,7 @@ public final class FileLock {
     }
 
     static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
     }
 
     /// Takes the lock if nobody else holds it; returns false otherwise.

@@ -237,14 +237,15 @@ enum ContactCommands {
             let result: (added: Int, updated: Int)
             do {
                 result = try AppDatabase(appGroup: context.appGroup).upsert(records) { done in
-                // Progress on stderr only when the import takes more than a second.
-                let now = Date()
-                if now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastReport) > 1 {
-                    lastReport = now
-                    output.err("imported \(done)/\(records.count)…")
-                }
+                    // Progress on stderr only when the import takes more than a second.
+                    let now = Date()
+                    if now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastReport) > 1 {
+                        lastReport = now
+                        output.err("imported \(done)/\(records.count)…")
+                    }
                 }
             } catch let partial as AppDatabase.PartialImport {
+                // Some contacts are in the database: say how many, so the user knows what to re-import.
                 throw CommandFailure("import stopped: \(partial)")
             }
             context.output.out(

@@ -100,7 +100,7 @@ struct ReliabilityPipeFuzzTests {
         let seed = ReliabilityScale.seed
         var accepted = 0
         var rejected = 0
-        let result = ReliabilityFuzzBudget(cases: 6000, seconds: 2).run { index in
+        let result = ReliabilityFuzzBudget(cases: 6000, seconds: 2).run(minimum: 200) { index in
             var random = SplitMix64.forCase(index, seed: seed)
             let line = Data(Self.hostileLine(&random))
             let context = "seed \(seed) case \(index), line \(String(decoding: line.prefix(120), as: UTF8.self).debugDescription)"

@@ -262,7 +262,7 @@ struct ReliabilityStoreFuzzTests {
         let seed = ReliabilityScale.seed
         let template = try Self.appTemplate(in: group.path + "/template", count: 300)
         var tally = ReliabilityCorruptionTally()
-        let result = try ReliabilityFuzzBudget(cases: 400, seconds: 2.5).run { index in
+        let result = try ReliabilityFuzzBudget(cases: 400, seconds: 2.5).run(minimum: 20) { index in
             var random = SplitMix64.forCase(index, seed: seed)
             let appGroup = AppGroup(path: group.path + "/case-\(index)")
             defer { try? FileManager.default.removeItem(atPath: appGroup.path) }

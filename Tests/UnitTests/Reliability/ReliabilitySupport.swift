@@ -34,12 +34,16 @@ struct ReliabilityFuzzBudget {
     }
 
     /// Calls `body` with each case index; returns how many ran and the elapsed seconds.
-    func run(_ body: (Int) throws -> Void) rethrows -> (cases: Int, seconds: Double) {
+    ///
+    /// At least `minimum` cases run whatever the time: the time bound only trims the extra ones, so a
+    /// loaded machine (parallel tests, other builds) cannot fail a test by running too few.
+    func run(minimum: Int = 0, _ body: (Int) throws -> Void) rethrows -> (cases: Int, seconds: Double) {
         let clock = ContinuousClock()
         let start = clock.now
         let limit = Duration.milliseconds(Int64(seconds * 1000))
+        let floor = min(minimum, cases)
         var ran = 0
-        while ran < cases, clock.now - start < limit {
+        while ran < cases, ran < floor || clock.now - start < limit {
             try body(ran)
             ran += 1
         }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Where ``Logger`` writes: one line per message on standard error.
 ///
 /// Not part of Apple's API. Output is on unless the environment variable
@@ -38,8 +42,20 @@ package enum LogOutput {
 
     /// Writes a line and a newline to standard error in a single write.
     ///
+    /// A failed write is ignored: logging must never stop the process (`FileHandle.write` traps
+    /// on a full disk or `2>/dev/full`, which killed providers with SIGILL).
+    ///
     /// - Parameter line: The line.
     package static func write(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        let bytes = Array((line + "\n").utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { buffer in
+                Glibc.write(STDERR_FILENO, buffer.baseAddress! + written, buffer.count - written)
+            }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { return }
+            written += n
+        }
     }
 }

@@ -14,9 +14,9 @@ public final class TemporaryAppGroup: @unchecked Sendable {
     /// As an `AppGroup`.
     public var appGroup: AppGroup { AppGroup(path: path) }
 
-    /// Creates `/tmp/cps-test-XXXXXX` (mode 0700).
-    public init() {
-        var template = Array((NSTemporaryDirectory() + "/cps-test-XXXXXX").utf8CString)
+    /// Creates `/tmp/cps-test-XXXXXX` (mode 0700), or `<parent>/cps-test-XXXXXX` (e.g. on a `ScratchFileSystem`).
+    public init(inside parent: String = NSTemporaryDirectory()) {
+        var template = Array((parent + "/cps-test-XXXXXX").utf8CString)
         let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(created != nil, "mkdtemp failed: \(errno)")
         path = AppGroup(path: String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)).path

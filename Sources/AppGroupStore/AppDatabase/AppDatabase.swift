@@ -91,6 +91,42 @@ public final class AppDatabase {
         let existing = try JournaledStore<NoMetadata>(directory: store.directory, retainsContacts: false).load()
         var added = 0
         var updated = 0
+        var written = 0
+        do {
+            try upsertLines(records, existing: existing, added: &added, updated: &updated, written: &written, progress: progress)
+        } catch let error where written > 0 {
+            // The first `written` contacts are whole lines in the journal: make them durable and say so,
+            // so the user knows what the database holds (a full disk stops an import part-way).
+            let durable = (try? store.write { try $0.sync() }) != nil
+            throw PartialImport(written: written, total: records.count, durable: durable, underlying: error)
+        }
+        return (added, updated)
+    }
+
+    /// An import that stopped part-way: `written` of `total` contacts are in the database.
+    public struct PartialImport: Error, CustomStringConvertible {
+        /// Contacts written (the first `written` of the input, in order).
+        public let written: Int
+        /// Contacts in the input.
+        public let total: Int
+        /// Whether the written ones were flushed to disk after the failure.
+        public let durable: Bool
+        /// What stopped it.
+        public let underlying: Error
+
+        public var description: String {
+            if written == total {
+                return "all \(total) contacts were written but flushing them to disk failed: \(underlying)"
+            }
+            return "\(written) of \(total) contacts were written (the first \(written) of the file; they are in the database"
+                + (durable ? "" : ", not yet flushed to disk") + "), the rest were not: \(underlying)"
+        }
+    }
+
+    private func upsertLines(
+        _ records: [ContactRecord], existing: StoreState<NoMetadata>, added: inout Int, updated: inout Int,
+        written: inout Int, progress: ((Int) -> Void)?
+    ) throws {
         try store.write { writer in
             var seen = Set<String>()
             for (index, var record) in records.lazy.map(IdentifierRules.normalized).enumerated() {
@@ -105,11 +141,11 @@ public final class AppDatabase {
                 // a crash mid-import leaves a prefix of whole contacts, and the import is
                 // acknowledged only after the final sync.
                 try writer.append(upsert: [record], durable: false)
+                written = index + 1
                 progress?(index + 1)
             }
             try writer.sync()
         }
-        return (added, updated)
     }
 
     /// Replaces the whole database with `records` in one atomic write (a new generation: every

@@ -22,9 +22,20 @@ public struct AppGroup: Sendable, Equatable {
     public let path: String
 
     /// An App Group at `path` (made absolute against the current directory).
+    ///
+    /// `.`, `..` and repeated slashes are removed by text alone: `standardizingPath` also resolves
+    /// symbolic links, and a planted link must be seen (and refused), not silently followed.
     public init(path: String) {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        self.path = (absolute as NSString).standardizingPath
+        var components: [Substring] = []
+        for component in absolute.split(separator: "/") {
+            switch component {
+            case ".": continue
+            case "..": _ = components.popLast()
+            default: components.append(component)
+            }
+        }
+        self.path = "/" + components.joined(separator: "/")
     }
 
     private static let override = Mutex<AppGroup?>(nil)
@@ -58,8 +69,10 @@ public struct AppGroup: Sendable, Equatable {
         return nil
     }
 
-    /// Creates the App Group directory (mode 0700) if needed and checks that it belongs to this user.
+    /// Creates the App Group directory (mode 0700) if needed and checks that it belongs to this user
+    /// (never a symbolic link, never under a directory another user planted; see `SecureFile.checkAppGroupRoot`).
     public func ensureExists() throws {
+        try SecureFile.checkAppGroupRoot(path)
         try SecureFile.ensureDirectory(path)
     }
 

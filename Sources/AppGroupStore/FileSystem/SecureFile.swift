@@ -13,7 +13,69 @@ import Glibc
 ///   `rename`, `fsync` of the directory (Foundation's `.atomic` skips the last step).
 public enum SecureFile {
     /// Creates `path` (and missing parents) as directories owned by the user with mode 0700.
+    ///
+    /// A path that passes through a directory someone else controls in a shared sticky directory
+    /// (`/tmp`) is refused first: see ``checkAncestors(of:)``.
     public static func ensureDirectory(_ path: String) throws {
+        try checkAncestors(of: path)
+        try createDirectory(path)
+    }
+
+    /// Refuses the App Group directory itself when it is a symbolic link (never followed: in a
+    /// shared directory anyone could have planted it), not a directory, or owned by someone else;
+    /// tightens group/other permissions to 0700; and checks its ancestors (``checkAncestors(of:)``).
+    /// A missing directory is fine (it is created 0700 when first written).
+    public static func checkAppGroupRoot(_ path: String) throws {
+        try checkAncestors(of: path)
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw StoreError.io(path: path, operation: "lstat", errno: errno)
+        }
+        if info.st_mode & S_IFMT == S_IFLNK {
+            throw StoreError.unsafePath(
+                path: path, reason: "the App Group is a symbolic link; it is not followed (give the directory it points to, if it is yours)")
+        }
+        try checkOwned(path, expectDirectory: true)
+        if info.st_mode & 0o077 != 0 {
+            // Other users must not read the address book or plant files in it.
+            let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if fd >= 0 {
+                defer { close(fd) }
+                if fchmod(fd, 0o700) != 0, errno != EROFS {
+                    throw StoreError.unsafePath(
+                        path: path, reason: "is accessible to other users (mode \(String(info.st_mode & 0o777, radix: 8))) and could not be made 0700")
+                }
+            }
+        }
+    }
+
+    /// Refuses `path` if one of its existing components lies in a sticky directory (like `/tmp`)
+    /// and belongs to another user (not this user, not root), symbolic links included: such a
+    /// component was planted by that user, who then decides where our writes go.
+    public static func checkAncestors(of path: String) throws {
+        guard path.hasPrefix("/") else { return }
+        var parent = "/"
+        var parentInfo = stat()
+        guard lstat(parent, &parentInfo) == 0 else { return }
+        for component in path.split(separator: "/") {
+            let current = (parent == "/" ? "" : parent) + "/" + component
+            var info = stat()
+            guard lstat(current, &info) == 0 else { return }
+            if parentInfo.st_mode & S_ISVTX != 0, info.st_uid != geteuid(), info.st_uid != 0 {
+                let kind = info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "a directory"
+                throw StoreError.unsafePath(
+                    path: current,
+                    reason: "is \(kind) owned by uid \(info.st_uid) in the shared sticky directory \(parent); refusing to use a path another user controls")
+            }
+            // Past a symbolic link the rest of the path is the link target's: stop (its own checks apply).
+            if info.st_mode & S_IFMT == S_IFLNK { return }
+            parent = current
+            parentInfo = info
+        }
+    }
+
+    private static func createDirectory(_ path: String) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             try checkOwned(path, expectDirectory: true)
@@ -23,7 +85,7 @@ public enum SecureFile {
         if !parent.isEmpty, parent != path, parent != "/" {
             var parentIsDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: parent, isDirectory: &parentIsDirectory) {
-                try ensureDirectory(parent)
+                try createDirectory(parent)
             }
         }
         if mkdir(path, 0o700) != 0, errno != EEXIST {

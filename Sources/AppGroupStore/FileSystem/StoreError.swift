@@ -23,8 +23,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateIdentifier(String)
     /// The identifier cannot be stored (empty, too long, or containing control characters).
     case invalidIdentifier(String, reason: String)
-    /// A lock could not be taken in time.
-    case lockTimeout(path: String)
+    /// A lock could not be taken in time (`seconds`); `holder` names the process holding it, when known.
+    case lockTimeout(path: String, seconds: Double, holder: String?)
 
     public var description: String {
         switch self {
@@ -42,8 +42,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "a contact with identifier '\(identifier)' already exists"
         case .invalidIdentifier(let identifier, let reason):
             return "invalid identifier '\(identifier.debugDescription.dropFirst().dropLast())': \(reason)"
-        case .lockTimeout(let path):
-            return "\(path): timed out waiting for the lock"
+        case .lockTimeout(let path, let seconds, let holder):
+            return "\(path): timed out after \(FileLock.format(seconds)) s waiting for the lock, held by "
+                + "\(holder ?? "another process"); end or resume that process, or wait longer with "
+                + "\(FileLock.timeoutVariable)=SECONDS"
         }
     }
 }

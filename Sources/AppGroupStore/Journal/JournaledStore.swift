@@ -81,7 +81,15 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         if mode == .shared, !FileManager.default.fileExists(atPath: directory) {
             return try body()
         }
-        return try lock().withLock(mode, body)
+        let lock: FileLock
+        do {
+            lock = try self.lock()
+        } catch StoreError.io(_, _, let code) where code == EROFS && mode == .shared {
+            // A read-only file system without a lock file (a read-only mount or backup): nobody can
+            // write to it, so reading needs no lock.
+            return try body()
+        }
+        return try lock.withLock(mode, body)
     }
 
     /// Runs `body` under the exclusive lock (for the repair tools, which must not race a writer).

@@ -24,14 +24,14 @@ extension ContactProviderExtension {
             }
             options = parsed
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n\(RuntimeOptions.usage)\n".utf8))
+            StandardError.write("error: \(error)\n\(RuntimeOptions.usage)\n")
             exit(ProviderRuntime.ExitCode.usage)
         }
         AppGroup.use(options.appGroup)
         // Before any provider code runs: `UserDefaults(suiteName: "group.…")` must land in the App Group.
         AppGroupPreferences.ensure(in: options.appGroup)
         guard options.domain == DefaultContactProviderDomain.identifier else {
-            FileHandle.standardError.write(Data("error: \(ContactProviderError.domainNotRegistered.errorDescription!) (R3)\n".utf8))
+            StandardError.write("error: \(ContactProviderError.domainNotRegistered.errorDescription!) (R3)\n")
             exit(ProviderRuntime.ExitCode.failure)
         }
         do {
@@ -41,7 +41,7 @@ extension ContactProviderExtension {
             }
             exit(code)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            StandardError.write("error: \(error)\n")
             exit(ProviderRuntime.ExitCode.failure)
         }
     }

@@ -70,21 +70,43 @@ final class InProcessProvider: ProviderUnderTest {
     func invalidate() async throws -> (seconds: Double, error: String?) {
         let clock = ContinuousSystemClock()
         let started = clock.now()
-        await session.driver.invalidate()
-        do {
-            try await session.invalidateExtension()
-        } catch {
-            return (clock.now() - started, "invalidate() threw \(error)")
-        }
+        let outcome = await Self.invalidate(session, within: timeout)
         let seconds = clock.now() - started
-        session = ExtensionSession(type, domain: DefaultContactProviderDomain())
-        return (seconds, nil)
+        switch outcome {
+        case .threw(let error):
+            return (seconds, "invalidate() threw \(error)")
+        case .timedOut:
+            // R11: the system ends an extension that does not return; the kit abandons the call and
+            // goes on with a fresh instance.
+            session = ExtensionSession(type, domain: DefaultContactProviderDomain())
+            return (seconds, String(
+                format: "invalidate() did not return within %.1f s; the system ends the extension "
+                    + "(extensionInvalidateTimeout, R11)", timeout))
+        case .finished:
+            session = ExtensionSession(type, domain: DefaultContactProviderDomain())
+            return (seconds, nil)
+        }
     }
 
     func shutdown() async {
-        await session.driver.invalidate()
-        try? await session.invalidateExtension()
+        _ = await Self.invalidate(session, within: timeout)
     }
+
+    /// The enumerator's `invalidate()`, then the extension's, raced against the time limit (R11, R17):
+    /// an `invalidate()` that never returns must not hang the kit.
+    private static func invalidate(_ session: ExtensionSession, within seconds: Double) async -> Deadline.Outcome {
+        let box = AbandonableSession(session: session)
+        return await Deadline.race(seconds: seconds) {
+            await box.session.driver.invalidate()
+            try await box.session.invalidateExtension()
+        }
+    }
+}
+
+/// A session handed to the call that races a deadline; after a timeout only that abandoned call
+/// touches it (the kit has moved on to a fresh session).
+private struct AbandonableSession: @unchecked Sendable {
+    let session: ExtensionSession
 }
 
 /// A provider executable launched by the system over the real FIFOs (the `contacts-host conformance` path).

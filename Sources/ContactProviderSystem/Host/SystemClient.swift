@@ -31,6 +31,8 @@ public final class SystemClient: Sendable {
         case providerExited(log: String)
         /// The reply could not be read.
         case malformedReply(String)
+        /// The wait was interrupted (Ctrl-C, once `HostInterrupt.install()` was called).
+        case interrupted
 
         public var description: String {
             switch self {
@@ -44,6 +46,8 @@ public final class SystemClient: Sendable {
                 return "the provider exited before answering (its log: \(log))"
             case .malformedReply(let reason):
                 return "malformed reply from the provider: \(reason)"
+            case .interrupted:
+                return "interrupted while waiting for the provider's answer"
             }
         }
     }
@@ -272,6 +276,8 @@ public final class SystemClient: Sendable {
         let deadline = ContinuousSystemClock().now() + timeout
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
+            // Checked at least every 0.25 s (the wait below): the caller's defer then removes the reply FIFO.
+            if HostInterrupt.isRaised { throw ClientError.interrupted }
             let remaining = deadline - ContinuousSystemClock().now()
             guard remaining > 0 else { throw ClientError.timeout(seconds: timeout, log: paths.providerLog) }
             // Wake up now and then to notice a provider killed before it opened our reply pipe

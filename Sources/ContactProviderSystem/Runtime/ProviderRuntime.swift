@@ -34,7 +34,7 @@ public final class ProviderRuntime {
         let name = (CommandLine.arguments.first as NSString?)?.lastPathComponent ?? "provider"
         let pid = getpid()
         log = { message in
-            FileHandle.standardError.write(Data("\(Self.timestamp()) \(name)[\(pid)] \(message)\n".utf8))
+            StandardError.write("\(Self.timestamp()) \(name)[\(pid)] \(message)\n")
         }
     }
 
@@ -53,6 +53,7 @@ public final class ProviderRuntime {
     public func run(makeSession: () throws -> ProviderSession) async -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         do {
+            try SecureFile.checkAppGroupRoot(options.appGroup.path)
             try paths.ensureDirectories()
             let configuration = try DomainConfiguration.load(from: paths.configuration)
             guard configuration.enabled else {
@@ -65,6 +66,7 @@ public final class ProviderRuntime {
                 return ExitCode.alreadyRunning
             }
             providerLock.writeContents("\(getpid())\n")
+            removeLeftovers()
             defer {
                 providerLock.writeContents("")
                 providerLock.unlock()
@@ -79,6 +81,37 @@ public final class ProviderRuntime {
         } catch {
             log("error: \(error)")
             return ExitCode.failure
+        }
+    }
+
+    /// Removes what earlier processes left behind: temp files of writers that are gone, traces and
+    /// probe results nobody collected (their host was interrupted), and reply FIFOs with no reader.
+    /// Runs once per start, under the provider lock.
+    private func removeLeftovers() {
+        for directory in [paths.domainDirectory, paths.systemStore, paths.runDirectory, paths.tracesDirectory] {
+            SecureFile.sweepTemporaryFiles(in: directory)
+        }
+        let now = time(nil)
+        let fileManager = FileManager.default
+        // A host reads its trace right after the reply; one an hour old was abandoned.
+        for name in (try? fileManager.contentsOfDirectory(atPath: paths.tracesDirectory)) ?? [] {
+            let path = paths.tracesDirectory + "/" + name
+            var info = stat()
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, now - info.st_mtim.tv_sec > 3600 {
+                unlink(path)
+            }
+        }
+        // A waiting host holds its reply FIFO open for reading from the moment it creates it; one
+        // without a reader for a minute belongs to a host that is gone.
+        for name in (try? fileManager.contentsOfDirectory(atPath: paths.repliesDirectory)) ?? [] where name.hasSuffix(".fifo") {
+            let path = paths.repliesDirectory + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFIFO, now - info.st_mtim.tv_sec > 60 else { continue }
+            switch try? NamedPipe.openForWriting(path) {
+            case .opened(let fd): close(fd)
+            case .noReader: unlink(path)
+            case nil: break  // not ours or not a FIFO: leave it for the host's own checks
+            }
         }
     }
 
@@ -202,11 +235,12 @@ public final class ProviderRuntime {
         }
         // R17: the enumerator's invalidate(), then the extension's, within the time limit (R11).
         log("invalidating the enumerator and the extension")
-        await session.driver.invalidate()
         var invalidateError: SyncReport.ReportedError?
-        // The session is only touched by this task; the box lets the call race a deadline.
+        // The session is only touched by this task (and, after a timeout, by the abandoned call,
+        // which the process's exit ends); the box lets the calls race a deadline.
         let box = UncheckedSendableBox(session)
         let finished = await withDeadline(configuration.invalidateTimeoutSeconds) {
+            await box.value.driver.invalidate()
             try? await box.value.invalidateExtension()
         }
         if !finished {
@@ -308,19 +342,8 @@ public final class ProviderRuntime {
     }
 
     private func withDeadline(_ seconds: Double, _ operation: @escaping @Sendable () async -> Void) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await operation()
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
+        if case .timedOut = await Deadline.race(seconds: seconds, operation) { return false }
+        return true
     }
 }
 

@@ -100,6 +100,8 @@ public enum HostTool {
             return ExitCode.usage
         }
         do {
+            // Opened without following a link in its last component, and tightened to 0700 (issue 10 item 3).
+            try SecureFile.checkAppGroupRoot(appGroup.path)
             return try await command.run(parsed, CommandContext(output: output, appGroup: appGroup))
         } catch let error as UsageError {
             output.err("error: \(command.name.joined(separator: " ")): \(error)")

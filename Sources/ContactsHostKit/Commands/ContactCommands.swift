@@ -25,8 +25,14 @@ enum ContactCommands {
     ]
 
     static func validateFields(_ arguments: ParsedArguments) throws {
-        if let birthday = arguments.value("--birthday"), BirthdayFormat.parse(birthday) == nil {
-            throw UsageError("option '--birthday' expects YYYY-MM-DD or --MM-DD, got '\(birthday)'")
+        if let birthday = arguments.value("--birthday") {
+            guard let date = BirthdayFormat.parse(birthday) else {
+                throw UsageError("option '--birthday' expects YYYY-MM-DD or --MM-DD, got '\(birthday)'")
+            }
+            guard date.day <= daysIn(month: date.month, year: date.year) else {
+                throw UsageError("option '--birthday': \(birthday) is not a date (\(monthNames[date.month - 1]) has no day \(date.day)"
+                    + (date.year.map { " in \($0)" } ?? "") + ")")
+            }
         }
         for option in ["--phone", "--email", "--url"] {
             for value in arguments.values(option) {
@@ -38,6 +44,22 @@ enum ContactCommands {
         }
         if let id = arguments.value("--id") {
             do { try IdentifierRules.validate(id) } catch { throw UsageError("option '--id': \(error)") }
+        }
+    }
+
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
+
+    /// Days in `month` (1–12) of `year`; without a year February has 29 (a birthday on the 29th exists).
+    static func daysIn(month: Int, year: Int?) -> Int {
+        switch month {
+        case 2:
+            guard let year else { return 29 }
+            return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
         }
     }
 
@@ -63,6 +85,24 @@ enum ContactCommands {
         }
     }
 
+    /// Compaction after a committed write is housekeeping: its failure (a full disk, a damaged line)
+    /// is a warning, never exit 1, or a script that retries the "failed" command would repeat a
+    /// committed change (a retried `add` duplicates the contact). The next write retries it.
+    static func compactAfterCommit(_ database: AppDatabase, context: CommandContext) {
+        do {
+            try database.compactIfNeeded()
+        } catch {
+            warnAfterCommit(
+                "the change is committed, but compacting the database failed (the next write retries): "
+                    + HostTool.describe(error), context: context)
+        }
+    }
+
+    /// One stderr line for a failure that follows a committed change (the command still exits 0).
+    static func warnAfterCommit(_ message: String, context: CommandContext) {
+        context.output.err("warning: \(message)")
+    }
+
     static let add = Command(
         ["add"], summary: "Add a contact to the app database; prints its identifier.",
         discussion: "Without --id a new UUID is assigned. Adding appends one journal line: O(1) in the database size.",
@@ -79,7 +119,7 @@ enum ContactCommands {
             let database = AppDatabase(appGroup: context.appGroup)
             let added = try database.add(record)
             context.output.out(added.identifier)
-            try database.compactIfNeeded()
+            compactAfterCommit(database, context: context)
             return HostTool.ExitCode.success
         })
 
@@ -97,7 +137,7 @@ enum ContactCommands {
             let database = AppDatabase(appGroup: context.appGroup)
             let updated = try database.update(arguments.positionals[0]) { apply(arguments, to: &$0) }
             context.output.out(updated.identifier)
-            try database.compactIfNeeded()
+            compactAfterCommit(database, context: context)
             return HostTool.ExitCode.success
         })
 
@@ -107,7 +147,7 @@ enum ContactCommands {
         run: { arguments, context in
             let database = AppDatabase(appGroup: context.appGroup)
             try database.delete(arguments.positionals)
-            try database.compactIfNeeded()
+            compactAfterCommit(database, context: context)
             return HostTool.ExitCode.success
         })
 
@@ -145,7 +185,14 @@ enum ContactCommands {
         discussion: "Like the seed demo's Reset button: the database is emptied and ContactProviderManager.reset() is called.",
         run: { _, context in
             try AppDatabase(appGroup: context.appGroup).reset()
-            try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier).reset()
+            // The app database is reset (committed): a failure of the system side is reported, not an exit 1.
+            do {
+                try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier).reset()
+            } catch {
+                warnAfterCommit(
+                    "the app database was reset, but resetting the system store failed (run 'contacts-host system reset'): "
+                        + HostTool.describe(error), context: context)
+            }
             return HostTool.ExitCode.success
         })
 
@@ -187,17 +234,23 @@ enum ContactCommands {
             let started = Date()
             var lastReport = started
             let output = context.output
-            let result = try AppDatabase(appGroup: context.appGroup).upsert(records) { done in
-                // Progress on stderr only when the import takes more than a second.
-                let now = Date()
-                if now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastReport) > 1 {
-                    lastReport = now
-                    output.err("imported \(done)/\(records.count)…")
+            let result: (added: Int, updated: Int)
+            do {
+                result = try AppDatabase(appGroup: context.appGroup).upsert(records) { done in
+                    // Progress on stderr only when the import takes more than a second.
+                    let now = Date()
+                    if now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastReport) > 1 {
+                        lastReport = now
+                        output.err("imported \(done)/\(records.count)…")
+                    }
                 }
+            } catch let partial as AppDatabase.PartialImport {
+                // Some contacts are in the database: say how many, so the user knows what to re-import.
+                throw CommandFailure("import stopped: \(partial)")
             }
             context.output.out(
                 "imported \(records.count) contacts (\(result.added) added, \(result.updated) updated, \(skipped) skipped)")
-            try AppDatabase(appGroup: context.appGroup).compactIfNeeded()
+            compactAfterCommit(AppDatabase(appGroup: context.appGroup), context: context)
             return HostTool.ExitCode.success
         })
 

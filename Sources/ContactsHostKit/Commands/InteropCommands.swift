@@ -68,6 +68,8 @@ enum InteropCommands {
     struct ChangeLine: Codable {
         var kind: String
         var seq: Int?
+        /// `compacted` lines: how many commits were folded into a snapshot before the watcher read them.
+        var commits: Int?
         var updated: [String]
         var deleted: [String]
         var systemCount: Int
@@ -103,12 +105,22 @@ enum InteropCommands {
                 try store.refresh(&state)
                 var lines: [ChangeLine] = []
                 var since = before.headSeq
-                let compacted = !before.generation.isEmpty && state.previousGeneration == before.generation
-                if state.generation != before.generation, !compacted {
-                    // The store was replaced (reset, disable, expiry, or created): say so, then report
-                    // what the new generation already holds.
-                    if !before.generation.isEmpty {
-                        lines.append(ChangeLine(kind: "reset", seq: nil, updated: [], deleted: [], systemCount: 0))
+                var afterGap = false
+                if state.generation != before.generation {
+                    if before.generation.isEmpty || state.previousGeneration == nil {
+                        // The store was replaced (reset, disable, expiry, or created): say so, then report
+                        // what the new generation already holds.
+                        if !before.generation.isEmpty {
+                            lines.append(ChangeLine(kind: "reset", seq: nil, updated: [], deleted: [], systemCount: 0))
+                        }
+                    } else if state.baseSeq > before.headSeq {
+                        // Compacted before we read them: the commits up to baseSeq exist only as a snapshot
+                        // now. Never drop them silently (seqs are global and contiguous, so the count is exact).
+                        let folded = try store.readSnapshotHeader()
+                        lines.append(ChangeLine(
+                            kind: "compacted", seq: state.baseSeq, commits: state.baseSeq - before.headSeq, updated: [],
+                            deleted: [], systemCount: folded?.generation == state.generation ? folded!.count : state.count))
+                        afterGap = true
                     }
                     since = state.baseSeq
                 }
@@ -116,8 +128,10 @@ enum InteropCommands {
                     // Everything committed since the last line (doorbells may coalesce); each line gets
                     // the count after its own commit.
                     let committed = entries.filter { $0.seq <= state.headSeq && ($0.upsert != nil || $0.delete != nil) }
+                    // After a compaction gap the contacts at its end are not known one by one: lines give the current count.
                     var present: Set<String>? =
-                        committed.count > 1 ? Set(since == before.headSeq ? before.records.keys : [String: ContactRecord]().keys) : nil
+                        committed.count > 1 && !afterGap
+                        ? Set(since == before.headSeq ? before.records.keys : [String: ContactRecord]().keys) : nil
                     for entry in committed {
                         var count = state.count
                         if var ids = present {
@@ -144,6 +158,11 @@ enum InteropCommands {
             ids.isEmpty ? "" : " (\(ids.prefix(5).joined(separator: ", "))\(ids.count > 5 ? ", …" : ""))"
         }
         if change.kind == "reset" { return "reset: the system store was emptied" }
+        if change.kind == "compacted" {
+            let count = change.commits ?? 0
+            return "\(count) commit\(count == 1 ? "" : "s") compacted before they were read (up to seq "
+                + "\(change.seq.map(String.init) ?? "?")); \(change.systemCount) in the system store"
+        }
         return "commit \(change.seq.map(String.init) ?? "?"): \(change.updated.count) updated\(list(change.updated)), "
             + "\(change.deleted.count) deleted\(list(change.deleted)); \(change.systemCount) in the system store"
     }

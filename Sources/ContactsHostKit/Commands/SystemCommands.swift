@@ -66,7 +66,22 @@ enum SystemCommands {
     static let disable = Command(
         ["disable"], summary: "Disable the domain: the system forgets every provided contact (R8).",
         run: { _, context in
-            try client(context).disable()
+            let client = try client(context)
+            try client.updateConfiguration { $0.enabled = false }
+            // Disabled is committed: what follows (R8) is reported as a warning, never an exit 1.
+            do {
+                try client.reset()
+            } catch {
+                ContactCommands.warnAfterCommit(
+                    "the domain is disabled, but emptying the system store failed (run 'contacts-host system reset'): "
+                        + HostTool.describe(error), context: context)
+            }
+            do {
+                _ = try client.invalidate()
+            } catch {
+                ContactCommands.warnAfterCommit(
+                    "the domain is disabled, but stopping the provider failed: " + HostTool.describe(error), context: context)
+            }
             return HostTool.ExitCode.success
         })
 
@@ -105,15 +120,24 @@ enum SystemCommands {
         context: CommandContext, wait: Bool, timeout: Double, json: Bool, trace: Bool, step: Bool
     ) async throws -> Int32 {
         let client = try client(context)
-        guard client.isEnabled else {
+        // An unreadable domain.json is reported as such (path and reason), not as "disabled".
+        guard try client.configuration().enabled else {
             throw CommandFailure(SystemClient.ClientError.domainDisabled.description)
         }
         guard wait else {
             try await ContactProviderManager().signalEnumerator()
             return HostTool.ExitCode.success
         }
+        // Ctrl-C while waiting: the wait ends, the reply FIFO is removed, exit 130.
+        HostInterrupt.install()
         let fallback = try? client.configuration().extensionPath
-        let reply = try client.signal(wait: true, timeout: timeout, trace: trace, step: step, extensionPath: fallback ?? nil)
+        let reply: DoorbellReply?
+        do {
+            reply = try client.signal(wait: true, timeout: timeout, trace: trace, step: step, extensionPath: fallback ?? nil)
+        } catch SystemClient.ClientError.interrupted {
+            context.output.err("interrupted; the sync goes on in the provider ('contacts-host status' shows its result)")
+            return 128 + SIGINT
+        }
         guard let reply, let report = reply.report else {
             throw CommandFailure("the provider gave no report")
         }

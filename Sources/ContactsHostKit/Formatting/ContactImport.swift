@@ -31,7 +31,23 @@ public enum ContactImport {
     }
 
     /// Decodes `data` read from `source`.
+    ///
+    /// A leading UTF-8 byte order mark (as Windows editors write) is skipped. A key given twice in
+    /// one object is an error naming the key and its line: JSON leaves it undefined, and keeping
+    /// either value silently could drop what the user meant.
     public static func decode(_ data: Data, source: String) throws -> [ContactRecord] {
+        var data = data
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = Data(data.dropFirst(3)) }
+        let records = try decodeJSON(data, source: source)
+        if let duplicate = JSONDuplicateKeys.first(in: data) {
+            throw ImportError(
+                description: "\(source): line \(duplicate.line): the key '\(duplicate.key)' appears twice in one object; "
+                    + "remove one of them (nothing was imported)")
+        }
+        return records
+    }
+
+    private static func decodeJSON(_ data: Data, source: String) throws -> [ContactRecord] {
         let trimmed = data.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         guard let first = trimmed.first else { throw ImportError(description: "\(source): the file is empty") }
         let decoder = JSONDecoder()

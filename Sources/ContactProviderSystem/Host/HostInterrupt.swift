@@ -1,0 +1,25 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns Ctrl-C (SIGINT, and SIGTERM/SIGHUP) during a host's wait into an error, so the wait's
+/// cleanup runs: a `signal --wait` killed by the default action left its reply FIFO behind.
+///
+/// Opt-in (`install()`), for command-line hosts: a library must not take over an app's signals.
+/// The handler only sets a flag (async-signal-safe); `SystemClient` checks it while it waits and
+/// throws `ClientError.interrupted`.
+public enum HostInterrupt {
+    private static let raised = Atomic<Bool>(false)
+
+    /// Whether an interrupt arrived since `install()`.
+    public static var isRaised: Bool { raised.load(ordering: .relaxed) }
+
+    /// Installs the handlers (idempotent).
+    public static func install() {
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number) { _ in HostInterrupt.raised.store(true, ordering: .relaxed) }
+        }
+    }
+}

@@ -3,11 +3,52 @@ import Foundation
 
 /// Reads a whole vCard file: finds the cards, reports structural problems, decodes each card.
 struct VCardDecoder {
-    let text: String
+    /// The numbered physical lines of the input.
+    let lines: [VCardLine]
     let stopOnError: Bool
+    /// Problems met before parsing (bytes that are not valid UTF-8), merged in by line.
+    var lineProblems: [VCardProblem] = []
+
+    init(text: String, stopOnError: Bool) {
+        self.lines = VCardSyntax.numberedLines(text)
+        self.stopOnError = stopOnError
+    }
+
+    init(data: Data, stopOnError: Bool) {
+        (lines, lineProblems) = VCardFileText.lines(data)
+        self.stopOnError = stopOnError
+    }
 
     func run() -> VCardDecodeResult {
+        var result = decodeCards()
+        if !lineProblems.isEmpty {
+            // Only problems about lines that were read: those after an early stop are left out.
+            let last = result.stoppedEarly ? (result.problems.last?.line ?? 0) : Int.max
+            let merged = result.problems + lineProblems.filter { $0.line <= last }
+            result.problems = merged.enumerated().sorted {
+                ($0.element.line, $0.offset) < ($1.element.line, $1.offset)
+            }.map(\.element)
+        }
+        return result
+    }
+
+    /// Whether `line` is an AGENT property whose value is a nested card on the following lines
+    /// (`AGENT:` then `BEGIN:VCARD`, as 2.1 writes it).
+    private static func opensAgent(_ line: VCardLine) -> Bool {
+        guard let property = VCardSyntax.parse(line), property.name == "AGENT" else { return false }
+        return property.rawValue.trimmingCharacters(in: .whitespaces).isEmpty
+    }
+
+    /// Whether `line` is `AGENT:BEGIN:VCARD`: the nested card starts on the AGENT line itself.
+    private static func startsAgentInline(_ line: VCardLine) -> Bool {
+        guard let property = VCardSyntax.parse(line), property.name == "AGENT" else { return false }
+        return property.rawValue.trimmingCharacters(in: .whitespaces).uppercased() == "BEGIN:VCARD"
+    }
+
+    private func decodeCards() -> VCardDecodeResult {
         var result = VCardDecodeResult()
+        /// The depth of a nested AGENT card being passed over (its lines belong to the AGENT property).
+        var agentDepth = 0
         var usedIdentifiers: [String: Int] = [:]
         var card: (begin: Int, lines: [VCardLine])?
         var strayStart: Int?
@@ -45,9 +86,17 @@ struct VCardDecoder {
             return false
         }
 
-        let lines = VCardSyntax.logicalLines(VCardSyntax.physicalLines(text))
-        for line in lines {
+        for line in VCardSyntax.logicalLines(lines) {
             let marker = line.text.trimmingCharacters(in: .whitespaces).uppercased()
+            if agentDepth > 0 {
+                if marker == "BEGIN:VCARD" { agentDepth += 1 }
+                if marker == "END:VCARD" { agentDepth -= 1 }
+                continue
+            }
+            if marker == "BEGIN:VCARD", let open = card, let last = open.lines.last, Self.opensAgent(last) {
+                agentDepth = 1
+                continue
+            }
             if marker == "BEGIN:VCARD" {
                 strayStart = nil
                 if let open = card {
@@ -72,6 +121,7 @@ struct VCardDecoder {
                 }
             } else if card != nil {
                 card!.lines.append(line)
+                if Self.startsAgentInline(line) { agentDepth = 1 }
             } else if !marker.isEmpty, strayStart == nil {
                 strayStart = line.number
                 let problem = VCardProblem(
@@ -134,11 +184,20 @@ struct VCardCardDecoder {
     private mutating func decodeCard() throws -> ContactRecord {
         var properties: [VCardProperty] = []
         for line in lines where !line.text.trimmingCharacters(in: .whitespaces).isEmpty {
+            // A bare `FN`, a `#` comment or a 2.1 value continued after a backslash: other readers
+            // skip the line, so only the line is lost.
             guard let property = VCardSyntax.parse(line) else {
-                throw VCardCardError(line: line.number, message: "line \(line.number) has no colon")
+                problems.append(
+                    VCardProblem(
+                        line: line.number, message: "line without a colon was ignored: \(Self.excerpt(line.text))",
+                        skipped: false))
+                continue
             }
             guard !property.name.isEmpty else {
-                throw VCardCardError(line: line.number, message: "line \(line.number) has no property name")
+                problems.append(
+                    VCardProblem(
+                        line: line.number, message: "line without a property name was ignored", skipped: false))
+                continue
             }
             properties.append(property)
         }
@@ -157,9 +216,9 @@ struct VCardCardDecoder {
             guard let group = property.group else { continue }
             switch property.name {
             case "X-ABLABEL":
-                groupLabels[group] = try text(property)
+                if let value = textOrWarn(property) { groupLabels[group] = value }
             case "X-ABADR", "X-APPLE-SUBLOCALITY", "X-APPLE-SUBADMINISTRATIVEAREA":
-                groupExtras[group, default: [:]][property.name] = try text(property)
+                if let value = textOrWarn(property) { groupExtras[group, default: [:]][property.name] = value }
             default:
                 break
             }
@@ -180,79 +239,87 @@ struct VCardCardDecoder {
             return VCardLabels.label(forTypes: property.types, kind: kind)
         }
 
+        // A bad value costs its property, never the card: each property is read on its own.
         for property in properties {
-            switch property.name {
-            case "N":
-                guard !sawName else { continue }
-                sawName = true
-                let parts = try components(property, count: 5)
-                record.familyName = parts[0]
-                record.givenName = parts[1]
-                record.middleName = parts[2]
-                record.namePrefix = parts[3]
-                record.nameSuffix = parts[4]
-            case "FN":
-                if formattedName == nil { formattedName = try text(property) }
-            case "KIND", "X-ABSHOWAS":
-                let kind = try text(property).trimmingCharacters(in: .whitespaces).lowercased()
-                if kind == "org" || kind == "organization" || kind == "company" { isOrganization = true }
-            case "NICKNAME":
-                let nickname = try text(property)
-                if !nickname.isEmpty { nicknames.append(nickname) }
-            case "ORG":
-                guard record.organizationName.isEmpty, record.departmentName.isEmpty else { continue }
-                let parts = try components(property, count: 1)
-                record.organizationName = parts[0]
-                record.departmentName = parts.dropFirst().filter { !$0.isEmpty }.joined(separator: ", ")
-            case "TITLE":
-                if record.jobTitle.isEmpty { record.jobTitle = try text(property) }
-            case "TEL":
-                var value = try text(property)
-                if value.lowercased().hasPrefix("tel:") { value = String(value.dropFirst(4)) }
-                if !value.isEmpty {
-                    record.phoneNumbers.append(.init(label: label(property, .phone), value: value))
+            do {
+                switch property.name {
+                case "N":
+                    guard !sawName else { continue }
+                    sawName = true
+                    let parts = try components(property, count: 5, lists: true)
+                    record.familyName = parts[0]
+                    record.givenName = parts[1]
+                    record.middleName = parts[2]
+                    record.namePrefix = parts[3]
+                    record.nameSuffix = parts[4]
+                case "FN":
+                    if formattedName == nil { formattedName = try text(property) }
+                case "KIND", "X-ABSHOWAS":
+                    let kind = try text(property).trimmingCharacters(in: .whitespaces).lowercased()
+                    if kind == "org" || kind == "organization" || kind == "company" { isOrganization = true }
+                case "NICKNAME":
+                    let nickname = try listText(property)
+                    if !nickname.isEmpty { nicknames.append(nickname) }
+                case "ORG":
+                    guard record.organizationName.isEmpty, record.departmentName.isEmpty else { continue }
+                    let parts = try components(property, count: 1)
+                    record.organizationName = parts[0]
+                    record.departmentName = parts.dropFirst().filter { !$0.isEmpty }.joined(separator: ", ")
+                case "TITLE":
+                    if record.jobTitle.isEmpty { record.jobTitle = try text(property) }
+                case "TEL":
+                    var value = try text(property)
+                    if value.lowercased().hasPrefix("tel:") { value = String(value.dropFirst(4)) }
+                    if !value.isEmpty {
+                        record.phoneNumbers.append(.init(label: label(property, .phone), value: value))
+                    }
+                case "EMAIL":
+                    var value = try text(property)
+                    if value.lowercased().hasPrefix("mailto:") { value = String(value.dropFirst(7)) }
+                    if !value.isEmpty {
+                        record.emailAddresses.append(.init(label: label(property, .email), value: value))
+                    }
+                case "URL":
+                    let value = try text(property)
+                    if !value.isEmpty { record.urlAddresses.append(.init(label: label(property, .url), value: value)) }
+                case "ADR":
+                    let parts = try components(property, count: 7)
+                    var address = ContactRecord.LabeledPostalAddress(label: label(property, .address))
+                    address.street = parts[0...2].filter { !$0.isEmpty }.joined(separator: "\n")
+                    address.city = parts[3]
+                    address.state = parts[4]
+                    address.postalCode = parts[5]
+                    address.country = parts[6]
+                    if let group = property.group, let extras = groupExtras[group] {
+                        address.isoCountryCode = extras["X-ABADR"] ?? ""
+                        address.subLocality = extras["X-APPLE-SUBLOCALITY"] ?? ""
+                        address.subAdministrativeArea = extras["X-APPLE-SUBADMINISTRATIVEAREA"] ?? ""
+                    }
+                    if address != ContactRecord.LabeledPostalAddress(label: address.label) {
+                        record.postalAddresses.append(address)
+                    }
+                case "BDAY":
+                    if record.birthday == nil { record.birthday = try birthday(property) }
+                case "NOTE":
+                    notes.append(try text(property))
+                case "UID":
+                    if uid == nil { uid = try text(property) }
+                case "PHOTO":
+                    if record.imageData == nil { record.imageData = photo(property) }
+                case "AGENT":
+                    warn(property, "AGENT (a card for someone who acts for this contact) is not supported and was ignored")
+                case "X-ABADR", "X-APPLE-SUBLOCALITY", "X-APPLE-SUBADMINISTRATIVEAREA":
+                    if property.group == nil { warn(property, "property \(property.name) outside a group was ignored") }
+                case _ where Self.detailProperties.contains(property.name):
+                    try decodeDetail(property, label: label(property, .other), into: &record)
+                case _ where Self.silent.contains(property.name):
+                    break
+                default:
+                    warn(property, "property \(property.name) is not supported and was ignored")
                 }
-            case "EMAIL":
-                var value = try text(property)
-                if value.lowercased().hasPrefix("mailto:") { value = String(value.dropFirst(7)) }
-                if !value.isEmpty {
-                    record.emailAddresses.append(.init(label: label(property, .email), value: value))
-                }
-            case "URL":
-                let value = try text(property)
-                if !value.isEmpty { record.urlAddresses.append(.init(label: label(property, .url), value: value)) }
-            case "ADR":
-                let parts = try components(property, count: 7)
-                var address = ContactRecord.LabeledPostalAddress(label: label(property, .address))
-                address.street = parts[0...2].filter { !$0.isEmpty }.joined(separator: "\n")
-                address.city = parts[3]
-                address.state = parts[4]
-                address.postalCode = parts[5]
-                address.country = parts[6]
-                if let group = property.group, let extras = groupExtras[group] {
-                    address.isoCountryCode = extras["X-ABADR"] ?? ""
-                    address.subLocality = extras["X-APPLE-SUBLOCALITY"] ?? ""
-                    address.subAdministrativeArea = extras["X-APPLE-SUBADMINISTRATIVEAREA"] ?? ""
-                }
-                if address != ContactRecord.LabeledPostalAddress(label: address.label) {
-                    record.postalAddresses.append(address)
-                }
-            case "BDAY":
-                if record.birthday == nil { record.birthday = try birthday(property) }
-            case "NOTE":
-                notes.append(try text(property))
-            case "UID":
-                if uid == nil { uid = try text(property) }
-            case "PHOTO":
-                if record.imageData == nil { record.imageData = try photo(property) }
-            case "X-ABADR", "X-APPLE-SUBLOCALITY", "X-APPLE-SUBADMINISTRATIVEAREA":
-                if property.group == nil { warn(property, "property \(property.name) outside a group was ignored") }
-            case _ where Self.detailProperties.contains(property.name):
-                try decodeDetail(property, label: label(property, .other), into: &record)
-            case _ where Self.silent.contains(property.name):
-                break
-            default:
-                warn(property, "property \(property.name) is not supported and was ignored")
+            } catch let error as VCardCardError {
+                problems.append(
+                    VCardProblem(line: error.line, message: "\(error.message); the property was ignored", skipped: false))
             }
         }
 
@@ -273,8 +340,9 @@ struct VCardCardDecoder {
             }
         }
 
-        if var uid, !uid.isEmpty {
-            if uid.lowercased().hasPrefix("urn:uuid:") { uid = String(uid.dropFirst(9)) }
+        // The UID is kept as written (`urn:uuid:…` too): it is written back the same, so another
+        // system and a re-import here both recognise the contact.
+        if let uid, !uid.isEmpty {
             if (try? IdentifierRules.validate(uid)) != nil {
                 record.identifier = uid
             } else if let property = properties.first(where: { $0.name == "UID" }) {
@@ -291,6 +359,12 @@ struct VCardCardDecoder {
 
     /// A stable identifier for a card without a UID: FNV-1a of its lines, so importing the same file
     /// twice gives the same identifiers.
+    /// The start of a line for a message (long lines are cut).
+    static func excerpt(_ text: String) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return trimmed.count > 40 ? String(trimmed.prefix(40)) + "…" : trimmed
+    }
+
     static func generatedIdentifier(_ lines: [VCardLine]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for line in lines {
@@ -331,8 +405,28 @@ struct VCardCardDecoder {
         VCardText.unescape(try decodedValue(property), version21: version21)
     }
 
-    private mutating func components(_ property: VCardProperty, count: Int) throws -> [String] {
-        var parts = VCardText.components(try decodedValue(property), version21: version21)
+    /// `text(_:)`, or nil with a warning when the value cannot be decoded.
+    mutating func textOrWarn(_ property: VCardProperty) -> String? {
+        do {
+            return try text(property)
+        } catch let error as VCardCardError {
+            problems.append(
+                VCardProblem(line: error.line, message: "\(error.message); the property was ignored", skipped: false))
+        } catch {}
+        return nil
+    }
+
+    /// A list value (`NICKNAME:Johnny,JD`), its values joined with `VCardText.listSeparator`.
+    private mutating func listText(_ property: VCardProperty) throws -> String {
+        VCardText.listValue(try decodedValue(property), version21: version21)
+    }
+
+    private mutating func components(_ property: VCardProperty, count: Int, lists: Bool = false) throws -> [String] {
+        let value = try decodedValue(property)
+        var parts =
+            lists
+            ? VCardText.listComponents(value, version21: version21)
+            : VCardText.components(value, version21: version21)
         while parts.count < count { parts.append("") }
         return parts
     }
@@ -355,34 +449,55 @@ struct VCardCardDecoder {
         }
     }
 
-    private mutating func photo(_ property: VCardProperty) throws -> Data? {
-        let invalid = VCardCardError(line: property.line, message: "PHOTO has invalid base64 data")
-        if property.isBase64 {
-            guard let data = VCardCharset.base64(property.rawValue) else { throw invalid }
-            return data.isEmpty ? nil : data
-        }
-        let value = property.rawValue.trimmingCharacters(in: .whitespaces)
+    /// The image of a PHOTO, or nil with a warning: a photo that cannot be read costs the photo,
+    /// never the contact.
+    private mutating func photo(_ property: VCardProperty) -> Data? {
+        var value = property.rawValue.trimmingCharacters(in: .whitespaces)
         if value.isEmpty { return nil }
         if value.lowercased().hasPrefix("data:") {
-            guard let comma = value.firstIndex(of: ",") else { throw invalid }
-            let meta = value[value.index(value.startIndex, offsetBy: 5)..<comma].lowercased()
-            let payload = String(value[value.index(after: comma)...])
-            if meta.hasSuffix(";base64") {
-                guard let data = VCardCharset.base64(payload) else { throw invalid }
-                return data.isEmpty ? nil : data
+            // Two common 4.0 writers escape the comma (`data:image/jpeg;base64\,…`); one server writes
+            // a data URI under ENCODING=b. Base64 holds no backslash, so unescaping is safe.
+            value = VCardText.unescape(value)
+            return dataURIPhoto(property, value)
+        }
+        if property.isBase64 {
+            guard let data = VCardCharset.base64(value) else {
+                warn(property, "PHOTO has invalid or truncated base64 data; the photo was dropped and the contact kept")
+                return nil
             }
-            guard let text = payload.removingPercentEncoding else {
-                throw VCardCardError(line: property.line, message: "PHOTO has an invalid data URI")
-            }
-            return Data(text.utf8)
+            return data.isEmpty ? nil : data
         }
         if value.contains("://") || property.values(of: "VALUE").first?.lowercased() == "uri" {
             warn(property, "PHOTO refers to \(value) which is not downloaded; ignored")
             return nil
         }
         // Some writers leave out ENCODING; accept a value that is base64 anyway.
-        guard let data = VCardCharset.base64(value) else { throw invalid }
+        guard let data = VCardCharset.base64(value) else {
+            warn(property, "PHOTO is neither base64 data nor a URI; the photo was dropped and the contact kept")
+            return nil
+        }
         return data.isEmpty ? nil : data
+    }
+
+    private mutating func dataURIPhoto(_ property: VCardProperty, _ value: String) -> Data? {
+        guard let comma = value.firstIndex(of: ",") else {
+            warn(property, "PHOTO has a data URI without a comma; the photo was dropped and the contact kept")
+            return nil
+        }
+        let meta = value[value.index(value.startIndex, offsetBy: 5)..<comma].lowercased()
+        let payload = String(value[value.index(after: comma)...])
+        if meta.hasSuffix(";base64") {
+            guard let data = VCardCharset.base64(payload) else {
+                warn(property, "PHOTO data URI has invalid or truncated base64 data; the photo was dropped and the contact kept")
+                return nil
+            }
+            return data.isEmpty ? nil : data
+        }
+        guard let text = payload.removingPercentEncoding else {
+            warn(property, "PHOTO has an invalid data URI; the photo was dropped and the contact kept")
+            return nil
+        }
+        return Data(text.utf8)
     }
 }
 

@@ -1,3 +1,4 @@
+import CoreFoundation
 import Foundation
 
 /// A logical (unfolded) line of a vCard file with the 1-based number of its first physical line.
@@ -52,51 +53,67 @@ struct VCardProperty: Sendable {
 
 /// Splitting, unfolding and parsing of content lines.
 enum VCardSyntax {
-    /// Splits at CRLF, LF or a lone CR. A final line break does not start an empty line.
+    /// Splits at CRLF, LF or a lone CR. A final line break does not start an empty line. CRs
+    /// directly before an LF belong to that line break: iOS 5 and 6 end lines with `\r\r\n`, and
+    /// counting the extra CR as an empty line would break the unfolding of the next line.
     static func physicalLines(_ text: String) -> [String] {
         var lines: [String] = []
         var current = String.UnicodeScalarView()
-        var afterCR = false
+        var pendingCRs = 0
         var scalars = text.unicodeScalars[...]
         if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
         for scalar in scalars {
-            if scalar == "\n" {
-                if afterCR {
-                    afterCR = false
-                    continue
-                }
-                lines.append(String(current))
-                current = .init()
-            } else if scalar == "\r" {
-                lines.append(String(current))
-                current = .init()
-                afterCR = true
+            if scalar == "\r" {
+                pendingCRs += 1
                 continue
-            } else {
-                current.append(scalar)
             }
-            afterCR = false
+            if scalar == "\n" {
+                lines.append(String(current))
+                current = .init()
+                pendingCRs = 0
+                continue
+            }
+            if pendingCRs > 0 {
+                // Lone CRs (old Mac files): each one ends a line.
+                lines.append(String(current))
+                current = .init()
+                lines.append(contentsOf: repeatElement("", count: pendingCRs - 1))
+                pendingCRs = 0
+            }
+            current.append(scalar)
         }
-        if !current.isEmpty { lines.append(String(current)) }
+        if !current.isEmpty || pendingCRs > 0 { lines.append(String(current)) }
+        if pendingCRs > 1 { lines.append(contentsOf: repeatElement("", count: pendingCRs - 1)) }
         return lines
+    }
+
+    /// `physicalLines(_:)` numbered from 1.
+    static func numberedLines(_ text: String) -> [VCardLine] {
+        physicalLines(text).enumerated().map { VCardLine(number: $0.offset + 1, text: $0.element) }
     }
 
     /// Joins folded lines (a line break followed by a space or tab), quoted-printable soft line
     /// breaks (`=` at the end of a QUOTED-PRINTABLE line) and, in 2.1 cards, base64 data continued
     /// on unindented lines.
     static func logicalLines(_ physical: [String]) -> [VCardLine] {
+        logicalLines(physical.enumerated().map { VCardLine(number: $0.offset + 1, text: $0.element) })
+    }
+
+    /// `logicalLines(_:)` for lines that carry their own numbers (lines already joined at the byte
+    /// level keep the number of their first physical line).
+    static func logicalLines(_ physical: [VCardLine]) -> [VCardLine] {
         var result: [VCardLine] = []
         var index = 0
         var version21 = false
         while index < physical.count {
-            let start = index
-            var text = physical[index]
+            let start = physical[index].number
+            var text = physical[index].text
             index += 1
             // The header (before the first colon) decides QP and base64 continuations; it is read
             // once it is complete, so long folded values are not re-parsed line after line.
             var header: (quotedPrintable: Bool, base64: Bool)?
             while index < physical.count {
-                let next = physical[index]
+                let next = physical[index].text
                 if header == nil, text.unicodeScalars.contains(":") { header = headerParameters(text) }
                 let marker = next.trimmingCharacters(in: .whitespaces).uppercased()
                 let isCardBoundary = marker == "END:VCARD" || marker == "BEGIN:VCARD"
@@ -118,7 +135,7 @@ enum VCardSyntax {
             } else if trimmed.hasPrefix("VERSION:") {
                 version21 = trimmed == "VERSION:2.1"
             }
-            result.append(VCardLine(number: start + 1, text: text))
+            result.append(VCardLine(number: start, text: text))
         }
         return result
     }
@@ -240,8 +257,9 @@ enum VCardSyntax {
 
 /// Escaping of text values.
 enum VCardText {
-    /// Undoes `\\`, `\,`, `\;`, `\n`/`\N` and `\:` (as Google writes in URLs); any other backslash
-    /// is kept as written. In 2.1 only `\\`, `\,`, `\;` and `\:` are escapes.
+    /// Undoes `\\`, `\,`, `\;`, `\n`/`\N`, `\:` (as Google writes in URLs) and `\"` (as Gmail and
+    /// macOS Address Book write); any other backslash is kept as written. In 2.1 only `\\`, `\,`,
+    /// `\;`, `\:` and `\"` are escapes.
     static func unescape(_ text: String, version21: Bool = false) -> String {
         guard text.unicodeScalars.contains("\\") else { return normalizeNewlines(text) }
         var out = String.UnicodeScalarView()
@@ -256,6 +274,7 @@ enum VCardText {
             case ","?: out.append(",")
             case ";"?: out.append(";")
             case ":"?: out.append(":")
+            case "\""?: out.append("\"")
             case "n"? where !version21, "N"? where !version21: out.append("\n")
             case let other?:
                 out.append("\\")
@@ -284,6 +303,49 @@ enum VCardText {
         return parts.map { unescape(String($0), version21: version21) }
     }
 
+    /// The separator that stands for a list-value comma in the stored text: `NICKNAME:Johnny,JD`
+    /// reads as "Johnny, JD", and "Johnny, JD" is written back as the two values `Johnny,JD`.
+    static let listSeparator = ", "
+
+    /// Splits a value (or one component) at commas that are not escaped (vCard 3.0 and 4.0 list
+    /// separators), unescapes each value and joins them with `listSeparator`.
+    static func listValue(_ text: String, version21: Bool = false) -> String {
+        guard !version21, text.unicodeScalars.contains(",") else { return unescape(text, version21: version21) }
+        return listParts(text).map { unescape($0) }.joined(separator: listSeparator)
+    }
+
+    /// Like `components(_:version21:)`, but each component is a list (`N:Richter,James;…`).
+    static func listComponents(_ text: String, version21: Bool = false) -> [String] {
+        splitUnescaped(text, at: ";").map { listValue($0, version21: version21) }
+    }
+
+    /// Writes stored text as a list value: split at `listSeparator`, each value escaped, joined
+    /// with commas, so another reader sees the values `Johnny` and `JD`.
+    static func escapeList(_ text: String) -> String {
+        text.components(separatedBy: listSeparator).map { escape($0) }.joined(separator: ",")
+    }
+
+    private static func listParts(_ text: String) -> [String] {
+        splitUnescaped(text, at: ",")
+    }
+
+    /// Splits at `separator` where it is not escaped; the parts are still escaped.
+    private static func splitUnescaped(_ text: String, at separator: Unicode.Scalar) -> [String] {
+        var parts: [String.UnicodeScalarView] = [.init()]
+        var iterator = text.unicodeScalars.makeIterator()
+        while let scalar = iterator.next() {
+            if scalar == "\\" {
+                parts[parts.count - 1].append(scalar)
+                if let next = iterator.next() { parts[parts.count - 1].append(next) }
+            } else if scalar == separator {
+                parts.append(.init())
+            } else {
+                parts[parts.count - 1].append(scalar)
+            }
+        }
+        return parts.map { String($0) }
+    }
+
     /// Escapes a text value: backslash, comma, semicolon and line breaks.
     static func escape(_ text: String) -> String {
         escape(text, listSeparators: true)
@@ -295,14 +357,20 @@ enum VCardText {
         escape(text, listSeparators: false)
     }
 
-    private static func escape(_ text: String, listSeparators: Bool) -> String {
+    /// Escapes backslashes, commas and line breaks: a TEL value (iOS writes `,` for a pause), which
+    /// RFC 6350 §3.4 requires escaped and which other readers otherwise cut at the comma.
+    static func escapePhone(_ text: String) -> String {
+        escape(text, listSeparators: false, commas: true)
+    }
+
+    private static func escape(_ text: String, listSeparators: Bool, commas: Bool = false) -> String {
         var out = String.UnicodeScalarView()
         var afterCR = false
         for scalar in text.unicodeScalars {
             defer { afterCR = scalar == "\r" }
             switch scalar {
             case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
-            case "," where listSeparators: out.append(contentsOf: "\\,".unicodeScalars)
+            case "," where listSeparators || commas: out.append(contentsOf: "\\,".unicodeScalars)
             case ";" where listSeparators: out.append(contentsOf: "\\;".unicodeScalars)
             case "\r": out.append(contentsOf: "\\n".unicodeScalars)
             case "\n" where afterCR: break
@@ -337,17 +405,40 @@ enum VCardText {
 
 /// Transfer encodings and character sets.
 enum VCardCharset {
-    /// The Foundation encoding for a CHARSET parameter, or nil when it is not known.
+    /// The Foundation encoding for a CHARSET parameter, or nil when Foundation cannot convert it on
+    /// this platform. Beyond the names below, any IANA name CoreFoundation knows is tried (measured
+    /// on Linux: Shift_JIS, windows-1250/1251, GBK, GB2312, GB18030, Big5, KOI8-R, EUC-KR,
+    /// ISO-2022-JP and ISO-8859-x convert; EUC-JP does not).
     static func encoding(named name: String) -> String.Encoding? {
-        switch name.trimmingCharacters(in: .whitespaces).uppercased() {
+        let upper = name.trimmingCharacters(in: .whitespaces).uppercased()
+        switch upper {
         case "UTF-8", "UTF8": return .utf8
         case "ISO-8859-1", "ISO8859-1", "ISO_8859-1", "LATIN1", "LATIN-1", "L1": return .isoLatin1
         case "WINDOWS-1252", "CP1252", "CP-1252": return .windowsCP1252
         case "US-ASCII", "ASCII": return .ascii
         case "ISO-8859-2", "ISO8859-2", "LATIN2": return .isoLatin2
         case "UTF-16", "UTF16": return .utf16
-        default: return nil
+        case "SJIS", "SHIFT-JIS", "X-SJIS": return ianaEncoding("Shift_JIS")
+        default: return ianaEncoding(upper)
         }
+    }
+
+    /// The encoding CoreFoundation knows by this IANA name, if Foundation can convert it here (a
+    /// known name can still lack a converter, as EUC-JP does on Linux).
+    private static func ianaEncoding(_ name: String) -> String.Encoding? {
+        guard let cfName = CFStringCreateWithCString(nil, name, CFStringBuiltInEncodings.UTF8.rawValue) else {
+            return nil
+        }
+        let cfEncoding = CFStringConvertIANACharSetNameToEncoding(cfName)
+        guard cfEncoding != kCFStringEncodingInvalidId else { return nil }
+        let encoding = String.Encoding(rawValue: UInt(CFStringConvertEncodingToNSStringEncoding(cfEncoding)))
+        // Every CHARSET a vCard names is ASCII-compatible or UTF-16/32; a converter that cannot
+        // read "a" is missing.
+        guard String(data: Data("a".utf8), encoding: encoding) == "a"
+            || String(data: Data([0, 0x61]), encoding: encoding) == "a"
+            || String(data: Data([0x61, 0]), encoding: encoding) == "a"
+        else { return nil }
+        return encoding
     }
 
     /// The bytes of a quoted-printable value (`=XX` escapes; soft breaks were joined when unfolding).
@@ -382,21 +473,27 @@ enum VCardCharset {
         }
     }
 
-    /// Decodes `bytes` in the named character set (UTF-8 when none), falling back to UTF-8 and then
-    /// ISO-8859-1. `warning` says when the declared character set was not used.
+    /// Decodes `bytes` in the named character set (UTF-8 when none). When that fails the value is
+    /// read as UTF-8 if valid, else as Windows-1252, and `warning` says which was used.
     static func string(_ bytes: [UInt8], charset: String?) -> (text: String, warning: String?) {
         let data = Data(bytes)
+        func fallback() -> (text: String, used: String) {
+            if let text = String(data: data, encoding: .utf8) { return (text, "UTF-8") }
+            if let text = String(data: data, encoding: .windowsCP1252) { return (text, "Windows-1252") }
+            return (String(data: data, encoding: .isoLatin1) ?? "", "ISO-8859-1")
+        }
         if let charset {
             if let encoding = encoding(named: charset) {
                 if let text = String(data: data, encoding: encoding) { return (text, nil) }
-                let text = String(data: data, encoding: .utf8) ?? String(decoding: bytes, as: UTF8.self)
-                return (text, "the value is not valid \(charset); read as UTF-8")
+                let read = fallback()
+                return (read.text, "the value is not valid \(charset); read as \(read.used)")
             }
-            let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) ?? ""
-            return (text, "character set \(charset) is not supported; read as UTF-8")
+            let read = fallback()
+            return (read.text, "character set \(charset) cannot be converted here; read as \(read.used)")
         }
         if let text = String(data: data, encoding: .utf8) { return (text, nil) }
-        return (String(data: data, encoding: .isoLatin1) ?? "", nil)
+        let read = fallback()
+        return (read.text, "the value is not valid UTF-8 and names no CHARSET; read as \(read.used)")
     }
 
     /// Base64 data, ignoring whitespace, accepting the URL-safe alphabet and missing padding.

@@ -37,6 +37,11 @@ enum VCardFileText {
                 // Joined here (not when unfolding text) so a sequence split across a fold is whole.
                 var joined = group.first!
                 for continuation in group.dropFirst() { joined += continuation.dropFirst() }
+                if let text = String(validating: joined, as: UTF8.self) {
+                    lines.append(VCardLine(number: number, text: text))
+                    index = end
+                    continue
+                }
                 let decoded = decodeLine(joined, number: number)
                 lines.append(VCardLine(number: number, text: decoded.text))
                 if let problem = decoded.problem { problems.append(problem) }

@@ -38,7 +38,7 @@ struct VCardEncoder {
         }
         if !record.jobTitle.isEmpty { line("TITLE:" + VCardText.escape(record.jobTitle)) }
         for phone in record.phoneNumbers where !phone.value.isEmpty {
-            labeled("TEL", label: phone.label, kind: .phone, value: VCardText.escapePhone(phone.value))
+            labeled("TEL", label: phone.label, kind: .phone, value: VCardText.escapeSingleValue(phone.value))
         }
         for email in record.emailAddresses where !email.value.isEmpty {
             labeled(
@@ -49,7 +49,7 @@ struct VCardEncoder {
             writeAddress(address)
         }
         for url in record.urlAddresses where !url.value.isEmpty {
-            labeled("URL", label: url.label, kind: .url, value: VCardText.escapeMinimal(url.value))
+            labeled("URL", label: url.label, kind: .url, value: VCardText.escapeSingleValue(url.value))
         }
         if let birthday = record.birthday, let date = BirthdayFormat.parse(birthday) {
             let monthDay = String(format: "%02d%02d", date.month, date.day)

@@ -320,9 +320,12 @@ enum VCardText {
     }
 
     /// Writes stored text as a list value: split at `listSeparator`, each value escaped, joined
-    /// with commas, so another reader sees the values `Johnny` and `JD`.
+    /// with commas, so another reader sees the values `Johnny` and `JD`. Text that would give an
+    /// empty value (`"a, "`) is written as one escaped value: other readers drop empty list values.
     static func escapeList(_ text: String) -> String {
-        text.components(separatedBy: listSeparator).map { escape($0) }.joined(separator: ",")
+        let values = text.components(separatedBy: listSeparator)
+        guard values.count > 1, !values.contains(where: \.isEmpty) else { return escape(text) }
+        return values.map { escape($0) }.joined(separator: ",")
     }
 
     private static func listParts(_ text: String) -> [String] {
@@ -357,9 +360,11 @@ enum VCardText {
         escape(text, listSeparators: false)
     }
 
-    /// Escapes backslashes, commas and line breaks: a TEL value (iOS writes `,` for a pause), which
-    /// RFC 6350 §3.4 requires escaped and which other readers otherwise cut at the comma.
-    static func escapePhone(_ text: String) -> String {
+    /// Escapes backslashes, commas and line breaks in a single value that is not a list: TEL (iOS
+    /// writes `,` for a pause; RFC 6350 §3.4 requires the escape), URL, IMPP and X-SOCIALPROFILE.
+    /// Other readers (Apple's, vobject) read every value as a possible list and otherwise cut it at
+    /// the first comma; Apple Contacts writes these commas escaped too. Semicolons stay literal.
+    static func escapeSingleValue(_ text: String) -> String {
         escape(text, listSeparators: false, commas: true)
     }
 

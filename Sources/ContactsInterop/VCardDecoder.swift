@@ -22,12 +22,15 @@ struct VCardDecoder {
     func run() -> VCardDecodeResult {
         var result = decodeCards()
         if !lineProblems.isEmpty {
-            // Only problems about lines that were read: those after an early stop are left out.
-            let last = result.stoppedEarly ? (result.problems.last?.line ?? 0) : Int.max
-            let merged = result.problems + lineProblems.filter { $0.line <= last }
-            result.problems = merged.enumerated().sorted {
-                ($0.element.line, $0.offset) < ($1.element.line, $1.offset)
-            }.map(\.element)
+            // After an early stop, the problem that stopped decoding stays last and problems about
+            // lines after it are left out.
+            var problems = result.problems
+            let stopper = result.stoppedEarly ? problems.popLast() : nil
+            let merged = problems + lineProblems.filter { stopper == nil || $0.line <= stopper!.line }
+            result.problems =
+                merged.enumerated().sorted {
+                    ($0.element.line, $0.offset) < ($1.element.line, $1.offset)
+                }.map(\.element) + (stopper.map { [$0] } ?? [])
         }
         return result
     }

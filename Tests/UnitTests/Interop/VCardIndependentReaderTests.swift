@@ -113,6 +113,8 @@ struct InteropVCardIndependentReaderTests {
             check(record, "X-MAIDENNAME", extra("x-maidenname").joined(), record.previousFamilyName)
             check(record, "X-ABRELATEDNAMES", extra("x-abrelatednames").description,
                 record.contactRelations.map(\.value).filter { !$0.isEmpty }.description)
+            check(record, "X-SOCIALPROFILE", extra("x-socialprofile").description,
+                record.socialProfiles.map(\.urlString).description)
             check(record, "IMPP", extra("impp").description,
                 record.instantMessageAddresses.map { "x-apple:" + $0.username }.description)
         }

@@ -23,26 +23,17 @@ struct VCardCardDecoder {
     /// Properties that carry no contact data and are read silently.
     private static let silent: Set<String> = ["VERSION", "PRODID", "REV", "KIND", "X-ABSHOWAS", "X-ABLABEL"]
 
+    /// The card's contact. Problems inside a card cost a line or a property (see `problems`), never
+    /// the card; the optional result is kept for callers written when they could.
     mutating func decode() -> ContactRecord? {
-        do {
-            return try decodeCard()
-        } catch let error as VCardCardError {
-            problems.removeAll()
-            problems.append(
-                VCardProblem(
-                    line: error.line,
-                    message: "vCard starting at line \(begin) was skipped: \(error.message)", skipped: true))
-            return nil
-        } catch {
-            return nil
-        }
+        decodeCard()
     }
 
     mutating func warn(_ property: VCardProperty, _ message: String) {
         problems.append(VCardProblem(line: property.line, message: message, skipped: false))
     }
 
-    private mutating func decodeCard() throws -> ContactRecord {
+    private mutating func decodeCard() -> ContactRecord {
         var properties: [VCardProperty] = []
         for line in lines where !line.text.trimmingCharacters(in: .whitespaces).isEmpty {
             // A bare `FN`, a `#` comment or a 2.1 value continued after a backslash: other readers
@@ -178,9 +169,10 @@ struct VCardCardDecoder {
                 default:
                     warn(property, "property \(property.name) is not supported and was ignored")
                 }
-            } catch let error as VCardCardError {
+            } catch {
+                let failure = error as? VCardCardError ?? VCardCardError(line: property.line, message: "\(error)")
                 problems.append(
-                    VCardProblem(line: error.line, message: "\(error.message); the property was ignored", skipped: false))
+                    VCardProblem(line: failure.line, message: "\(failure.message); the property was ignored", skipped: false))
             }
         }
 
@@ -270,11 +262,12 @@ struct VCardCardDecoder {
     mutating func textOrWarn(_ property: VCardProperty) -> String? {
         do {
             return try text(property)
-        } catch let error as VCardCardError {
+        } catch {
+            let failure = error as? VCardCardError ?? VCardCardError(line: property.line, message: "\(error)")
             problems.append(
-                VCardProblem(line: error.line, message: "\(error.message); the property was ignored", skipped: false))
-        } catch {}
-        return nil
+                VCardProblem(line: failure.line, message: "\(failure.message); the property was ignored", skipped: false))
+            return nil
+        }
     }
 
     /// A list value (`NICKNAME:Johnny,JD`), its values joined with `VCardText.listSeparator`.

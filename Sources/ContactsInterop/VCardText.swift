@@ -99,12 +99,6 @@ enum VCardText {
         escape(text, listSeparators: true)
     }
 
-    /// Escapes only backslashes and line breaks, for single values that are not lists (TEL, URL),
-    /// where a literal comma or semicolon is clearer to other readers and reads back the same.
-    static func escapeMinimal(_ text: String) -> String {
-        escape(text, listSeparators: false)
-    }
-
     /// Escapes backslashes, commas and line breaks in a single value that is not a list: TEL (iOS
     /// writes `,` for a pause; RFC 6350 §3.4 requires the escape), URL, IMPP and X-SOCIALPROFILE.
     /// Other readers (Apple's, vobject) read every value as a possible list and otherwise cut it at

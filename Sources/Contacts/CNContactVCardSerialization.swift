@@ -31,7 +31,8 @@ open class CNContactVCardSerialization: NSObject {
         return Data(VCard.encode(records, version: .v3).utf8)
     }
 
-    /// The contacts in vCard `data` (UTF-8 or UTF-16 with a BOM, else Windows-1252).
+    /// The contacts in vCard `data` (UTF-8, or UTF-16 with a BOM; in other files each line is read as
+    /// UTF-8, in its `CHARSET`, or as Windows-1252).
     ///
     /// A card's `UID` becomes the contact's ``CNContact/identifier``; a card without one gets an
     /// identifier derived from its content, stable across reads.

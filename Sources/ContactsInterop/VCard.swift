@@ -52,18 +52,22 @@ public struct VCardDecodeResult: Equatable, Sendable {
 
 /// A vCard codec for `ContactRecord`: reads vCard 2.1, 3.0 and 4.0 and writes 3.0 and 4.0.
 ///
-/// Reading is lenient: a structurally broken card (BEGIN without END, END without BEGIN, a line
-/// without a colon, bad base64 in PHOTO, an unparseable BDAY) is reported with its line number and
-/// skipped, and the rest of the file still imports. Properties the model cannot hold are reported as
-/// informational problems and never fail a card.
+/// Reading is lenient: only a structurally broken card (BEGIN without END, END without BEGIN) is
+/// reported with its line number and skipped, and the rest of the file still imports. A bad line
+/// (no colon), a bad value (a PHOTO that is not base64, an unparseable BDAY) or a nested 2.1 AGENT
+/// card costs only that line or property, reported as a warning with its line number. Properties
+/// the model cannot hold are reported as warnings too.
 ///
 /// Normalisation (what a round trip `decode(encode(r))` cannot preserve, so the codec settles it):
 /// - an empty label (`""`) is written and read as no label (`nil`);
 /// - empty phone numbers, email addresses and URLs, addresses with no values, and empty image data
 ///   are not written (and empty ones are dropped when read);
 /// - CR and CRLF inside values become LF;
-/// - an identifier that starts with `urn:uuid:` loses that prefix when read back, as do a phone
-///   number that starts with `tel:` and an email address that starts with `mailto:`.
+/// - ASCII control characters other than tab and line breaks are not written (both RFCs forbid them);
+/// - list values (`NICKNAME:Johnny,JD`, several values in an `N` component, several `ORG` units after
+///   the first) read as one text joined with `", "`, and `", "` in those fields is written as a list;
+/// - a phone number that starts with `tel:` and an email address that starts with `mailto:` lose
+///   that prefix when read back. (A `urn:uuid:` UID is kept whole as the identifier.)
 public enum VCard {
     /// Reads every card in `text` (vCard 2.1, 3.0 or 4.0).
     ///
@@ -73,10 +77,12 @@ public enum VCard {
         VCardDecoder(text: text, stopOnError: stopOnError).run()
     }
 
-    /// Reads every card in a file's bytes: UTF-8 (with or without a BOM), UTF-16 with a BOM, and
-    /// otherwise Windows-1252 / ISO-8859-1.
+    /// Reads every card in a file's bytes: UTF-8 (with or without a BOM) or UTF-16 with a BOM. In a
+    /// file that is not valid UTF-8, each line is read on its own: as UTF-8 when it is valid, else in
+    /// its `CHARSET` when Foundation can convert that, else as Windows-1252; lines not read as
+    /// written are reported as warnings with their line numbers.
     public static func decode(data: Data, stopOnError: Bool = false) -> VCardDecodeResult {
-        decode(VCardCharset.string(fromFileData: data), stopOnError: stopOnError)
+        VCardDecoder(data: data, stopOnError: stopOnError).run()
     }
 
     /// Writes `contacts` as vCards of `version`, with CRLF line endings and lines folded at 75 octets.

@@ -3,11 +3,55 @@ import Foundation
 
 /// Reads a whole vCard file: finds the cards, reports structural problems, decodes each card.
 struct VCardDecoder {
-    let text: String
+    /// The numbered physical lines of the input.
+    let lines: [VCardLine]
     let stopOnError: Bool
+    /// Problems met before parsing (bytes that are not valid UTF-8), merged in by line.
+    var lineProblems: [VCardProblem] = []
+
+    init(text: String, stopOnError: Bool) {
+        self.lines = VCardSyntax.numberedLines(text)
+        self.stopOnError = stopOnError
+    }
+
+    init(data: Data, stopOnError: Bool) {
+        (lines, lineProblems) = VCardFileText.lines(data)
+        self.stopOnError = stopOnError
+    }
 
     func run() -> VCardDecodeResult {
+        var result = decodeCards()
+        if !lineProblems.isEmpty {
+            // After an early stop, the problem that stopped decoding stays last and problems about
+            // lines after it are left out.
+            var problems = result.problems
+            let stopper = result.stoppedEarly ? problems.popLast() : nil
+            let merged = problems + lineProblems.filter { stopper == nil || $0.line <= stopper!.line }
+            result.problems =
+                merged.enumerated().sorted {
+                    ($0.element.line, $0.offset) < ($1.element.line, $1.offset)
+                }.map(\.element) + (stopper.map { [$0] } ?? [])
+        }
+        return result
+    }
+
+    /// Whether `line` is an AGENT property whose value is a nested card on the following lines
+    /// (`AGENT:` then `BEGIN:VCARD`, as 2.1 writes it).
+    private static func opensAgent(_ line: VCardLine) -> Bool {
+        guard let property = VCardSyntax.parse(line), property.name == "AGENT" else { return false }
+        return property.rawValue.trimmingCharacters(in: .whitespaces).isEmpty
+    }
+
+    /// Whether `line` is `AGENT:BEGIN:VCARD`: the nested card starts on the AGENT line itself.
+    private static func startsAgentInline(_ line: VCardLine) -> Bool {
+        guard let property = VCardSyntax.parse(line), property.name == "AGENT" else { return false }
+        return property.rawValue.trimmingCharacters(in: .whitespaces).uppercased() == "BEGIN:VCARD"
+    }
+
+    private func decodeCards() -> VCardDecodeResult {
         var result = VCardDecodeResult()
+        /// The depth of a nested AGENT card being passed over (its lines belong to the AGENT property).
+        var agentDepth = 0
         var usedIdentifiers: [String: Int] = [:]
         var card: (begin: Int, lines: [VCardLine])?
         var strayStart: Int?
@@ -45,9 +89,17 @@ struct VCardDecoder {
             return false
         }
 
-        let lines = VCardSyntax.logicalLines(VCardSyntax.physicalLines(text))
-        for line in lines {
+        for line in VCardSyntax.logicalLines(lines) {
             let marker = line.text.trimmingCharacters(in: .whitespaces).uppercased()
+            if agentDepth > 0 {
+                if marker == "BEGIN:VCARD" { agentDepth += 1 }
+                if marker == "END:VCARD" { agentDepth -= 1 }
+                continue
+            }
+            if marker == "BEGIN:VCARD", let open = card, let last = open.lines.last, Self.opensAgent(last) {
+                agentDepth = 1
+                continue
+            }
             if marker == "BEGIN:VCARD" {
                 strayStart = nil
                 if let open = card {
@@ -72,6 +124,7 @@ struct VCardDecoder {
                 }
             } else if card != nil {
                 card!.lines.append(line)
+                if Self.startsAgentInline(line) { agentDepth = 1 }
             } else if !marker.isEmpty, strayStart == nil {
                 strayStart = line.number
                 let problem = VCardProblem(
@@ -88,355 +141,4 @@ struct VCardDecoder {
         }
         return result
     }
-}
-
-/// A card that cannot be imported, at the line of the property that breaks it.
-struct VCardCardError: Error {
-    var line: Int
-    var message: String
-}
-
-/// Decodes the lines of one card (between BEGIN:VCARD and END:VCARD) into a `ContactRecord`.
-struct VCardCardDecoder {
-    let begin: Int
-    let lines: [VCardLine]
-    private(set) var problems: [VCardProblem] = []
-    private(set) var identifierIsGenerated = false
-    private var version21 = false
-
-    init(begin: Int, lines: [VCardLine]) {
-        self.begin = begin
-        self.lines = lines
-    }
-
-    /// Properties that carry no contact data and are read silently.
-    private static let silent: Set<String> = ["VERSION", "PRODID", "REV", "KIND", "X-ABSHOWAS", "X-ABLABEL"]
-
-    mutating func decode() -> ContactRecord? {
-        do {
-            return try decodeCard()
-        } catch let error as VCardCardError {
-            problems.removeAll()
-            problems.append(
-                VCardProblem(
-                    line: error.line,
-                    message: "vCard starting at line \(begin) was skipped: \(error.message)", skipped: true))
-            return nil
-        } catch {
-            return nil
-        }
-    }
-
-    mutating func warn(_ property: VCardProperty, _ message: String) {
-        problems.append(VCardProblem(line: property.line, message: message, skipped: false))
-    }
-
-    private mutating func decodeCard() throws -> ContactRecord {
-        var properties: [VCardProperty] = []
-        for line in lines where !line.text.trimmingCharacters(in: .whitespaces).isEmpty {
-            guard let property = VCardSyntax.parse(line) else {
-                throw VCardCardError(line: line.number, message: "line \(line.number) has no colon")
-            }
-            guard !property.name.isEmpty else {
-                throw VCardCardError(line: line.number, message: "line \(line.number) has no property name")
-            }
-            properties.append(property)
-        }
-
-        let versionProperty = properties.first { $0.name == "VERSION" }
-        let version = versionProperty.map { $0.rawValue.trimmingCharacters(in: .whitespaces) } ?? "3.0"
-        version21 = version == "2.1"
-        if let versionProperty, !["2.1", "3.0", "4.0"].contains(version) {
-            warn(versionProperty, "VERSION \(version) is not 2.1, 3.0 or 4.0; the card was read as 3.0")
-        }
-
-        // Apple's grouped extras: itemN.X-ABLabel, itemN.X-ABADR and the sublocality fields.
-        var groupLabels: [String: String] = [:]
-        var groupExtras: [String: [String: String]] = [:]
-        for property in properties {
-            guard let group = property.group else { continue }
-            switch property.name {
-            case "X-ABLABEL":
-                groupLabels[group] = try text(property)
-            case "X-ABADR", "X-APPLE-SUBLOCALITY", "X-APPLE-SUBADMINISTRATIVEAREA":
-                groupExtras[group, default: [:]][property.name] = try text(property)
-            default:
-                break
-            }
-        }
-
-        var record = ContactRecord(identifier: "")
-        var formattedName: String?
-        var sawName = false
-        var isOrganization = false
-        var nicknames: [String] = []
-        var notes: [String] = []
-        var uid: String?
-
-        func label(_ property: VCardProperty, _ kind: VCardLabels.Kind) -> String? {
-            if let group = property.group, let label = groupLabels[group] {
-                return label.isEmpty ? nil : label
-            }
-            return VCardLabels.label(forTypes: property.types, kind: kind)
-        }
-
-        for property in properties {
-            switch property.name {
-            case "N":
-                guard !sawName else { continue }
-                sawName = true
-                let parts = try components(property, count: 5)
-                record.familyName = parts[0]
-                record.givenName = parts[1]
-                record.middleName = parts[2]
-                record.namePrefix = parts[3]
-                record.nameSuffix = parts[4]
-            case "FN":
-                if formattedName == nil { formattedName = try text(property) }
-            case "KIND", "X-ABSHOWAS":
-                let kind = try text(property).trimmingCharacters(in: .whitespaces).lowercased()
-                if kind == "org" || kind == "organization" || kind == "company" { isOrganization = true }
-            case "NICKNAME":
-                let nickname = try text(property)
-                if !nickname.isEmpty { nicknames.append(nickname) }
-            case "ORG":
-                guard record.organizationName.isEmpty, record.departmentName.isEmpty else { continue }
-                let parts = try components(property, count: 1)
-                record.organizationName = parts[0]
-                record.departmentName = parts.dropFirst().filter { !$0.isEmpty }.joined(separator: ", ")
-            case "TITLE":
-                if record.jobTitle.isEmpty { record.jobTitle = try text(property) }
-            case "TEL":
-                var value = try text(property)
-                if value.lowercased().hasPrefix("tel:") { value = String(value.dropFirst(4)) }
-                if !value.isEmpty {
-                    record.phoneNumbers.append(.init(label: label(property, .phone), value: value))
-                }
-            case "EMAIL":
-                var value = try text(property)
-                if value.lowercased().hasPrefix("mailto:") { value = String(value.dropFirst(7)) }
-                if !value.isEmpty {
-                    record.emailAddresses.append(.init(label: label(property, .email), value: value))
-                }
-            case "URL":
-                let value = try text(property)
-                if !value.isEmpty { record.urlAddresses.append(.init(label: label(property, .url), value: value)) }
-            case "ADR":
-                let parts = try components(property, count: 7)
-                var address = ContactRecord.LabeledPostalAddress(label: label(property, .address))
-                address.street = parts[0...2].filter { !$0.isEmpty }.joined(separator: "\n")
-                address.city = parts[3]
-                address.state = parts[4]
-                address.postalCode = parts[5]
-                address.country = parts[6]
-                if let group = property.group, let extras = groupExtras[group] {
-                    address.isoCountryCode = extras["X-ABADR"] ?? ""
-                    address.subLocality = extras["X-APPLE-SUBLOCALITY"] ?? ""
-                    address.subAdministrativeArea = extras["X-APPLE-SUBADMINISTRATIVEAREA"] ?? ""
-                }
-                if address != ContactRecord.LabeledPostalAddress(label: address.label) {
-                    record.postalAddresses.append(address)
-                }
-            case "BDAY":
-                if record.birthday == nil { record.birthday = try birthday(property) }
-            case "NOTE":
-                notes.append(try text(property))
-            case "UID":
-                if uid == nil { uid = try text(property) }
-            case "PHOTO":
-                if record.imageData == nil { record.imageData = try photo(property) }
-            case "X-ABADR", "X-APPLE-SUBLOCALITY", "X-APPLE-SUBADMINISTRATIVEAREA":
-                if property.group == nil { warn(property, "property \(property.name) outside a group was ignored") }
-            case _ where Self.detailProperties.contains(property.name):
-                try decodeDetail(property, label: label(property, .other), into: &record)
-            case _ where Self.silent.contains(property.name):
-                break
-            default:
-                warn(property, "property \(property.name) is not supported and was ignored")
-            }
-        }
-
-        if isOrganization { record.contactType = "organization" }
-        record.nickname = nicknames.joined(separator: ", ")
-        record.note = notes.joined(separator: "\n")
-
-        let hasName = [record.givenName, record.familyName, record.middleName, record.namePrefix, record.nameSuffix]
-            .contains { !$0.isEmpty }
-        if !hasName, record.organizationName.isEmpty, let formattedName, !formattedName.isEmpty {
-            if isOrganization {
-                record.organizationName = formattedName
-            } else if let space = formattedName.lastIndex(of: " ") {
-                record.givenName = String(formattedName[..<space]).trimmingCharacters(in: .whitespaces)
-                record.familyName = String(formattedName[formattedName.index(after: space)...])
-            } else {
-                record.givenName = formattedName
-            }
-        }
-
-        if var uid, !uid.isEmpty {
-            if uid.lowercased().hasPrefix("urn:uuid:") { uid = String(uid.dropFirst(9)) }
-            if (try? IdentifierRules.validate(uid)) != nil {
-                record.identifier = uid
-            } else if let property = properties.first(where: { $0.name == "UID" }) {
-                warn(property, "UID is not a valid identifier (empty, too long or with control characters); "
-                    + "a generated identifier was used")
-            }
-        }
-        if record.identifier.isEmpty {
-            identifierIsGenerated = true
-            record.identifier = Self.generatedIdentifier(lines)
-        }
-        return record
-    }
-
-    /// A stable identifier for a card without a UID: FNV-1a of its lines, so importing the same file
-    /// twice gives the same identifiers.
-    static func generatedIdentifier(_ lines: [VCardLine]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for line in lines {
-            for byte in line.text.utf8 {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x100_0000_01b3
-            }
-            hash ^= 0x0A
-            hash = hash &* 0x100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return "vcard-" + String(repeating: "0", count: 16 - hex.count) + hex
-    }
-
-    // MARK: Values
-
-    /// The value after transfer decoding (quoted-printable, base64) and character set, still escaped.
-    private mutating func decodedValue(_ property: VCardProperty) throws -> String {
-        let charset = property.values(of: "CHARSET").first
-        if property.isQuotedPrintable {
-            let decoded = VCardCharset.string(
-                VCardCharset.quotedPrintableBytes(property.rawValue), charset: charset)
-            if let warning = decoded.warning { warn(property, "\(property.name): \(warning)") }
-            return decoded.text
-        }
-        if property.isBase64 {
-            guard let data = VCardCharset.base64(property.rawValue) else {
-                throw VCardCardError(line: property.line, message: "\(property.name) has invalid base64 data")
-            }
-            let decoded = VCardCharset.string([UInt8](data), charset: charset)
-            if let warning = decoded.warning { warn(property, "\(property.name): \(warning)") }
-            return decoded.text
-        }
-        return property.rawValue
-    }
-
-    mutating func text(_ property: VCardProperty) throws -> String {
-        VCardText.unescape(try decodedValue(property), version21: version21)
-    }
-
-    private mutating func components(_ property: VCardProperty, count: Int) throws -> [String] {
-        var parts = VCardText.components(try decodedValue(property), version21: version21)
-        while parts.count < count { parts.append("") }
-        return parts
-    }
-
-    private mutating func birthday(_ property: VCardProperty) throws -> String? {
-        let raw = try text(property).trimmingCharacters(in: .whitespaces)
-        if raw.isEmpty { return nil }
-        if property.values(of: "VALUE").first?.lowercased() == "text" {
-            warn(property, "BDAY as text (\(raw)) cannot be stored and was ignored")
-            return nil
-        }
-        switch VCardDates.parse(raw, omitYear: property.has("X-APPLE-OMIT-YEAR")) {
-        case .date(let date):
-            return date
-        case .partial:
-            warn(property, "BDAY \(raw) has no month and day and was ignored")
-            return nil
-        case .invalid:
-            throw VCardCardError(line: property.line, message: "BDAY \(raw) is not a date")
-        }
-    }
-
-    private mutating func photo(_ property: VCardProperty) throws -> Data? {
-        let invalid = VCardCardError(line: property.line, message: "PHOTO has invalid base64 data")
-        if property.isBase64 {
-            guard let data = VCardCharset.base64(property.rawValue) else { throw invalid }
-            return data.isEmpty ? nil : data
-        }
-        let value = property.rawValue.trimmingCharacters(in: .whitespaces)
-        if value.isEmpty { return nil }
-        if value.lowercased().hasPrefix("data:") {
-            guard let comma = value.firstIndex(of: ",") else { throw invalid }
-            let meta = value[value.index(value.startIndex, offsetBy: 5)..<comma].lowercased()
-            let payload = String(value[value.index(after: comma)...])
-            if meta.hasSuffix(";base64") {
-                guard let data = VCardCharset.base64(payload) else { throw invalid }
-                return data.isEmpty ? nil : data
-            }
-            guard let text = payload.removingPercentEncoding else {
-                throw VCardCardError(line: property.line, message: "PHOTO has an invalid data URI")
-            }
-            return Data(text.utf8)
-        }
-        if value.contains("://") || property.values(of: "VALUE").first?.lowercased() == "uri" {
-            warn(property, "PHOTO refers to \(value) which is not downloaded; ignored")
-            return nil
-        }
-        // Some writers leave out ENCODING; accept a value that is base64 anyway.
-        guard let data = VCardCharset.base64(value) else { throw invalid }
-        return data.isEmpty ? nil : data
-    }
-}
-
-/// vCard dates (BDAY).
-enum VCardDates {
-    enum Parsed: Equatable {
-        /// A stored birthday: `YYYY-MM-DD` or `--MM-DD`.
-        case date(String)
-        /// A valid vCard date without month and day (`1990`, `1990-05`, `---17`).
-        case partial
-        case invalid
-    }
-
-    /// Reads `1990-05-17`, `19900517`, `--0517`, `--05-17`, each optionally followed by a time.
-    static func parse(_ text: String, omitYear: Bool) -> Parsed {
-        var date = Substring(text)
-        if let t = date.firstIndex(where: { $0 == "T" || $0 == "t" }) { date = date[..<t] }
-        if let space = date.firstIndex(of: " ") { date = date[..<space] }
-        let digits = date.filter(\.isASCIIDigitLike)
-        let year: Int?
-        let monthDay: Substring
-        if date.hasPrefix("---") {
-            return date.dropFirst(3).count == 2 && Int(date.dropFirst(3)) != nil ? .partial : .invalid
-        } else if date.hasPrefix("--") {
-            let rest = date.dropFirst(2)
-            guard rest.count == 4 || (rest.count == 5 && rest[rest.index(rest.startIndex, offsetBy: 2)] == "-")
-            else { return .invalid }
-            year = nil
-            monthDay = Substring(rest.filter { $0 != "-" })
-        } else if date.count == 10, digits.count == 8,
-            date[date.index(date.startIndex, offsetBy: 4)] == "-", date[date.index(date.startIndex, offsetBy: 7)] == "-"
-        {
-            year = Int(date.prefix(4))
-            monthDay = Substring(date.dropFirst(5).filter { $0 != "-" })
-        } else if date.count == 8, digits.count == 8 {
-            year = Int(date.prefix(4))
-            monthDay = date.dropFirst(4)
-        } else if (date.count == 4 && digits.count == 4)
-            || (date.count == 7 && digits.count == 6 && date[date.index(date.startIndex, offsetBy: 4)] == "-")
-        {
-            return .partial
-        } else {
-            return .invalid
-        }
-        guard monthDay.count == 4, monthDay.allSatisfy(\.isASCIIDigitLike), let month = Int(monthDay.prefix(2)),
-            let day = Int(monthDay.suffix(2))
-        else { return .invalid }
-        if date.hasPrefix("--") == false, year == nil { return .invalid }
-        let formatted = BirthdayFormat.format(year: omitYear ? nil : year, month: month, day: day)
-        guard BirthdayFormat.parse(formatted) != nil else { return .invalid }
-        return .date(formatted)
-    }
-}
-
-extension Character {
-    fileprivate var isASCIIDigitLike: Bool { isASCII && isNumber }
 }

@@ -40,12 +40,12 @@ extension VCardEncoder {
             ] where !value.isEmpty {
                 name += ";\(parameter)=" + Self.quotedParameter(value)
             }
-            labeled(name, label: profile.label, kind: .other, value: VCardText.escapeMinimal(profile.urlString))
+            labeled(name, label: profile.label, kind: .other, value: VCardText.escapeSingleValue(profile.urlString))
         }
         for address in record.instantMessageAddresses {
             var name = "IMPP"
             if !address.service.isEmpty { name += ";X-SERVICE-TYPE=" + Self.quotedParameter(address.service) }
-            labeled(name, label: address.label, kind: .other, value: "x-apple:" + VCardText.escapeMinimal(address.username))
+            labeled(name, label: address.label, kind: .other, value: "x-apple:" + VCardText.escapeSingleValue(address.username))
         }
     }
 

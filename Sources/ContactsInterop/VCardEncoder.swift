@@ -28,17 +28,17 @@ struct VCardEncoder {
         line(
             "N:"
                 + [record.familyName, record.givenName, record.middleName, record.namePrefix, record.nameSuffix]
-                .map(VCardText.escape).joined(separator: ";"))
+                .map(VCardText.escapeList).joined(separator: ";"))
         line("FN:" + VCardText.escape(record.displayName))
-        if !record.nickname.isEmpty { line("NICKNAME:" + VCardText.escape(record.nickname)) }
+        if !record.nickname.isEmpty { line("NICKNAME:" + VCardText.escapeList(record.nickname)) }
         if !record.organizationName.isEmpty || !record.departmentName.isEmpty {
             var org = VCardText.escape(record.organizationName)
-            if !record.departmentName.isEmpty { org += ";" + VCardText.escape(record.departmentName) }
+            if !record.departmentName.isEmpty { org += ";" + Self.organizationalUnits(record.departmentName) }
             line("ORG:" + org)
         }
         if !record.jobTitle.isEmpty { line("TITLE:" + VCardText.escape(record.jobTitle)) }
         for phone in record.phoneNumbers where !phone.value.isEmpty {
-            labeled("TEL", label: phone.label, kind: .phone, value: VCardText.escapeMinimal(phone.value))
+            labeled("TEL", label: phone.label, kind: .phone, value: VCardText.escapeSingleValue(phone.value))
         }
         for email in record.emailAddresses where !email.value.isEmpty {
             labeled(
@@ -49,14 +49,15 @@ struct VCardEncoder {
             writeAddress(address)
         }
         for url in record.urlAddresses where !url.value.isEmpty {
-            labeled("URL", label: url.label, kind: .url, value: VCardText.escapeMinimal(url.value))
+            labeled("URL", label: url.label, kind: .url, value: VCardText.escapeSingleValue(url.value))
         }
         if let birthday = record.birthday, let date = BirthdayFormat.parse(birthday) {
             let monthDay = String(format: "%02d%02d", date.month, date.day)
             switch (version, date.year) {
             case (.v3, let year?): line("BDAY:" + BirthdayFormat.format(year: year, month: date.month, day: date.day))
-            case (.v3, nil): line("BDAY;X-APPLE-OMIT-YEAR=1604:1604-" + BirthdayFormat.format(
-                year: nil, month: date.month, day: date.day).dropFirst(2))
+            // ISO 8601's `--MM-DD`, not Apple's `1604-MM-DD` with X-APPLE-OMIT-YEAR: other readers
+            // ignore the parameter and show the year 1604.
+            case (.v3, nil): line("BDAY:" + BirthdayFormat.format(year: nil, month: date.month, day: date.day))
             case (.v4, let year?): line("BDAY:" + String(format: "%04d", year) + monthDay)
             case (.v4, nil): line("BDAY:--" + monthDay)
             }
@@ -72,6 +73,15 @@ struct VCardEncoder {
         }
         writeDetails(record)
         line("END:VCARD")
+    }
+
+    /// The department as ORG units after the organization: "Engineering, iOS" (how several units
+    /// read back) is written as the units `Engineering;iOS`. A department that would not read back
+    /// the same that way (an empty unit) is written as one escaped unit.
+    static func organizationalUnits(_ department: String) -> String {
+        let units = department.components(separatedBy: VCardText.listSeparator)
+        guard units.count > 1, !units.contains(where: \.isEmpty) else { return VCardText.escape(department) }
+        return units.map(VCardText.escape).joined(separator: ";")
     }
 
     private mutating func writeAddress(_ address: ContactRecord.LabeledPostalAddress) {
@@ -118,6 +128,10 @@ struct VCardEncoder {
         return group
     }
 
+    private static func isForbiddenControl(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != 0x09) || byte == 0x7F
+    }
+
     /// The 3.0 TYPE and the media type of an image, from its signature (JPEG when unknown).
     static func imageType(_ data: Data) -> (String, String) {
         let head = [UInt8](data.prefix(8))
@@ -131,9 +145,12 @@ struct VCardEncoder {
     }
 
     /// Appends one content line, folded so no physical line exceeds 75 octets (a continuation line's
-    /// leading space counts) and no UTF-8 sequence is split, followed by CRLF.
+    /// leading space counts) and no UTF-8 sequence is split, followed by CRLF. ASCII control
+    /// characters other than tab (U+0000–U+001F, U+007F) are left out: both RFCs forbid them in
+    /// values and other readers stop or garble at them. (Line breaks were escaped already.)
     mutating func line(_ text: String) {
-        let utf8 = Array(text.utf8)
+        var utf8 = Array(text.utf8)
+        if utf8.contains(where: Self.isForbiddenControl) { utf8.removeAll(where: Self.isForbiddenControl) }
         var start = 0
         var limit = 75
         while utf8.count - start > limit {

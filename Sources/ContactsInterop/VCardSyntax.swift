@@ -52,51 +52,67 @@ struct VCardProperty: Sendable {
 
 /// Splitting, unfolding and parsing of content lines.
 enum VCardSyntax {
-    /// Splits at CRLF, LF or a lone CR. A final line break does not start an empty line.
+    /// Splits at CRLF, LF or a lone CR. A final line break does not start an empty line. CRs
+    /// directly before an LF belong to that line break: iOS 5 and 6 end lines with `\r\r\n`, and
+    /// counting the extra CR as an empty line would break the unfolding of the next line.
     static func physicalLines(_ text: String) -> [String] {
         var lines: [String] = []
         var current = String.UnicodeScalarView()
-        var afterCR = false
+        var pendingCRs = 0
         var scalars = text.unicodeScalars[...]
         if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
         for scalar in scalars {
-            if scalar == "\n" {
-                if afterCR {
-                    afterCR = false
-                    continue
-                }
-                lines.append(String(current))
-                current = .init()
-            } else if scalar == "\r" {
-                lines.append(String(current))
-                current = .init()
-                afterCR = true
+            if scalar == "\r" {
+                pendingCRs += 1
                 continue
-            } else {
-                current.append(scalar)
             }
-            afterCR = false
+            if scalar == "\n" {
+                lines.append(String(current))
+                current = .init()
+                pendingCRs = 0
+                continue
+            }
+            if pendingCRs > 0 {
+                // Lone CRs (old Mac files): each one ends a line.
+                lines.append(String(current))
+                current = .init()
+                lines.append(contentsOf: repeatElement("", count: pendingCRs - 1))
+                pendingCRs = 0
+            }
+            current.append(scalar)
         }
-        if !current.isEmpty { lines.append(String(current)) }
+        if !current.isEmpty || pendingCRs > 0 { lines.append(String(current)) }
+        if pendingCRs > 1 { lines.append(contentsOf: repeatElement("", count: pendingCRs - 1)) }
         return lines
+    }
+
+    /// `physicalLines(_:)` numbered from 1.
+    static func numberedLines(_ text: String) -> [VCardLine] {
+        physicalLines(text).enumerated().map { VCardLine(number: $0.offset + 1, text: $0.element) }
     }
 
     /// Joins folded lines (a line break followed by a space or tab), quoted-printable soft line
     /// breaks (`=` at the end of a QUOTED-PRINTABLE line) and, in 2.1 cards, base64 data continued
     /// on unindented lines.
     static func logicalLines(_ physical: [String]) -> [VCardLine] {
+        logicalLines(physical.enumerated().map { VCardLine(number: $0.offset + 1, text: $0.element) })
+    }
+
+    /// `logicalLines(_:)` for lines that carry their own numbers (lines already joined at the byte
+    /// level keep the number of their first physical line).
+    static func logicalLines(_ physical: [VCardLine]) -> [VCardLine] {
         var result: [VCardLine] = []
         var index = 0
         var version21 = false
         while index < physical.count {
-            let start = index
-            var text = physical[index]
+            let start = physical[index].number
+            var text = physical[index].text
             index += 1
             // The header (before the first colon) decides QP and base64 continuations; it is read
             // once it is complete, so long folded values are not re-parsed line after line.
             var header: (quotedPrintable: Bool, base64: Bool)?
             while index < physical.count {
-                let next = physical[index]
+                let next = physical[index].text
                 if header == nil, text.unicodeScalars.contains(":") { header = headerParameters(text) }
                 let marker = next.trimmingCharacters(in: .whitespaces).uppercased()
                 let isCardBoundary = marker == "END:VCARD" || marker == "BEGIN:VCARD"
@@ -118,7 +134,7 @@ enum VCardSyntax {
             } else if trimmed.hasPrefix("VERSION:") {
                 version21 = trimmed == "VERSION:2.1"
             }
-            result.append(VCardLine(number: start + 1, text: text))
+            result.append(VCardLine(number: start, text: text))
         }
         return result
     }
@@ -235,196 +251,5 @@ enum VCardSyntax {
             }
         }
         return String(out)
-    }
-}
-
-/// Escaping of text values.
-enum VCardText {
-    /// Undoes `\\`, `\,`, `\;`, `\n`/`\N` and `\:` (as Google writes in URLs); any other backslash
-    /// is kept as written. In 2.1 only `\\`, `\,`, `\;` and `\:` are escapes.
-    static func unescape(_ text: String, version21: Bool = false) -> String {
-        guard text.unicodeScalars.contains("\\") else { return normalizeNewlines(text) }
-        var out = String.UnicodeScalarView()
-        var iterator = text.unicodeScalars.makeIterator()
-        while let scalar = iterator.next() {
-            guard scalar == "\\" else {
-                out.append(scalar)
-                continue
-            }
-            switch iterator.next() {
-            case "\\"?: out.append("\\")
-            case ","?: out.append(",")
-            case ";"?: out.append(";")
-            case ":"?: out.append(":")
-            case "n"? where !version21, "N"? where !version21: out.append("\n")
-            case let other?:
-                out.append("\\")
-                out.append(other)
-            case nil: out.append("\\")
-            }
-        }
-        return normalizeNewlines(String(out))
-    }
-
-    /// Splits a structured value (`N`, `ADR`, `ORG`) at semicolons that are not escaped, and
-    /// unescapes each component. Unescaped commas (4.0 list separators) are kept as commas.
-    static func components(_ text: String, version21: Bool = false) -> [String] {
-        var parts: [String.UnicodeScalarView] = [.init()]
-        var iterator = text.unicodeScalars.makeIterator()
-        while let scalar = iterator.next() {
-            if scalar == "\\" {
-                parts[parts.count - 1].append(scalar)
-                if let next = iterator.next() { parts[parts.count - 1].append(next) }
-            } else if scalar == ";" {
-                parts.append(.init())
-            } else {
-                parts[parts.count - 1].append(scalar)
-            }
-        }
-        return parts.map { unescape(String($0), version21: version21) }
-    }
-
-    /// Escapes a text value: backslash, comma, semicolon and line breaks.
-    static func escape(_ text: String) -> String {
-        escape(text, listSeparators: true)
-    }
-
-    /// Escapes only backslashes and line breaks, for single values that are not lists (TEL, URL),
-    /// where a literal comma or semicolon is clearer to other readers and reads back the same.
-    static func escapeMinimal(_ text: String) -> String {
-        escape(text, listSeparators: false)
-    }
-
-    private static func escape(_ text: String, listSeparators: Bool) -> String {
-        var out = String.UnicodeScalarView()
-        var afterCR = false
-        for scalar in text.unicodeScalars {
-            defer { afterCR = scalar == "\r" }
-            switch scalar {
-            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
-            case "," where listSeparators: out.append(contentsOf: "\\,".unicodeScalars)
-            case ";" where listSeparators: out.append(contentsOf: "\\;".unicodeScalars)
-            case "\r": out.append(contentsOf: "\\n".unicodeScalars)
-            case "\n" where afterCR: break
-            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
-            default: out.append(scalar)
-            }
-        }
-        return String(out)
-    }
-
-    /// CRLF and lone CR become LF.
-    static func normalizeNewlines(_ text: String) -> String {
-        guard text.unicodeScalars.contains("\r") else { return text }
-        var out = String.UnicodeScalarView()
-        var afterCR = false
-        for scalar in text.unicodeScalars {
-            if scalar == "\r" {
-                out.append("\n")
-                afterCR = true
-                continue
-            }
-            if scalar == "\n", afterCR {
-                afterCR = false
-                continue
-            }
-            afterCR = false
-            out.append(scalar)
-        }
-        return String(out)
-    }
-}
-
-/// Transfer encodings and character sets.
-enum VCardCharset {
-    /// The Foundation encoding for a CHARSET parameter, or nil when it is not known.
-    static func encoding(named name: String) -> String.Encoding? {
-        switch name.trimmingCharacters(in: .whitespaces).uppercased() {
-        case "UTF-8", "UTF8": return .utf8
-        case "ISO-8859-1", "ISO8859-1", "ISO_8859-1", "LATIN1", "LATIN-1", "L1": return .isoLatin1
-        case "WINDOWS-1252", "CP1252", "CP-1252": return .windowsCP1252
-        case "US-ASCII", "ASCII": return .ascii
-        case "ISO-8859-2", "ISO8859-2", "LATIN2": return .isoLatin2
-        case "UTF-16", "UTF16": return .utf16
-        default: return nil
-        }
-    }
-
-    /// The bytes of a quoted-printable value (`=XX` escapes; soft breaks were joined when unfolding).
-    static func quotedPrintableBytes(_ text: String) -> [UInt8] {
-        let bytes = Array(text.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "="), index + 2 < bytes.count,
-                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
-            {
-                out.append(high << 4 | low)
-                index += 3
-            } else if byte == UInt8(ascii: "="), index == bytes.count - 1 {
-                index += 1
-            } else {
-                out.append(byte)
-                index += 1
-            }
-        }
-        return out
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        default: return nil
-        }
-    }
-
-    /// Decodes `bytes` in the named character set (UTF-8 when none), falling back to UTF-8 and then
-    /// ISO-8859-1. `warning` says when the declared character set was not used.
-    static func string(_ bytes: [UInt8], charset: String?) -> (text: String, warning: String?) {
-        let data = Data(bytes)
-        if let charset {
-            if let encoding = encoding(named: charset) {
-                if let text = String(data: data, encoding: encoding) { return (text, nil) }
-                let text = String(data: data, encoding: .utf8) ?? String(decoding: bytes, as: UTF8.self)
-                return (text, "the value is not valid \(charset); read as UTF-8")
-            }
-            let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) ?? ""
-            return (text, "character set \(charset) is not supported; read as UTF-8")
-        }
-        if let text = String(data: data, encoding: .utf8) { return (text, nil) }
-        return (String(data: data, encoding: .isoLatin1) ?? "", nil)
-    }
-
-    /// Base64 data, ignoring whitespace, accepting the URL-safe alphabet and missing padding.
-    static func base64(_ text: String) -> Data? {
-        var cleaned = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars where !CharacterSet.whitespacesAndNewlines.contains(scalar) {
-            switch scalar {
-            case "-": cleaned.append("+")
-            case "_": cleaned.append("/")
-            default: cleaned.append(scalar)
-            }
-        }
-        if cleaned.count % 4 == 1 { return nil }
-        while cleaned.count % 4 != 0 { cleaned.append("=") }
-        return Data(base64Encoded: String(cleaned))
-    }
-
-    /// The text of a whole file: BOM-marked UTF-8 or UTF-16, UTF-8, else Windows-1252 / ISO-8859-1.
-    static func string(fromFileData data: Data) -> String {
-        let bytes = [UInt8](data)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            return String(decoding: bytes.dropFirst(3), as: UTF8.self)
-        }
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            if let text = String(data: data, encoding: .utf16) { return text }
-        }
-        if let text = String(data: data, encoding: .utf8) { return text }
-        if let text = String(data: data, encoding: .windowsCP1252) { return text }
-        return String(data: data, encoding: .isoLatin1) ?? String(decoding: bytes, as: UTF8.self)
     }
 }

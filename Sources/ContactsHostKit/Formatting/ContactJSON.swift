@@ -106,11 +106,13 @@ public enum Labels {
         return CNLabeledValue<NSString>.localizedString(forLabel: label)
     }
 
-    /// Parses `[LABEL=]VALUE`; a bare value gets `defaultLabel`.
+    /// Parses `[LABEL=]VALUE`; a bare value gets `defaultLabel`. A label may contain spaces
+    /// (`"Label With Space=+1 555 0100"`); text before `=` that holds `@`, `:`, `/` or `?` is part of
+    /// the value (an address, a URL with a query), not a label.
     public static func labeled(_ text: String, defaultLabel: String) -> ContactRecord.LabeledString {
         if let equals = text.firstIndex(of: "="), equals != text.startIndex {
             let name = String(text[..<equals])
-            if !name.contains("@"), !name.contains(" ") {
+            if !name.contains(where: { "@:/?".contains($0) }), !name.trimmingCharacters(in: .whitespaces).isEmpty {
                 return .init(label: stored(name), value: String(text[text.index(after: equals)...]))
             }
         }

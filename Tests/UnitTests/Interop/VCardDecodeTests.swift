@@ -154,7 +154,7 @@ struct InteropVCardDecodeTests {
         #expect(simon.dates == [.init(label: "_$!<Anniversary>!$_", value: "2009-08-08")])
         #expect(simon.givenName == "Simon")
         #expect(simon.familyName == "Perreault")
-        #expect(simon.nameSuffix == "ing. jr,M.Sc.")
+        #expect(simon.nameSuffix == "ing. jr, M.Sc.", "a list component reads as its values joined with \", \"")
         #expect(simon.birthday == "--02-03")
         #expect(simon.organizationName == "Viagenie")
         let address = try #require(simon.postalAddresses.first)
@@ -173,7 +173,7 @@ struct InteropVCardDecodeTests {
         #expect(simon.urlAddresses == [.init(label: CNLabelHome, value: "http://nomis80.org")])
 
         let jane = result.contacts[1]
-        #expect(jane.identifier == "f81d4fae-7dec-11d0-a765-00a0c91e6bf6")
+        #expect(jane.identifier == "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6")
         #expect(jane.phoneNumbers == [.init(label: CNLabelHome, value: "+1-555-555-5555;ext=5555")])
         #expect(jane.emailAddresses == [.init(label: nil, value: "jane_doe@example.com")])
         #expect(jane.birthday == "1953-10-15")
@@ -322,7 +322,7 @@ struct InteropVCardDecodeTests {
         let first = VCard.decode(text)
         let again = VCard.decode(text)
         #expect(first.contacts.map(\.identifier) == again.contacts.map(\.identifier))
-        #expect(first.contacts[0].identifier == "AAAA-1")
+        #expect(first.contacts[0].identifier == "urn:uuid:AAAA-1")
         #expect(first.contacts[1].identifier.hasPrefix("vcard-"))
         #expect(first.contacts[1].identifier != first.contacts[2].identifier)
     }
@@ -360,22 +360,23 @@ struct InteropVCardDecodeTests {
 
     // MARK: Malformed input
 
-    @Test("Card 2 of 3 is malformed: the other two import and the problem has line 9")
+    @Test("A line without a colon in card 2 of 3 costs only that line, reported at line 9")
     func secondOfThreeMalformed() {
         let result = VCard.decode(VCardFixtures.crlf(VCardFixtures.secondOfThreeMalformed))
-        #expect(result.contacts.map(\.familyName) == ["One", "Three"])
+        #expect(result.contacts.map(\.familyName) == ["One", "Two", "Three"])
         #expect(result.problems.count == 1)
         #expect(result.problems.first?.line == 9)
-        #expect(result.problems.first?.skipped == true)
-        #expect(result.problems.first?.message.contains("line 6") == true)
+        #expect(result.problems.first?.skipped == false)
+        #expect(result.problems.first?.message.contains("without a colon") == true)
         #expect(result.stoppedEarly == false)
+        #expect(VCard.decode(VCardFixtures.secondOfThreeMalformed, stopOnError: true).stoppedEarly == false)
     }
 
     @Test("stopOnError stops at the first bad card and keeps the cards before it")
     func stopOnError() {
-        let result = VCard.decode(VCardFixtures.secondOfThreeMalformed, stopOnError: true)
+        let result = VCard.decode(VCardFixtures.missingEnds, stopOnError: true)
         #expect(result.contacts.map(\.familyName) == ["One"])
-        #expect(result.problems.map(\.line) == [9])
+        #expect(result.problems.map(\.line) == [5])
         #expect(result.stoppedEarly)
 
         let clean = VCard.decode(VCardFixtures.appleExport, stopOnError: true)
@@ -397,12 +398,14 @@ struct InteropVCardDecodeTests {
         #expect(stopped.stoppedEarly)
     }
 
-    @Test("Bad base64 in PHOTO and an unparseable BDAY skip their cards only")
+    @Test("Bad base64 in PHOTO and an unparseable BDAY cost only that value; every card imports")
     func badValues() {
         let result = VCard.decode(VCardFixtures.badValues)
-        #expect(result.contacts.map(\.familyName) == ["Three"])
+        #expect(result.contacts.map(\.familyName) == ["One", "Two", "Three"])
+        #expect(result.contacts.map(\.imageData) == [nil, nil, nil])
+        #expect(result.contacts.map(\.birthday) == [nil, nil, nil])
         #expect(result.problems.map(\.line) == [4, 9])
-        #expect(result.problems.allSatisfy { $0.skipped })
+        #expect(result.problems.allSatisfy { !$0.skipped })
         #expect(result.problems[0].message.contains("PHOTO"))
         #expect(result.problems[1].message.contains("BDAY"))
     }

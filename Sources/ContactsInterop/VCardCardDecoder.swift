@@ -1,0 +1,356 @@
+import AppGroupStore
+import Foundation
+
+/// A value that cannot be read, at the line of its property: it costs that property (a warning), never the card.
+struct VCardCardError: Error {
+    var line: Int
+    var message: String
+}
+
+/// Decodes the lines of one card (between BEGIN:VCARD and END:VCARD) into a `ContactRecord`.
+struct VCardCardDecoder {
+    let begin: Int
+    let lines: [VCardLine]
+    private(set) var problems: [VCardProblem] = []
+    private(set) var identifierIsGenerated = false
+    private var version21 = false
+
+    init(begin: Int, lines: [VCardLine]) {
+        self.begin = begin
+        self.lines = lines
+    }
+
+    /// Properties that carry no contact data and are read silently.
+    private static let silent: Set<String> = ["VERSION", "PRODID", "REV", "KIND", "X-ABSHOWAS", "X-ABLABEL"]
+
+    /// The card's contact. Problems inside a card cost a line or a property (see `problems`), never
+    /// the card; the optional result is kept for callers written when they could.
+    mutating func decode() -> ContactRecord? {
+        decodeCard()
+    }
+
+    mutating func warn(_ property: VCardProperty, _ message: String) {
+        problems.append(VCardProblem(line: property.line, message: message, skipped: false))
+    }
+
+    private mutating func decodeCard() -> ContactRecord {
+        var properties: [VCardProperty] = []
+        for line in lines where !line.text.trimmingCharacters(in: .whitespaces).isEmpty {
+            // A bare `FN`, a `#` comment or a 2.1 value continued after a backslash: other readers
+            // skip the line, so only the line is lost.
+            guard let property = VCardSyntax.parse(line) else {
+                problems.append(
+                    VCardProblem(
+                        line: line.number, message: "line without a colon was ignored: \(Self.excerpt(line.text))",
+                        skipped: false))
+                continue
+            }
+            guard !property.name.isEmpty else {
+                problems.append(
+                    VCardProblem(
+                        line: line.number, message: "line without a property name was ignored", skipped: false))
+                continue
+            }
+            properties.append(property)
+        }
+
+        let versionProperty = properties.first { $0.name == "VERSION" }
+        let version = versionProperty.map { $0.rawValue.trimmingCharacters(in: .whitespaces) } ?? "3.0"
+        version21 = version == "2.1"
+        if let versionProperty, !["2.1", "3.0", "4.0"].contains(version) {
+            warn(versionProperty, "VERSION \(version) is not 2.1, 3.0 or 4.0; the card was read as 3.0")
+        }
+
+        // Apple's grouped extras: itemN.X-ABLabel, itemN.X-ABADR and the sublocality fields.
+        var groupLabels: [String: String] = [:]
+        var groupExtras: [String: [String: String]] = [:]
+        for property in properties {
+            guard let group = property.group else { continue }
+            switch property.name {
+            case "X-ABLABEL":
+                if let value = textOrWarn(property) { groupLabels[group] = value }
+            case "X-ABADR", "X-APPLE-SUBLOCALITY", "X-APPLE-SUBADMINISTRATIVEAREA":
+                if let value = textOrWarn(property) { groupExtras[group, default: [:]][property.name] = value }
+            default:
+                break
+            }
+        }
+
+        var record = ContactRecord(identifier: "")
+        var formattedName: String?
+        var sawName = false
+        var isOrganization = false
+        var nicknames: [String] = []
+        var notes: [String] = []
+        var uid: String?
+
+        func label(_ property: VCardProperty, _ kind: VCardLabels.Kind) -> String? {
+            if let group = property.group, let label = groupLabels[group] {
+                return label.isEmpty ? nil : label
+            }
+            return VCardLabels.label(forTypes: property.types, kind: kind)
+        }
+
+        // A bad value costs its property, never the card: each property is read on its own.
+        for property in properties {
+            do {
+                switch property.name {
+                case "N":
+                    guard !sawName else { continue }
+                    sawName = true
+                    let parts = try components(property, count: 5, lists: true)
+                    record.familyName = parts[0]
+                    record.givenName = parts[1]
+                    record.middleName = parts[2]
+                    record.namePrefix = parts[3]
+                    record.nameSuffix = parts[4]
+                case "FN":
+                    if formattedName == nil { formattedName = try text(property) }
+                case "KIND", "X-ABSHOWAS":
+                    let kind = try text(property).trimmingCharacters(in: .whitespaces).lowercased()
+                    if kind == "org" || kind == "organization" || kind == "company" { isOrganization = true }
+                case "NICKNAME":
+                    let nickname = try listText(property)
+                    if !nickname.isEmpty { nicknames.append(nickname) }
+                case "ORG":
+                    guard record.organizationName.isEmpty, record.departmentName.isEmpty else { continue }
+                    let parts = try components(property, count: 1)
+                    record.organizationName = parts[0]
+                    record.departmentName = parts.dropFirst().filter { !$0.isEmpty }.joined(separator: ", ")
+                case "TITLE":
+                    if record.jobTitle.isEmpty { record.jobTitle = try text(property) }
+                case "TEL":
+                    var value = try text(property)
+                    if value.lowercased().hasPrefix("tel:") { value = String(value.dropFirst(4)) }
+                    if !value.isEmpty {
+                        record.phoneNumbers.append(.init(label: label(property, .phone), value: value))
+                    }
+                case "EMAIL":
+                    var value = try text(property)
+                    if value.lowercased().hasPrefix("mailto:") { value = String(value.dropFirst(7)) }
+                    if !value.isEmpty {
+                        record.emailAddresses.append(.init(label: label(property, .email), value: value))
+                    }
+                case "URL":
+                    let value = try text(property)
+                    if !value.isEmpty { record.urlAddresses.append(.init(label: label(property, .url), value: value)) }
+                case "ADR":
+                    let parts = try components(property, count: 7)
+                    var address = ContactRecord.LabeledPostalAddress(label: label(property, .address))
+                    address.street = parts[0...2].filter { !$0.isEmpty }.joined(separator: "\n")
+                    address.city = parts[3]
+                    address.state = parts[4]
+                    address.postalCode = parts[5]
+                    address.country = parts[6]
+                    if let group = property.group, let extras = groupExtras[group] {
+                        address.isoCountryCode = extras["X-ABADR"] ?? ""
+                        address.subLocality = extras["X-APPLE-SUBLOCALITY"] ?? ""
+                        address.subAdministrativeArea = extras["X-APPLE-SUBADMINISTRATIVEAREA"] ?? ""
+                    }
+                    if address != ContactRecord.LabeledPostalAddress(label: address.label) {
+                        record.postalAddresses.append(address)
+                    }
+                case "BDAY":
+                    if record.birthday == nil { record.birthday = try birthday(property) }
+                case "NOTE":
+                    notes.append(try text(property))
+                case "UID":
+                    if uid == nil { uid = try text(property) }
+                case "PHOTO":
+                    if record.imageData == nil { record.imageData = photo(property) }
+                case "AGENT":
+                    warn(property, "AGENT (a card for someone who acts for this contact) is not supported and was ignored")
+                case "X-ABADR", "X-APPLE-SUBLOCALITY", "X-APPLE-SUBADMINISTRATIVEAREA":
+                    if property.group == nil { warn(property, "property \(property.name) outside a group was ignored") }
+                case _ where Self.detailProperties.contains(property.name):
+                    try decodeDetail(property, label: label(property, .other), into: &record)
+                case _ where Self.silent.contains(property.name):
+                    break
+                default:
+                    warn(property, "property \(property.name) is not supported and was ignored")
+                }
+            } catch {
+                let failure = error as? VCardCardError ?? VCardCardError(line: property.line, message: "\(error)")
+                problems.append(
+                    VCardProblem(line: failure.line, message: "\(failure.message); the property was ignored", skipped: false))
+            }
+        }
+
+        if isOrganization { record.contactType = "organization" }
+        record.nickname = nicknames.joined(separator: ", ")
+        record.note = notes.joined(separator: "\n")
+
+        let hasName = [record.givenName, record.familyName, record.middleName, record.namePrefix, record.nameSuffix]
+            .contains { !$0.isEmpty }
+        if !hasName, record.organizationName.isEmpty, let formattedName, !formattedName.isEmpty {
+            if isOrganization {
+                record.organizationName = formattedName
+            } else if let space = formattedName.lastIndex(of: " ") {
+                record.givenName = String(formattedName[..<space]).trimmingCharacters(in: .whitespaces)
+                record.familyName = String(formattedName[formattedName.index(after: space)...])
+            } else {
+                record.givenName = formattedName
+            }
+        }
+
+        // The UID is kept as written (`urn:uuid:…` too): it is written back the same, so another
+        // system and a re-import here both recognise the contact.
+        if let uid, !uid.isEmpty {
+            if (try? IdentifierRules.validate(uid)) != nil {
+                record.identifier = uid
+            } else if let property = properties.first(where: { $0.name == "UID" }) {
+                warn(property, "UID is not a valid identifier (empty, too long or with control characters); "
+                    + "a generated identifier was used")
+            }
+        }
+        if record.identifier.isEmpty {
+            identifierIsGenerated = true
+            record.identifier = Self.generatedIdentifier(lines)
+        }
+        return record
+    }
+
+    /// A stable identifier for a card without a UID: FNV-1a of its lines, so importing the same file
+    /// twice gives the same identifiers.
+    /// The start of a line for a message (long lines are cut).
+    static func excerpt(_ text: String) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return trimmed.count > 40 ? String(trimmed.prefix(40)) + "…" : trimmed
+    }
+
+    static func generatedIdentifier(_ lines: [VCardLine]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for line in lines {
+            for byte in line.text.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            hash ^= 0x0A
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "vcard-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    // MARK: Values
+
+    /// The value after transfer decoding (quoted-printable, base64) and character set, still escaped.
+    private mutating func decodedValue(_ property: VCardProperty) throws -> String {
+        let charset = property.values(of: "CHARSET").first
+        if property.isQuotedPrintable {
+            let decoded = VCardCharset.string(
+                VCardCharset.quotedPrintableBytes(property.rawValue), charset: charset)
+            if let warning = decoded.warning { warn(property, "\(property.name): \(warning)") }
+            return decoded.text
+        }
+        if property.isBase64 {
+            guard let data = VCardCharset.base64(property.rawValue) else {
+                throw VCardCardError(line: property.line, message: "\(property.name) has invalid base64 data")
+            }
+            let decoded = VCardCharset.string([UInt8](data), charset: charset)
+            if let warning = decoded.warning { warn(property, "\(property.name): \(warning)") }
+            return decoded.text
+        }
+        return property.rawValue
+    }
+
+    mutating func text(_ property: VCardProperty) throws -> String {
+        VCardText.unescape(try decodedValue(property), version21: version21)
+    }
+
+    /// `text(_:)`, or nil with a warning when the value cannot be decoded.
+    mutating func textOrWarn(_ property: VCardProperty) -> String? {
+        do {
+            return try text(property)
+        } catch {
+            let failure = error as? VCardCardError ?? VCardCardError(line: property.line, message: "\(error)")
+            problems.append(
+                VCardProblem(line: failure.line, message: "\(failure.message); the property was ignored", skipped: false))
+            return nil
+        }
+    }
+
+    /// A list value (`NICKNAME:Johnny,JD`), its values joined with `VCardText.listSeparator`.
+    private mutating func listText(_ property: VCardProperty) throws -> String {
+        VCardText.listValue(try decodedValue(property), version21: version21)
+    }
+
+    private mutating func components(_ property: VCardProperty, count: Int, lists: Bool = false) throws -> [String] {
+        let value = try decodedValue(property)
+        var parts =
+            lists
+            ? VCardText.listComponents(value, version21: version21)
+            : VCardText.components(value, version21: version21)
+        while parts.count < count { parts.append("") }
+        return parts
+    }
+
+    private mutating func birthday(_ property: VCardProperty) throws -> String? {
+        let raw = try text(property).trimmingCharacters(in: .whitespaces)
+        if raw.isEmpty { return nil }
+        if property.values(of: "VALUE").first?.lowercased() == "text" {
+            warn(property, "BDAY as text (\(raw)) cannot be stored and was ignored")
+            return nil
+        }
+        switch VCardDates.parse(raw, omitYear: property.has("X-APPLE-OMIT-YEAR")) {
+        case .date(let date):
+            return date
+        case .partial:
+            warn(property, "BDAY \(raw) has no month and day and was ignored")
+            return nil
+        case .invalid:
+            throw VCardCardError(line: property.line, message: "BDAY \(raw) is not a date")
+        }
+    }
+
+    /// The image of a PHOTO, or nil with a warning: a photo that cannot be read costs the photo,
+    /// never the contact.
+    private mutating func photo(_ property: VCardProperty) -> Data? {
+        var value = property.rawValue.trimmingCharacters(in: .whitespaces)
+        if value.isEmpty { return nil }
+        if value.lowercased().hasPrefix("data:") {
+            // Two common 4.0 writers escape the comma (`data:image/jpeg;base64\,…`); one server writes
+            // a data URI under ENCODING=b. Base64 holds no backslash, so unescaping is safe.
+            value = VCardText.unescape(value)
+            return dataURIPhoto(property, value)
+        }
+        if property.isBase64 {
+            guard let data = VCardCharset.base64(value) else {
+                warn(property, "PHOTO has invalid or truncated base64 data; the photo was dropped and the contact kept")
+                return nil
+            }
+            return data.isEmpty ? nil : data
+        }
+        if value.contains("://") || property.values(of: "VALUE").first?.lowercased() == "uri" {
+            warn(property, "PHOTO refers to \(value) which is not downloaded; ignored")
+            return nil
+        }
+        // Some writers leave out ENCODING; accept a value that is base64 anyway.
+        guard let data = VCardCharset.base64(value) else {
+            warn(property, "PHOTO is neither base64 data nor a URI; the photo was dropped and the contact kept")
+            return nil
+        }
+        return data.isEmpty ? nil : data
+    }
+
+    private mutating func dataURIPhoto(_ property: VCardProperty, _ value: String) -> Data? {
+        guard let comma = value.firstIndex(of: ",") else {
+            warn(property, "PHOTO has a data URI without a comma; the photo was dropped and the contact kept")
+            return nil
+        }
+        let meta = value[value.index(value.startIndex, offsetBy: 5)..<comma].lowercased()
+        let payload = String(value[value.index(after: comma)...])
+        if meta.hasSuffix(";base64") {
+            guard let data = VCardCharset.base64(payload) else {
+                warn(property, "PHOTO data URI has invalid or truncated base64 data; the photo was dropped and the contact kept")
+                return nil
+            }
+            return data.isEmpty ? nil : data
+        }
+        guard let text = payload.removingPercentEncoding else {
+            warn(property, "PHOTO has an invalid data URI; the photo was dropped and the contact kept")
+            return nil
+        }
+        return Data(text.utf8)
+    }
+}

@@ -1,11 +1,14 @@
-// The seed demo's `ContactItemDatabase` (0xWDG/ContactProviderDemo), as in the iOS project: it reads
-// `ContactItems.json` from the App Group, as the original does.
+// The seed demo's app-side model (0xWDG/ContactProviderDemo, `ContactItemDatabase.swift`), as in the
+// iOS project: an `ObservableObject` with `@Published` properties, shared by the app and its extension;
+// it reads the app's `ContactItems.json` from the App Group. The template-shaped fixture
+// (Examples/template-provider) links to this same file.
 //
 // It is the original file unchanged but for trailing spaces: `ObservableObject` and `@Published` come
 // from this package's Combine stand-in, re-exported by `Contacts` and `ContactProvider` (on Apple
-// platforms Foundation brings it in). The original's known problems are kept on purpose (it is the naive baseline and a known-bad provider for
-// the conformance kit): the file is read once, in `init`; `Array(Set(...))` drops duplicates in no fixed
-// order; everything is re-sent on every signal; deletions never propagate.
+// platforms Foundation brings it in). The original's known problems are kept on purpose (it is the
+// naive baseline and a known-bad provider for the conformance kit): the file is read once, in `init`;
+// `Array(Set(...))` drops duplicates in no fixed order; everything is re-sent on every signal;
+// deletions never propagate.
 
 import Foundation
 import Contacts

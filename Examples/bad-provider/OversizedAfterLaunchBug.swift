@@ -12,11 +12,11 @@ final class OversizedAfterLaunchEnumerator: ContactItemEnumerator {
 
     init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
 
-    func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
+    func enumerateContent(in page: ContactItemPage, for observer: sending any ContactItemContentObserver) async {
         await correct.enumerateContent(in: page, for: observer)
     }
 
-    func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver) async {
+    func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver) async {
         let first = firstChangeCall.withLock { first in
             defer { first = false }
             return first
@@ -43,7 +43,9 @@ final class OversizedAfterLaunchEnumerator: ContactItemEnumerator {
     func invalidate() async { await correct.invalidate() }
 }
 
-private final class CollectingObserver: ForwardingChangeObserver {
+// Read again after `enumerateChanges` returns (the observer parameter is `sending`): the call is over by
+// then, so nothing touches it concurrently.
+private final class CollectingObserver: ForwardingChangeObserver, @unchecked Sendable {
     enum End {
         case finished(ContactItemSyncAnchor, Bool)
         case failed(any Error)

@@ -9,36 +9,42 @@ import Synchronization
 
 final class ReusedIdentifierEnumerator: ContactItemEnumerator {
     private let correct: any ContactItemEnumerator
-    fileprivate let tombstones = Mutex(Set<String>())
+    private let tombstones = Tombstones()
 
     init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
 
-    func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
+    func enumerateContent(in page: ContactItemPage, for observer: sending any ContactItemContentObserver) async {
         await correct.enumerateContent(in: page, for: observer)
     }
 
-    func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver) async {
-        await correct.enumerateChanges(startingAt: syncAnchor, for: TombstoneObserver(observer, owner: self))
+    func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver) async {
+        await correct.enumerateChanges(startingAt: syncAnchor, for: TombstoneObserver(observer, tombstones: tombstones))
     }
 
     func invalidate() async { await correct.invalidate() }
 }
 
-private final class TombstoneObserver: ForwardingChangeObserver {
-    let owner: ReusedIdentifierEnumerator
+/// The identifiers deleted so far, shared by every batch's observer (Sendable, so an observer
+/// that holds it can be passed as the `sending` observer).
+private final class Tombstones: Sendable {
+    let identifiers = Mutex(Set<String>())
+}
 
-    init(_ next: any ContactItemChangeObserver, owner: ReusedIdentifierEnumerator) {
-        self.owner = owner
+private final class TombstoneObserver: ForwardingChangeObserver {
+    let tombstones: Tombstones
+
+    init(_ next: any ContactItemChangeObserver, tombstones: Tombstones) {
+        self.tombstones = tombstones
         super.init(next)
     }
 
     override func didDelete(_ identifiers: [ContactItem.Identifier]) {
-        owner.tombstones.withLock { $0.formUnion(identifiers.map(\.value)) }
+        tombstones.identifiers.withLock { $0.formUnion(identifiers.map(\.value)) }
         next.didDelete(identifiers)
     }
 
     override func didUpdate(_ items: [ContactItem]) {
-        let dead = owner.tombstones.withLock { $0 }
+        let dead = tombstones.identifiers.withLock { $0 }
         let alive = items.filter { !dead.contains(ContactRecord($0).identifier) }
         if !alive.isEmpty { next.didUpdate(alive) }
     }

@@ -67,6 +67,7 @@ enum ContactCommands {
         ["add"], summary: "Add a contact to the app database; prints its identifier.",
         discussion: "Without --id a new UUID is assigned. Adding appends one journal line: O(1) in the database size.",
         options: fieldOptions + [OptionSpec("--id", value: "ID", help: "Use this identifier (must not exist yet).")],
+        examples: ["contacts-host add --given-name Ada --family-name Lovelace --phone \"mobile=+44 20 7946 0000\" --email work=ada@example.com", "contacts-host add --id ada-1 --organization \"Analytical Engines Ltd\""],
         validate: { arguments in
             try validateFields(arguments)
             guard arguments.has("--given-name") || arguments.has("--family-name") || arguments.has("--organization") else {
@@ -87,6 +88,7 @@ enum ContactCommands {
         ["update"], summary: "Change fields of an existing contact.",
         discussion: "Only the options given change. A repeated --phone/--email/--url replaces that whole list.",
         options: fieldOptions, positional: PositionalSpec("ID", minimum: 1, maximum: 1),
+        examples: ["contacts-host update ada-1 --job-title Mathematician", "contacts-host update ada-1 --phone \"home=+44 20 7946 0001\" --phone \"mobile=+44 7700 900000\""],
         validate: { arguments in
             try validateFields(arguments)
             guard fieldOptions.contains(where: { arguments.has($0.name) }) else {
@@ -104,6 +106,7 @@ enum ContactCommands {
     static let delete = Command(
         ["delete"], summary: "Delete contacts (all or nothing: an unknown ID deletes none).",
         positional: PositionalSpec("ID", minimum: 1, maximum: .max),
+        examples: ["contacts-host delete ada-1", "contacts-host delete ada-1 bob-2"],
         run: { arguments, context in
             let database = AppDatabase(appGroup: context.appGroup)
             try database.delete(arguments.positionals)
@@ -115,6 +118,7 @@ enum ContactCommands {
         ["get"], summary: "Show one contact.",
         options: [OptionSpec("--json", help: "Print the contact as JSON with Contacts key names.")],
         positional: PositionalSpec("ID", minimum: 1, maximum: 1),
+        examples: ["contacts-host get ada-1", "contacts-host get ada-1 --json"],
         run: { arguments, context in
             guard let record = try AppDatabase(appGroup: context.appGroup).get(arguments.positionals[0]) else {
                 throw StoreError.notFound(identifier: arguments.positionals[0])
@@ -126,6 +130,7 @@ enum ContactCommands {
     static let list = Command(
         ["list"], summary: "List the app's contacts.",
         options: [OptionSpec("--json", help: "Print a JSON array of contacts with Contacts key names.")],
+        examples: ["contacts-host list", "contacts-host list --json"],
         run: { arguments, context in
             let records = try AppDatabase(appGroup: context.appGroup).all()
             printList(records, json: arguments.has("--json"), context: context)
@@ -143,6 +148,7 @@ enum ContactCommands {
     static let reset = Command(
         ["reset"], summary: "Empty the app database (new generation) and reset the system side.",
         discussion: "Like the seed demo's Reset button: the database is emptied and ContactProviderManager.reset() is called.",
+        examples: ["contacts-host reset"],
         run: { _, context in
             try AppDatabase(appGroup: context.appGroup).reset()
             try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier).reset()
@@ -159,6 +165,7 @@ enum ContactCommands {
             """,
         options: [OptionSpec("--stop-on-error", help: "vCard: abort the whole import at the first malformed card.")],
         positional: PositionalSpec("FILE", minimum: 1, maximum: 1),
+        examples: ["contacts-host import contacts.vcf", "contacts-host export > backup.json && contacts-host import backup.json", "cat contacts.vcf | contacts-host import -"],
         run: { arguments, context in
             let path = arguments.positionals[0]
             let source = path == "-" ? "<stdin>" : path
@@ -209,6 +216,7 @@ enum ContactCommands {
             OptionSpec("--version", value: "3.0|4.0", help: "vCard version (default 3.0)."),
             OptionSpec("--salvage", help: "Every readable contact of a damaged database (bad lines are listed on stderr)."),
         ],
+        examples: ["contacts-host export > backup.json", "contacts-host export --vcard --version 4.0 > contacts.vcf"],
         validate: { arguments in
             if arguments.has("--json"), arguments.has("--vcard") { throw UsageError("choose one of --json and --vcard") }
             if let version = arguments.value("--version") {

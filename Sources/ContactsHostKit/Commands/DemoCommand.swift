@@ -13,6 +13,8 @@ enum DemoCommand {
             received after each step, and stops the provider at the end.
             """,
         options: [OptionSpec("--extension", value: "PATH", help: "Use this provider executable instead of demo-provider.")],
+        examples: ["contacts-host demo", "contacts-host demo --extension .build/debug/MyProvider"],
+        environment: ["OSLOG_DISABLE"],
         run: { arguments, context in try await run(arguments, context) })
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> Int32 {

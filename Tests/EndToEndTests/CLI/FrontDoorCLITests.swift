@@ -1,0 +1,102 @@
+import AppGroupStore
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("contacts-host for a newcomer: where the data is, a demo that keeps it safe, documented JSON")
+struct FrontDoorCLITests {
+    /// An environment with no App Group variable and HOME inside `group`, so the default App Group
+    /// is `<group>/home/.local/share/contact-provider-simulator/AppGroup`.
+    private func homeEnvironment(_ group: TemporaryAppGroup) -> [String: String] {
+        var environment = CLIHarness.environmentWithoutAppGroup
+        environment["HOME"] = group.path + "/home"
+        environment["XDG_DATA_HOME"] = nil
+        return environment
+    }
+
+    private func host(_ arguments: [String], _ environment: [String: String]) throws -> ProcessResult {
+        try ProcessRunner.run(BuiltProducts.path("contacts-host"), arguments, environment: environment, currentDirectory: "/")
+    }
+
+    @Test("status names the App Group and where the choice came from: flag, environment or default")
+    func statusShowsAppGroup() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let flagged = group.path + "/flagged"
+        let environment = homeEnvironment(group)
+        let defaultPath = group.path + "/home/.local/share/contact-provider-simulator/AppGroup"
+        let cases: [([String], [String: String], String, String)] = [
+            (["--app-group", flagged], environment, flagged, "flag"),
+            ([], group.environment, group.path, "environment"),
+            ([], environment, defaultPath, "default"),
+        ]
+        for (prefix, environment, path, source) in cases {
+            let text = try host(prefix + ["status"], environment)
+            #expect(text.exitCode == 0, "\(text)")
+            let firstLine = text.stdout.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(firstLine.hasPrefix("App Group: \(path) ("), "\(text)")
+            #expect(firstLine.contains(source == "flag" ? "--app-group" : source == "environment" ? "$CONTACT_PROVIDER_APP_GROUP" : "the default"))
+            let json = try host(prefix + ["status", "--json"], environment)
+            let object = try #require(try CLIHarness.json(json.stdout) as? [String: Any])
+            #expect(object["appGroup"] as? String == path)
+            #expect(object["appGroupSource"] as? String == source)
+        }
+    }
+
+    @Test("demo runs in its own App Group (its first line) and leaves the default App Group untouched")
+    func demoLeavesDefaultUntouched() throws {
+        let group = TemporaryAppGroup()
+        let demoPath = group.path + "/home/.local/share/contact-provider-simulator/DemoAppGroup"
+        defer {
+            TemporaryAppGroup.stopProviders(inAppGroup: demoPath)
+            group.cleanUp()
+        }
+        let environment = homeEnvironment(group)
+        let defaultGroup = AppGroup(path: group.path + "/home/.local/share/contact-provider-simulator/AppGroup")
+        #expect(try host(["add", "--id", "mine", "--given-name", "Mine"], environment).exitCode == 0)
+        let before = try FileManager.default.subpathsOfDirectory(atPath: defaultGroup.path).sorted()
+        let database = AppDatabase(appGroup: defaultGroup).store
+        let bytes = [database.snapshotPath, database.journalPath].map { FileManager.default.contents(atPath: $0) }
+
+        let demo = try host(["demo"], environment)
+        #expect(demo.exitCode == 0, "\(demo)")
+        #expect(demo.stdout.hasPrefix("App Group: \(demoPath) (the demo's own; your App Group \(defaultGroup.path) is not touched)"), "\(demo)")
+        #expect(demo.stdout.contains("equals the app database"))
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: defaultGroup.path).sorted() == before)
+        #expect([database.snapshotPath, database.journalPath].map { FileManager.default.contents(atPath: $0) } == bytes)
+        #expect(try AppDatabase(appGroup: defaultGroup).all().map(\.identifier) == ["mine"])
+        #expect(try AppDatabase(appGroup: AppGroup(path: demoPath)).all().count == 5)
+    }
+
+    @Test("demo refuses a chosen App Group that holds the user's contacts unless --force, and changes nothing")
+    func demoRefusesUserData() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        try CLIHarness.succeed(["add", "--id", "mine", "--given-name", "Mine"], in: group)
+        let before = CLIHarness.databaseFiles(group)
+        let result = try CLIHarness.run(["demo"], in: group)
+        CLIHarness.expectFailure(result, mentioning: ["--force"])
+        #expect(result.stderr.contains("'Mine'"))
+        #expect(CLIHarness.databaseFiles(group) == before)
+        #expect(!FileManager.default.fileExists(atPath: group.path + "/domains"))
+    }
+
+    @Test("step --list --json and signal --wait --json print JSON (the latter on one line, as the README shows)")
+    func jsonOutputs() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let pending = try CLIHarness.succeed(["step", "--list", "--json"], in: group)
+        let object = try #require(try CLIHarness.json(pending) as? [String: Any])
+        #expect(object["pending"] as? String == "content page (initial, 0)")
+        #expect(object["phase"] as? String == "content")
+
+        try CLIHarness.succeed(["add", "--id", "a", "--given-name", "A"], in: group)
+        try CLIHarness.succeed(["enable", "--extension", BuiltProducts.path("demo-provider")], in: group)
+        let report = try CLIHarness.succeed(["signal", "--wait", "--json"], in: group)
+        #expect(!report.contains("\n"), "\(report)")
+        let parsed = try #require(try CLIHarness.json(report) as? [String: Any])
+        #expect(parsed["enumeration"] as? String == "content")
+        #expect(parsed["systemCount"] as? Int == 1)
+        _ = try CLIHarness.run(["invalidate"], in: group)
+    }
+}

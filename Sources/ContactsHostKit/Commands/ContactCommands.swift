@@ -34,10 +34,32 @@ enum ContactCommands {
                 if labeled.value.trimmingCharacters(in: .whitespaces).isEmpty {
                     throw UsageError("option '\(option)' needs a non-empty value, got '\(value)'")
                 }
+                try checkShape(labeled.value, option: option)
+                if let label = labeled.label, !label.isEmpty, let typo = Labels.likelyMisspelling(label) {
+                    throw UsageError(
+                        "option '\(option)': label '\(label)' looks like a misspelt '\(typo)'; write '\(typo)=' "
+                            + "(a custom label must not be one or two letters away from a standard one)")
+                }
             }
         }
         if let id = arguments.value("--id") {
             do { try IdentifierRules.validate(id) } catch { throw UsageError("option '--id': \(error)") }
+        }
+    }
+
+    /// Refuses values that cannot be what the option says: a phone number without a digit, an
+    /// e-mail address without an '@' between two non-empty parts.
+    static func checkShape(_ value: String, option: String) throws {
+        switch option {
+        case "--phone" where !value.contains(where: \.isNumber):
+            throw UsageError("option '--phone' needs a number with at least one digit, got '\(value)'")
+        case "--email":
+            let parts = value.split(separator: "@", omittingEmptySubsequences: false)
+            guard parts.count >= 2, !parts[0].isEmpty, !parts[parts.count - 1].isEmpty else {
+                throw UsageError("option '--email' needs an address like name@example.com, got '\(value)'")
+            }
+        default:
+            break
         }
     }
 

@@ -100,3 +100,39 @@ struct FrontDoorCLITests {
         _ = try CLIHarness.run(["invalidate"], in: group)
     }
 }
+
+@Suite("contacts-host generate: sample contacts, the same for the same seed")
+struct GenerateCLITests {
+    @Test("generate N --seed S adds N contacts with every field shape; the same seed gives the same contacts")
+    func deterministic() throws {
+        let first = TemporaryAppGroup()
+        let second = TemporaryAppGroup()
+        defer {
+            first.cleanUp()
+            second.cleanUp()
+        }
+        let output = try CLIHarness.succeed(["generate", "300", "--seed", "7"], in: first)
+        #expect(output == "generated 300 contacts with seed 7 (300 added, 0 updated)")
+        try CLIHarness.succeed(["generate", "300", "--seed", "7"], in: second)
+        let a = try CLIHarness.database(first).all()
+        let b = try CLIHarness.database(second).all()
+        #expect(a.count == 300)
+        #expect(a == b)
+        // Every field shape appears somewhere.
+        #expect(a.contains { !$0.phoneNumbers.isEmpty } && a.contains { $0.phoneNumbers.count > 1 })
+        #expect(a.contains { !$0.emailAddresses.isEmpty } && a.contains { !$0.postalAddresses.isEmpty })
+        #expect(a.contains { !$0.urlAddresses.isEmpty } && a.contains { !$0.note.isEmpty })
+        #expect(a.contains { $0.birthday?.hasPrefix("--") == true } && a.contains { $0.birthday?.count == 10 })
+        #expect(a.contains { !$0.dates.isEmpty } && a.contains { !$0.contactRelations.isEmpty })
+        #expect(a.contains { !$0.socialProfiles.isEmpty } && a.contains { !$0.instantMessageAddresses.isEmpty })
+        #expect(a.contains { $0.contactType == "organization" } && a.contains { !$0.middleName.isEmpty })
+        // The same seed again replaces; another seed adds different contacts.
+        #expect(try CLIHarness.succeed(["generate", "300", "--seed", "7"], in: first).contains("(0 added, 300 updated)"))
+        try CLIHarness.succeed(["generate", "300", "--seed", "8"], in: second)
+        let c = try CLIHarness.database(second).all()
+        #expect(c.count == 600)
+        let eight = c.filter { $0.identifier.hasPrefix("sample-8-") }
+        #expect(eight.count == 300)
+        #expect(eight.map(\.phoneNumbers) != a.map(\.phoneNumbers))
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where ``Logger`` writes: one line per message on standard error.
 ///
@@ -36,10 +37,31 @@ package enum LogOutput {
         return "\(time) [\(subsystem):\(category)] \(level): \(message)"
     }
 
-    /// Writes a line and a newline to standard error in a single write.
+    /// Writes a line and a newline to standard error in a single write (or to the capture of
+    /// ``capturing(_:)`` while one runs).
     ///
     /// - Parameter line: The line.
     package static func write(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        let captured = capture.withLock { lines -> Bool in
+            guard lines != nil else { return false }
+            lines!.append(line)
+            return true
+        }
+        if !captured { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    }
+
+    /// Lines captured instead of written, while ``capturing(_:)`` runs.
+    private static let capture = Mutex<[String]?>(nil)
+
+    /// Runs `body` with every logger line of this process captured instead of written to standard
+    /// error (tests that log on purpose, so `swift test` output stays readable); returns the lines.
+    /// Lines other code logs meanwhile are captured too.
+    package static func capturing(_ body: () -> Void) -> [String] {
+        capture.withLock { $0 = [] }
+        body()
+        return capture.withLock { lines in
+            defer { lines = nil }
+            return lines ?? []
+        }
     }
 }

@@ -90,10 +90,14 @@ enum SystemCommands {
 
     static let signal = Command(
         ["signal"], summary: "signalEnumerator(): ask the provider to sync (launching it if needed).",
-        discussion: "--wait prints what the sync did; --json and --trace imply --wait. Exit 1 if the sync failed.",
+        discussion: """
+            --wait prints what the sync did; --json and --trace imply --wait. Exit 1 if the sync failed.
+            Once a sync has run for a second, a progress line a second goes to stderr (pages/batches committed,
+            contacts in the system store). --timeout bounds silence: every committed page or batch restarts it.
+            """,
         options: [
             OptionSpec("--wait", help: "Wait for the sync to finish and print its report."),
-            OptionSpec("--timeout", value: "SECONDS", help: "How long to wait (default 60)."),
+            OptionSpec("--timeout", value: "SECONDS", help: "How long to wait while the sync commits nothing (default 60)."),
             OptionSpec("--json", help: "Print the report as one JSON object."),
             OptionSpec("--trace", help: "Print every enumerator and observer call of the sync."),
         ],
@@ -122,7 +126,9 @@ enum SystemCommands {
             return HostTool.ExitCode.success
         }
         let fallback = try? client.configuration().extensionPath
-        let reply = try client.signal(wait: true, timeout: timeout, trace: trace, step: step, extensionPath: fallback ?? nil)
+        let monitor = SyncProgressMonitor(paths: client.paths, output: context.output)
+        let reply = try client.signal(
+            wait: true, timeout: timeout, trace: trace, step: step, extensionPath: fallback ?? nil, progress: monitor.check)
         guard let reply, let report = reply.report else {
             throw CommandFailure("the provider gave no report")
         }

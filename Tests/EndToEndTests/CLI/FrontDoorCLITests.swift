@@ -136,3 +136,29 @@ struct GenerateCLITests {
         #expect(eight.map(\.phoneNumbers) != a.map(\.phoneNumbers))
     }
 }
+
+@Suite("signal --wait on a long sync: progress on stderr, a timeout that counts silence")
+struct SignalProgressCLITests {
+    @Test("A sync longer than --timeout that keeps committing pages succeeds, with progress lines on stderr after a second")
+    func progressAndSilenceTimeout() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        var environment = group.environment
+        environment["BAD_PROVIDER_BUG"] = "slow-page"  // every page waits 0.4 s: 6 pages take 2.4 s
+        environment["BAD_PROVIDER_DELAY_SECONDS"] = "0.4"
+        let host = { (arguments: [String]) in
+            try ProcessRunner.run(BuiltProducts.path("contacts-host"), arguments, environment: environment)
+        }
+        #expect(try host(["generate", "12", "--seed", "3"]).exitCode == 0)
+        let enabled = try host(["enable", "--extension", BuiltProducts.path("bad-provider"), "--page-size", "2"])
+        #expect(enabled.exitCode == 0, "\(enabled)")
+        let result = try host(["signal", "--wait", "--timeout", "1"])
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.stdout.contains("system store: 12 contacts"), "\(result)")
+        let progress = result.stderr.split(separator: "\n").filter { $0.hasPrefix("syncing… ") }
+        #expect(!progress.isEmpty, "\(result)")
+        #expect(progress.allSatisfy { $0.contains("commits so far (pages or batches)") && $0.contains("contacts in the system store") })
+        #expect(result.stderr.split(separator: "\n").count == progress.count, "only progress lines on stderr: \(result)")
+        _ = try host(["invalidate"])
+    }
+}

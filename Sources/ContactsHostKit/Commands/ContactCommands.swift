@@ -191,6 +191,8 @@ enum ContactCommands {
         run: { arguments, context in
             let path = arguments.positionals[0]
             let source = path == "-" ? "<stdin>" : path
+            let ticker = ProgressTicker(output: context.output, prefix: "import", phase: "reading \(source)")
+            defer { ticker.stop() }
             let data: Data
             if path == "-" {
                 data = FileHandle.standardInput.readDataToEndOfFile()
@@ -213,20 +215,24 @@ enum ContactCommands {
             } else {
                 records = try ContactImport.decode(data, source: source)
             }
-            let started = Date()
-            var lastReport = started
-            let output = context.output
+            // Progress on stderr (once a second, after the first) for each phase of a long import.
+            let total = records.count
+            ticker.set("writing 0/\(total) contacts")
             let result = try AppDatabase(appGroup: context.appGroup).upsert(records) { done in
-                // Progress on stderr only when the import takes more than a second.
-                let now = Date()
-                if now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastReport) > 1 {
-                    lastReport = now
-                    output.err("imported \(done)/\(records.count)…")
-                }
+                ticker.set("writing \(done)/\(total) contacts")
             }
+            // Compacting (rewriting the snapshot) happens before the result line, so the prompt returns
+            // when the result is printed; the import is already committed, and an error here says so.
+            ticker.set("compacting the database (the \(total) contacts are committed)")
+            do {
+                try AppDatabase(appGroup: context.appGroup).compactIfNeeded()
+            } catch {
+                throw CommandFailure(
+                    "imported \(total) contacts (committed), but compacting the database failed: \(HostTool.describe(error))")
+            }
+            ticker.stop()
             context.output.out(
                 "imported \(records.count) contacts (\(result.added) added, \(result.updated) updated, \(skipped) skipped)")
-            try AppDatabase(appGroup: context.appGroup).compactIfNeeded()
             return HostTool.ExitCode.success
         })
 

@@ -24,20 +24,15 @@ enum GenerateCommand {
         run: { arguments, context in
             let count = Int(arguments.positionals[0])!
             let seed = arguments.value("--seed").flatMap { UInt64($0) } ?? UInt64.random(in: 0...999_999)
+            let ticker = ProgressTicker(output: context.output, prefix: "generate", phase: "making \(count) contacts")
+            defer { ticker.stop() }
             let records = SampleContacts.make(count, seed: seed)
-            let started = Date()
-            var lastReport = started
-            let output = context.output
             let database = AppDatabase(appGroup: context.appGroup)
-            let result = try database.upsert(records) { done in
-                let now = Date()
-                if now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastReport) > 1 {
-                    lastReport = now
-                    output.err("generated \(done)/\(records.count)…")
-                }
-            }
-            context.output.out("generated \(records.count) contacts with seed \(seed) (\(result.added) added, \(result.updated) updated)")
+            let result = try database.upsert(records) { done in ticker.set("writing \(done)/\(count) contacts") }
+            ticker.set("compacting the database (the \(count) contacts are committed)")
             try database.compactIfNeeded()
+            ticker.stop()
+            context.output.out("generated \(records.count) contacts with seed \(seed) (\(result.added) added, \(result.updated) updated)")
             return HostTool.ExitCode.success
         })
 }

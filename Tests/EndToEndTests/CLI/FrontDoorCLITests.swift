@@ -162,3 +162,38 @@ struct SignalProgressCLITests {
         _ = try host(["invalidate"])
     }
 }
+
+@Suite("import shows progress after one second")
+struct ImportProgressCLITests {
+    @Test("An import still reading its input after a second says so on stderr; the result follows on stdout")
+    func readingProgress() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("contacts-host"))
+        process.arguments = ["import", "-"]
+        process.environment = group.environment
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // The input stays open until the progress line arrives: the signal, not a sleep.
+        var stderr = ""
+        while !stderr.contains("\n") {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            stderr += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(stderr.hasPrefix("import: reading <stdin>… (1 s)\n"), "\(stderr)")
+        let json = #"[{"identifier": "p1", "givenName": "Progress"}]"#
+        input.fileHandleForWriting.write(Data(json.utf8))
+        try input.fileHandleForWriting.close()
+        let result = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(result == "imported 1 contacts (1 added, 0 updated, 0 skipped)\n")
+        #expect(try CLIHarness.database(group).get("p1")?.givenName == "Progress")
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Synchronization
+
+/// Prints `<what>… (T s)` on stderr once a second, starting one second in, while a long command
+/// runs: `import` and `generate` say what they are doing (reading, writing N/M, compacting) instead
+/// of staying silent. A quick command prints nothing.
+final class ProgressTicker: Sendable {
+    /// The output, used from the timer's queue (`StandardOutput.err` is a single `write`).
+    private nonisolated(unsafe) let output: CommandOutput
+    private let phase: Mutex<String>
+    private let started = Date()
+    /// Dispatch sources are thread-safe; the type is not marked Sendable.
+    private nonisolated(unsafe) let timer: DispatchSourceTimer
+
+    init(output: CommandOutput, prefix: String, phase: String) {
+        self.output = output
+        self.phase = Mutex(phase)
+        timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            let text = self.phase.withLock { $0 }
+            self.output.err(String(format: "%@: %@… (%.0f s)", prefix, text, Date().timeIntervalSince(self.started)))
+        }
+        timer.resume()
+    }
+
+    /// What the command is doing now.
+    func set(_ text: String) { phase.withLock { $0 = text } }
+
+    /// No more lines (call before printing the result).
+    func stop() { timer.cancel() }
+
+    deinit { timer.cancel() }
+}

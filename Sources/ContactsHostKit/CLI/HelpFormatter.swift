@@ -11,6 +11,7 @@ public enum HelpFormatter {
         "CONTACT_PROVIDER_USER_DECISION": "'deny' simulates the user declining the Contacts access prompt.",
         "CONTACT_PROVIDER_APP_NAME": "The domain's display name (default: the App Group directory's name).",
         "OSLOG_DISABLE": "1 silences the provider's Logger output on stderr.",
+        "CONTACTS_HOST_PROGRESS": "1 prints progress lines on stderr even when it is not a terminal; 0 never.",
     ]
 
     /// What every command reads to find the App Group.

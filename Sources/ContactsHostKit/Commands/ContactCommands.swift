@@ -188,6 +188,7 @@ enum ContactCommands {
         options: [OptionSpec("--stop-on-error", help: "vCard: abort the whole import at the first malformed card.")],
         positional: PositionalSpec("FILE", minimum: 1, maximum: 1),
         examples: ["contacts-host import contacts.vcf", "contacts-host export > backup.json && contacts-host import backup.json", "cat contacts.vcf | contacts-host import -"],
+        environment: ["CONTACTS_HOST_PROGRESS"],
         run: { arguments, context in
             let path = arguments.positionals[0]
             let source = path == "-" ? "<stdin>" : path

@@ -13,6 +13,7 @@ enum GenerateCommand {
         options: [OptionSpec("--seed", value: "S", help: "Seed of the generated data (a non-negative integer).")],
         positional: PositionalSpec("N", minimum: 1, maximum: 1),
         examples: ["contacts-host generate 1000 --seed 42", "contacts-host generate 50000 && contacts-host signal --wait"],
+        environment: ["CONTACTS_HOST_PROGRESS"],
         validate: { arguments in
             guard let count = Int(arguments.positionals[0]), count > 0 else {
                 throw UsageError("N expects a positive integer, got '\(arguments.positionals[0])'")

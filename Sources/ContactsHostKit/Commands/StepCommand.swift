@@ -18,7 +18,7 @@ enum StepCommand {
             OptionSpec("--json", help: "Print the step's report (with --list: the pending operation) as JSON."),
         ],
         examples: ["contacts-host step --list", "contacts-host step", "contacts-host step --json"],
-        environment: ["CONTACT_PROVIDER_EXTENSION", "OSLOG_DISABLE"],
+        environment: ["CONTACT_PROVIDER_EXTENSION", "OSLOG_DISABLE", "CONTACTS_HOST_PROGRESS"],
         exitCodes: [ExitCodeHelp(0, "the step ran (or --list printed it)"), ExitCodeHelp(1, "the step failed (the report says why)"), ExitCodeHelp(2, "usage error: nothing was run")],
         validate: { arguments in
             if let value = arguments.value("--timeout") { _ = try ArgumentValue.seconds(value, option: "--timeout") }

@@ -16,6 +16,7 @@ final class SyncProgressMonitor {
     private let store: SystemStore
     private let output: CommandOutput
     private let started = Date()
+    private let printsProgress = ProgressPolicy.enabled
     private var lastLine: Date?
     private var signature: [Int]
     private var state: StoreState<SyncState>?
@@ -48,7 +49,7 @@ final class SyncProgressMonitor {
         let advanced = current != signature
         signature = current
         if advanced, state == nil { commitsBeforeFirstRead += 1 }
-        guard now.timeIntervalSince(started) >= 1, now.timeIntervalSince(lastLine ?? .distantPast) >= 1 else {
+        guard printsProgress, now.timeIntervalSince(started) >= 1, now.timeIntervalSince(lastLine ?? .distantPast) >= 1 else {
             return advanced
         }
         lastLine = now

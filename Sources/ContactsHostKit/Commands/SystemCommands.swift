@@ -102,7 +102,7 @@ enum SystemCommands {
             OptionSpec("--trace", help: "Print every enumerator and observer call of the sync."),
         ],
         examples: ["contacts-host signal --wait", "contacts-host signal --wait --trace", "contacts-host signal --json"],
-        environment: ["CONTACT_PROVIDER_EXTENSION", "OSLOG_DISABLE"],
+        environment: ["CONTACT_PROVIDER_EXTENSION", "OSLOG_DISABLE", "CONTACTS_HOST_PROGRESS"],
         exitCodes: [ExitCodeHelp(0, "signalled (with --wait: the sync succeeded)"), ExitCodeHelp(1, "the domain is disabled, the provider did not answer, or the sync failed (the report says why)"), ExitCodeHelp(2, "usage error: nothing was run")],
         validate: { arguments in
             if let value = arguments.value("--timeout") { _ = try ArgumentValue.seconds(value, option: "--timeout") }

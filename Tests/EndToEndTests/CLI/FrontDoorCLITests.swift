@@ -146,6 +146,7 @@ struct SignalProgressCLITests {
         var environment = group.environment
         environment["BAD_PROVIDER_BUG"] = "slow-page"  // every page waits 0.4 s: 6 pages take 2.4 s
         environment["BAD_PROVIDER_DELAY_SECONDS"] = "0.4"
+        environment["CONTACTS_HOST_PROGRESS"] = "1"  // stderr is a pipe here, not a terminal
         let host = { (arguments: [String]) in
             try ProcessRunner.run(BuiltProducts.path("contacts-host"), arguments, environment: environment)
         }
@@ -165,6 +166,44 @@ struct SignalProgressCLITests {
 
 @Suite("import shows progress after one second")
 struct ImportProgressCLITests {
+    @Test("Without a terminal or CONTACTS_HOST_PROGRESS=1, a slow import prints no progress")
+    func quietWithoutTerminal() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        // Input that arrives late (after the second the ticker waits) on a pipe: nothing on stderr.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("contacts-host"))
+        process.arguments = ["import", "-"]
+        process.environment = group.environment
+        let input = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        // A forced twin of the same import shows when a second has passed: its first progress line.
+        var forcedEnvironment = group.environment
+        forcedEnvironment["CONTACTS_HOST_PROGRESS"] = "1"
+        let twin = Process()
+        twin.executableURL = URL(fileURLWithPath: BuiltProducts.path("contacts-host"))
+        twin.arguments = ["--app-group", group.path + "/twin", "import", "-"]
+        twin.environment = forcedEnvironment
+        let twinInput = Pipe(), twinErrors = Pipe()
+        twin.standardInput = twinInput
+        twin.standardOutput = FileHandle.nullDevice
+        twin.standardError = twinErrors
+        try twin.run()
+        _ = twinErrors.fileHandleForReading.availableData  // blocks until the twin's first progress line
+        for handle in [input.fileHandleForWriting, twinInput.fileHandleForWriting] {
+            handle.write(Data("[]".utf8))
+            try handle.close()
+        }
+        let quiet = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        twin.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(quiet.isEmpty, "\(quiet)")
+    }
+
     @Test("An import still reading its input after a second says so on stderr; the result follows on stdout")
     func readingProgress() throws {
         let group = TemporaryAppGroup()
@@ -172,7 +211,9 @@ struct ImportProgressCLITests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltProducts.path("contacts-host"))
         process.arguments = ["import", "-"]
-        process.environment = group.environment
+        var environment = group.environment
+        environment["CONTACTS_HOST_PROGRESS"] = "1"  // stderr is a pipe here, not a terminal
+        process.environment = environment
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardOutput = output

@@ -10,11 +10,13 @@ enum ProgressPolicy {
     /// The environment variable that forces progress lines on (1) or off (0).
     static let variable = "CONTACTS_HOST_PROGRESS"
 
-    static var enabled: Bool {
+    /// Whether `output` gets progress lines (by default only the process's own stderr, if a terminal;
+    /// never a captured output of an in-process run).
+    static func enabled(for output: CommandOutput) -> Bool {
         switch ProcessInfo.processInfo.environment[variable] {
         case "1": true
         case "0": false
-        default: isatty(STDERR_FILENO) == 1
+        default: output is StandardOutput && isatty(STDERR_FILENO) == 1
         }
     }
 }
@@ -33,7 +35,7 @@ final class ProgressTicker: Sendable {
     init(output: CommandOutput, prefix: String, phase: String) {
         self.output = output
         self.phase = Mutex(phase)
-        guard ProgressPolicy.enabled else {
+        guard ProgressPolicy.enabled(for: output) else {
             timer = nil
             return
         }

@@ -16,7 +16,7 @@ final class SyncProgressMonitor {
     private let store: SystemStore
     private let output: CommandOutput
     private let started = Date()
-    private let printsProgress = ProgressPolicy.enabled
+    private let printsProgress: Bool
     private var lastLine: Date?
     private var signature: [Int]
     private var state: StoreState<SyncState>?
@@ -25,6 +25,7 @@ final class SyncProgressMonitor {
     init(paths: DomainPaths, output: CommandOutput) {
         store = SystemStore(directory: paths.systemStore, retainsContacts: false, lazySnapshot: true)
         self.output = output
+        printsProgress = ProgressPolicy.enabled(for: output)
         signature = []
         signature = currentSignature()
     }

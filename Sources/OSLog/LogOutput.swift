@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -40,13 +41,20 @@ package enum LogOutput {
         return "\(time) [\(subsystem):\(category)] \(level): \(message)"
     }
 
-    /// Writes a line and a newline to standard error in a single write.
+    /// Writes a line and a newline to standard error in a single write (or to the capture of
+    /// ``capturing(_:)`` while one runs).
     ///
     /// A failed write is ignored: logging must never stop the process (`FileHandle.write` traps
     /// on a full disk or `2>/dev/full`, which killed providers with SIGILL).
     ///
     /// - Parameter line: The line.
     package static func write(_ line: String) {
+        let captured = capture.withLock { lines -> Bool in
+            guard lines != nil else { return false }
+            lines!.append(line)
+            return true
+        }
+        guard !captured else { return }
         let bytes = Array((line + "\n").utf8)
         var written = 0
         while written < bytes.count {
@@ -56,6 +64,21 @@ package enum LogOutput {
             if n < 0, errno == EINTR { continue }
             if n <= 0 { return }
             written += n
+        }
+    }
+
+    /// Lines captured instead of written, while ``capturing(_:)`` runs.
+    private static let capture = Mutex<[String]?>(nil)
+
+    /// Runs `body` with every logger line of this process captured instead of written to standard
+    /// error (tests that log on purpose, so `swift test` output stays readable); returns the lines.
+    /// Lines other code logs meanwhile are captured too.
+    package static func capturing(_ body: () -> Void) -> [String] {
+        capture.withLock { $0 = [] }
+        body()
+        return capture.withLock { lines in
+            defer { lines = nil }
+            return lines ?? []
         }
     }
 }

@@ -32,7 +32,12 @@ public final class TemporaryAppGroup: @unchecked Sendable {
 
     /// The running provider's pid for `domain`, if any.
     public func providerPID(domain: String = "defaultDomain") -> pid_t? {
-        let lockPath = path + "/run/\(domain)/provider.lock"
+        Self.providerPID(appGroupPath: path, domain: domain)
+    }
+
+    /// The running provider's pid for `domain` in the App Group at `appGroupPath`, if any.
+    public static func providerPID(appGroupPath: String, domain: String = "defaultDomain") -> pid_t? {
+        let lockPath = appGroupPath + "/run/\(domain)/provider.lock"
         guard let lock = try? FileLock(path: lockPath) else { return nil }
         if (try? lock.tryLock(.shared)) == true {
             lock.unlock()
@@ -46,11 +51,20 @@ public final class TemporaryAppGroup: @unchecked Sendable {
     /// - Returns: whether a provider had to be stopped (tests that expect none can assert on it).
     @discardableResult
     public func cleanUp() -> Bool {
+        let stopped = Self.stopProviders(inAppGroup: path)
+        try? FileManager.default.removeItem(atPath: path)
+        return stopped
+    }
+
+    /// Stops any provider still running for the App Group at `appGroupPath` (SIGTERM, then SIGKILL),
+    /// e.g. one nested inside this temporary directory; returns whether one had to be stopped.
+    @discardableResult
+    public static func stopProviders(inAppGroup appGroupPath: String) -> Bool {
         var stopped = false
-        let runDirectory = path + "/run"
+        let runDirectory = appGroupPath + "/run"
         let domains = (try? FileManager.default.contentsOfDirectory(atPath: runDirectory)) ?? []
         for domain in domains {
-            if let pid = providerPID(domain: domain) {
+            if let pid = providerPID(appGroupPath: appGroupPath, domain: domain) {
                 stopped = true
                 kill(pid, SIGTERM)
                 if !waitForExit(pid, seconds: 5) {
@@ -59,11 +73,10 @@ public final class TemporaryAppGroup: @unchecked Sendable {
                 }
             }
         }
-        try? FileManager.default.removeItem(atPath: path)
         return stopped
     }
 
-    private func waitForExit(_ pid: pid_t, seconds: Double) -> Bool {
+    private static func waitForExit(_ pid: pid_t, seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if kill(pid, 0) != 0, errno == ESRCH { return true }

@@ -77,15 +77,15 @@ func column(_ text: String, _ width: Int) -> String {
     text.padding(toLength: max(width, text.count + 1), withPad: " ", startingAt: 0)
 }
 
-print("figure  path     n        median ms  baseline ms  floor ms  ×floor  vs baseline  peak RSS MB")
+print("figure  path     n        median ms  baseline ms  floor ms  ×floor  vs baseline    peak RSS MB")
 for figure in figures {
     let overFloor = figure.floorMs.map { String(format: "%.2f", figure.medianMs / $0) } ?? "-"
-    let speedup = figure.baselineMedianMs.map { String(format: "%.0f× faster", $0 / figure.medianMs) } ?? "-"
+    let speedup = figure.baselineMedianMs.map { baselineComparison(baselineMs: $0, measuredMs: figure.medianMs) } ?? "-"
     let peak = figure.peakRSSBytes.map { String(format: "%.1f", Double($0) / 1_048_576) } ?? "-"
     print(
         column(figure.id, 8) + column(figure.path, 9) + column(String(figure.n), 9) + column(format(figure.medianMs), 11)
             + column(format(figure.baselineMedianMs), 13) + column(format(figure.floorMs), 10) + column(overFloor, 8)
-            + column(speedup, 13) + peak)
+            + column(speedup, 15) + peak)
 }
 for figure in figures where figure.id == "P3" {
     let reference = figure.referenceMs ?? .nan

@@ -4,8 +4,9 @@ import Synchronization
 /// The shared container (App Group directory) that the app, its extension and the system use.
 ///
 /// Chosen, in order, by `--app-group DIR`, the `CONTACT_PROVIDER_APP_GROUP` environment
-/// variable, or `AppGroup/` in the current directory. Everything the simulator writes lives
-/// below it:
+/// variable, or the per-user default `$XDG_DATA_HOME/contact-provider-simulator/AppGroup`
+/// (`~/.local/share/contact-provider-simulator/AppGroup`), which does not depend on the current
+/// directory, so a user cannot lose track of it. Everything the simulator writes lives below it:
 ///
 /// ```
 /// <app group>/contacts/            the app's database (snapshot.jsonl, journal.jsonl, lock)
@@ -15,8 +16,46 @@ import Synchronization
 public struct AppGroup: Sendable, Equatable {
     /// The environment variable that names the App Group directory.
     public static let environmentVariable = "CONTACT_PROVIDER_APP_GROUP"
-    /// The directory used when neither the flag nor the variable is set (relative to the current directory).
+    /// The last path component of the default App Group directory.
     public static let defaultDirectoryName = "AppGroup"
+    /// The per-user directory (below the XDG data directory) that holds the default App Group.
+    public static let dataDirectoryName = "contact-provider-simulator"
+
+    /// Where an App Group choice came from (shown by `contacts-host status`).
+    public enum Source: String, Sendable, Codable {
+        /// `--app-group DIR`.
+        case flag
+        /// `CONTACT_PROVIDER_APP_GROUP`.
+        case environment
+        /// Neither: the per-user default.
+        case `default`
+
+        /// How `status` says it.
+        public var explanation: String {
+            switch self {
+            case .flag: "from --app-group"
+            case .environment: "from $\(AppGroup.environmentVariable)"
+            case .default: "the default; set $\(AppGroup.environmentVariable) or --app-group to choose another"
+            }
+        }
+    }
+
+    /// The per-user data directory of the simulator: `$XDG_DATA_HOME/contact-provider-simulator`,
+    /// else `$HOME/.local/share/contact-provider-simulator`, else (no home) the current directory.
+    public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return AppGroup(path: data + "/" + dataDirectoryName).path
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return AppGroup(path: home + "/.local/share/" + dataDirectoryName).path
+        }
+        return FileManager.default.currentDirectoryPath
+    }
+
+    /// The App Group used when neither the flag nor the variable is set.
+    public static func defaultGroup(environment: [String: String] = ProcessInfo.processInfo.environment) -> AppGroup {
+        AppGroup(path: dataDirectory(environment: environment) + "/" + defaultDirectoryName)
+    }
 
     /// Absolute path of the App Group directory.
     public let path: String
@@ -51,13 +90,16 @@ public struct AppGroup: Sendable, Equatable {
         override.withLock { $0 }
     }
 
-    /// The App Group of this process: `use(_:)`, else the environment variable, else `./AppGroup`.
-    public static var current: AppGroup {
-        if let chosen = override.withLock({ $0 }) { return chosen }
+    /// The App Group of this process: `use(_:)`, else the environment variable, else the default.
+    public static var current: AppGroup { currentWithSource.group }
+
+    /// The App Group of this process and where that choice came from (`use(_:)` counts as the flag).
+    public static var currentWithSource: (group: AppGroup, source: Source) {
+        if let chosen = override.withLock({ $0 }) { return (chosen, .flag) }
         if let fromEnvironment = ProcessInfo.processInfo.environment[environmentVariable], !fromEnvironment.isEmpty {
-            return AppGroup(path: fromEnvironment)
+            return (AppGroup(path: fromEnvironment), .environment)
         }
-        return AppGroup(path: defaultDirectoryName)
+        return (defaultGroup(), .default)
     }
 
     /// Reads `--app-group DIR` (or `--app-group=DIR`) from a process's arguments, if present.

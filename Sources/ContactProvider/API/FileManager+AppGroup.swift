@@ -5,7 +5,7 @@ extension FileManager {
     /// The shared container of an App Group.
     ///
     /// On Linux every group identifier resolves to the App Group directory in use
-    /// (`--app-group`, `CONTACT_PROVIDER_APP_GROUP`, or `./AppGroup`), so app and extension code
+    /// (`--app-group`, `CONTACT_PROVIDER_APP_GROUP`, or `AppGroup.defaultGroup()`), so app and extension code
     /// that locates its shared files this way works unchanged. The directory is created (0700)
     /// if needed; nil if it cannot be.
     ///

@@ -142,15 +142,20 @@ public final class SystemClient: Sendable {
     ///   - wait: wait for the sync's report.
     ///   - extensionPath: the executable to launch when the domain has none registered.
     /// - Returns: the provider's reply when `wait` is true.
+    ///
+    /// - Parameter progress: Called at least every quarter second while waiting for the reply; it
+    ///   returns whether the sync advanced (committed something) since its last call. Each advance
+    ///   restarts `timeout`, which then bounds silence, not a long sync that is still moving.
     public func signal(
-        wait: Bool, timeout: Double = 60, trace: Bool = false, step: Bool = false, extensionPath: String? = nil
+        wait: Bool, timeout: Double = 60, trace: Bool = false, step: Bool = false, extensionPath: String? = nil,
+        progress: (() -> Bool)? = nil
     ) throws -> DoorbellReply? {
         let configuration = try configuration()
         guard configuration.enabled else { throw ClientError.domainDisabled }
         let id = UUID().uuidString
         let message = Doorbell(kind: step ? .step : .signal, id: id, reply: wait, trace: trace)
         let executable = configuration.extensionPath ?? extensionPath
-        return try send(message, wait: wait, timeout: timeout, launch: executable ?? "")
+        return try send(message, wait: wait, timeout: timeout, launch: executable ?? "", progress: progress)
     }
 
     /// Runs one enumerator call in the provider without committing anything (the conformance kit).
@@ -187,7 +192,9 @@ public final class SystemClient: Sendable {
         _ = waitForProviderExit(timeout: timeout)
     }
 
-    private func send(_ message: Doorbell, wait: Bool, timeout: Double, launch executable: String?) throws -> DoorbellReply? {
+    private func send(
+        _ message: Doorbell, wait: Bool, timeout: Double, launch executable: String?, progress: (() -> Bool)? = nil
+    ) throws -> DoorbellReply? {
         Glibc.signal(SIGPIPE, SIG_IGN)
         try paths.ensureDirectories()
         var replyFD: Int32 = -1
@@ -223,7 +230,7 @@ public final class SystemClient: Sendable {
             }
         }
         guard wait, replyFD >= 0 else { return nil }
-        return try readReply(replyFD, timeout: timeout)
+        return try readReply(replyFD, timeout: timeout, progress: progress)
     }
 
     /// Rings the doorbell. A full pipe (a backlog of doorbells) is waited out when an answer is
@@ -271,13 +278,15 @@ public final class SystemClient: Sendable {
         throw ClientError.providerExited(log: paths.providerLog)
     }
 
-    private func readReply(_ fd: Int32, timeout: Double) throws -> DoorbellReply {
+    private func readReply(_ fd: Int32, timeout: Double, progress: (() -> Bool)? = nil) throws -> DoorbellReply {
         var buffer = BoundedLineBuffer(limit: 64 * 1024)
-        let deadline = ContinuousSystemClock().now() + timeout
+        var deadline = ContinuousSystemClock().now() + timeout
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             // Checked at least every 0.25 s (the wait below): the caller's defer then removes the reply FIFO.
             if HostInterrupt.isRaised { throw ClientError.interrupted }
+            // A sync that committed something since the last look is alive: the timeout counts silence.
+            if let progress, progress() { deadline = ContinuousSystemClock().now() + timeout }
             let remaining = deadline - ContinuousSystemClock().now()
             guard remaining > 0 else { throw ClientError.timeout(seconds: timeout, log: paths.providerLog) }
             // Wake up now and then to notice a provider killed before it opened our reply pipe

@@ -38,7 +38,7 @@ public struct RuntimeOptions: Sendable, Equatable {
         --foreground to debug it in a terminal, with a log of every request and observer call.
 
         OPTIONS:
-          --app-group DIR          The App Group directory (default: $CONTACT_PROVIDER_APP_GROUP or ./AppGroup).
+          --app-group DIR          The App Group directory (default: $CONTACT_PROVIDER_APP_GROUP, else ~/.local/share/contact-provider-simulator/AppGroup).
           --domain ID              The domain to serve (default: the default domain).
           --foreground             Log every call to stderr and do not exit when idle.
           --idle-timeout SECONDS   Exit after this long without a request (default: from domain.json).

@@ -10,12 +10,20 @@ public struct OptionSpec: Sendable {
     public let repeatable: Bool
     /// One line of help.
     public let help: String
+    /// Whether the command cannot run without it (shown without brackets in the usage line).
+    public let required: Bool
 
-    public init(_ name: String, value: String? = nil, repeatable: Bool = false, help: String) {
+    public init(_ name: String, value: String? = nil, repeatable: Bool = false, required: Bool = false, help: String) {
         self.name = name
         self.value = value
         self.repeatable = repeatable
+        self.required = required
         self.help = help
+    }
+
+    /// `--name VALUE ...` as shown in usage lines and option lists.
+    public var synopsis: String {
+        name + (value.map { " \($0)" } ?? "") + (repeatable ? " ..." : "")
     }
 }
 
@@ -74,7 +82,9 @@ public func parseArguments(
         index += 1
         if onlyPositionals || !argument.hasPrefix("--") || argument == "-" {
             if argument.hasPrefix("-"), argument != "-", !onlyPositionals {
-                throw UsageError("unknown option '\(argument)'")
+                throw UsageError(
+                    "unknown option '\(argument)'"
+                        + Suggestions.didYouMean(argument, among: options.map(\.name) + ["--app-group", "--help"]))
             }
             parsed.positionals.append(argument)
             continue
@@ -90,7 +100,9 @@ public func parseArguments(
             inlineValue = String(argument[argument.index(after: equals)...])
         }
         guard let spec = byName[name] else {
-            throw UsageError("unknown option '\(name)'")
+            throw UsageError(
+                "unknown option '\(name)'"
+                    + Suggestions.didYouMean(name, among: options.map(\.name) + ["--app-group", "--help"]))
         }
         if parsed.options[name] != nil, !spec.repeatable {
             throw UsageError("option '\(name)' was given more than once")
@@ -115,6 +127,9 @@ public func parseArguments(
             if inlineValue != nil { throw UsageError("option '\(name)' takes no value") }
             parsed.options[name, default: []].append("")
         }
+    }
+    for option in options where option.required && parsed.options[option.name] == nil {
+        throw UsageError("missing option '\(option.synopsis)'")
     }
     if parsed.positionals.count < positional.minimum {
         throw UsageError(

@@ -7,10 +7,13 @@ public final class CommandContext {
     public let output: CommandOutput
     /// The App Group in use.
     public let appGroup: AppGroup
+    /// Where the choice of `appGroup` came from (flag, environment, default).
+    public let appGroupSource: AppGroup.Source
 
-    public init(output: CommandOutput, appGroup: AppGroup) {
+    public init(output: CommandOutput, appGroup: AppGroup, appGroupSource: AppGroup.Source = .flag) {
         self.output = output
         self.appGroup = appGroup
+        self.appGroupSource = appGroupSource
     }
 }
 
@@ -21,7 +24,30 @@ public struct CommandFailure: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// One exit status a command documents in its help.
+public struct ExitCodeHelp: Sendable {
+    /// The status.
+    public let code: Int32
+    /// What it means for this command.
+    public let meaning: String
+
+    public init(_ code: Int32, _ meaning: String) {
+        self.code = code
+        self.meaning = meaning
+    }
+
+    /// What every command's exit statuses mean unless it says otherwise.
+    public static let standard: [ExitCodeHelp] = [
+        ExitCodeHelp(0, "success"),
+        ExitCodeHelp(1, "the operation failed (the message says what was, and was not, written)"),
+        ExitCodeHelp(2, "usage error: nothing was run"),
+    ]
+}
+
 /// One `contacts-host` command: its name, help, argument specs and behaviour.
+///
+/// The list of commands (`HostTool.commands`) is the single source of the tool's help, its
+/// "did you mean" suggestions and its shell completion scripts.
 public struct Command: Sendable {
     /// The words that select it (`["list"]`, `["system", "list"]`).
     public let name: [String]
@@ -33,6 +59,12 @@ public struct Command: Sendable {
     public let options: [OptionSpec]
     /// Positional arguments.
     public let positional: PositionalSpec
+    /// Complete command lines shown under EXAMPLES (a generic one is shown when empty).
+    public let examples: [String]
+    /// Environment variables the command reads besides the App Group's (names from `HelpFormatter.environmentVariables`).
+    public let environment: [String]
+    /// The exit statuses it documents.
+    public let exitCodes: [ExitCodeHelp]
     /// Validates values (beyond the parser's checks) before anything runs; throws `UsageError`.
     public let validate: @Sendable (ParsedArguments) throws -> Void
     /// Runs the command; returns the exit code.
@@ -40,7 +72,9 @@ public struct Command: Sendable {
 
     public init(
         _ name: [String], summary: String, discussion: String = "", options: [OptionSpec] = [],
-        positional: PositionalSpec = .none, validate: @escaping @Sendable (ParsedArguments) throws -> Void = { _ in },
+        positional: PositionalSpec = .none, examples: [String] = [], environment: [String] = [],
+        exitCodes: [ExitCodeHelp] = ExitCodeHelp.standard,
+        validate: @escaping @Sendable (ParsedArguments) throws -> Void = { _ in },
         run: @escaping @Sendable (ParsedArguments, CommandContext) async throws -> Int32
     ) {
         self.name = name
@@ -48,29 +82,13 @@ public struct Command: Sendable {
         self.discussion = discussion
         self.options = options
         self.positional = positional
+        self.examples = examples
+        self.environment = environment
+        self.exitCodes = exitCodes
         self.validate = validate
         self.run = run
     }
 
-    /// The command's help text.
-    public var help: String {
-        var usage = "USAGE: contacts-host \(name.joined(separator: " "))"
-        if !options.isEmpty { usage += " [options]" }
-        if positional.maximum > 0 {
-            let repeated = positional.maximum > 1 ? "..." : ""
-            usage += positional.minimum == 0 ? " [\(positional.name)\(repeated)]" : " \(positional.name)\(repeated)"
-        }
-        var text = usage + "\n\n" + summary + "\n"
-        if !discussion.isEmpty { text += "\n" + discussion + "\n" }
-        text += "\nOPTIONS:\n"
-        let rows = options + [
-            OptionSpec("--app-group", value: "DIR", help: "The App Group directory (default: $CONTACT_PROVIDER_APP_GROUP or ./AppGroup)."),
-            OptionSpec("--help", help: "Show this help."),
-        ]
-        for option in rows {
-            let left = option.name + (option.value.map { " \($0)" } ?? "") + (option.repeatable ? " ..." : "")
-            text += "  " + left.padding(toLength: max(28, left.count + 2), withPad: " ", startingAt: 0) + option.help + "\n"
-        }
-        return text
-    }
+    /// The command's help text (`contacts-host help NAME`, `NAME --help`).
+    public var help: String { HelpFormatter.help(for: self) }
 }

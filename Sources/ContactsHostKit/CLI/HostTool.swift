@@ -15,33 +15,20 @@ public enum HostTool {
 
     /// Every command, in help order.
     public static var commands: [Command] {
-        ContactCommands.all + SystemCommands.all + InteropCommands.all + [StepCommand.command, ConformanceCommand.command, DemoCommand.command, DoctorCommand.command]
+        ContactCommands.all + [GenerateCommand.command] + SystemCommands.all + InteropCommands.all + [StepCommand.command, ConformanceCommand.command, DemoCommand.command, DoctorCommand.command]
     }
 
     /// The tool's help.
-    public static var help: String {
-        var text = """
-            USAGE: contacts-host [--app-group DIR] <command> [options]
+    public static var help: String { HelpFormatter.toolHelp(commands) }
 
-            The host app of a simulated Contact Provider extension: edits the app's contacts in the
-            App Group, acts as ContactProviderManager, and shows what the system received.
-
-            COMMANDS:
-
-            """
-        for command in commands {
-            let name = command.name.joined(separator: " ")
-            text += "  " + name.padding(toLength: 18, withPad: " ", startingAt: 0) + command.summary + "\n"
-        }
-        text += "\nRun 'contacts-host <command> --help' for a command's options.\n"
-        return text
-    }
+    /// The tool's version (`--version`).
+    public static let version = "0.1.0"
 
     /// Runs the tool with `arguments` (without the executable name); returns the exit code.
     public static func main(arguments: [String], output: CommandOutput = StandardOutput()) async -> Int32 {
         var arguments = arguments
         // --app-group may come anywhere; take it out first.
-        var appGroup = AppGroup.current
+        var (appGroup, appGroupSource) = AppGroup.currentWithSource
         do {
             if let index = arguments.firstIndex(where: { $0 == "--app-group" || $0.hasPrefix("--app-group=") }) {
                 let argument = arguments.remove(at: index)
@@ -57,6 +44,7 @@ public enum HostTool {
                     throw UsageError("option '--app-group' was given more than once")
                 }
                 appGroup = AppGroup(path: value)
+                appGroupSource = .flag
                 AppGroup.use(appGroup)
             }
         } catch {
@@ -68,21 +56,42 @@ public enum HostTool {
             return ExitCode.usage
         }
         if first == "--help" || first == "-h" || first == "help" {
-            output.out(help)
-            return ExitCode.success
+            return printHelp(for: Array(arguments.dropFirst()), output: output)
         }
         if first == "--version" {
-            output.out("contacts-host 0.1.0")
+            output.out("contacts-host \(version)")
+            return ExitCode.success
+        }
+        if first == "--generate-completion-script" || first.hasPrefix("--generate-completion-script=") {
+            let shell = first.hasPrefix("--generate-completion-script=")
+                ? String(first.dropFirst("--generate-completion-script=".count)) : (arguments.count > 1 ? arguments[1] : "")
+            guard let script = CompletionScripts.script(for: shell, commands: commands) else {
+                output.err("error: --generate-completion-script expects one of \(CompletionScripts.shells.joined(separator: ", ")), got '\(shell)'")
+                return ExitCode.usage
+            }
+            output.out(script)
             return ExitCode.success
         }
         let matching = commands.filter { arguments.starts(with: $0.name) }.max { $0.name.count < $1.name.count }
         guard let command = matching else {
             let groups = commands.filter { $0.name.count > 1 && $0.name[0] == first }
             if !groups.isEmpty {
-                let names = groups.map { $0.name.joined(separator: " ") }.joined(separator: ", ")
-                output.err("error: '\(first)' needs a subcommand: \(names)")
+                let rest = arguments.dropFirst()
+                if rest.contains("--help") || rest.contains("-h") {
+                    output.out(HelpFormatter.groupHelp(first, commands))
+                    return ExitCode.success
+                }
+                let names = groups.map { $0.name.joined(separator: " ") }
+                if let second = rest.first, !second.hasPrefix("-") {
+                    output.err("error: unknown subcommand '\(first) \(second)'" + Suggestions.didYouMean("\(first) \(second)", among: names))
+                } else {
+                    output.err("error: '\(first)' needs a subcommand: \(names.joined(separator: ", "))")
+                }
             } else {
-                output.err("error: unknown command '\(first)'; run 'contacts-host --help' for the list")
+                let suggestion = Suggestions.didYouMean(first, among: commandWords)
+                output.err(
+                    "error: unknown command '\(first)'"
+                        + (suggestion.isEmpty ? "; run 'contacts-host --help' for the list" : suggestion))
             }
             return ExitCode.usage
         }
@@ -102,7 +111,8 @@ public enum HostTool {
         do {
             // Opened without following a link in its last component, and tightened to 0700 (issue 10 item 3).
             try SecureFile.checkAppGroupRoot(appGroup.path)
-            return try await command.run(parsed, CommandContext(output: output, appGroup: appGroup))
+            return try await command.run(
+                parsed, CommandContext(output: output, appGroup: appGroup, appGroupSource: appGroupSource))
         } catch let error as UsageError {
             output.err("error: \(command.name.joined(separator: " ")): \(error)")
             return ExitCode.usage
@@ -110,6 +120,32 @@ public enum HostTool {
             output.err("error: \(describe(error))")
             return ExitCode.failure
         }
+    }
+
+    /// The words that may start a command line (commands and group names), for suggestions.
+    static var commandWords: [String] {
+        CompletionScripts.firstWords(commands) + ["help"]
+    }
+
+    /// `contacts-host help [COMMAND...]`: the tool's, a group's or a command's help.
+    static func printHelp(for words: [String], output: CommandOutput) -> Int32 {
+        let words = words.filter { $0 != "--help" && $0 != "-h" }
+        guard let first = words.first else {
+            output.out(help)
+            return ExitCode.success
+        }
+        if let command = commands.first(where: { $0.name == words }) {
+            output.out(command.help)
+            return ExitCode.success
+        }
+        if words.count == 1, commands.contains(where: { $0.name.count > 1 && $0.name[0] == first }) {
+            output.out(HelpFormatter.groupHelp(first, commands))
+            return ExitCode.success
+        }
+        let name = words.joined(separator: " ")
+        let names = commands.map { $0.name.joined(separator: " ") }
+        output.err("error: help: unknown command '\(name)'" + Suggestions.didYouMean(name, among: names + commandWords))
+        return ExitCode.usage
     }
 
     /// One line for any error.

@@ -13,7 +13,7 @@ enum ConformanceCommand {
             Rules: \(ConformanceRule.all.map(\.id).joined(separator: ", ")) (see the README's rule table).
             """,
         options: [
-            OptionSpec("--extension", value: "PATH", help: "The provider executable to check (required)."),
+            OptionSpec("--extension", value: "PATH", required: true, help: "The provider executable to check."),
             OptionSpec(
                 "--backend", value: "KIND[:ARG]",
                 help: "The store the kit edits: app-database (default), seed-json[:FILE], exec:COMMAND (an adapter program)."),
@@ -24,6 +24,9 @@ enum ConformanceCommand {
             OptionSpec("--json", help: "Print the report as one JSON object."),
             OptionSpec("--junit", value: "FILE", help: "Also write the report as JUnit XML (one testcase per rule) for CI."),
         ],
+        examples: ["contacts-host conformance --extension .build/debug/MyProvider", "contacts-host conformance --extension .build/debug/MyProvider --rules C1,D3 --junit conformance.xml"],
+        environment: ["OSLOG_DISABLE"],
+        exitCodes: [ExitCodeHelp(0, "every MUST rule passed (SHOULD failures are warnings)"), ExitCodeHelp(1, "a MUST rule failed, or the run could not start"), ExitCodeHelp(2, "usage error: nothing was run")],
         validate: { arguments in
             guard arguments.has("--extension") else { throw UsageError("missing option '--extension PATH'") }
             if let backend = arguments.value("--backend") {

@@ -40,6 +40,12 @@ enum ContactCommands {
                 if labeled.value.trimmingCharacters(in: .whitespaces).isEmpty {
                     throw UsageError("option '\(option)' needs a non-empty value, got '\(value)'")
                 }
+                try checkShape(labeled.value, option: option)
+                if let label = labeled.label, !label.isEmpty, let typo = Labels.likelyMisspelling(label) {
+                    throw UsageError(
+                        "option '\(option)': label '\(label)' looks like a misspelt '\(typo)'; write '\(typo)=' "
+                            + "(a custom label must not be one or two letters away from a standard one)")
+                }
             }
         }
         if let id = arguments.value("--id") {
@@ -60,6 +66,22 @@ enum ContactCommands {
             return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
         default: return 31
+        }
+    }
+
+    /// Refuses values that cannot be what the option says: a phone number without a digit, an
+    /// e-mail address without an '@' between two non-empty parts.
+    static func checkShape(_ value: String, option: String) throws {
+        switch option {
+        case "--phone" where !value.contains(where: \.isNumber):
+            throw UsageError("option '--phone' needs a number with at least one digit, got '\(value)'")
+        case "--email":
+            let parts = value.split(separator: "@", omittingEmptySubsequences: false)
+            guard parts.count >= 2, !parts[0].isEmpty, !parts[parts.count - 1].isEmpty else {
+                throw UsageError("option '--email' needs an address like name@example.com, got '\(value)'")
+            }
+        default:
+            break
         }
     }
 
@@ -107,6 +129,7 @@ enum ContactCommands {
         ["add"], summary: "Add a contact to the app database; prints its identifier.",
         discussion: "Without --id a new UUID is assigned. Adding appends one journal line: O(1) in the database size.",
         options: fieldOptions + [OptionSpec("--id", value: "ID", help: "Use this identifier (must not exist yet).")],
+        examples: ["contacts-host add --given-name Ada --family-name Lovelace --phone \"mobile=+44 20 7946 0000\" --email work=ada@example.com", "contacts-host add --id ada-1 --organization \"Analytical Engines Ltd\""],
         validate: { arguments in
             try validateFields(arguments)
             guard arguments.has("--given-name") || arguments.has("--family-name") || arguments.has("--organization") else {
@@ -127,6 +150,7 @@ enum ContactCommands {
         ["update"], summary: "Change fields of an existing contact.",
         discussion: "Only the options given change. A repeated --phone/--email/--url replaces that whole list.",
         options: fieldOptions, positional: PositionalSpec("ID", minimum: 1, maximum: 1),
+        examples: ["contacts-host update ada-1 --job-title Mathematician", "contacts-host update ada-1 --phone \"home=+44 20 7946 0001\" --phone \"mobile=+44 7700 900000\""],
         validate: { arguments in
             try validateFields(arguments)
             guard fieldOptions.contains(where: { arguments.has($0.name) }) else {
@@ -144,6 +168,7 @@ enum ContactCommands {
     static let delete = Command(
         ["delete"], summary: "Delete contacts (all or nothing: an unknown ID deletes none).",
         positional: PositionalSpec("ID", minimum: 1, maximum: .max),
+        examples: ["contacts-host delete ada-1", "contacts-host delete ada-1 bob-2"],
         run: { arguments, context in
             let database = AppDatabase(appGroup: context.appGroup)
             try database.delete(arguments.positionals)
@@ -155,6 +180,7 @@ enum ContactCommands {
         ["get"], summary: "Show one contact.",
         options: [OptionSpec("--json", help: "Print the contact as JSON with Contacts key names.")],
         positional: PositionalSpec("ID", minimum: 1, maximum: 1),
+        examples: ["contacts-host get ada-1", "contacts-host get ada-1 --json"],
         run: { arguments, context in
             guard let record = try AppDatabase(appGroup: context.appGroup).get(arguments.positionals[0]) else {
                 throw StoreError.notFound(identifier: arguments.positionals[0])
@@ -166,6 +192,7 @@ enum ContactCommands {
     static let list = Command(
         ["list"], summary: "List the app's contacts.",
         options: [OptionSpec("--json", help: "Print a JSON array of contacts with Contacts key names.")],
+        examples: ["contacts-host list", "contacts-host list --json"],
         run: { arguments, context in
             let records = try AppDatabase(appGroup: context.appGroup).all()
             printList(records, json: arguments.has("--json"), context: context)
@@ -183,6 +210,7 @@ enum ContactCommands {
     static let reset = Command(
         ["reset"], summary: "Empty the app database (new generation) and reset the system side.",
         discussion: "Like the seed demo's Reset button: the database is emptied and ContactProviderManager.reset() is called.",
+        examples: ["contacts-host reset"],
         run: { _, context in
             try AppDatabase(appGroup: context.appGroup).reset()
             // The app database is reset (committed): a failure of the system side is reported, not an exit 1.
@@ -206,9 +234,13 @@ enum ContactCommands {
             """,
         options: [OptionSpec("--stop-on-error", help: "vCard: abort the whole import at the first malformed card.")],
         positional: PositionalSpec("FILE", minimum: 1, maximum: 1),
+        examples: ["contacts-host import contacts.vcf", "contacts-host export > backup.json && contacts-host import backup.json", "cat contacts.vcf | contacts-host import -"],
+        environment: ["CONTACTS_HOST_PROGRESS"],
         run: { arguments, context in
             let path = arguments.positionals[0]
             let source = path == "-" ? "<stdin>" : path
+            let ticker = ProgressTicker(output: context.output, prefix: "import", phase: "reading \(source)")
+            defer { ticker.stop() }
             let data: Data
             if path == "-" {
                 data = FileHandle.standardInput.readDataToEndOfFile()
@@ -231,26 +263,26 @@ enum ContactCommands {
             } else {
                 records = try ContactImport.decode(data, source: source)
             }
-            let started = Date()
-            var lastReport = started
-            let output = context.output
+            // Progress on stderr (once a second, after the first) for each phase of a long import.
+            let total = records.count
+            ticker.set("writing 0/\(total) contacts")
             let result: (added: Int, updated: Int)
             do {
                 result = try AppDatabase(appGroup: context.appGroup).upsert(records) { done in
-                    // Progress on stderr only when the import takes more than a second.
-                    let now = Date()
-                    if now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastReport) > 1 {
-                        lastReport = now
-                        output.err("imported \(done)/\(records.count)…")
-                    }
+                    ticker.set("writing \(done)/\(total) contacts")
                 }
             } catch let partial as AppDatabase.PartialImport {
                 // Some contacts are in the database: say how many, so the user knows what to re-import.
                 throw CommandFailure("import stopped: \(partial)")
             }
+            // Compacting (rewriting the snapshot) happens before the result line, so the prompt returns
+            // when the result is printed; the import is already committed, so a failure here is a
+            // warning and the command still exits 0 (a retried import would only repeat it).
+            ticker.set("compacting the database (the \(total) contacts are committed)")
+            compactAfterCommit(AppDatabase(appGroup: context.appGroup), context: context)
+            ticker.stop()
             context.output.out(
                 "imported \(records.count) contacts (\(result.added) added, \(result.updated) updated, \(skipped) skipped)")
-            compactAfterCommit(AppDatabase(appGroup: context.appGroup), context: context)
             return HostTool.ExitCode.success
         })
 
@@ -262,6 +294,7 @@ enum ContactCommands {
             OptionSpec("--version", value: "3.0|4.0", help: "vCard version (default 3.0)."),
             OptionSpec("--salvage", help: "Every readable contact of a damaged database (bad lines are listed on stderr)."),
         ],
+        examples: ["contacts-host export > backup.json", "contacts-host export --vcard --version 4.0 > contacts.vcf"],
         validate: { arguments in
             if arguments.has("--json"), arguments.has("--vcard") { throw UsageError("choose one of --json and --vcard") }
             if let version = arguments.value("--version") {

@@ -8,23 +8,84 @@ enum DemoCommand {
     static let command = Command(
         ["demo"], summary: "Run the main job: enable the example provider, add, sync, edit, delete, sync, reset, sync.",
         discussion: """
-            Starts from a fresh App Group (its contacts and the system's state are reset), uses the
-            'demo-provider' example with a page size of 2 so paging is visible, prints what the system
-            received after each step, and stops the provider at the end.
+            "The main job" is the whole round trip a Contact Provider app does: the app edits its contacts,
+            signals, the system launches the provider, which sends pages and batches, and the system's copy
+            ends up equal to the app's. The demo runs it in its own App Group (\(demoDirectoryName) beside the
+            default one; the first line prints it), so your registered provider and contacts are never touched.
+            With --app-group or $\(AppGroup.environmentVariable) it uses that App Group instead, but only if it is
+            empty or holds nothing but the demo's own contacts; --force resets it anyway. It uses the
+            'demo-provider' example with a page size of 2 so paging is visible, prints what the system received
+            after each step, and stops the provider at the end.
             """,
-        options: [OptionSpec("--extension", value: "PATH", help: "Use this provider executable instead of demo-provider.")],
+        options: [
+            OptionSpec("--extension", value: "PATH", help: "Use this provider executable instead of demo-provider."),
+            OptionSpec("--force", help: "Reset a chosen App Group that holds other contacts or another provider."),
+        ],
+        examples: ["contacts-host demo", "contacts-host demo --extension .build/debug/MyProvider"],
+        environment: ["OSLOG_DISABLE"],
+        exitCodes: [
+            ExitCodeHelp(0, "every step's system store equalled the app database"),
+            ExitCodeHelp(1, "a step failed, or the chosen App Group holds your data and --force was not given"),
+            ExitCodeHelp(2, "usage error: nothing was run"),
+        ],
         run: { arguments, context in try await run(arguments, context) })
+
+    /// The directory name of the demo's own App Group, beside the default App Group.
+    static let demoDirectoryName = "DemoAppGroup"
+
+    /// The contacts the demo itself adds (given, family, phone); Jane is deleted and Carol added later.
+    static let samples: [(String, String, String)] = [
+        ("John", "Appleseed", "+1 408 555 0101"), ("Jane", "Doe", "+31 6 1234 5678"),
+        ("Wesley", "de Groot", "+31 6 8765 4321"), ("Alice", "Johnson", "+44 20 7946 0000"),
+        ("Bob", "Williams", "+1 212 555 0199"),
+    ]
+
+    /// The App Group the demo runs in: its own unless the user chose one.
+    static func demoGroup(_ context: CommandContext) -> AppGroup {
+        context.appGroupSource == .default
+            ? AppGroup(path: AppGroup.dataDirectory() + "/" + demoDirectoryName) : context.appGroup
+    }
+
+    /// Why the demo must not reset `group` (the user's contacts or provider are in it), or nil. Reads only.
+    static func userData(in group: AppGroup, provider: String) throws -> String? {
+        let demoNames = Set(samples.map { "\($0.0) \($0.1)" } + ["Carol Nguyen"])
+        let contacts = try AppDatabase(appGroup: group).all()
+        let foreign = contacts.filter { !demoNames.contains("\($0.givenName) \($0.familyName)") }
+        if !foreign.isEmpty {
+            return "it holds \(foreign.count) contact(s) the demo did not add (e.g. '\(foreign[0].displayName)')"
+        }
+        let client = try SystemClient(appGroup: group, domain: DefaultContactProviderDomain.identifier)
+        if FileManager.default.fileExists(atPath: client.paths.configuration),
+            let registered = try client.configuration().extensionPath, registered != provider
+        {
+            return "its registered provider is \(registered)"
+        }
+        return nil
+    }
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> Int32 {
         let out = context.output
-        let client = try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
+        let group = demoGroup(context)
         guard let provider = try arguments.value("--extension").map({ AppGroup(path: $0).path })
             ?? ExtensionDiscovery.executable(configured: nil) ?? buildDemoProvider(out)
         else {
             throw CommandFailure("cannot find the 'demo-provider' executable next to contacts-host; run 'swift build' first")
         }
-        let database = AppDatabase(appGroup: context.appGroup)
-        out.out("App Group: \(context.appGroup.path)")
+        if context.appGroupSource != .default, !arguments.has("--force"), let reason = try userData(in: group, provider: provider) {
+            throw CommandFailure(
+                "demo would reset the App Group \(group.path) (\(context.appGroupSource.explanation)): \(reason). "
+                    + "Run 'contacts-host demo' without --app-group and $\(AppGroup.environmentVariable) to use the demo's own App Group, "
+                    + "or add --force to reset this one; nothing was changed")
+        }
+        if context.appGroupSource == .default {
+            out.out("App Group: \(group.path) (the demo's own; your App Group \(context.appGroup.path) is not touched)")
+        } else {
+            out.out("App Group: \(group.path) (\(context.appGroupSource.explanation))")
+        }
+        // The manager and the provider it launches find the App Group the way an app does.
+        AppGroup.use(group)
+        let client = try SystemClient(appGroup: group, domain: DefaultContactProviderDomain.identifier)
+        let database = AppDatabase(appGroup: group)
         out.out("Provider:  \(provider)\n")
 
         try client.shutdownProvider()
@@ -39,11 +100,6 @@ enum DemoCommand {
         try await manager.enable()
         out.out("1. Enabled the domain (suggestedPageSize 2, suggestedBatchSize 2).\n")
 
-        let samples: [(String, String, String)] = [
-            ("John", "Appleseed", "+1 408 555 0101"), ("Jane", "Doe", "+31 6 1234 5678"),
-            ("Wesley", "de Groot", "+31 6 8765 4321"), ("Alice", "Johnson", "+44 20 7946 0000"),
-            ("Bob", "Williams", "+1 212 555 0199"),
-        ]
         var identifiers: [String] = []
         for (given, family, phone) in samples {
             var record = ContactRecord(identifier: "")
@@ -75,7 +131,8 @@ enum DemoCommand {
             configuration.batchSize = DomainConfiguration.defaultBatchSize
         }
         out.out("7. invalidate() → the provider's invalidate() ran and the process exited.")
-        out.out("\nTry it yourself: swift run contacts-host add --given-name Ada --family-name Lovelace && swift run contacts-host signal --wait --trace")
+        let groupOption = context.appGroupSource == .default ? " --app-group \(group.path)" : ""
+        out.out("\nTry it yourself: contacts-host\(groupOption) add --given-name Ada --family-name Lovelace && contacts-host\(groupOption) signal --wait --trace")
         return HostTool.ExitCode.success
     }
 

@@ -15,6 +15,8 @@ enum DoctorCommand {
             which hold no data, are removed.
             """,
         options: [OptionSpec("--repair", help: "Repair what is damaged (moving damaged files aside).")],
+        examples: ["contacts-host doctor", "contacts-host doctor --repair"],
+        exitCodes: [ExitCodeHelp(0, "no problems (or, with --repair, everything was repaired)"), ExitCodeHelp(1, "problems were found (each printed as path:line: reason) or could not be repaired"), ExitCodeHelp(2, "usage error: nothing was run")],
         run: { arguments, context in
             let doctor = AppGroupDoctor(appGroup: context.appGroup)
             guard arguments.has("--repair") else {

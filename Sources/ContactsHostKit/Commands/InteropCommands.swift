@@ -37,6 +37,7 @@ enum InteropCommands {
     static let search = Command(
         ["search"], summary: "Find the app's contacts by name, e-mail or phone number.",
         options: searchOptions,
+        examples: ["contacts-host search --name \"ada lov\"", "contacts-host search --phone \"+44 20 7946 0000\" --json"],
         validate: { _ = try query($0) },
         run: { arguments, context in
             let found = ContactSearch.search(try AppDatabase(appGroup: context.appGroup).all(), try query(arguments))
@@ -47,6 +48,7 @@ enum InteropCommands {
     static let systemSearch = Command(
         ["system", "search"], summary: "Find contacts the system received, by name, e-mail or phone number.",
         options: searchOptions,
+        examples: ["contacts-host system search --email ada@example.com"],
         validate: { _ = try query($0) },
         run: { arguments, context in
             let paths = try DomainPaths(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
@@ -62,6 +64,8 @@ enum InteropCommands {
             the system rings it after each commit, and the watcher reads what changed from the system store.
             """,
         options: [OptionSpec("--json", help: "One JSON object per line.")],
+        examples: ["contacts-host watch", "contacts-host watch --json"],
+        exitCodes: [ExitCodeHelp(0, "interrupted (Ctrl-C)"), ExitCodeHelp(1, "the watch could not start"), ExitCodeHelp(2, "usage error: nothing was run")],
         run: { arguments, context in try runWatch(json: arguments.has("--json"), context: context) })
 
     /// One line of `watch --json`.

@@ -15,8 +15,11 @@ enum StepCommand {
         options: [
             OptionSpec("--list", help: "Only list the pending operation; run nothing."),
             OptionSpec("--timeout", value: "SECONDS", help: "How long to wait for the step (default 60)."),
-            OptionSpec("--json", help: "Print the step's report as JSON."),
+            OptionSpec("--json", help: "Print the step's report (with --list: the pending operation) as JSON."),
         ],
+        examples: ["contacts-host step --list", "contacts-host step", "contacts-host step --json"],
+        environment: ["CONTACT_PROVIDER_EXTENSION", "OSLOG_DISABLE", "CONTACTS_HOST_PROGRESS"],
+        exitCodes: [ExitCodeHelp(0, "the step ran (or --list printed it)"), ExitCodeHelp(1, "the step failed (the report says why)"), ExitCodeHelp(2, "usage error: nothing was run")],
         validate: { arguments in
             if let value = arguments.value("--timeout") { _ = try ArgumentValue.seconds(value, option: "--timeout") }
         },
@@ -25,7 +28,11 @@ enum StepCommand {
             let state = try SystemStore(directory: client.paths.systemStore).load().meta ?? .initial
             let pending = SyncEngine.pendingOperation(for: state)
             if arguments.has("--list") {
-                context.output.out("pending: \(pending)")
+                if arguments.has("--json") {
+                    context.output.out(try ContactJSON.encode(PendingJSON(pending: "\(pending)", phase: state.phase.rawValue)))
+                } else {
+                    context.output.out("pending: \(pending)")
+                }
                 return HostTool.ExitCode.success
             }
             if !arguments.has("--json") { context.output.out("running: \(pending)") }
@@ -33,4 +40,12 @@ enum StepCommand {
                 context: context, wait: true, timeout: arguments.value("--timeout").flatMap(Double.init) ?? 60,
                 json: arguments.has("--json"), trace: true, step: true)
         })
+}
+
+/// `step --list --json`: the operation the next step would run.
+struct PendingJSON: Codable {
+    /// As `step --list` prints it (e.g. "content page (initial, 0)").
+    var pending: String
+    /// "content" or "changes".
+    var phase: String
 }

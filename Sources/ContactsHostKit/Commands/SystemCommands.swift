@@ -28,6 +28,9 @@ enum SystemCommands {
             OptionSpec("--idle-timeout", value: "SECONDS", help: "Idle provider exits after this long (default 30)."),
             OptionSpec("--items-limit", value: "N", help: "Most contacts the domain may provide (default 1000000)."),
         ],
+        examples: ["contacts-host enable", "contacts-host enable --extension .build/debug/MyProvider --page-size 50"],
+        environment: ["CONTACT_PROVIDER_EXTENSION", "CONTACT_PROVIDER_USER_DECISION", "CONTACT_PROVIDER_APP_NAME"],
+        exitCodes: [ExitCodeHelp(0, "the domain is enabled"), ExitCodeHelp(1, "the user declined, or no provider executable was found"), ExitCodeHelp(2, "usage error: nothing was run")],
         validate: { arguments in
             for name in ["--page-size", "--batch-size", "--hard-cap", "--items-limit"] {
                 if let value = arguments.value(name) { _ = try ArgumentValue.positiveInt(value, option: name) }
@@ -65,6 +68,7 @@ enum SystemCommands {
 
     static let disable = Command(
         ["disable"], summary: "Disable the domain: the system forgets every provided contact (R8).",
+        examples: ["contacts-host disable"],
         run: { _, context in
             let client = try client(context)
             try client.updateConfiguration { $0.enabled = false }
@@ -87,6 +91,8 @@ enum SystemCommands {
 
     static let invalidate = Command(
         ["invalidate"], summary: "Ask the running provider to invalidate and exit (R10).",
+        examples: ["contacts-host invalidate"],
+        exitCodes: [ExitCodeHelp(0, "the provider invalidated and exited, or none was running"), ExitCodeHelp(1, "the provider reported an error"), ExitCodeHelp(2, "usage error: nothing was run")],
         run: { _, context in
             let client = try client(context)
             guard let reply = try client.invalidate() else {
@@ -99,13 +105,20 @@ enum SystemCommands {
 
     static let signal = Command(
         ["signal"], summary: "signalEnumerator(): ask the provider to sync (launching it if needed).",
-        discussion: "--wait prints what the sync did; --json and --trace imply --wait. Exit 1 if the sync failed.",
+        discussion: """
+            --wait prints what the sync did; --json and --trace imply --wait. Exit 1 if the sync failed.
+            Once a sync has run for a second, a progress line a second goes to stderr (pages/batches committed,
+            contacts in the system store). --timeout bounds silence: every committed page or batch restarts it.
+            """,
         options: [
             OptionSpec("--wait", help: "Wait for the sync to finish and print its report."),
-            OptionSpec("--timeout", value: "SECONDS", help: "How long to wait (default 60)."),
+            OptionSpec("--timeout", value: "SECONDS", help: "How long to wait while the sync commits nothing (default 60)."),
             OptionSpec("--json", help: "Print the report as one JSON object."),
             OptionSpec("--trace", help: "Print every enumerator and observer call of the sync."),
         ],
+        examples: ["contacts-host signal --wait", "contacts-host signal --wait --trace", "contacts-host signal --json"],
+        environment: ["CONTACT_PROVIDER_EXTENSION", "OSLOG_DISABLE", "CONTACTS_HOST_PROGRESS"],
+        exitCodes: [ExitCodeHelp(0, "signalled (with --wait: the sync succeeded)"), ExitCodeHelp(1, "the domain is disabled, the provider did not answer, or the sync failed (the report says why)"), ExitCodeHelp(2, "usage error: nothing was run")],
         validate: { arguments in
             if let value = arguments.value("--timeout") { _ = try ArgumentValue.seconds(value, option: "--timeout") }
         },
@@ -131,9 +144,12 @@ enum SystemCommands {
         // Ctrl-C while waiting: the wait ends, the reply FIFO is removed, exit 130.
         HostInterrupt.install()
         let fallback = try? client.configuration().extensionPath
+        let monitor = SyncProgressMonitor(paths: client.paths, output: context.output)
         let reply: DoorbellReply?
         do {
-            reply = try client.signal(wait: true, timeout: timeout, trace: trace, step: step, extensionPath: fallback ?? nil)
+            reply = try client.signal(
+                wait: true, timeout: timeout, trace: trace, step: step, extensionPath: fallback ?? nil,
+                progress: monitor.check)
         } catch SystemClient.ClientError.interrupted {
             context.output.err("interrupted; the sync goes on in the provider ('contacts-host status' shows its result)")
             return 128 + SIGINT
@@ -147,7 +163,8 @@ enum SystemCommands {
             unlink(path)
         }
         if json {
-            context.output.out(try ContactJSON.encode(ReportJSON(report, transcript: trace ? transcript : nil)))
+            // One line, so scripts can read it with `read` or `jq -c` and logs keep one record per line.
+            context.output.out(try ContactJSON.encode(ReportJSON(report, transcript: trace ? transcript : nil), pretty: false))
         } else {
             transcript.forEach { context.output.out($0) }
             context.output.out(ReportJSON.text(report))
@@ -162,6 +179,7 @@ enum SystemCommands {
     static let status = Command(
         ["status"], summary: "Show the domain: enabled, provider running, committed position, counts, last sync.",
         options: [OptionSpec("--json", help: "Print one JSON object.")],
+        examples: ["contacts-host status", "contacts-host status --json"],
         run: { arguments, context in
             let client = try client(context)
             let configuration = try client.configuration()
@@ -169,6 +187,7 @@ enum SystemCommands {
             let appCount = try AppDatabase(appGroup: context.appGroup).store.load().count
             let syncState = system.meta ?? .initial
             let status = StatusJSON(
+                appGroup: context.appGroup.path, appGroupSource: context.appGroupSource.rawValue,
                 domain: DefaultContactProviderDomain.identifier, enabled: configuration.enabled,
                 extensionPath: configuration.extensionPath, providerRunning: client.isProviderRunning,
                 providerPID: client.providerPID, pageSize: configuration.pageSize, batchSize: configuration.batchSize,
@@ -188,6 +207,7 @@ enum SystemCommands {
     static let systemList = Command(
         ["system", "list"], summary: "List the contacts the system received (the system store).",
         options: [OptionSpec("--json", help: "Print a JSON array of contacts with Contacts key names.")],
+        examples: ["contacts-host system list", "contacts-host system list --json"],
         run: { arguments, context in
             let records = try SystemStore(directory: try client(context).paths.systemStore).load().contacts
             ContactCommands.printList(records, json: arguments.has("--json"), context: context)
@@ -196,6 +216,7 @@ enum SystemCommands {
 
     static let systemReset = Command(
         ["system", "reset"], summary: "ContactProviderManager.reset(): empty the system store; the next sync is a full content enumeration (R9).",
+        examples: ["contacts-host system reset && contacts-host signal --wait"],
         run: { _, context in
             try await ContactProviderManager().reset()
             return HostTool.ExitCode.success
@@ -262,6 +283,10 @@ struct ReportJSON: Codable {
 
 /// `status --json`.
 struct StatusJSON: Codable {
+    /// The App Group directory in use.
+    var appGroup: String
+    /// Where that choice came from: "flag", "environment" or "default".
+    var appGroupSource: String
     var domain: String
     var enabled: Bool
     var extensionPath: String?
@@ -277,7 +302,9 @@ struct StatusJSON: Codable {
     var lastSync: ReportJSON?
 
     var text: String {
+        let source = AppGroup.Source(rawValue: appGroupSource)?.explanation ?? appGroupSource
         var lines = [
+            "App Group: \(appGroup) (\(source))",
             "domain: \(domain) (\(enabled ? "enabled" : "disabled"))",
             "provider: \(extensionPath ?? "none registered")",
             "provider process: \(providerRunning ? "running" + (providerPID.map { " (pid \($0))" } ?? "") : "not running")",

@@ -100,6 +100,14 @@ public enum Labels {
         byName[name.lowercased()] ?? name
     }
 
+    /// The standard name that `label` is probably a typo of (`moblie` → `mobile`), or nil when it is a
+    /// standard name, a stored constant, or not close to any (edit distance as for "did you mean").
+    public static func likelyMisspelling(_ label: String) -> String? {
+        let lowered = label.lowercased()
+        guard byName[lowered] == nil, !byName.values.contains(label) else { return nil }
+        return Suggestions.closest(to: lowered, among: byName.keys.sorted()).first
+    }
+
     /// A readable label ("mobile", "work", or a custom label as is).
     public static func display(_ label: String?) -> String {
         guard let label else { return "no label" }

@@ -74,14 +74,30 @@ struct AppGroupSelectionCLITests {
         #expect(!FileManager.default.fileExists(atPath: environmentGroup.appGroup.contactsDirectory))
     }
 
-    @Test("Without flag or variable, ./AppGroup in the working directory is used")
+    @Test("Without flag or variable, the per-user default under $XDG_DATA_HOME (else ~/.local/share) is used, wherever the command runs")
     func defaultDirectory() throws {
         let group = TemporaryAppGroup()
         defer { group.cleanUp() }
         let cwd = try workingDirectory(group)
-        let result = try run(["add", "--id", "d", "--given-name", "D"], environment: CLIHarness.environmentWithoutAppGroup, in: cwd)
+        let other = group.path + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
+        var environment = CLIHarness.environmentWithoutAppGroup
+        environment["HOME"] = group.path + "/home"
+        environment["XDG_DATA_HOME"] = nil
+        var result = try run(["add", "--id", "d", "--given-name", "D"], environment: environment, in: cwd)
         #expect(result.exitCode == 0, "\(result)")
-        #expect(try AppDatabase(appGroup: AppGroup(path: cwd + "/AppGroup")).get("d") != nil)
+        // Another working directory sees the same App Group.
+        result = try run(["list"], environment: environment, in: other)
+        #expect(result.output == "d\tD", "\(result)")
+        let homeDefault = AppGroup(path: group.path + "/home/.local/share/contact-provider-simulator/AppGroup")
+        #expect(try AppDatabase(appGroup: homeDefault).get("d") != nil)
+        #expect(!FileManager.default.fileExists(atPath: cwd + "/AppGroup"))
+
+        environment["XDG_DATA_HOME"] = group.path + "/data"
+        result = try run(["add", "--id", "x", "--given-name", "X"], environment: environment, in: cwd)
+        #expect(result.exitCode == 0, "\(result)")
+        let xdgDefault = AppGroup(path: group.path + "/data/contact-provider-simulator/AppGroup")
+        #expect(try AppDatabase(appGroup: xdgDefault).all().map(\.identifier) == ["x"])
     }
 
     @Test("--app-group given twice is a usage error")

@@ -46,6 +46,17 @@ struct UsageCLITests {
         }
     }
 
+    @Test("Standard labels in any case and custom labels far from a standard one are accepted")
+    func labelsAccepted() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        try CLIHarness.succeed(
+            ["add", "--id", "l", "--given-name", "L", "--phone", "Mobile=+1 555", "--phone", "Studio=123 456", "--email", "icloud=l@icloud.com"],
+            in: group)
+        let record = try #require(try CLIHarness.database(group).get("l"))
+        #expect(record.phoneNumbers.map(\.label) == ["_$!<Mobile>!$_", "Studio"])
+    }
+
     @Test("Running with no command prints the help on stderr and exits 2")
     func noCommand() throws {
         let group = TemporaryAppGroup()
@@ -85,6 +96,13 @@ struct UsageCLITests {
             (["import", "a.json", "b.json"], "unexpected argument 'b.json'"),
             (["list", "--json=yes"], "takes no value"),
             (["--app-group"], "option '--app-group' needs a value"),
+            (["add", "--given-name", "X", "--phone", "call me"], "option '--phone' needs a number with at least one digit"),
+            (["add", "--given-name", "X", "--phone", "work=n/a"], "option '--phone' needs a number with at least one digit"),
+            (["update", "seed", "--email", "ada.example.com"], "option '--email' needs an address like name@example.com"),
+            (["add", "--given-name", "X", "--email", "work=ada@"], "option '--email' needs an address"),
+            (["add", "--given-name", "X", "--phone", "moblie=+1 555"], "label 'moblie' looks like a misspelt 'mobile'"),
+            (["add", "--given-name", "X", "--email", "wrok=a@b.c"], "label 'wrok' looks like a misspelt 'work'"),
+            (["update", "seed", "--url", "homepgae=https://example.com"], "looks like a misspelt 'homepage'"),
         ])
     func usageError(arguments: [String], message: String) throws {
         let group = TemporaryAppGroup()

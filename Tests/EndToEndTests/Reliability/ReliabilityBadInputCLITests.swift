@@ -104,6 +104,11 @@ struct ReliabilityBadInputCLITests {
                 (["conformance", "--extension", "a", "--extension", "b"], "--extension"),
                 (["conformance", "--extension", "/bin/true", "x"], "'x'"),
             ],
+            "generate": [
+                (["generate", "10", "--bogus"], "--bogus"), (["generate"], "missing argument N"),
+                (["generate", "0"], "positive integer"), (["generate", "ten"], "'ten'"), (["generate", "1", "2"], "'2'"),
+                (["generate", "5", "--seed", "-1"], "--seed"), (["generate", "5", "--seed"], "--seed"),
+            ],
             "demo": [
                 (["demo", "--bogus"], "--bogus"), (["demo", "x"], "'x'"), (["demo", "--extension"], "--extension"),
                 (["demo", "--extension", "a", "--extension", "b"], "--extension"),

@@ -125,7 +125,9 @@ struct StoreDamageIsNotEmptyTests {
         try store.append(upsert: [StoreFixtures.contact("a")], meta: .initial)
         let generation = try #require(try store.readSnapshotHeader()).generation
         var lines = try StoreFixtures.lines(store.journalPath)
-        lines[0] = lines[0].replacingOccurrences(of: generation, with: "0" + generation.dropFirst())
+        // A different first character (a generation that already starts with "0" must still change).
+        let changed = (generation.first == "0" ? "1" : "0") + generation.dropFirst()
+        lines[0] = lines[0].replacingOccurrences(of: generation, with: changed)
         try SecureFile.replace(store.journalPath, with: Data(lines.joined(separator: "\n").utf8), durable: false)
         let before = try StoreFixtures.bytes(store.journalPath)
         #expect(StoreFixtures.malformedLocation { _ = try store.load() }?.path == store.journalPath)

@@ -1,0 +1,71 @@
+import AppGroupStore
+import ContactProviderSystem
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Watches the system store while `signal --wait` waits: tells the client whether the sync
+/// committed something (so its timeout counts silence only) and, once the sync has run for a
+/// second, prints one progress line a second on stderr.
+///
+/// Cheap by design: each look is two `stat` calls; the store is read only when a line is printed,
+/// identifiers only and incrementally (`refresh` reads just the journal lines appended since).
+final class SyncProgressMonitor {
+    private let store: SystemStore
+    private let output: CommandOutput
+    private let started = Date()
+    private let printsProgress: Bool
+    private var lastLine: Date?
+    private var signature: [Int]
+    private var state: StoreState<SyncState>?
+    private var startSeq: Int?
+
+    init(paths: DomainPaths, output: CommandOutput) {
+        store = SystemStore(directory: paths.systemStore, retainsContacts: false, lazySnapshot: true)
+        self.output = output
+        printsProgress = ProgressPolicy.enabled(for: output)
+        signature = []
+        signature = currentSignature()
+    }
+
+    /// Size, modification time and inode of the store's files: any commit changes one of them.
+    private func currentSignature() -> [Int] {
+        [store.snapshotPath, store.journalPath].flatMap { path -> [Int] in
+            var info = stat()
+            guard stat(path, &info) == 0 else { return [-1, -1, -1, -1] }
+            return [Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec), Int(info.st_ino)]
+        }
+    }
+
+    /// Commits seen (as file changes) before the store was first read; looks are ≤ 0.25 s apart, so
+    /// this counts every page or batch of a sync slow enough to need progress.
+    private var commitsBeforeFirstRead = 0
+
+    /// Whether the sync advanced since the last call; prints progress when due.
+    func check() -> Bool {
+        let now = Date()
+        let current = currentSignature()
+        let advanced = current != signature
+        signature = current
+        if advanced, state == nil { commitsBeforeFirstRead += 1 }
+        guard printsProgress, now.timeIntervalSince(started) >= 1, now.timeIntervalSince(lastLine ?? .distantPast) >= 1 else {
+            return advanced
+        }
+        lastLine = now
+        if var loaded = state {
+            try? store.refresh(&loaded)
+            state = loaded
+        } else {
+            // Read once, after a second, so a quick sync never pays for it; incrementally afterwards.
+            state = try? store.load()
+            startSeq = state?.headSeq
+        }
+        let commits = commitsBeforeFirstRead + max(0, (state?.headSeq ?? 0) - (startSeq ?? 0))
+        output.err(
+            String(format: "syncing… %ld commits so far (pages or batches), %ld contacts in the system store (%.0f s)",
+                commits, state?.count ?? 0, now.timeIntervalSince(started)))
+        return advanced
+    }
+}

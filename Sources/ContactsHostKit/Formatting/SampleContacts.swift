@@ -1,0 +1,107 @@
+import AppGroupStore
+import Contacts
+import Foundation
+
+/// Realistic sample contacts for `contacts-host generate`: every field shape the store keeps, the
+/// same contacts for the same seed (SplitMix64, not the system generator, so runs and machines agree).
+public struct SampleContacts {
+    private var state: UInt64
+    private let seed: UInt64
+
+    /// A generator for `seed`.
+    public init(seed: UInt64) {
+        self.seed = seed
+        state = seed
+    }
+
+    private static let given = ["Ada", "Grace", "Alan", "Zoë", "José", "Mei", "Olu", "Søren", "Priya", "Liam", "Élodie", "Kenji", "Fatima", "Noah", "Ingrid", "Mateo"]
+    private static let family = ["Lovelace", "Hopper", "Turing", "de Groot", "García", "Chen", "Adeyemi", "Kierkegaard", "Patel", "O'Brien", "Dubois", "Tanaka", "Al-Sayed", "Müller", "Nguyen", "van der Berg"]
+    private static let organizations = ["Example Corp", "Analytical Engines Ltd", "Acme", "Northwind Traders", "Contoso", "Globex"]
+    private static let departments = ["Engineering", "Sales", "Research", "Support"]
+    private static let titles = ["Engineer", "Designer", "Manager", "Director", "Analyst"]
+    private static let cities = [("Cupertino", "CA", "95014", "United States", "us"), ("Amsterdam", "", "1012 AB", "Netherlands", "nl"), ("London", "", "SW1A 1AA", "United Kingdom", "gb"), ("Tokyo", "", "100-0001", "Japan", "jp")]
+
+    private mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    private mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    private mutating func pick<T>(_ values: [T]) -> T { values[below(values.count)] }
+    private mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+    private mutating func digits(_ count: Int) -> String { (0..<count).map { _ in String(below(10)) }.joined() }
+
+    /// The contact at `index` of this seed's sequence (call in order: each call advances the generator).
+    public mutating func contact(_ index: Int) -> ContactRecord {
+        var record = ContactRecord(identifier: "sample-\(seed)-\(index)")
+        let given = pick(Self.given), family = pick(Self.family)
+        let organization = pick(Self.organizations)
+        if chance(10) {
+            // An organization card: no person name.
+            record.organizationName = organization
+            record.contactType = "organization"
+        } else {
+            record.givenName = given
+            record.familyName = family
+            if chance(20) { record.middleName = pick(Self.given) }
+            if chance(10) { record.namePrefix = pick(["Dr.", "Ms.", "Mr."]) }
+            if chance(5) { record.nameSuffix = pick(["Jr.", "PhD"]) }
+            if chance(15) { record.nickname = String(given.prefix(3)) }
+            if chance(10) { record.phoneticGivenName = given.lowercased() }
+            if chance(5) { record.previousFamilyName = pick(Self.family) }
+            if chance(60) {
+                record.organizationName = organization
+                if chance(50) { record.departmentName = pick(Self.departments) }
+                if chance(70) { record.jobTitle = pick(Self.titles) }
+            }
+        }
+        let phoneLabels = [CNLabelPhoneNumberMobile, CNLabelHome, CNLabelWork, CNLabelPhoneNumberMain, CNLabelPhoneNumberiPhone, "Studio"]
+        for _ in 0..<below(3) + 1 {
+            let number = pick(["+1 408 555 \(digits(4))", "+31 6 \(digits(4)) \(digits(4))", "+44 20 7946 \(digits(4))", "(212) 555-\(digits(4))"])
+            record.phoneNumbers.append(.init(label: pick(phoneLabels), value: number))
+        }
+        let mailbox = (record.givenName.isEmpty ? "info" : record.givenName.lowercased()).filter { $0.isLetter && $0.isASCII }
+        for index in 0..<below(3) {
+            let domain = pick(["example.com", "example.org", "icloud.com"])
+            record.emailAddresses.append(.init(label: pick([CNLabelHome, CNLabelWork, CNLabelEmailiCloud]), value: "\(mailbox.isEmpty ? "x" : mailbox)\(index == 0 ? "" : String(index))@\(domain)"))
+        }
+        if chance(40) {
+            let (city, region, postalCode, country, iso) = pick(Self.cities)
+            var address = ContactRecord.LabeledPostalAddress(label: pick([CNLabelHome, CNLabelWork]))
+            address.street = "\(below(200) + 1) \(pick(["Infinite Loop", "Keizersgracht", "Baker Street", "Main Street"]))"
+            address.city = city
+            address.state = region
+            address.postalCode = postalCode
+            address.country = country
+            address.isoCountryCode = iso
+            record.postalAddresses.append(address)
+        }
+        if chance(20) { record.urlAddresses.append(.init(label: CNLabelURLAddressHomePage, value: "https://example.com/\(mailbox)")) }
+        if chance(30) {
+            let month = below(12) + 1, day = below(28) + 1
+            record.birthday = chance(20)
+                ? String(format: "--%02d-%02d", month, day) : String(format: "%04d-%02d-%02d", 1940 + below(65), month, day)
+        }
+        if chance(10) { record.dates.append(.init(label: CNLabelDateAnniversary, value: String(format: "%04d-%02d-%02d", 1990 + below(30), below(12) + 1, below(28) + 1))) }
+        if chance(10) { record.contactRelations.append(.init(label: CNLabelContactRelationSpouse, value: "\(pick(Self.given)) \(family)")) }
+        if chance(10) {
+            var profile = ContactRecord.LabeledSocialProfile(label: nil)
+            profile.service = CNSocialProfileServiceTwitter
+            profile.username = mailbox
+            profile.urlString = "https://twitter.com/\(mailbox)"
+            record.socialProfiles.append(profile)
+        }
+        if chance(5) { record.instantMessageAddresses.append(.init(label: CNLabelHome, username: mailbox, service: "Skype")) }
+        if chance(15) { record.note = pick(["Met at WWDC.", "Prefers e-mail.", "Line one\nline two", "Café ☕️ on Fridays"]) }
+        return record
+    }
+
+    /// `count` contacts of `seed`'s sequence.
+    public static func make(_ count: Int, seed: UInt64) -> [ContactRecord] {
+        var generator = SampleContacts(seed: seed)
+        return (0..<count).map { generator.contact($0) }
+    }
+}

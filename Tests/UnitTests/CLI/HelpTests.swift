@@ -1,0 +1,128 @@
+import ContactsHostKit
+import Foundation
+import Testing
+
+/// Runs `contacts-host` in-process; returns the exit code and what it printed.
+func runHost(_ arguments: [String]) async -> (code: Int32, stdout: String, stderr: String) {
+    let output = CapturedOutput()
+    let code = await HostTool.main(arguments: arguments, output: output)
+    return (code, output.stdout, output.stderr)
+}
+
+@Suite("contacts-host help: every command and group, usage lines, examples, environment, exit codes")
+struct HelpTests {
+    static let commandNames = HostTool.commands.map(\.name)
+
+    @Test("'help COMMAND', 'COMMAND --help' and 'COMMAND -h' print the same command help", arguments: commandNames)
+    func commandHelp(name: [String]) async {
+        let viaHelp = await runHost(["help"] + name)
+        let viaFlag = await runHost(name + ["--help"])
+        let viaShort = await runHost(name + ["-h"])
+        #expect(viaHelp.code == 0 && viaFlag.code == 0 && viaShort.code == 0)
+        #expect(viaHelp.stderr.isEmpty && viaFlag.stderr.isEmpty)
+        #expect(viaHelp.stdout == viaFlag.stdout)
+        #expect(viaShort.stdout == viaFlag.stdout)
+        let text = viaHelp.stdout
+        let joined = name.joined(separator: " ")
+        #expect(text.hasPrefix("USAGE: contacts-host \(joined)"))
+        for section in ["OPTIONS:", "EXAMPLES:", "ENVIRONMENT:", "EXIT CODES:"] {
+            #expect(text.contains("\n\(section)\n"), "\(joined): \(section) missing")
+        }
+        #expect(text.contains("CONTACT_PROVIDER_APP_GROUP"))
+        #expect(text.contains("\n  2 "), "\(joined): exit code 2 undocumented")
+        let examples = text.components(separatedBy: "\nEXAMPLES:\n")[1].components(separatedBy: "\n\n")[0]
+        for example in examples.split(separator: "\n") {
+            #expect(example.contains("contacts-host \(joined)"), "\(example)")
+        }
+        // Every option of the command is in the usage line and the option list.
+        let command = HostTool.commands.first { $0.name == name }!
+        for option in command.options {
+            #expect(HelpFormatter.usage(for: command).contains(option.synopsis), "\(option.name)")
+            #expect(text.contains("  \(option.synopsis)"), "\(option.name)")
+        }
+    }
+
+    @Test("A required option is shown bare in the usage line, optional ones in brackets")
+    func requiredOptionInUsage() async {
+        let text = await runHost(["help", "conformance"]).stdout
+        let usage = text.components(separatedBy: "\n\n")[0]
+        #expect(usage.contains(" --extension PATH "))
+        #expect(!usage.contains("[--extension PATH]"))
+        #expect(usage.contains("[--seed N]"))
+        #expect(text.contains("The provider executable to check. (required)"))
+        let missing = await runHost(["conformance", "--seed", "1"])
+        #expect(missing.code == 2)
+        #expect(missing.stderr.contains("missing option '--extension PATH'"))
+    }
+
+    @Test("Command-specific environment variables and exit codes are listed")
+    func environmentAndExitCodes() async {
+        let enable = await runHost(["enable", "--help"]).stdout
+        #expect(enable.contains("CONTACT_PROVIDER_EXTENSION"))
+        #expect(enable.contains("CONTACT_PROVIDER_USER_DECISION"))
+        let signal = await runHost(["help", "signal"]).stdout
+        #expect(signal.contains("the sync failed"))
+    }
+
+    @Test("A group's help lists its subcommands", arguments: [["system", "--help"], ["help", "system"], ["system", "-h"]])
+    func groupHelp(arguments: [String]) async {
+        let result = await runHost(arguments)
+        #expect(result.code == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.hasPrefix("USAGE: contacts-host system <subcommand>"))
+        for command in HostTool.commands where command.name.count == 2 && command.name[0] == "system" {
+            #expect(result.stdout.contains("\n  \(command.name[1]) "), "\(command.name)")
+        }
+    }
+
+    @Test("The tool's help lists -h, --help, --version and --generate-completion-script")
+    func toolHelp() async {
+        for arguments in [["--help"], ["-h"], ["help"]] {
+            let result = await runHost(arguments)
+            #expect(result.code == 0)
+            for option in ["-h, --help", "--version", "--generate-completion-script SHELL", "--app-group DIR"] {
+                #expect(result.stdout.contains("  \(option)"), "\(option)")
+            }
+        }
+        let version = await runHost(["--version"])
+        #expect(version.code == 0)
+        #expect(version.stdout == "contacts-host \(HostTool.version)\n")
+    }
+
+    @Test(
+        "A mistyped command, subcommand or option gets a 'did you mean' on its one error line",
+        arguments: [
+            (["singal"], "unknown command 'singal'; did you mean 'signal'?"),
+            (["stauts"], "did you mean 'status'?"),
+            (["list", "--jsn"], "unknown option '--jsn'; did you mean '--json'?"),
+            (["signal", "--wiat"], "did you mean '--wait'?"),
+            (["system", "lst"], "unknown subcommand 'system lst'; did you mean 'system list'?"),
+            (["help", "ad"], "unknown command 'ad'; did you mean 'add'?"),
+            (["add", "--given-nam", "X"], "did you mean '--given-name'?"),
+        ])
+    func didYouMean(arguments: [String], message: String) async {
+        let result = await runHost(arguments)
+        #expect(result.code == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("A word close to nothing gets no suggestion")
+    func noSuggestion() async {
+        let result = await runHost(["frobnicate"])
+        #expect(result.code == 2)
+        #expect(!result.stderr.contains("did you mean"))
+        #expect(result.stderr.contains("run 'contacts-host --help' for the list"))
+    }
+
+    @Test("Edit distance counts insertions, deletions, substitutions and neighbour swaps")
+    func editDistance() {
+        #expect(Suggestions.editDistance("singal", "signal") == 1)
+        #expect(Suggestions.editDistance("jsn", "json") == 1)
+        #expect(Suggestions.editDistance("", "abc") == 3)
+        #expect(Suggestions.editDistance("kitten", "sitting") == 3)
+        #expect(Suggestions.closest(to: "--jsn", among: ["--json", "--trace"]) == ["--json"])
+        #expect(Suggestions.closest(to: "zzzzzz", among: ["signal", "status"]).isEmpty)
+    }
+}

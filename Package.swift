@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "demo-provider", targets: ["demo-provider"]),
         .executable(name: "seed-demo-provider", targets: ["seed-demo-provider"]),
         .executable(name: "contacts-bench", targets: ["contacts-bench"]),
+        .executable(name: "carddav-provider", targets: ["carddav-provider"]),
     ],
     targets: [
         // Layers, one way: AppGroupStore ← ContactsInterop (vCard codec) ← Contacts ← ContactProvider.
@@ -89,6 +90,10 @@ let package = Package(
         .executableTarget(
             name: "sample-provider-swift5", dependencies: ["ContactProvider", "Contacts"],
             path: "Examples/sample-provider-swift5", swiftSettings: [.swiftLanguageMode(.v5)]),
+
+        // A provider that syncs from a CardDAV server (URLSession + XMLParser, nothing else).
+        .executableTarget(
+            name: "carddav-provider", dependencies: ["ContactProvider", "Contacts"], path: "Examples/carddav-provider"),
 
         // Test helpers are their own target, as in swift-argument-parser.
         .target(

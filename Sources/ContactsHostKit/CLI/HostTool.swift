@@ -15,7 +15,7 @@ public enum HostTool {
 
     /// Every command, in help order.
     public static var commands: [Command] {
-        ContactCommands.all + SystemCommands.all + InteropCommands.all + [StepCommand.command, ConformanceCommand.command, DemoCommand.command, DoctorCommand.command]
+        ContactCommands.all + SystemCommands.all + InteropCommands.all + CardDAVCommands.all + [StepCommand.command, ConformanceCommand.command, DemoCommand.command, DoctorCommand.command]
     }
 
     /// The tool's help.

@@ -40,7 +40,7 @@ let package = Package(
             dependencies: ["Contacts", "ExtensionFoundation", "Combine", "AppGroupStore", "ContactProviderSystem"]),
         .target(
             name: "ContactProviderConformance",
-            dependencies: ["ContactProvider", "AppGroupStore", "ContactProviderSystem"]),
+            dependencies: ["ContactProvider", "AppGroupStore", "ContactProviderSystem", "ContactsInterop"]),
         .target(
             name: "ContactsHostKit",
             dependencies: [
@@ -109,7 +109,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["AppGroupStore", "TestSupport"]),
+            dependencies: ["AppGroupStore", "TestSupport", "ContactProviderConformance"]),
     ],
     swiftLanguageModes: [.v6]
 )

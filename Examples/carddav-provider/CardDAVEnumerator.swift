@@ -90,8 +90,8 @@ actor CardDAVEnumerator: ContactItemEnumerator {
             for href in slice.filter(removedSet.contains) + fetched.missing {
                 let key = CardDAVClient.normalized(href)
                 // A card without a UID is known by its href; an unknown href may be one of those.
-                let identifier = hrefIdentifiers[key] ?? key
-                hrefIdentifiers[key] = nil
+                let identifier = hrefIdentifiers.identifier(of: key) ?? key
+                hrefIdentifiers.markRemoved(key)
                 if updatedIdentifiers.contains(identifier) || hrefIdentifiers.isHeldElsewhere(identifier, than: key) {
                     continue  // the card moved to another resource: it is not deleted
                 }
@@ -139,12 +139,12 @@ actor CardDAVEnumerator: ContactItemEnumerator {
             }
             guard let contact = contacts.first, let mutable = contact.mutableCopy() as? CNMutableContact else { continue }
             let identifier = Self.hasUID(card.vCard) ? contact.identifier : key
-            if let previous = hrefIdentifiers[key], previous != identifier,
+            if let previous = hrefIdentifiers.identifier(of: key), previous != identifier,
                 !hrefIdentifiers.isHeldElsewhere(previous, than: key)
             {
                 retiredIdentifiers.append(ContactItem.Identifier(previous))
             }
-            hrefIdentifiers[key] = identifier
+            hrefIdentifiers.record(identifier, at: key)
             items.append(.contact(mutable, ContactItem.Identifier(identifier)))
         }
         return items

@@ -66,17 +66,25 @@ public enum ConformanceKit {
 
     /// Runs the rules against a provider executable over the real pipes and processes, in a
     /// temporary App Group (the user's data is never touched).
-    public static func run(executable: String, options: ConformanceOptions = ConformanceOptions()) async throws -> ConformanceReport {
+    ///
+    /// - Parameter backend: where the provider's data lives (nil: the App Group database). An
+    ///   ``AppGroupConfiguringBackend`` (such as ``CardDAVBackend``) first writes the provider's
+    ///   settings into the temporary App Group.
+    public static func run(
+        executable: String, backend: (any ConformanceBackend)? = nil, options: ConformanceOptions = ConformanceOptions()
+    ) async throws -> ConformanceReport {
         let group = try TemporaryDirectory(prefix: "cps-conformance")
         defer { group.remove() }
         let paths = try prepare(group.appGroup, options: options, extensionPath: executable)
+        try (backend as? any AppGroupConfiguringBackend)?.configureProvider(in: group.appGroup)
         let subject = try ExecutableProvider(paths: paths, timeout: options.timeoutSeconds)
         defer { _ = try? SystemClient(appGroup: paths.appGroup, domain: paths.domain).shutdownProvider() }
+        let backendFlag = (backend as? CardDAVBackend).map { " --backend carddav:\($0.collection.absoluteString)" } ?? ""
         return await check(
-            subject: subject, backend: AppGroupDatabaseBackend(appGroup: group.appGroup), provider: executable,
+            subject: subject, backend: backend ?? AppGroupDatabaseBackend(appGroup: group.appGroup), provider: executable,
             options: options
         ) { rule in
-            "contacts-host conformance --extension \(executable) --seed \(options.seed) --operations \(options.operations) --rules \(rule)"
+            "contacts-host conformance --extension \(executable)\(backendFlag) --seed \(options.seed) --operations \(options.operations) --rules \(rule)"
         }
     }
 

@@ -98,7 +98,7 @@ let package = Package(
         // Test helpers are their own target, as in swift-argument-parser.
         .target(
             name: "TestSupport",
-            dependencies: ["AppGroupStore"],
+            dependencies: ["AppGroupStore", "ContactsHostKit"],
             path: "Sources/TestSupport"),
         .testTarget(
             name: "UnitTests",

@@ -6,7 +6,7 @@
 //   A later page whose listing has another token cannot be continued safely (offsets shift when
 //   cards come and go), so it answers `pageExpired` and the system starts over.
 // - A change anchor at a batch boundary is `token` (offset 0). In the middle of a long change list
-//   it is `from\nseen` at the offset already delivered: changes are listed again from `from`, and if
+//   it is `from seen` (a space never occurs in a URI) at the offset already delivered: changes are listed again from `from`, and if
 //   the server's token is no longer `seen` (it changed meanwhile) delivery restarts at offset 0 of
 //   the new list; re-delivering an update or a deletion is harmless, skipping one would not be.
 
@@ -69,7 +69,7 @@ actor CardDAVEnumerator: ContactItemEnumerator {
         do {
             let client = try makeClient()
             let marker = String(decoding: syncAnchor.generationMarker, as: UTF8.self).split(
-                separator: "\n", omittingEmptySubsequences: false)
+                separator: " ", omittingEmptySubsequences: false)
             let from = marker.first.map(String.init) ?? ""
             let seen = marker.count > 1 ? String(marker[1]) : nil
             guard !from.isEmpty, case .changes(let changed, let removed, let token) = try await client.syncCollection(from: from)
@@ -105,7 +105,7 @@ actor CardDAVEnumerator: ContactItemEnumerator {
             if !deletions.isEmpty { observer.didDelete(deletions) }
             let next = offset + slice.count
             if next < entries.count {
-                let midway = Data("\(from)\n\(token)".utf8)
+                let midway = Data("\(from) \(token)".utf8)
                 observer.didFinishEnumeratingChanges(
                     upTo: ContactItemSyncAnchor(generationMarker: midway, offset: next), moreComing: true)
             } else {

@@ -3,7 +3,7 @@ import Foundation
 
 /// `contacts-host carddav configure`: points the CardDAV example provider at an address book.
 enum CardDAVCommands {
-    static var all: [Command] { [configure] }
+    static var all: [Command] { [configure, CardDAVDemoCommand.command] }
 
     static let configure = Command(
         ["carddav", "configure"], summary: "Point the CardDAV example provider at an address book (writes carddav.json).",

@@ -51,7 +51,7 @@ let package = Package(
         // The benchmark (release build) and its start-up floor.
         .executableTarget(
             name: "contacts-bench",
-            dependencies: ["AppGroupStore", "ContactProviderSystem", "ContactProviderConformance"]),
+            dependencies: ["AppGroupStore", "ContactProviderSystem", "ContactProviderConformance", "ContactsHostKit", "ContactsInterop"]),
         .executableTarget(name: "bench-floor"),
 
         // Example providers: real executables, exactly as an iOS extension target would be written.

@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "demo-provider", targets: ["demo-provider"]),
         .executable(name: "seed-demo-provider", targets: ["seed-demo-provider"]),
         .executable(name: "contacts-bench", targets: ["contacts-bench"]),
+        .executable(name: "carddav-provider", targets: ["carddav-provider"]),
     ],
     targets: [
         // Layers, one way: AppGroupStore ← ContactsInterop (vCard codec) ← Contacts ← ContactProvider.
@@ -39,7 +40,7 @@ let package = Package(
             dependencies: ["Contacts", "ExtensionFoundation", "Combine", "AppGroupStore", "ContactProviderSystem"]),
         .target(
             name: "ContactProviderConformance",
-            dependencies: ["ContactProvider", "AppGroupStore", "ContactProviderSystem"]),
+            dependencies: ["ContactProvider", "AppGroupStore", "ContactProviderSystem", "ContactsInterop"]),
         .target(
             name: "ContactsHostKit",
             dependencies: [
@@ -50,7 +51,7 @@ let package = Package(
         // The benchmark (release build) and its start-up floor.
         .executableTarget(
             name: "contacts-bench",
-            dependencies: ["AppGroupStore", "ContactProviderSystem", "ContactProviderConformance"]),
+            dependencies: ["AppGroupStore", "ContactProviderSystem", "ContactProviderConformance", "ContactsHostKit", "ContactsInterop"]),
         .executableTarget(name: "bench-floor"),
 
         // Example providers: real executables, exactly as an iOS extension target would be written.
@@ -101,10 +102,14 @@ let package = Package(
             name: "sample-provider-swift5", dependencies: ["ContactProvider", "Contacts"],
             path: "Examples/sample-provider-swift5", swiftSettings: [.swiftLanguageMode(.v5)]),
 
+        // A provider that syncs from a CardDAV server (URLSession + XMLParser, nothing else).
+        .executableTarget(
+            name: "carddav-provider", dependencies: ["ContactProvider", "Contacts"], path: "Examples/carddav-provider"),
+
         // Test helpers are their own target, as in swift-argument-parser.
         .target(
             name: "TestSupport",
-            dependencies: ["AppGroupStore"],
+            dependencies: ["AppGroupStore", "ContactsHostKit"],
             path: "Sources/TestSupport"),
         .testTarget(
             name: "UnitTests",
@@ -115,7 +120,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["AppGroupStore", "TestSupport"]),
+            dependencies: ["AppGroupStore", "TestSupport", "ContactProviderConformance"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,6 @@
 // contacts-bench: sync cost against the size of the address book, beside the seed demo's naive design.
 //
-//   swift build -c release && swift run -c release contacts-bench [--contacts 1000,100000] [--json] [--quick]
+//   swift build -c release && swift run -c release contacts-bench [--contacts 1000,100000] [--json] [--quick] [--carddav N]
 import Foundation
 
 #if canImport(Glibc)
@@ -11,12 +11,21 @@ signal(SIGPIPE, SIG_IGN)
 var sizes = [1_000, 100_000]
 var json = false
 var quick = false
+/// `--carddav N`: also measure the CardDAV example against a Radicale holding N cards (needs Radicale: opt-in).
+var carddavCards: Int?
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
     case "--json": json = true
     case "--quick": quick = true
+    case "--carddav":
+        guard let value = arguments.first.flatMap({ Int($0) }), value > 0 else {
+            FileHandle.standardError.write(Data("error: --carddav expects N (a positive number of server cards)\n".utf8))
+            exit(2)
+        }
+        arguments.removeFirst()
+        carddavCards = value
     case "--contacts":
         let parsed = arguments.first.map { $0.split(separator: ",").compactMap { Int($0) } } ?? []
         guard !parsed.isEmpty, parsed.allSatisfy({ $0 > 0 }) else {
@@ -26,7 +35,7 @@ while !arguments.isEmpty {
         arguments.removeFirst()
         sizes = parsed
     case "-h", "--help":
-        print("USAGE: contacts-bench [--contacts N[,M]] [--json] [--quick]\n\nMeasures P1–P5 (see README) at each size; --quick uses few repetitions (a smoke run).")
+        print("USAGE: contacts-bench [--contacts N[,M]] [--json] [--quick] [--carddav N]\n\nMeasures P1–P5 (see README) at each size; --quick uses few repetitions (a smoke run);\n--carddav N adds C1/C2: the carddav-provider example syncing N cards from a Radicale it starts.")
         exit(0)
     default:
         FileHandle.standardError.write(Data("error: unknown argument '\(argument)'\n".utf8))
@@ -51,6 +60,9 @@ do {
         let run = SizeRun(n: n, products: products, repetitions: repetitions, log: log)
         try run.run()
         figures += run.figures
+    }
+    if let carddavCards {
+        figures += try cardDAVFigures(products: products, cards: carddavCards, log: log)
     }
     if !quick {
         log("P5 conformance kit")

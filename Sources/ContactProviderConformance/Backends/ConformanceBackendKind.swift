@@ -9,9 +9,12 @@ public enum ConformanceBackendKind: Equatable, Sendable, CustomStringConvertible
     case seedJSON(file: String)
     /// An adapter program speaking the line protocol (see ``ExecBackend``).
     case exec(command: String)
+    /// A CardDAV address book collection, edited over HTTP (see ``CardDAVBackend``); the provider's
+    /// `carddav.json` is written into the run's App Group.
+    case carddav(url: String)
 
     /// The kinds `parse` knows, for messages.
-    public static let known = ["app-database", "seed-json[:FILE]", "exec:COMMAND"]
+    public static let known = ["app-database", "seed-json[:FILE]", "exec:COMMAND", "carddav:URL"]
 
     /// Parses `KIND[:ARG]`; the error says which kinds exist.
     public static func parse(_ text: String) throws -> ConformanceBackendKind {
@@ -29,7 +32,12 @@ public enum ConformanceBackendKind: Equatable, Sendable, CustomStringConvertible
             }
             return .exec(command: argument)
         case "carddav":
-            throw ConformanceBackendError("--backend carddav is not available yet (known: \(known.joined(separator: ", ")))")
+            let url = argument ?? ""
+            // Checked here, so a bad URL is a usage error before anything runs.
+            do { _ = try CardDAVBackend(argument: url) } catch {
+                throw ConformanceBackendError("--backend \(text): \(error)")
+            }
+            return .carddav(url: url)
         default:
             throw ConformanceBackendError("unknown --backend '\(text)' (known: \(known.joined(separator: ", ")))")
         }
@@ -41,6 +49,7 @@ public enum ConformanceBackendKind: Equatable, Sendable, CustomStringConvertible
         case .appDatabase: return "app-database"
         case .seedJSON(let file): return "seed-json:\(file)"
         case .exec(let command): return "exec:\(command)"
+        case .carddav(let url): return "carddav:\(url)"
         }
     }
 
@@ -50,6 +59,10 @@ public enum ConformanceBackendKind: Equatable, Sendable, CustomStringConvertible
         case .appDatabase: return AppGroupDatabaseBackend(appGroup: appGroup)
         case .seedJSON(let file): return SeedJSONBackend(appGroup: appGroup, file: file)
         case .exec(let command): return try ExecBackend(command: command, appGroup: appGroup, timeoutSeconds: timeoutSeconds)
+        case .carddav(let url):
+            let backend = try CardDAVBackend(argument: url)
+            try backend.configureProvider(in: appGroup)
+            return backend
         }
     }
 }

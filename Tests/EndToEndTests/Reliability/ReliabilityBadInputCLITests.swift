@@ -113,6 +113,18 @@ struct ReliabilityBadInputCLITests {
                 (["demo", "--bogus"], "--bogus"), (["demo", "x"], "'x'"), (["demo", "--extension"], "--extension"),
                 (["demo", "--extension", "a", "--extension", "b"], "--extension"),
             ],
+            "demo carddav": [
+                (["demo", "carddav", "--bogus"], "--bogus"), (["demo", "carddav", "x"], "'x'"),
+                (["demo", "carddav", "--python"], "--python"),
+                (["demo", "carddav", "--extension", "a", "--extension", "b"], "--extension"),
+            ],
+            "carddav configure": [
+                (["carddav", "configure", "--url", "http://h/b/", "--bogus"], "--bogus"),
+                (["carddav", "configure"], "--url"), (["carddav", "configure", "--url", "ftp://h/b/"], "--url"),
+                (["carddav", "configure", "--url", "http://h/b/", "--password-file", "/etc/hostname"], "--password-file"),
+                (["carddav", "configure", "--url", "http://a/", "--url", "http://b/"], "--url"),
+                (["carddav", "configure", "--url", "http://h/b/", "extra"], "'extra'"),
+            ],
         ]
     }()
 

@@ -1,0 +1,133 @@
+import AppGroupStore
+import ContactProvider
+import ContactProviderConformance
+import ContactProviderSystem
+import Foundation
+
+/// `contacts-host demo carddav`: the demo's flow with the data on a CardDAV server (a Radicale it
+/// starts) and the `carddav-provider` example syncing from it.
+enum CardDAVDemoCommand {
+    static let command = Command(
+        ["demo", "carddav"], summary: "Run the demo against a CardDAV server: add, edit, delete on the server, sync.",
+        discussion: """
+            Installs Radicale (pinned, into .build/test-tools-venv, on first use, via
+            Scripts/install-test-tools.sh), starts it on 127.0.0.1 with a temporary address book, points the
+            'carddav-provider' example at it (carddav.json in the App Group), and shows what the system
+            receives after the server's contacts are added, edited and deleted. The App Group's sync
+            state is reset first; Radicale and the provider are stopped at the end.
+            """,
+        options: [
+            OptionSpec("--extension", value: "PATH", help: "Use this provider executable instead of carddav-provider."),
+            OptionSpec("--python", value: "PATH", help: "A python3 with Radicale installed (skips the installer)."),
+        ],
+        run: { arguments, context in try await run(arguments, context) })
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> Int32 {
+        let out = context.output
+        let productDirectory = ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]).deletingLastPathComponentPath
+        let provider = arguments.value("--extension").map { AppGroup(path: $0).path } ?? productDirectory + "/carddav-provider"
+        guard FileManager.default.isExecutableFile(atPath: provider) else {
+            throw CommandFailure("cannot find the provider \(provider); run 'swift build' first")
+        }
+        let python = try arguments.value("--python") ?? installRadicale(near: productDirectory, out)
+        let server = try RadicaleServer(python: python)
+        defer { server.stop() }
+        let backend = try CardDAVBackend(collection: URL(string: "demo/contacts/", relativeTo: server.baseURL)!.absoluteURL)
+        try backend.reset()
+        out.out("App Group: \(context.appGroup.path)")
+        out.out("Provider:  \(provider)")
+        out.out("Server:    Radicale at \(backend.collection.absoluteString)\n")
+
+        let client = try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
+        try client.shutdownProvider()
+        try client.reset()
+        try backend.configureProvider(in: context.appGroup)
+        try client.updateConfiguration { configuration in
+            configuration.extensionPath = provider
+            configuration.pageSize = 2
+            configuration.batchSize = 2
+        }
+        defer { _ = try? client.invalidate() }
+        try await ContactProviderManager().enable()
+        out.out("1. Wrote carddav.json and enabled the domain (suggestedPageSize 2, suggestedBatchSize 2).\n")
+
+        let people = [("ada", "Ada", "Lovelace", "+44 20 7946 0000"), ("bob", "Bob", "Smith", "+1 212 555 0199"),
+            ("cleo", "Cléo", "Dupont", "+33 1 23 45 67 89")]
+        for (identifier, given, family, phone) in people {
+            var record = ContactRecord(identifier: identifier)
+            record.givenName = given
+            record.familyName = family
+            record.phoneNumbers = [.init(label: Labels.stored("mobile"), value: phone)]
+            try backend.add(record)
+        }
+        out.out("2. PUT \(people.count) vCards on the server.\n")
+        try step("3. signalEnumerator() → content enumeration from the server's listing (sync-token as marker):",
+            client, backend, out)
+
+        var ada = try backend.contacts().first { $0.identifier == "ada" } ?? ContactRecord(identifier: "ada")
+        ada.familyName = "King"
+        try backend.update(ada)
+        try backend.delete(identifier: "bob")
+        var dan = ContactRecord(identifier: "dan")
+        dan.givenName = "Dan"
+        dan.familyName = "Brown"
+        try backend.add(dan)
+        out.out("4. On the server: edited Ada, deleted Bob, added Dan.\n")
+        try step("5. signalEnumerator() → sync-collection from the anchor's token delivers only the changes:",
+            client, backend, out)
+        out.out("6. Stopping the provider and Radicale.")
+        out.out("\nPoint the example at your own server: contacts-host carddav configure --url URL --username U --password-file F")
+        return HostTool.ExitCode.success
+    }
+
+    /// Runs the repository's installer (idempotent) and returns the python3 that has Radicale.
+    private static func installRadicale(near productDirectory: String, _ out: CommandOutput) throws -> String {
+        guard let range = productDirectory.range(of: "/.build/") else {
+            throw CommandFailure("cannot find the package (no .build in \(productDirectory)); pass --python PATH")
+        }
+        let script = String(productDirectory[..<range.lowerBound]) + "/Scripts/install-test-tools.sh"
+        out.err("installing Radicale if needed (\(script))…")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script]
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.standardError
+        try process.run()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let python = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationStatus == 0, !python.isEmpty else {
+            throw CommandFailure("\(script) could not install Radicale (exit \(process.terminationStatus)); see above")
+        }
+        return python
+    }
+
+    private static func step(_ title: String, _ client: SystemClient, _ backend: CardDAVBackend, _ out: CommandOutput) throws {
+        out.out(title)
+        guard let reply = try client.signal(wait: true, timeout: 60, trace: true), let report = reply.report else {
+            throw CommandFailure("the provider gave no report")
+        }
+        if let path = reply.trace, let data = try SecureFile.readIfPresent(path) {
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") { out.out("   " + line) }
+            unlink(path)
+        }
+        for line in ReportJSON.text(report).split(separator: "\n") { out.out("   " + line) }
+        if let error = report.error { throw CommandFailure("sync failed: \(error.message)") }
+        let system = try SystemStore(directory: client.paths.systemStore).load().contacts
+        out.out("   the system now has:")
+        for record in system.sorted(by: { $0.displayName < $1.displayName }) {
+            out.out("     • \(record.displayName)" + (record.phoneNumbers.first.map { " (\($0.value))" } ?? ""))
+        }
+        let server = try backend.contacts()
+        let matches = Set(server) == Set(system)
+        out.out("   \(matches ? "✓" : "✗") the system store \(matches ? "equals" : "DIFFERS FROM") the server's address book (\(server.count) contacts)\n")
+        if !matches { throw CommandFailure("the system store does not match the server") }
+    }
+}
+
+extension String {
+    /// The path without its last component.
+    fileprivate var deletingLastPathComponentPath: String { (self as NSString).deletingLastPathComponent }
+}

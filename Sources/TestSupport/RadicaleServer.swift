@@ -1,0 +1,3 @@
+// Tests start Radicale with the same launcher `contacts-host demo carddav` uses.
+@_exported import class ContactsHostKit.RadicaleServer
+@_exported import struct ContactsHostKit.RadicaleError

@@ -64,8 +64,9 @@ public final class FileLock {
     /// A process stopped while it holds the lock (a provider paused in a debugger, a `kill -STOP`)
     /// would otherwise block every other one forever without a word. After a second of waiting
     /// this says on stderr who holds it (pid and command, from `/proc/locks`); when the time is up
-    /// it throws `StoreError.lockTimeout` naming the holder.
-    public func lock(_ mode: Mode, timeout: Double? = nil) throws {
+    /// it throws `StoreError.lockTimeout` naming the holder. When `shouldStop` says so (a Ctrl-C the
+    /// caller noticed), the wait ends with `CancellationError`.
+    public func lock(_ mode: Mode, timeout: Double? = nil, shouldStop: (() -> Bool)? = nil) throws {
         if try tryLock(mode) { return }
         let limit = timeout ?? Self.timeoutSeconds
         let clock = ContinuousClock()
@@ -74,6 +75,7 @@ public final class FileLock {
         var delay: useconds_t = 1000
         while true {
             let waited = Self.seconds(clock.now - started)
+            if shouldStop?() == true { throw CancellationError() }
             if waited >= limit {
                 throw StoreError.lockTimeout(path: path, seconds: limit, holder: LockHolder.describe(lockFD: fd))
             }
@@ -133,9 +135,9 @@ public final class FileLock {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Runs `body` while holding the lock.
-    public func withLock<T>(_ mode: Mode, _ body: () throws -> T) throws -> T {
-        try lock(mode)
+    /// Runs `body` while holding the lock (see ``lock(_:timeout:shouldStop:)`` for `shouldStop`).
+    public func withLock<T>(_ mode: Mode, shouldStop: (() -> Bool)? = nil, _ body: () throws -> T) throws -> T {
+        try lock(mode, shouldStop: shouldStop)
         defer { unlock() }
         return try body()
     }

@@ -210,7 +210,19 @@ public final class SystemClient: Sendable {
         }
         let line = try message.line()
         let doorbellLock = try FileLock(path: paths.doorbellLock)
-        try doorbellLock.withLock(.shared) {
+        // A Ctrl-C while another process holds the doorbell lock (a stopped provider) ends the wait too.
+        do {
+            try ringDoorbell(line, lock: doorbellLock, wait: wait, timeout: timeout, launch: executable)
+        } catch is CancellationError {
+            throw ClientError.interrupted
+        }
+        guard wait, replyFD >= 0 else { return nil }
+        return try readReply(replyFD, timeout: timeout, progress: progress)
+    }
+
+    /// Delivers `line` to the provider under the shared doorbell lock, launching it if none listens.
+    private func ringDoorbell(_ line: Data, lock doorbellLock: FileLock, wait: Bool, timeout: Double, launch executable: String?) throws {
+        try doorbellLock.withLock(.shared, shouldStop: { HostInterrupt.isRaised }) {
             switch try NamedPipe.openForWriting(paths.requests) {
             case .opened(let fd):
                 defer { close(fd) }
@@ -229,8 +241,6 @@ public final class SystemClient: Sendable {
                 try deliver(fd, line, wait: wait, timeout: timeout)
             }
         }
-        guard wait, replyFD >= 0 else { return nil }
-        return try readReply(replyFD, timeout: timeout, progress: progress)
     }
 
     /// Rings the doorbell. A full pipe (a backlog of doorbells) is waited out when an answer is

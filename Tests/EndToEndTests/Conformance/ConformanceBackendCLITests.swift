@@ -60,9 +60,9 @@ struct ConformanceBackendCLITests {
         #expect(newer.stderr.contains("speaks protocol 2"), "\(newer)")
     }
 
-    @Test("unknown backends are usage errors; carddav is named as not available yet")
+    @Test("unknown backends and bad arguments are usage errors naming what is wrong")
     func unknownBackends() throws {
-        for (backend, text) in [("nope", "unknown --backend 'nope'"), ("carddav:https://dav.example", "not available yet"), ("exec:", "needs a command")] {
+        for (backend, text) in [("nope", "unknown --backend 'nope'"), ("carddav:ftp://dav.example/book/", "needs an http or https address book URL"), ("exec:", "needs a command")] {
             let result = try ConformanceHarness.run("demo-provider", ["--backend", backend])
             CLIHarness.expectUsageError(result, mentioning: text)
         }

@@ -85,7 +85,10 @@ struct SmallerDefectsCLITests {
         #expect(group.providerPID() == provider.pid)
         #expect(kill(provider.pid, SIGSTOP) == 0)
 
-        let waiting = try SpawnedProcess([BuiltProducts.path("contacts-host"), "signal", "--wait"], environment: group.environment)
+        let waitingErrors = NSTemporaryDirectory() + "/cps-waiting-\(UUID().uuidString).err"
+        defer { unlink(waitingErrors) }
+        let waiting = try SpawnedProcess(
+            [BuiltProducts.path("contacts-host"), "signal", "--wait"], environment: group.environment, stderr: waitingErrors)
         defer { waiting.kill() }
         // The FIFO appears when the host starts waiting (no event to wait on from here: poll, bounded).
         while ((try? FileManager.default.contentsOfDirectory(atPath: replies)) ?? []).isEmpty,
@@ -95,7 +98,7 @@ struct SmallerDefectsCLITests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: replies).count == 1)
         #expect(kill(waiting.pid, SIGINT) == 0)
-        #expect(waiting.exitCode == 130)
+        #expect(waiting.exitCode == 130, "stderr: \((try? String(contentsOfFile: waitingErrors, encoding: .utf8)) ?? "")")
         #expect(try FileManager.default.contentsOfDirectory(atPath: replies).isEmpty)
         provider.kill()
 

@@ -55,10 +55,12 @@ struct ConformanceReportingTests {
         #expect(try ConformanceBackendKind.parse("seed-json") == .seedJSON(file: "ContactItems.json"))
         #expect(try ConformanceBackendKind.parse("seed-json:data/items.json") == .seedJSON(file: "data/items.json"))
         #expect(try ConformanceBackendKind.parse("exec:python3 a.py --x") == .exec(command: "python3 a.py --x"))
-        for kind in [ConformanceBackendKind.appDatabase, .seedJSON(file: "f.json"), .exec(command: "a b:c")] {
+        #expect(try ConformanceBackendKind.parse("carddav:http://127.0.0.1:5232/u/book/") == .carddav(url: "http://127.0.0.1:5232/u/book/"))
+        for kind in [ConformanceBackendKind.appDatabase, .seedJSON(file: "f.json"), .exec(command: "a b:c"), .carddav(url: "https://x/b/")] {
             #expect(try ConformanceBackendKind.parse(kind.description) == kind)
         }
-        #expect(throws: ConformanceBackendError.self) { try ConformanceBackendKind.parse("carddav:https://x") }
+        #expect(throws: ConformanceBackendError.self) { try ConformanceBackendKind.parse("carddav:ftp://x/book/") }
+        #expect(throws: ConformanceBackendError.self) { try ConformanceBackendKind.parse("carddav:") }
         #expect(throws: ConformanceBackendError.self) { try ConformanceBackendKind.parse("exec:") }
         #expect(throws: ConformanceBackendError.self) { try ConformanceBackendKind.parse("app-database:x") }
     }

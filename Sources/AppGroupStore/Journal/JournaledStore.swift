@@ -58,7 +58,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
 
     // The hand-written codecs answer the lines they fully understand; Foundation decodes the rest
     // (and reports its errors), so values and messages are Foundation's either way.
-    private func decodeRecord(_ decoder: JSONDecoder, _ file: MappedFile, _ range: Range<Int>, retain: Bool) throws
+    func decodeRecord(_ decoder: JSONDecoder, _ file: MappedFile, _ range: Range<Int>, retain: Bool) throws
         -> ContactRecord
     {
         let slice = UnsafeRawBufferPointer(rebasing: file.bytes[range])
@@ -70,7 +70,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         return ContactRecord(identifier: try decoder.decode(IdentifierOnly.self, from: file.data(range)).identifier)
     }
 
-    private func decodeEntry(_ decoder: JSONDecoder, _ file: MappedFile, _ range: Range<Int>, retain: Bool) throws
+    func decodeEntry(_ decoder: JSONDecoder, _ file: MappedFile, _ range: Range<Int>, retain: Bool) throws
         -> JournalEntry<Meta>
     {
         let slice = UnsafeRawBufferPointer(rebasing: file.bytes[range])
@@ -91,7 +91,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         return created
     }
 
-    private func withLock<T>(_ mode: FileLock.Mode, _ body: () throws -> T) throws -> T {
+    func withLock<T>(_ mode: FileLock.Mode, _ body: () throws -> T) throws -> T {
         if mode == .shared, !FileManager.default.fileExists(atPath: directory) {
             return try body()
         }
@@ -230,7 +230,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         state.journalOffset = offset
     }
 
-    private func countLines(_ file: MappedFile, upTo offset: Int) -> Int {
+    func countLines(_ file: MappedFile, upTo offset: Int) -> Int {
         var count = 0
         var index = 0
         while index < offset, let end = file.newline(from: index), end < offset {
@@ -240,7 +240,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         return count
     }
 
-    private func parseHeader(_ snapshot: MappedFile) throws -> (SnapshotHeader<Meta>, Int) {
+    func parseHeader(_ snapshot: MappedFile) throws -> (SnapshotHeader<Meta>, Int) {
         guard let end = snapshot.newline(from: 0) else {
             throw StoreError.malformed(path: snapshotPath, line: 1, reason: "missing header line")
         }
@@ -360,7 +360,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         return ByteSearch.contains(base + range.lowerBound, count: range.count, needle: needle)
     }
 
-    private func binarySearchSnapshot(_ snapshot: MappedFile, from headerEnd: Int, for identifier: String) throws
+    func binarySearchSnapshot(_ snapshot: MappedFile, from headerEnd: Int, for identifier: String) throws
         -> ContactRecord?
     {
         let decoder = JSONDecoder()

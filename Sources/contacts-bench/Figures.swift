@@ -99,7 +99,7 @@ final class SizeRun {
         }
         // The seed demo, ported as written, builds its list with one `@Published` append per contact
         // (each copies the array): quadratic, minutes at 100,000. It is measured up to `seedLimit`.
-        let baselineFullSync = n <= Self.seedLimit ? try naiveFullSync() : (sync: Double.nan, resend: Double.nan)
+        let baselineFullSync: (sync: Double?, resend: Double?) = n <= Self.seedLimit ? try naiveFullSync() : (nil, nil)
         figures.append(Figure(
             id: "P3", path: "library", n: n, medianMs: Measure.median(fullSyncs), baselineMedianMs: baselineFullSync.sync,
             floorMs: Measure.median(rawSamples), peakRSSBytes: providerPeak, referenceMs: Measure.median(codingSamples),
@@ -137,7 +137,7 @@ final class SizeRun {
             record.givenName = "Added\(index)"
             adds.append(try Measure.milliseconds { try database.add(record) })
         }
-        let naive = n <= Self.naiveLimit ? try naiveAdds() : Double.nan
+        let naive: Double? = n <= Self.naiveLimit ? try naiveAdds() : nil
         figures.append(Figure(id: "P1", path: "library", n: n, medianMs: Measure.median(adds), baselineMedianMs: naive))
 
         // P2: signal → system store updated with one pending change (library), against re-sending everything.

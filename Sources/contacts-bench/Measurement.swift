@@ -59,6 +59,25 @@ enum Measure {
         return Run(milliseconds: elapsed, exitCode: exitCode)
     }
 
+    /// Reads `source` whole and writes the same bytes to `destination` with one `fdatasync`: the
+    /// raw floor of a full sync, which must read the address book and write it to another store.
+    static func copyDurably(_ source: String, to destination: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: source))
+        let fd = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw BenchError("cannot create \(destination)") }
+        defer { close(fd) }
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var written = 0
+            while written < buffer.count {
+                let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { throw BenchError("cannot write \(destination)") }
+                written += n
+            }
+        }
+        guard fdatasync(fd) == 0 else { throw BenchError("cannot sync \(destination)") }
+    }
+
     /// Peak resident memory (VmHWM) of a running process, from /proc.
     static func peakRSS(pid: Int32) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }

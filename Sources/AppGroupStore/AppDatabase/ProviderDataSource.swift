@@ -8,11 +8,14 @@ public final class ProviderDataSource {
     private let store: JournaledStore<NoMetadata>
     private var state: StoreState<NoMetadata> = .empty
     private var loaded = false
+    /// Content pages come from the files directly: O(page), not O(address book).
+    private let pager: ContentPager<NoMetadata>
 
     /// A data source over `appGroup`'s database.
     public init(appGroup: AppGroup = .current) {
         // Lazy: the snapshot's contacts stay in the mapped file until a page needs them.
         store = JournaledStore(directory: appGroup.contactsDirectory, lazySnapshot: true)
+        pager = ContentPager(store: store)
     }
 
     /// The database as of now.
@@ -35,16 +38,18 @@ public final class ProviderDataSource {
     }
 
     /// The page at `offset` of the content enumeration identified by `marker` (nil: the initial page).
+    ///
+    /// Each page reads only its own lines (and the journal lines added since the last page), so the
+    /// first page of a million-contact database costs what any page costs.
     public func contentPage(marker: Data?, offset: Int, limit: Int) throws -> Page {
-        let state = try current()
+        let page = try pager.page(from: offset, limit: max(limit, 1))
         let chosen: SyncMarker
         if let marker {
-            guard let decoded = SyncMarker(data: marker), decoded.generation == state.generation else { return .expired }
+            guard let decoded = SyncMarker(data: marker), decoded.generation == page.generation else { return .expired }
             chosen = decoded
         } else {
-            chosen = SyncMarker(generation: state.generation, seq: state.headSeq)
+            chosen = SyncMarker(generation: page.generation, seq: page.headSeq)
         }
-        let page = state.page(from: offset, limit: max(limit, 1))
         return .page(page.contacts, marker: chosen, nextOffset: page.nextOffset, isLast: page.isLast)
     }
 

@@ -80,6 +80,12 @@ final class MappedFile: @unchecked Sendable {
         return Data(bytes: base + range.lowerBound, count: range.count)
     }
 
+    /// Appends bytes `range` to `data` (one copy, no intermediate value).
+    func append(_ range: Range<Int>, to data: inout Data) {
+        guard let base, !range.isEmpty else { return }
+        data.append(base.assumingMemoryBound(to: UInt8.self) + range.lowerBound, count: range.count)
+    }
+
     /// The offset of the first newline at or after `offset`, or nil.
     func newline(from offset: Int) -> Int? {
         guard let base, offset < size else { return nil }

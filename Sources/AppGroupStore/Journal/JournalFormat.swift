@@ -81,6 +81,9 @@ enum LineCoding {
     static func encodeEntryLine<Meta: Encodable>(
         seq: Int, upsert: [ContactRecord]?, delete: [String]?, meta: Meta?
     ) throws -> Data {
+        if let line = try JournalLineCodec.fastEntryLine(seq: seq, upsert: upsert, delete: delete, meta: meta) {
+            return line
+        }
         let body = try encoder().encode(EntryBody(upsert: upsert, delete: delete, meta: meta))
         var line = Data(#"{"seq":\#(seq)"#.utf8)
         if body.count > 2 {

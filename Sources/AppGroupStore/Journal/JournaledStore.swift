@@ -56,12 +56,26 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         var meta: Meta?
     }
 
-    private func decodeRecord(_ decoder: JSONDecoder, _ data: Data, retain: Bool) throws -> ContactRecord {
-        if retain { return try decoder.decode(ContactRecord.self, from: data) }
-        return ContactRecord(identifier: try decoder.decode(IdentifierOnly.self, from: data).identifier)
+    // The hand-written codecs answer the lines they fully understand; Foundation decodes the rest
+    // (and reports its errors), so values and messages are Foundation's either way.
+    func decodeRecord(_ decoder: JSONDecoder, _ file: MappedFile, _ range: Range<Int>, retain: Bool) throws
+        -> ContactRecord
+    {
+        let slice = UnsafeRawBufferPointer(rebasing: file.bytes[range])
+        if retain {
+            if let record = ContactRecordCodec.fastDecode(slice) { return record }
+            return try decoder.decode(ContactRecord.self, from: file.data(range))
+        }
+        if let identifier = ContactRecordCodec.fastIdentifier(slice) { return ContactRecord(identifier: identifier) }
+        return ContactRecord(identifier: try decoder.decode(IdentifierOnly.self, from: file.data(range)).identifier)
     }
 
-    private func decodeEntry(_ decoder: JSONDecoder, _ data: Data, retain: Bool) throws -> JournalEntry<Meta> {
+    func decodeEntry(_ decoder: JSONDecoder, _ file: MappedFile, _ range: Range<Int>, retain: Bool) throws
+        -> JournalEntry<Meta>
+    {
+        let slice = UnsafeRawBufferPointer(rebasing: file.bytes[range])
+        if let entry: JournalEntry<Meta> = JournalLineCodec.fastEntry(slice, identifiersOnly: !retain) { return entry }
+        let data = file.data(range)
         if retain { return try decoder.decode(JournalEntry<Meta>.self, from: data) }
         let light = try decoder.decode(IdentifiersEntry.self, from: data)
         return JournalEntry(
@@ -77,7 +91,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         return created
     }
 
-    private func withLock<T>(_ mode: FileLock.Mode, _ body: () throws -> T) throws -> T {
+    func withLock<T>(_ mode: FileLock.Mode, _ body: () throws -> T) throws -> T {
         if mode == .shared, !FileManager.default.fileExists(atPath: directory) {
             return try body()
         }
@@ -142,7 +156,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             let record: ContactRecord
             do {
                 // Lazy: parse the line (so a malformed one is reported now) but keep only its range.
-                record = try decodeRecord(decoder, snapshot.data(offset..<end), retain: retain && !lazy)
+                record = try decodeRecord(decoder, snapshot, offset..<end, retain: retain && !lazy)
             } catch {
                 throw StoreError.malformed(path: snapshotPath, line: lineNumber, reason: LineCoding.reason(error))
             }
@@ -197,7 +211,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         while offset < journal.size, let end = journal.newline(from: offset) {
             let entry: JournalEntry<Meta>
             do {
-                entry = try decodeEntry(decoder, journal.data(offset..<end), retain: retain)
+                entry = try decodeEntry(decoder, journal, offset..<end, retain: retain)
             } catch {
                 throw StoreError.malformed(
                     path: journalPath, line: lineNumber ?? countLines(journal, upTo: offset) + 1,
@@ -216,7 +230,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         state.journalOffset = offset
     }
 
-    private func countLines(_ file: MappedFile, upTo offset: Int) -> Int {
+    func countLines(_ file: MappedFile, upTo offset: Int) -> Int {
         var count = 0
         var index = 0
         while index < offset, let end = file.newline(from: index), end < offset {
@@ -226,7 +240,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         return count
     }
 
-    private func parseHeader(_ snapshot: MappedFile) throws -> (SnapshotHeader<Meta>, Int) {
+    func parseHeader(_ snapshot: MappedFile) throws -> (SnapshotHeader<Meta>, Int) {
         guard let end = snapshot.newline(from: 0) else {
             throw StoreError.malformed(path: snapshotPath, line: 1, reason: "missing header line")
         }
@@ -327,7 +341,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
                 if contains(journal.bytes, range: offset..<end, needle: needle) {
                     let entry: JournalEntry<Meta>
                     do {
-                        entry = try decoder.decode(JournalEntry<Meta>.self, from: journal.data(offset..<end))
+                        entry = try decodeEntry(decoder, journal, offset..<end, retain: true)
                     } catch {
                         throw StoreError.malformed(path: journalPath, line: lineNumber, reason: LineCoding.reason(error))
                     }
@@ -346,7 +360,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         return ByteSearch.contains(base + range.lowerBound, count: range.count, needle: needle)
     }
 
-    private func binarySearchSnapshot(_ snapshot: MappedFile, from headerEnd: Int, for identifier: String) throws
+    func binarySearchSnapshot(_ snapshot: MappedFile, from headerEnd: Int, for identifier: String) throws
         -> ContactRecord?
     {
         let decoder = JSONDecoder()
@@ -361,7 +375,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             }
             let record: ContactRecord
             do {
-                record = try decoder.decode(ContactRecord.self, from: snapshot.data(start..<end))
+                record = try decodeRecord(decoder, snapshot, start..<end, retain: true)
             } catch {
                 throw StoreError.malformed(
                     path: snapshotPath, line: countLines(snapshot, upTo: start) + 1, reason: LineCoding.reason(error))
@@ -405,7 +419,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             while let at = offset, at < journal.size, let end = journal.newline(from: at) {
                 let entry: JournalEntry<Meta>
                 do {
-                    entry = try decoder.decode(JournalEntry<Meta>.self, from: journal.data(at..<end))
+                    entry = try decodeEntry(decoder, journal, at..<end, retain: true)
                 } catch {
                     throw StoreError.malformed(
                         path: journalPath, line: countLines(journal, upTo: at) + 1, reason: LineCoding.reason(error))
@@ -576,25 +590,33 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         return true
     }
 
+    /// Where a contact's line comes from when compaction writes the new snapshot.
+    private enum CompactedLine {
+        case snapshot(Range<Int>)
+        case journal(Range<Int>)
+        case encoded(Data)
+    }
+
     /// Folds the journal into a new snapshot with a new generation (anchors at the head stay valid).
     ///
-    /// It keeps each contact as its encoded line, not as a decoded value, and streams the new
-    /// snapshot to disk: memory stays near the size of the file, not of the decoded address book.
+    /// It keeps each contact as the byte range of its JSON in the snapshot or the journal, not as a
+    /// decoded value, and streams the new snapshot to disk: memory stays near the number of
+    /// contacts, not the size of the decoded address book, and contacts are copied, not re-encoded.
     public func compact() throws {
         try withLock(.exclusive) {
             guard let snapshot = try openSnapshot() else { return }
             let (header, headerEnd) = try parseHeader(snapshot)
             let encoder = LineCoding.encoder()
             let decoder = JSONDecoder()
-            var lines: [String: Data] = [:]
+            var lines: [String: CompactedLine] = [:]
             lines.reserveCapacity(header.count)
             var offset = headerEnd
             var lineNumber = 1
             while offset < snapshot.size, let end = snapshot.newline(from: offset) {
                 lineNumber += 1
-                let line = snapshot.data(offset..<end)
                 do {
-                    lines[try decoder.decode(IdentifierOnly.self, from: line).identifier] = line
+                    let identifier = try decodeRecord(decoder, snapshot, offset..<end, retain: false).identifier
+                    lines[identifier] = .snapshot(offset..<end)
                 } catch {
                     throw StoreError.malformed(path: snapshotPath, line: lineNumber, reason: LineCoding.reason(error))
                 }
@@ -602,27 +624,44 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             }
             var headSeq = header.baseSeq
             var meta = header.meta
-            if let journal = try MappedFile.openIfPresent(journalPath),
-                let start = try journalHeaderEnd(journal, snapshot: header)
-            {
+            let journal = try MappedFile.openIfPresent(journalPath)
+            if let journal, let start = try journalHeaderEnd(journal, snapshot: header) {
                 var position = start
                 while position < journal.size, let end = journal.newline(from: position) {
-                    let entry: JournalEntry<Meta>
-                    do {
-                        entry = try decoder.decode(JournalEntry<Meta>.self, from: journal.data(position..<end))
-                    } catch {
-                        throw StoreError.malformed(
-                            path: journalPath, line: countLines(journal, upTo: position) + 1, reason: LineCoding.reason(error))
+                    let seq: Int
+                    let line = UnsafeRawBufferPointer(rebasing: journal.bytes[position..<end])
+                    if let ranges = JournalLineCodec.fastRanges(line, metaType: Meta.self) {
+                        seq = ranges.seq
+                        guard seq == headSeq + 1 else {
+                            throw StoreError.malformed(
+                                path: journalPath, line: countLines(journal, upTo: position) + 1,
+                                reason: "sequence number \(seq) does not follow \(headSeq)")
+                        }
+                        for item in ranges.upsert {
+                            lines[item.identifier] = .journal((position + item.range.lowerBound)..<(position + item.range.upperBound))
+                        }
+                        for identifier in ranges.delete { lines[identifier] = nil }
+                        if let entryMeta = ranges.meta { meta = entryMeta }
+                    } else {
+                        let entry: JournalEntry<Meta>
+                        do {
+                            entry = try decoder.decode(JournalEntry<Meta>.self, from: journal.data(position..<end))
+                        } catch {
+                            throw StoreError.malformed(
+                                path: journalPath, line: countLines(journal, upTo: position) + 1,
+                                reason: LineCoding.reason(error))
+                        }
+                        seq = entry.seq
+                        guard seq == headSeq + 1 else {
+                            throw StoreError.malformed(
+                                path: journalPath, line: countLines(journal, upTo: position) + 1,
+                                reason: "sequence number \(seq) does not follow \(headSeq)")
+                        }
+                        for record in entry.upsert ?? [] { lines[record.identifier] = .encoded(try ContactRecordCodec.encode(record)) }
+                        for identifier in entry.delete ?? [] { lines[identifier] = nil }
+                        if let entryMeta = entry.meta { meta = entryMeta }
                     }
-                    guard entry.seq == headSeq + 1 else {
-                        throw StoreError.malformed(
-                            path: journalPath, line: countLines(journal, upTo: position) + 1,
-                            reason: "sequence number \(entry.seq) does not follow \(headSeq)")
-                    }
-                    for record in entry.upsert ?? [] { lines[record.identifier] = try encoder.encode(record) }
-                    for identifier in entry.delete ?? [] { lines[identifier] = nil }
-                    if let entryMeta = entry.meta { meta = entryMeta }
-                    headSeq = entry.seq
+                    headSeq = seq
                     position = end + 1
                 }
             }
@@ -636,7 +675,11 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
                 var buffer = try encoder.encode(newHeader)
                 buffer.append(UInt8(ascii: "\n"))
                 for identifier in identifiers {
-                    buffer.append(lines[identifier]!)
+                    switch lines[identifier]! {
+                    case .snapshot(let range): snapshot.append(range, to: &buffer)
+                    case .journal(let range): journal?.append(range, to: &buffer)
+                    case .encoded(let data): buffer.append(data)
+                    }
                     buffer.append(UInt8(ascii: "\n"))
                     if buffer.count > 1 << 20 {
                         try SecureFile.writeAll(fd: fd, path: temp, data: buffer)
@@ -667,15 +710,14 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             format: StoreFormat.version, kind: "snapshot", generation: generation,
             previousGeneration: previousGeneration, replacedGeneration: replacedGeneration, baseSeq: baseSeq,
             count: records.count, meta: meta)
-        let encoder = LineCoding.encoder()
-        var data = try encoder.encode(header)
-        data.append(UInt8(ascii: "\n"))
-        data.reserveCapacity(records.count * 200)
+        var bytes = [UInt8](try LineCoding.encoder().encode(header))
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.reserveCapacity(bytes.count + records.count * 200)
         for record in records {
-            data.append(try encoder.encode(record))
-            data.append(UInt8(ascii: "\n"))
+            try ContactRecordCodec.encode(record, into: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
         }
-        try SecureFile.replace(snapshotPath, with: data)
+        try SecureFile.replace(snapshotPath, with: Data(bytes))
     }
 
     func writeEmptyJournal(generation: String, baseSeq: Int) throws {

@@ -50,7 +50,7 @@ public struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
         if let record = records[identifier] { return record }
         guard let range = snapshotLines[identifier], let file = snapshotFile else { return nil }
         // The line was decoded once already when the store was loaded, so it is known to be valid.
-        return try? decoder.decode(ContactRecord.self, from: file.data(range))
+        return try? ContactRecordCodec.decode(file.bytes, range: range)
     }
 
     mutating func apply(_ entry: JournalEntry<Meta>) {
@@ -78,34 +78,17 @@ public struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
     ///
     /// - Returns: the contacts, the position after the last one consumed, and whether the end was reached.
     public func page(from offset: Int, limit: Int) -> (contacts: [ContactRecord], nextOffset: Int, isLast: Bool) {
-        // Collect the page's contacts first; those still in the snapshot are decoded together, as one
-        // JSON array, which costs Foundation's decoder far less than one call per line.
+        // Contacts still in the snapshot are decoded from their mapped bytes by the store's codec.
         var slots: [ContactRecord?] = []
-        var pending: [(slot: Int, range: Range<Int>)] = []
         var index = max(offset, 0)
         while index < order.count, slots.count < limit {
             let identifier = order[index]
             if let record = records[identifier] {
                 slots.append(record)
-            } else if let range = snapshotLines[identifier], snapshotFile != nil {
-                pending.append((slots.count, range))
-                slots.append(nil)
+            } else if let range = snapshotLines[identifier], let file = snapshotFile {
+                slots.append(try? ContactRecordCodec.decode(file.bytes, range: range))
             }
             index += 1
-        }
-        if let file = snapshotFile, !pending.isEmpty {
-            var array = Data("[".utf8)
-            for (position, item) in pending.enumerated() {
-                if position > 0 { array.append(UInt8(ascii: ",")) }
-                array.append(file.data(item.range))
-            }
-            array.append(UInt8(ascii: "]"))
-            if let decoded = try? JSONDecoder().decode([ContactRecord].self, from: array), decoded.count == pending.count {
-                for (item, record) in zip(pending, decoded) { slots[item.slot] = record }
-            } else {
-                let decoder = JSONDecoder()
-                for item in pending { slots[item.slot] = try? decoder.decode(ContactRecord.self, from: file.data(item.range)) }
-            }
         }
         let result = slots.compactMap { $0 }
         // Skip trailing holes so "last" is reported on the page that holds the last contact.

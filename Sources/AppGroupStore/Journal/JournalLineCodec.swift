@@ -1,0 +1,141 @@
+import Foundation
+
+/// The hand-written coder for journal lines (`{"seq":N,"upsert":[…],"delete":[…],"meta":…}`).
+///
+/// Contacts go through `ContactRecordCodec`; the small `meta` object goes through Foundation. As
+/// for contacts, the fast decoder only answers lines it fully understands and otherwise returns
+/// nil, so the caller decodes with Foundation and reports Foundation's error with `path:line`.
+enum JournalLineCodec {
+    private static let entryKeys = JSONKeyTable(["seq", "upsert", "delete", "meta"])
+
+    /// The entry on this line, or nil when Foundation must decide. `identifiersOnly` keeps only
+    /// each upserted contact's identifier (what `IdentifiersEntry` decoding checks and keeps).
+    static func fastEntry<Meta: Decodable>(_ bytes: UnsafeRawBufferPointer, identifiersOnly: Bool) -> JournalEntry<Meta>? {
+        try? StrictJSONReader.withReader(bytes) { reader in
+            var seq: Int?
+            var upsert: [ContactRecord]?
+            var delete: [String]?
+            var meta: Meta?
+            var seen: UInt8 = 0
+            try reader.readObject { reader, key in
+                guard let index = entryKeys.index(of: key) else { return try reader.skipValue() }
+                guard seen & (1 << index) == 0 else { throw StrictJSONReader.GiveUp() }
+                seen |= 1 << index
+                if index == 0 {
+                    seq = try reader.readInt()
+                    return
+                }
+                if try reader.consumeNull() { return }
+                switch index {
+                case 1:
+                    var records: [ContactRecord] = []
+                    try reader.readArray { reader in
+                        records.append(
+                            identifiersOnly
+                                ? ContactRecord(identifier: try ContactRecordCodec.readIdentifierOnly(&reader))
+                                : try ContactRecordCodec.readRecord(&reader))
+                    }
+                    upsert = records
+                case 2:
+                    var identifiers: [String] = []
+                    try reader.readArray { identifiers.append(try $0.readString()) }
+                    delete = identifiers
+                default:
+                    let range = try reader.valueRange()
+                    let slice = UnsafeRawBufferPointer(rebasing: bytes[range])
+                    guard let decoded = try? JSONDecoder().decode(Meta.self, from: Data(slice)) else {
+                        throw StrictJSONReader.GiveUp()
+                    }
+                    meta = decoded
+                }
+            }
+            try reader.finish()
+            guard let seq else { throw StrictJSONReader.GiveUp() }
+            return JournalEntry(seq: seq, upsert: upsert, delete: delete, meta: meta)
+        }
+    }
+
+    /// The line's seq and, for each upserted contact, its identifier and the byte range of its JSON
+    /// within `bytes` (compaction copies those bytes instead of decoding and re-encoding them).
+    /// Nil when Foundation must decide.
+    static func fastRanges<Meta: Decodable>(_ bytes: UnsafeRawBufferPointer, metaType: Meta.Type) -> (
+        seq: Int, upsert: [(identifier: String, range: Range<Int>)], delete: [String], meta: Meta?
+    )? {
+        try? StrictJSONReader.withReader(bytes) { reader in
+            var seq: Int?
+            var upsert: [(identifier: String, range: Range<Int>)] = []
+            var delete: [String] = []
+            var meta: Meta?
+            var seen: UInt8 = 0
+            try reader.readObject { reader, key in
+                guard let index = entryKeys.index(of: key) else { return try reader.skipValue() }
+                guard seen & (1 << index) == 0 else { throw StrictJSONReader.GiveUp() }
+                seen |= 1 << index
+                if index == 0 {
+                    seq = try reader.readInt()
+                    return
+                }
+                if try reader.consumeNull() { return }
+                switch index {
+                case 1:
+                    try reader.readArray { reader in
+                        reader.skipWhitespace()
+                        let start = reader.position
+                        // A full read, so a line that Foundation would refuse is never copied as it is.
+                        let record = try ContactRecordCodec.readRecord(&reader)
+                        upsert.append((record.identifier, start..<reader.position))
+                    }
+                case 2:
+                    try reader.readArray { delete.append(try $0.readString()) }
+                default:
+                    let range = try reader.valueRange()
+                    let slice = UnsafeRawBufferPointer(rebasing: bytes[range])
+                    guard let decoded = try? JSONDecoder().decode(Meta.self, from: Data(slice)) else {
+                        throw StrictJSONReader.GiveUp()
+                    }
+                    meta = decoded
+                }
+            }
+            try reader.finish()
+            guard let seq else { throw StrictJSONReader.GiveUp() }
+            return (seq, upsert, delete, meta)
+        }
+    }
+
+    /// A journal line, `{"seq":N` first, ending in a newline; nil when a record must go through
+    /// Foundation (which then throws the error `ContactRecord.encode(to:)` defines).
+    static func fastEntryLine<Meta: Encodable>(
+        seq: Int, upsert: [ContactRecord]?, delete: [String]?, meta: Meta?
+    ) throws -> Data? {
+        if let upsert, !upsert.allSatisfy(ContactRecordCodec.isEncodable) { return nil }
+        var writer = JSONWriter(buffer: [])
+        writer.buffer.reserveCapacity(64 + (upsert?.count ?? 0) * 200 + (delete?.count ?? 0) * 40)
+        writer.open()
+        writer.field("seq", seq)
+        if let upsert {
+            writer.key("upsert")
+            writer.buffer.append(UInt8(ascii: "["))
+            for (index, record) in upsert.enumerated() {
+                if index > 0 { writer.buffer.append(UInt8(ascii: ",")) }
+                try ContactRecordCodec.encode(record, into: &writer.buffer)
+            }
+            writer.buffer.append(UInt8(ascii: "]"))
+        }
+        if let delete {
+            writer.key("delete")
+            writer.buffer.append(UInt8(ascii: "["))
+            for (index, identifier) in delete.enumerated() {
+                if index > 0 { writer.buffer.append(UInt8(ascii: ",")) }
+                writer.string(identifier)
+            }
+            writer.buffer.append(UInt8(ascii: "]"))
+        }
+        if let meta {
+            writer.key("meta")
+            writer.buffer.append(contentsOf: try LineCoding.encoder().encode(meta))
+        }
+        writer.close()
+        writer.buffer.append(UInt8(ascii: "\n"))
+        return Data(writer.buffer)
+    }
+}

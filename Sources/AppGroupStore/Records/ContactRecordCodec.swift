@@ -1,0 +1,471 @@
+import Foundation
+
+/// The store's hand-written coder for contact lines: the same JSON as `ContactRecord`'s `Codable`
+/// conformance through Foundation, without Foundation's per-value boxing.
+///
+/// - Decoding takes a fast path (`StrictJSONReader`) for the lines the store writes; anything it
+///   does not handle, including every invalid line, is decoded by Foundation instead, so values and
+///   error messages are exactly Foundation's.
+/// - Encoding writes the keys in declaration order, empty values omitted, as `init(from:)` reads
+///   them; a record Foundation's coding refuses (a bad birthday, date, contactType or calendar)
+///   is handed to Foundation's encoder, which throws the error users know.
+///
+/// `StoreCodecDifferentialTests` checks both directions against Foundation on seeded random input.
+public enum ContactRecordCodec {
+    // MARK: Decoding
+
+    /// Decodes one contact from its JSON bytes.
+    public static func decode(_ data: Data) throws -> ContactRecord {
+        if let record = data.withUnsafeBytes({ fastDecode($0) }) { return record }
+        return try JSONDecoder().decode(ContactRecord.self, from: data)
+    }
+
+    /// Decodes one contact from `range` of a raw buffer (a mapped file's line).
+    static func decode(_ bytes: UnsafeRawBufferPointer, range: Range<Int>) throws -> ContactRecord {
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[range])
+        if let record = fastDecode(slice) { return record }
+        return try JSONDecoder().decode(ContactRecord.self, from: Data(slice))
+    }
+
+    /// The fast path alone: the record, or nil when Foundation must decide.
+    static func fastDecode(_ bytes: UnsafeRawBufferPointer) -> ContactRecord? {
+        try? StrictJSONReader.withReader(bytes) { reader in
+            let record = try readRecord(&reader)
+            try reader.finish()
+            return record
+        }
+    }
+
+    /// The identifier of a contact line, checking the whole line is JSON (what `IdentifierOnly`
+    /// decoding through Foundation checks); nil when Foundation must decide.
+    static func fastIdentifier(_ bytes: UnsafeRawBufferPointer) -> String? {
+        try? StrictJSONReader.withReader(bytes) { reader in
+            let identifier = try readIdentifierOnly(&reader)
+            try reader.finish()
+            return identifier
+        }
+    }
+
+    static func readIdentifierOnly(_ reader: inout StrictJSONReader) throws -> String {
+        var identifier: String?
+        try reader.readObject { reader, key in
+            if recordKeys.index(of: key) == 0 {
+                guard identifier == nil else { throw StrictJSONReader.GiveUp() }
+                identifier = try reader.readString()
+            } else {
+                try reader.skipValue()
+            }
+        }
+        guard let identifier else { throw StrictJSONReader.GiveUp() }
+        return identifier
+    }
+
+    /// Key order of `ContactRecord.CodingKeys`, as `readRecord` numbers them.
+    static let recordKeys = JSONKeyTable([
+        "identifier", "namePrefix", "givenName", "middleName", "familyName", "nameSuffix", "nickname",
+        "organizationName", "departmentName", "jobTitle", "phoneNumbers", "emailAddresses", "postalAddresses",
+        "urlAddresses", "note", "birthday", "imageData", "contactType", "previousFamilyName", "phoneticGivenName",
+        "phoneticMiddleName", "phoneticFamilyName", "phoneticOrganizationName", "nonGregorianBirthday", "dates",
+        "contactRelations", "socialProfiles", "instantMessageAddresses",
+    ])
+
+    static func readRecord(_ reader: inout StrictJSONReader) throws -> ContactRecord {
+        var record = ContactRecord(identifier: "")
+        var seen: UInt64 = 0
+        var hasIdentifier = false
+        try reader.readObject { reader, key in
+            guard let index = recordKeys.index(of: key) else { return try reader.skipValue() }
+            // Foundation keeps the first of two equal keys; leave such a line to it.
+            guard seen & (1 << index) == 0 else { throw StrictJSONReader.GiveUp() }
+            seen |= 1 << index
+            if index == 0 {
+                record.identifier = try reader.readString()
+                hasIdentifier = true
+                return
+            }
+            if try reader.consumeNull() { return }  // decodeIfPresent: null is absent
+            switch index {
+            case 1: record.namePrefix = try reader.readString()
+            case 2: record.givenName = try reader.readString()
+            case 3: record.middleName = try reader.readString()
+            case 4: record.familyName = try reader.readString()
+            case 5: record.nameSuffix = try reader.readString()
+            case 6: record.nickname = try reader.readString()
+            case 7: record.organizationName = try reader.readString()
+            case 8: record.departmentName = try reader.readString()
+            case 9: record.jobTitle = try reader.readString()
+            case 10: record.phoneNumbers = try readLabeledStrings(&reader)
+            case 11: record.emailAddresses = try readLabeledStrings(&reader)
+            case 12: record.postalAddresses = try readArray(&reader, readPostalAddress)
+            case 13: record.urlAddresses = try readLabeledStrings(&reader)
+            case 14: record.note = try reader.readString()
+            case 15:
+                let birthday = try reader.readString()
+                guard BirthdayFormat.parse(birthday) != nil else { throw StrictJSONReader.GiveUp() }
+                record.birthday = birthday
+            case 16:
+                guard let data = Data(base64Encoded: try reader.readString()) else { throw StrictJSONReader.GiveUp() }
+                record.imageData = data
+            case 17:
+                let type = try reader.readString()
+                guard ContactRecord.contactTypes.contains(type) else { throw StrictJSONReader.GiveUp() }
+                record.contactType = type == "person" ? nil : type
+            case 18: record.previousFamilyName = try reader.readString()
+            case 19: record.phoneticGivenName = try reader.readString()
+            case 20: record.phoneticMiddleName = try reader.readString()
+            case 21: record.phoneticFamilyName = try reader.readString()
+            case 22: record.phoneticOrganizationName = try reader.readString()
+            case 23: record.nonGregorianBirthday = try readNonGregorianDate(&reader)
+            case 24:
+                let dates = try readLabeledStrings(&reader)
+                guard dates.allSatisfy({ BirthdayFormat.parse($0.value) != nil }) else { throw StrictJSONReader.GiveUp() }
+                record.dates = dates
+            case 25: record.contactRelations = try readLabeledStrings(&reader)
+            case 26: record.socialProfiles = try readArray(&reader, readSocialProfile)
+            default: record.instantMessageAddresses = try readArray(&reader, readInstantMessageAddress)
+            }
+        }
+        guard hasIdentifier else { throw StrictJSONReader.GiveUp() }
+        return record
+    }
+
+    private static func readArray<T>(
+        _ reader: inout StrictJSONReader, _ element: (inout StrictJSONReader) throws -> T
+    ) throws -> [T] {
+        var values: [T] = []
+        try reader.readArray { values.append(try element(&$0)) }
+        return values
+    }
+
+    private static let labeledStringKeys = JSONKeyTable(["label", "value"])
+
+    private static func readLabeledStrings(_ reader: inout StrictJSONReader) throws -> [ContactRecord.LabeledString] {
+        try readArray(&reader) { reader in
+            var label: String?
+            var value: String?
+            var seen: UInt8 = 0
+            try reader.readObject { reader, key in
+                guard let index = labeledStringKeys.index(of: key) else { return try reader.skipValue() }
+                guard seen & (1 << index) == 0 else { throw StrictJSONReader.GiveUp() }
+                seen |= 1 << index
+                if index == 0 {
+                    if try !reader.consumeNull() { label = try reader.readString() }
+                } else {
+                    value = try reader.readString()
+                }
+            }
+            guard let value else { throw StrictJSONReader.GiveUp() }
+            return ContactRecord.LabeledString(label: label, value: value)
+        }
+    }
+
+    private static let postalKeys = JSONKeyTable([
+        "label", "street", "subLocality", "city", "subAdministrativeArea", "state", "postalCode", "country",
+        "isoCountryCode",
+    ])
+
+    private static func readPostalAddress(_ reader: inout StrictJSONReader) throws -> ContactRecord.LabeledPostalAddress {
+        var address = ContactRecord.LabeledPostalAddress(label: nil)
+        var seen: UInt16 = 0
+        try reader.readObject { reader, key in
+            guard let index = postalKeys.index(of: key) else { return try reader.skipValue() }
+            guard seen & (1 << index) == 0 else { throw StrictJSONReader.GiveUp() }
+            seen |= 1 << index
+            if try reader.consumeNull() { return }
+            let value = try reader.readString()
+            switch index {
+            case 0: address.label = value
+            case 1: address.street = value
+            case 2: address.subLocality = value
+            case 3: address.city = value
+            case 4: address.subAdministrativeArea = value
+            case 5: address.state = value
+            case 6: address.postalCode = value
+            case 7: address.country = value
+            default: address.isoCountryCode = value
+            }
+        }
+        return address
+    }
+
+    private static let socialKeys = JSONKeyTable(["label", "urlString", "username", "userIdentifier", "service"])
+
+    private static func readSocialProfile(_ reader: inout StrictJSONReader) throws -> ContactRecord.LabeledSocialProfile {
+        var profile = ContactRecord.LabeledSocialProfile(label: nil)
+        var seen: UInt8 = 0
+        try reader.readObject { reader, key in
+            guard let index = socialKeys.index(of: key) else { return try reader.skipValue() }
+            guard seen & (1 << index) == 0 else { throw StrictJSONReader.GiveUp() }
+            seen |= 1 << index
+            if try reader.consumeNull() { return }
+            let value = try reader.readString()
+            switch index {
+            case 0: profile.label = value
+            case 1: profile.urlString = value
+            case 2: profile.username = value
+            case 3: profile.userIdentifier = value
+            default: profile.service = value
+            }
+        }
+        return profile
+    }
+
+    private static let instantMessageKeys = JSONKeyTable(["label", "username", "service"])
+
+    private static func readInstantMessageAddress(
+        _ reader: inout StrictJSONReader
+    ) throws -> ContactRecord.LabeledInstantMessageAddress {
+        var address = ContactRecord.LabeledInstantMessageAddress(label: nil, username: "", service: "")
+        var seen: UInt8 = 0
+        try reader.readObject { reader, key in
+            guard let index = instantMessageKeys.index(of: key) else { return try reader.skipValue() }
+            guard seen & (1 << index) == 0 else { throw StrictJSONReader.GiveUp() }
+            seen |= 1 << index
+            if try reader.consumeNull() { return }
+            let value = try reader.readString()
+            switch index {
+            case 0: address.label = value
+            case 1: address.username = value
+            default: address.service = value
+            }
+        }
+        return address
+    }
+
+    private static let nonGregorianKeys = JSONKeyTable(["calendar", "era", "year", "month", "day", "isLeapMonth"])
+
+    private static func readNonGregorianDate(_ reader: inout StrictJSONReader) throws -> ContactRecord.NonGregorianDate {
+        var calendar: String?
+        var era: Int?
+        var year: Int?
+        var month: Int?
+        var day: Int?
+        var isLeapMonth: Bool?
+        var seen: UInt8 = 0
+        try reader.readObject { reader, key in
+            guard let index = nonGregorianKeys.index(of: key) else { return try reader.skipValue() }
+            guard seen & (1 << index) == 0 else { throw StrictJSONReader.GiveUp() }
+            seen |= 1 << index
+            // Required keys (calendar, month, day) given as null are Foundation's error to report.
+            if try reader.consumeNull() {
+                if index == 0 || index == 3 || index == 4 { throw StrictJSONReader.GiveUp() }
+                return
+            }
+            switch index {
+            case 0: calendar = try reader.readString()
+            case 1: era = try reader.readInt()
+            case 2: year = try reader.readInt()
+            case 3: month = try reader.readInt()
+            case 4: day = try reader.readInt()
+            default: isLeapMonth = try reader.readBool()
+            }
+        }
+        guard let calendar, let month, let day else { throw StrictJSONReader.GiveUp() }
+        let date = ContactRecord.NonGregorianDate(
+            calendar: calendar, era: era, year: year, month: month, day: day, isLeapMonth: isLeapMonth)
+        guard date.problem == nil else { throw StrictJSONReader.GiveUp() }
+        return date
+    }
+
+    // MARK: Encoding
+
+    /// One contact as JSON (no newline).
+    public static func encode(_ record: ContactRecord) throws -> Data {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(256)
+        try encode(record, into: &buffer)
+        return Data(buffer)
+    }
+
+    /// Appends one contact's JSON to `buffer`.
+    static func encode(_ record: ContactRecord, into buffer: inout [UInt8]) throws {
+        guard isEncodable(record) else {
+            // Foundation's encoder throws the error `ContactRecord.encode(to:)` defines for this record.
+            buffer.append(contentsOf: try LineCoding.encoder().encode(record))
+            return
+        }
+        var writer = JSONWriter(buffer: buffer)
+        buffer = []
+        writer.open()
+        writer.field("identifier", record.identifier, always: true)
+        writer.field("namePrefix", record.namePrefix)
+        writer.field("givenName", record.givenName)
+        writer.field("middleName", record.middleName)
+        writer.field("familyName", record.familyName)
+        writer.field("nameSuffix", record.nameSuffix)
+        writer.field("nickname", record.nickname)
+        writer.field("organizationName", record.organizationName)
+        writer.field("departmentName", record.departmentName)
+        writer.field("jobTitle", record.jobTitle)
+        writer.labeledStrings("phoneNumbers", record.phoneNumbers)
+        writer.labeledStrings("emailAddresses", record.emailAddresses)
+        if !record.postalAddresses.isEmpty {
+            writer.array("postalAddresses", record.postalAddresses) { writer, address in
+                writer.open()
+                if let label = address.label { writer.field("label", label, always: true) }
+                writer.field("street", address.street)
+                writer.field("subLocality", address.subLocality)
+                writer.field("city", address.city)
+                writer.field("subAdministrativeArea", address.subAdministrativeArea)
+                writer.field("state", address.state)
+                writer.field("postalCode", address.postalCode)
+                writer.field("country", address.country)
+                writer.field("isoCountryCode", address.isoCountryCode)
+                writer.close()
+            }
+        }
+        writer.labeledStrings("urlAddresses", record.urlAddresses)
+        writer.field("note", record.note)
+        if let birthday = record.birthday { writer.field("birthday", birthday, always: true) }
+        if let imageData = record.imageData { writer.field("imageData", imageData.base64EncodedString(), always: true) }
+        if let contactType = record.contactType, contactType != "person" {
+            writer.field("contactType", contactType, always: true)
+        }
+        writer.field("previousFamilyName", record.previousFamilyName)
+        writer.field("phoneticGivenName", record.phoneticGivenName)
+        writer.field("phoneticMiddleName", record.phoneticMiddleName)
+        writer.field("phoneticFamilyName", record.phoneticFamilyName)
+        writer.field("phoneticOrganizationName", record.phoneticOrganizationName)
+        if let date = record.nonGregorianBirthday {
+            writer.key("nonGregorianBirthday")
+            writer.open()
+            writer.field("calendar", date.calendar, always: true)
+            if let era = date.era { writer.field("era", era) }
+            if let year = date.year { writer.field("year", year) }
+            writer.field("month", date.month)
+            writer.field("day", date.day)
+            if let isLeapMonth = date.isLeapMonth { writer.field("isLeapMonth", isLeapMonth) }
+            writer.close()
+        }
+        writer.labeledStrings("dates", record.dates)
+        writer.labeledStrings("contactRelations", record.contactRelations)
+        if !record.socialProfiles.isEmpty {
+            writer.array("socialProfiles", record.socialProfiles) { writer, profile in
+                writer.open()
+                if let label = profile.label { writer.field("label", label, always: true) }
+                writer.field("urlString", profile.urlString)
+                writer.field("username", profile.username)
+                writer.field("userIdentifier", profile.userIdentifier)
+                writer.field("service", profile.service)
+                writer.close()
+            }
+        }
+        if !record.instantMessageAddresses.isEmpty {
+            writer.array("instantMessageAddresses", record.instantMessageAddresses) { writer, address in
+                writer.open()
+                if let label = address.label { writer.field("label", label, always: true) }
+                writer.field("username", address.username)
+                writer.field("service", address.service)
+                writer.close()
+            }
+        }
+        writer.close()
+        buffer = writer.buffer
+    }
+
+    /// Whether `ContactRecord.encode(to:)` accepts the record (the checks it makes before writing).
+    static func isEncodable(_ record: ContactRecord) -> Bool {
+        if let birthday = record.birthday, BirthdayFormat.parse(birthday) == nil { return false }
+        if let type = record.contactType, !ContactRecord.contactTypes.contains(type) { return false }
+        if record.nonGregorianBirthday?.problem != nil { return false }
+        return record.dates.allSatisfy { BirthdayFormat.parse($0.value) != nil }
+    }
+}
+
+/// Appends JSON to a byte buffer, escaping strings as Foundation's encoder does (slashes unescaped).
+struct JSONWriter {
+    var buffer: [UInt8]
+    private var needsComma = false
+
+    init(buffer: [UInt8]) {
+        self.buffer = buffer
+    }
+
+    mutating func open() {
+        buffer.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    mutating func close() {
+        buffer.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    mutating func key(_ name: StaticString) {
+        if needsComma { buffer.append(UInt8(ascii: ",")) }
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        buffer.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        needsComma = true
+    }
+
+    /// A string field; empty strings are omitted unless `always`.
+    mutating func field(_ name: StaticString, _ value: String, always: Bool = false) {
+        guard always || !value.isEmpty else { return }
+        key(name)
+        string(value)
+    }
+
+    mutating func field(_ name: StaticString, _ value: Int) {
+        key(name)
+        buffer.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func field(_ name: StaticString, _ value: Bool) {
+        key(name)
+        buffer.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    mutating func labeledStrings(_ name: StaticString, _ values: [ContactRecord.LabeledString]) {
+        guard !values.isEmpty else { return }
+        array(name, values) { writer, item in
+            writer.open()
+            if let label = item.label { writer.field("label", label, always: true) }
+            writer.field("value", item.value, always: true)
+            writer.close()
+        }
+    }
+
+    mutating func array<T>(_ name: StaticString, _ values: [T], _ element: (inout JSONWriter, T) -> Void) {
+        key(name)
+        buffer.append(UInt8(ascii: "["))
+        needsComma = false
+        for value in values {
+            if needsComma { buffer.append(UInt8(ascii: ",")) }
+            element(&self, value)
+            needsComma = true
+        }
+        buffer.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// A quoted, escaped string.
+    mutating func string(_ value: String) {
+        buffer.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { bytes in
+            var clean = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<index]))
+                clean = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+                case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case 0x0A: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case 0x0D: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                case 0x09: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                case 0x08: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+                case 0x0C: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    buffer.append(contentsOf: [
+                        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
+                        hex[Int(byte & 0xF)],
+                    ])
+                }
+            }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+}

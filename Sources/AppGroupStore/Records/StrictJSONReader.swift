@@ -1,0 +1,296 @@
+import Foundation
+
+/// A JSON reader for the store's own lines that accepts only a strict subset of what Foundation's
+/// `JSONDecoder` accepts, and gives up (`StrictJSONReader.GiveUp`) on anything else.
+///
+/// It is the fast path of `ContactRecordCodec` and `JournalLineCodec`: a line it reads decodes to
+/// exactly the value Foundation would produce, and a line it gives up on is decoded again by
+/// Foundation, which then produces the value or the very error users have always seen. So being
+/// stricter than Foundation costs speed on odd input, never correctness; being more lenient would
+/// be a bug, which the differential fuzz test (`StoreCodecDifferentialTests`) looks for.
+///
+/// What it gives up on: numbers with a fraction or exponent (or over 18 digits), lone surrogate
+/// escapes, invalid UTF-8, raw control characters in strings, duplicate keys it knows, and any
+/// value of an unexpected type.
+struct StrictJSONReader {
+    /// The input is outside the subset this reader handles; let Foundation decide.
+    struct GiveUp: Error {}
+
+    private let base: UnsafePointer<UInt8>
+    private let end: Int
+    private(set) var position: Int
+
+    /// A reader over `count` bytes at `base` (which must stay valid while the reader is used).
+    init(_ base: UnsafePointer<UInt8>, count: Int) {
+        self.base = base
+        self.end = count
+        self.position = 0
+    }
+
+    /// Runs `body` with a reader over `bytes`.
+    static func withReader<T>(_ bytes: UnsafeRawBufferPointer, _ body: (inout StrictJSONReader) throws -> T) throws -> T {
+        guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw GiveUp() }
+        var reader = StrictJSONReader(pointer, count: bytes.count)
+        return try body(&reader)
+    }
+
+    // MARK: Structure
+
+    mutating func skipWhitespace() {
+        while position < end {
+            switch base[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    /// The next significant byte, without consuming it.
+    mutating func peek() throws -> UInt8 {
+        skipWhitespace()
+        guard position < end else { throw GiveUp() }
+        return base[position]
+    }
+
+    mutating func expect(_ byte: UInt8) throws {
+        guard try peek() == byte else { throw GiveUp() }
+        position += 1
+    }
+
+    /// Consumes `null` if it comes next.
+    mutating func consumeNull() throws -> Bool {
+        guard try peek() == UInt8(ascii: "n") else { return false }
+        try literal("null")
+        return true
+    }
+
+    private mutating func literal(_ text: StaticString) throws {
+        let count = text.utf8CodeUnitCount
+        guard end - position >= count, memcmp(base + position, text.utf8Start, count) == 0 else { throw GiveUp() }
+        position += count
+    }
+
+    /// Reads an object, calling `body` with each key's bytes (keys with escapes are given up on).
+    mutating func readObject(_ body: (inout StrictJSONReader, UnsafeRawBufferPointer) throws -> Void) throws {
+        try expect(UInt8(ascii: "{"))
+        if try peek() == UInt8(ascii: "}") {
+            position += 1
+            return
+        }
+        while true {
+            try expect(UInt8(ascii: "\""))
+            let start = position
+            while position < end, base[position] != UInt8(ascii: "\"") {
+                let byte = base[position]
+                guard byte != UInt8(ascii: "\\"), byte >= 0x20 else { throw GiveUp() }
+                position += 1
+            }
+            guard position < end else { throw GiveUp() }
+            let key = UnsafeRawBufferPointer(start: base + start, count: position - start)
+            // A key Foundation cannot read as UTF-8 makes the line invalid, known key or not.
+            if key.contains(where: { $0 >= 0x80 }),
+                String(validating: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self) == nil
+            {
+                throw GiveUp()
+            }
+            position += 1
+            try expect(UInt8(ascii: ":"))
+            try body(&self, key)
+            switch try peek() {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "}"):
+                position += 1
+                return
+            default: throw GiveUp()
+            }
+        }
+    }
+
+    /// Reads an array, calling `body` once per element.
+    mutating func readArray(_ body: (inout StrictJSONReader) throws -> Void) throws {
+        try expect(UInt8(ascii: "["))
+        if try peek() == UInt8(ascii: "]") {
+            position += 1
+            return
+        }
+        while true {
+            try body(&self)
+            switch try peek() {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "]"):
+                position += 1
+                return
+            default: throw GiveUp()
+            }
+        }
+    }
+
+    /// Only whitespace may follow the top-level value.
+    mutating func finish() throws {
+        skipWhitespace()
+        guard position == end else { throw GiveUp() }
+    }
+
+    // MARK: Values
+
+    /// A JSON string (not null).
+    mutating func readString() throws -> String {
+        try expect(UInt8(ascii: "\""))
+        let start = position
+        var ascii = true
+        while position < end {
+            let byte = base[position]
+            if byte == UInt8(ascii: "\"") {
+                let bytes = UnsafeBufferPointer(start: base + start, count: position - start)
+                position += 1
+                if ascii { return String(decoding: bytes, as: UTF8.self) }
+                guard let text = String(validating: bytes, as: UTF8.self) else { throw GiveUp() }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { return try readEscapedString(from: start) }
+            guard byte >= 0x20 else { throw GiveUp() }
+            if byte >= 0x80 { ascii = false }
+            position += 1
+        }
+        throw GiveUp()
+    }
+
+    /// The slow half of `readString`: the string holds escapes.
+    private mutating func readEscapedString(from start: Int) throws -> String {
+        var bytes = [UInt8](UnsafeBufferPointer(start: base + start, count: position - start))
+        while position < end {
+            let byte = base[position]
+            position += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard let text = String(validating: bytes, as: UTF8.self) else { throw GiveUp() }
+                return text
+            case UInt8(ascii: "\\"):
+                guard position < end else { throw GiveUp() }
+                let escape = base[position]
+                position += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(escape)
+                case UInt8(ascii: "b"): bytes.append(0x08)
+                case UInt8(ascii: "f"): bytes.append(0x0C)
+                case UInt8(ascii: "n"): bytes.append(0x0A)
+                case UInt8(ascii: "r"): bytes.append(0x0D)
+                case UInt8(ascii: "t"): bytes.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try readHex4()
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        guard end - position >= 6, base[position] == UInt8(ascii: "\\"), base[position + 1] == UInt8(ascii: "u")
+                        else { throw GiveUp() }
+                        position += 2
+                        let low = try readHex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw GiveUp() }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(scalar) {
+                        throw GiveUp()
+                    }
+                    guard let unicode = Unicode.Scalar(scalar) else { throw GiveUp() }
+                    bytes.append(contentsOf: String(Character(unicode)).utf8)
+                default: throw GiveUp()
+                }
+            default:
+                guard byte >= 0x20 else { throw GiveUp() }
+                bytes.append(byte)
+            }
+        }
+        throw GiveUp()
+    }
+
+    private mutating func readHex4() throws -> UInt32 {
+        guard end - position >= 4 else { throw GiveUp() }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = base[position]
+            position += 1
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw GiveUp()
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    /// An integer without fraction or exponent, at most 18 digits.
+    mutating func readInt() throws -> Int {
+        _ = try peek()
+        var negative = false
+        if base[position] == UInt8(ascii: "-") {
+            negative = true
+            position += 1
+        }
+        let start = position
+        var value = 0
+        while position < end, base[position] >= UInt8(ascii: "0"), base[position] <= UInt8(ascii: "9") {
+            value = value * 10 + Int(base[position] - UInt8(ascii: "0"))
+            position += 1
+        }
+        let digits = position - start
+        guard digits > 0, digits <= 18, !(digits > 1 && base[start] == UInt8(ascii: "0")) else { throw GiveUp() }
+        // A fraction, an exponent or any other byte glued to the number is left to Foundation.
+        if position < end {
+            switch base[position] {
+            case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: break
+            default: throw GiveUp()
+            }
+        }
+        return negative ? -value : value
+    }
+
+    mutating func readBool() throws -> Bool {
+        switch try peek() {
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return true
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return false
+        default: throw GiveUp()
+        }
+    }
+
+    /// Skips any JSON value, checking it as strictly as the readers above.
+    mutating func skipValue() throws {
+        switch try peek() {
+        case UInt8(ascii: "{"): try readObject { reader, _ in try reader.skipValue() }
+        case UInt8(ascii: "["): try readArray { try $0.skipValue() }
+        case UInt8(ascii: "\""): _ = try readString()
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try readBool()
+        case UInt8(ascii: "n"): _ = try consumeNull()
+        default: _ = try readInt()
+        }
+    }
+
+    /// The raw bytes of the next value (skipped and checked), as offsets into the input.
+    mutating func valueRange() throws -> Range<Int> {
+        skipWhitespace()
+        let start = position
+        try skipValue()
+        return start..<position
+    }
+}
+
+/// Keys matched as bytes, so reading a line allocates no key strings.
+struct JSONKeyTable {
+    private let keys: [[UInt8]]
+
+    init(_ names: [String]) {
+        keys = names.map { Array($0.utf8) }
+    }
+
+    /// The index of `key` in the table, or nil for a key the table does not know.
+    func index(of key: UnsafeRawBufferPointer) -> Int? {
+        for (index, candidate) in keys.enumerated() where candidate.count == key.count {
+            let same = candidate.withUnsafeBytes { memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }
+            if same { return index }
+        }
+        return nil
+    }
+}

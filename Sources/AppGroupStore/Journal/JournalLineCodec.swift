@@ -16,11 +16,7 @@ enum JournalLineCodec {
             var upsert: [ContactRecord]?
             var delete: [String]?
             var meta: Meta?
-            var seen: UInt8 = 0
-            try reader.readObject { reader, key in
-                guard let index = entryKeys.index(of: key) else { return try reader.skipValue() }
-                guard seen & (1 << index) == 0 else { throw StrictJSONReader.GiveUp() }
-                seen |= 1 << index
+            try reader.readObject(keys: entryKeys) { reader, index in
                 if index == 0 {
                     seq = try reader.readInt()
                     return
@@ -66,11 +62,7 @@ enum JournalLineCodec {
             var upsert: [(identifier: String, range: Range<Int>)] = []
             var delete: [String] = []
             var meta: Meta?
-            var seen: UInt8 = 0
-            try reader.readObject { reader, key in
-                guard let index = entryKeys.index(of: key) else { return try reader.skipValue() }
-                guard seen & (1 << index) == 0 else { throw StrictJSONReader.GiveUp() }
-                seen |= 1 << index
+            try reader.readObject(keys: entryKeys) { reader, index in
                 if index == 0 {
                     seq = try reader.readInt()
                     return

@@ -71,13 +71,8 @@ public enum ContactRecordCodec {
 
     static func readRecord(_ reader: inout StrictJSONReader) throws -> ContactRecord {
         var record = ContactRecord(identifier: "")
-        var seen: UInt64 = 0
         var hasIdentifier = false
-        try reader.readObject { reader, key in
-            guard let index = recordKeys.index(of: key) else { return try reader.skipValue() }
-            // Foundation keeps the first of two equal keys; leave such a line to it.
-            guard seen & (1 << index) == 0 else { throw StrictJSONReader.GiveUp() }
-            seen |= 1 << index
+        try reader.readObject(keys: recordKeys) { reader, index in
             if index == 0 {
                 record.identifier = try reader.readString()
                 hasIdentifier = true
@@ -143,11 +138,7 @@ public enum ContactRecordCodec {
         try readArray(&reader) { reader in
             var label: String?
             var value: String?
-            var seen: UInt8 = 0
-            try reader.readObject { reader, key in
-                guard let index = labeledStringKeys.index(of: key) else { return try reader.skipValue() }
-                guard seen & (1 << index) == 0 else { throw StrictJSONReader.GiveUp() }
-                seen |= 1 << index
+            try reader.readObject(keys: labeledStringKeys) { reader, index in
                 if index == 0 {
                     if try !reader.consumeNull() { label = try reader.readString() }
                 } else {
@@ -166,11 +157,7 @@ public enum ContactRecordCodec {
 
     private static func readPostalAddress(_ reader: inout StrictJSONReader) throws -> ContactRecord.LabeledPostalAddress {
         var address = ContactRecord.LabeledPostalAddress(label: nil)
-        var seen: UInt16 = 0
-        try reader.readObject { reader, key in
-            guard let index = postalKeys.index(of: key) else { return try reader.skipValue() }
-            guard seen & (1 << index) == 0 else { throw StrictJSONReader.GiveUp() }
-            seen |= 1 << index
+        try reader.readObject(keys: postalKeys) { reader, index in
             if try reader.consumeNull() { return }
             let value = try reader.readString()
             switch index {
@@ -192,11 +179,7 @@ public enum ContactRecordCodec {
 
     private static func readSocialProfile(_ reader: inout StrictJSONReader) throws -> ContactRecord.LabeledSocialProfile {
         var profile = ContactRecord.LabeledSocialProfile(label: nil)
-        var seen: UInt8 = 0
-        try reader.readObject { reader, key in
-            guard let index = socialKeys.index(of: key) else { return try reader.skipValue() }
-            guard seen & (1 << index) == 0 else { throw StrictJSONReader.GiveUp() }
-            seen |= 1 << index
+        try reader.readObject(keys: socialKeys) { reader, index in
             if try reader.consumeNull() { return }
             let value = try reader.readString()
             switch index {
@@ -216,11 +199,7 @@ public enum ContactRecordCodec {
         _ reader: inout StrictJSONReader
     ) throws -> ContactRecord.LabeledInstantMessageAddress {
         var address = ContactRecord.LabeledInstantMessageAddress(label: nil, username: "", service: "")
-        var seen: UInt8 = 0
-        try reader.readObject { reader, key in
-            guard let index = instantMessageKeys.index(of: key) else { return try reader.skipValue() }
-            guard seen & (1 << index) == 0 else { throw StrictJSONReader.GiveUp() }
-            seen |= 1 << index
+        try reader.readObject(keys: instantMessageKeys) { reader, index in
             if try reader.consumeNull() { return }
             let value = try reader.readString()
             switch index {
@@ -241,11 +220,7 @@ public enum ContactRecordCodec {
         var month: Int?
         var day: Int?
         var isLeapMonth: Bool?
-        var seen: UInt8 = 0
-        try reader.readObject { reader, key in
-            guard let index = nonGregorianKeys.index(of: key) else { return try reader.skipValue() }
-            guard seen & (1 << index) == 0 else { throw StrictJSONReader.GiveUp() }
-            seen |= 1 << index
+        try reader.readObject(keys: nonGregorianKeys) { reader, index in
             // Required keys (calendar, month, day) given as null are Foundation's error to report.
             if try reader.consumeNull() {
                 if index == 0 || index == 3 || index == 4 { throw StrictJSONReader.GiveUp() }

@@ -70,6 +70,19 @@ struct StrictJSONReader {
         position += count
     }
 
+    /// Reads an object whose keys are those of `keys`: calls `body` with each key's index in the
+    /// table, skips keys the table does not know, and gives up on a key given twice (Foundation
+    /// keeps the first of two equal keys; such a line is left to it).
+    mutating func readObject(keys: JSONKeyTable, _ body: (inout StrictJSONReader, Int) throws -> Void) throws {
+        var seen: UInt64 = 0
+        try readObject { reader, key in
+            guard let index = keys.index(of: key) else { return try reader.skipValue() }
+            guard seen & (1 << index) == 0 else { throw GiveUp() }
+            seen |= 1 << index
+            try body(&reader, index)
+        }
+    }
+
     /// Reads an object, calling `body` with each key's bytes (keys with escapes are given up on).
     mutating func readObject(_ body: (inout StrictJSONReader, UnsafeRawBufferPointer) throws -> Void) throws {
         try expect(UInt8(ascii: "{"))
@@ -282,6 +295,8 @@ struct JSONKeyTable {
     private let keys: [[UInt8]]
 
     init(_ names: [String]) {
+        // readObject(keys:) marks the keys it has seen in a 64-bit set.
+        precondition(names.count <= 64, "a JSONKeyTable holds at most 64 keys")
         keys = names.map { Array($0.utf8) }
     }
 

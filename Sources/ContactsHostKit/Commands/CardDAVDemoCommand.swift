@@ -105,25 +105,7 @@ enum CardDAVDemoCommand {
     }
 
     private static func step(_ title: String, _ client: SystemClient, _ backend: CardDAVBackend, _ out: CommandOutput) throws {
-        out.out(title)
-        guard let reply = try client.signal(wait: true, timeout: 60, trace: true), let report = reply.report else {
-            throw CommandFailure("the provider gave no report")
-        }
-        if let path = reply.trace, let data = try SecureFile.readIfPresent(path) {
-            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") { out.out("   " + line) }
-            unlink(path)
-        }
-        for line in ReportJSON.text(report).split(separator: "\n") { out.out("   " + line) }
-        if let error = report.error { throw CommandFailure("sync failed: \(error.message)") }
-        let system = try SystemStore(directory: client.paths.systemStore).load().contacts
-        out.out("   the system now has:")
-        for record in system.sorted(by: { $0.displayName < $1.displayName }) {
-            out.out("     • \(record.displayName)" + (record.phoneNumbers.first.map { " (\($0.value))" } ?? ""))
-        }
-        let server = try backend.contacts()
-        let matches = Set(server) == Set(system)
-        out.out("   \(matches ? "✓" : "✗") the system store \(matches ? "equals" : "DIFFERS FROM") the server's address book (\(server.count) contacts)\n")
-        if !matches { throw CommandFailure("the system store does not match the server") }
+        try DemoCommand.syncStep(title, client, out, source: "the server's address book") { try backend.contacts() }
     }
 }
 

@@ -157,6 +157,15 @@ enum DemoCommand {
     }
 
     private static func step(_ title: String, _ client: SystemClient, _ database: AppDatabase, _ out: CommandOutput) throws {
+        try syncStep(title, client, out, source: "the app database") { try database.all() }
+    }
+
+    /// One demo step: signals and waits, prints the calls and the report, lists what the system holds,
+    /// and checks it equals `expected()` (the contacts of `source`); throws when the sync failed or differs.
+    static func syncStep(
+        _ title: String, _ client: SystemClient, _ out: CommandOutput, source: String,
+        expected: () throws -> [ContactRecord]
+    ) throws {
         out.out(title)
         guard let reply = try client.signal(wait: true, timeout: 60, trace: true), let report = reply.report else {
             throw CommandFailure("the provider gave no report")
@@ -172,9 +181,9 @@ enum DemoCommand {
         for record in system.sorted(by: { $0.displayName < $1.displayName }) {
             out.out("     • \(record.displayName)" + (record.phoneNumbers.first.map { " (\($0.value))" } ?? ""))
         }
-        let app = try database.all()
-        let matches = Set(app) == Set(system)
-        out.out("   \(matches ? "✓" : "✗") the system store \(matches ? "equals" : "DIFFERS FROM") the app database (\(app.count) contacts)\n")
-        if !matches { throw CommandFailure("the system store does not match the app database") }
+        let wanted = try expected()
+        let matches = Set(wanted) == Set(system)
+        out.out("   \(matches ? "✓" : "✗") the system store \(matches ? "equals" : "DIFFERS FROM") \(source) (\(wanted.count) contacts)\n")
+        if !matches { throw CommandFailure("the system store does not match \(source)") }
     }
 }

@@ -120,7 +120,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["AppGroupStore", "TestSupport", "ContactProviderConformance"]),
+            dependencies: ["AppGroupStore", "ContactProviderSystem", "TestSupport", "ContactProviderConformance"]),
     ],
     swiftLanguageModes: [.v6]
 )

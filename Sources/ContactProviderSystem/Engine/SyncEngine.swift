@@ -77,8 +77,12 @@ public final class SyncEngine {
     ///   - driver: the provider's enumerator.
     ///   - transcript: receives one line per call (for `--trace`, step mode and the kit).
     ///   - maxSteps: stop after this many pages/batches (step mode runs one at a time).
+    ///   - stopRequested: asked before every page or batch after the first; true when the app
+    ///     called `invalidate()` (or the process is stopping) during the sync. The sync then ends
+    ///     with `extensionInvalidated` (R10, R43), keeping the pages or batches it committed.
     public func sync(
-        driver: any EnumeratorDriver, transcript: Transcript = Transcript(), maxSteps: Int = .max
+        driver: any EnumeratorDriver, transcript: Transcript = Transcript(), maxSteps: Int = .max,
+        stopRequested: () -> Bool = { false }
     ) async -> SyncReport {
         let started = clock.now()
         var report = SyncReport(enumeration: "content")
@@ -91,6 +95,13 @@ public final class SyncEngine {
             var restarts = 0
             var steps = 0
             loop: while steps < maxSteps {
+                if steps > 0, stopRequested() {
+                    transcript.record("system: invalidate() arrived during the sync → ending it after the last commit")
+                    throw SyncFailure.provider(
+                        .extensionInvalidated,
+                        message: "the app called invalidate() while the enumeration was running; what was committed "
+                            + "stays and the next signal resumes from there (R10, R43)")
+                }
                 steps += 1
                 let syncState = state.meta ?? .initial
                 let outcome: StepOutcome

@@ -210,7 +210,17 @@ public final class ProviderRuntime {
                 }
             }
             if wantsSync || !syncWaiters.isEmpty {
-                let report = await runSync(engine: engine, session: session, waiters: syncWaiters, maxSteps: .max)
+                // Between pages the sync looks at the request FIFO (one poll(2)): an `invalidate` or
+                // `shutdown` (SIGTERM) ends a long sync after its last commit instead of after its
+                // last page (R10, R43). Other doorbells that arrive meanwhile wait for the next round.
+                let report = await runSync(
+                    engine: engine, session: session, waiters: syncWaiters, maxSteps: .max,
+                    stopRequested: {
+                        guard NamedPipe.waitReadable(requests, timeoutSeconds: 0) else { return false }
+                        let arrived = drain(requests, into: &buffer)
+                        pending.append(contentsOf: arrived)
+                        return arrived.contains { $0.kind == .invalidate || $0.kind == .shutdown }
+                    })
                 if report.error?.code == ProviderErrorCode.enumerationTimeout.rawValue {
                     log("the enumerator timed out; ending the extension (a hung enumerator cannot be reused)")
                     stopping = true
@@ -262,14 +272,17 @@ public final class ProviderRuntime {
         return ExitCode.success
     }
 
-    private func runSync(engine: SyncEngine, session: ProviderSession, waiters: [Waiter], maxSteps: Int) async -> SyncReport {
+    private func runSync(
+        engine: SyncEngine, session: ProviderSession, waiters: [Waiter], maxSteps: Int, stopRequested: () -> Bool = { false }
+    ) async -> SyncReport {
         let log = self.log
         var echo: (@Sendable (String) -> Void)?
         if options.foreground {
             echo = { @Sendable line in log(line) }
         }
         let transcript = Transcript(echo: echo)
-        let report = await engine.sync(driver: session.driver, transcript: transcript, maxSteps: maxSteps)
+        let report = await engine.sync(
+            driver: session.driver, transcript: transcript, maxSteps: maxSteps, stopRequested: stopRequested)
         let summary: String
         if let error = report.error {
             summary = "failed: \(error.message)"

@@ -35,7 +35,7 @@ func contactsByID(_ result: ProcessResult) throws -> [String: String] {
 func expectSystemMatchesApp(_ group: TemporaryAppGroup, count: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let app = try contactsByID(try host(["list", "--json"], in: group))
     let system = try contactsByID(try host(["system", "list", "--json"], in: group))
-    #expect(app == system, "system store differs from the app database", sourceLocation: sourceLocation)
+    expectSameContacts(app: app, system: system, sourceLocation: sourceLocation)
     if let count { #expect(app.count == count, sourceLocation: sourceLocation) }
 }
 

@@ -1,0 +1,88 @@
+import ContactProviderSystem
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `contacts-host invalidate` during a long content sync (R10, R43): the provider is held inside a
+/// page by the kit's mid-call pause (a signal, not a sleep), the invalidate doorbell is delivered,
+/// and only then does the page go on.
+@Suite("End to end: invalidate in the middle of a long sync")
+struct InvalidateMidSyncTests {
+    @Test("invalidate during a 20-page content sync ends it after the page in flight; whole pages stay, the next signal resumes and converges")
+    func invalidateDuringLongContentSync() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
+        try host(["enable", "--extension", BuiltProducts.path("demo-provider"), "--page-size", "2"], in: group)
+        try host(["import", try makeImportFile(group, count: 40)], in: group)
+        // Three pages committed one at a time (step mode), so the sync below starts mid-enumeration.
+        for _ in 0..<3 { try host(["step"], in: group) }
+        #expect(try systemContacts(group).count == 6)
+
+        // The next item-carrying observer call (page 4) pauses until the test lets it go on.
+        let pause = try MidCallPause.Armed(MidCallPause(runDirectory: paths.runDirectory))
+        let signalOutput = group.path + "/signal.out"
+        let signal = try SpawnedProcess(
+            [BuiltProducts.path("contacts-host"), "signal", "--wait", "--json"], environment: group.environment,
+            stdout: signalOutput, stderr: group.path + "/signal.err")
+        defer { signal.kill() }
+        try #require(pause.waitUntilPaused(timeoutSeconds: 60), "the provider never reached page 4")
+
+        let invalidateErrors = group.path + "/invalidate.err"
+        let invalidate = try SpawnedProcess(
+            [BuiltProducts.path("contacts-host"), "invalidate"], environment: group.environment, stderr: invalidateErrors)
+        defer { invalidate.kill() }
+        try #require(doorbellArrives(at: paths.requests, within: 60), "the invalidate doorbell never reached the request FIFO")
+        pause.resume()
+
+        #expect(invalidate.exitCode == 0, "\((try? String(contentsOfFile: invalidateErrors, encoding: .utf8)) ?? "")")
+        #expect(signal.exitCode == 1, "the interrupted sync reports a failure")
+        #expect(group.providerPID() == nil, "the provider exited after invalidate()")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: signalOutput))) as? [String: Any])
+        let error = try #require(report["error"] as? [String: Any], "\(report)")
+        #expect(error["code"] as? String == "extensionInvalidated", "\(report)")
+        // It ended after the page in flight, not after the other 16 pages.
+        #expect(report["pages"] as? Int == 1, "\(report)")
+        #expect(report["systemCount"] as? Int == 8, "\(report)")
+
+        // What the system committed is whole pages, each contact exactly as in the app.
+        let committed = ContactsDifference(
+            app: try contactsByID(try host(["list", "--json"], in: group)), system: try systemContacts(group))
+        #expect(committed.fields.isEmpty && committed.onlyInSystem.isEmpty, "\(committed)")
+        #expect(committed.onlyInApp.count == 32, "\(committed)")
+
+        // The next signal relaunches the provider, resumes at page 5 and converges.
+        let resumed = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
+        #expect(resumed["enumeration"] as? String == "content")
+        #expect(resumed["pages"] as? Int == 16, "\(resumed)")
+        #expect(resumed["error"] == nil, "\(resumed)")
+        try expectSystemMatchesApp(group, count: 40)
+        try stopProvider(group)
+    }
+
+    private func systemContacts(_ group: TemporaryAppGroup) throws -> [String: String] {
+        try contactsByID(try host(["system", "list", "--json"], in: group))
+    }
+
+    /// Whether bytes wait in the provider's request FIFO within `seconds` (FIONREAD does not consume them).
+    ///
+    /// A FIFO write raises no event another reader can wait on without taking the bytes, so this
+    /// looks every millisecond; it returns as soon as the doorbell is there.
+    private func doorbellArrives(at path: String, within seconds: Double) -> Bool {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            var waiting: Int32 = 0
+            if ioctl(fd, UInt(FIONREAD), &waiting) == 0, waiting > 0 { return true }
+            usleep(1000)
+        }
+        return false
+    }
+}

@@ -4,7 +4,7 @@ import Foundation
 
 extension ConformanceChecker {
     /// Commits a full content enumeration through the system; returns the first anchor.
-    func completeContent(rules: [String]) async throws -> SyncPosition? {
+    func completeContent(rules: [ConformanceRule]) async throws -> SyncPosition? {
         let (report, transcript) = try await systemSync(maxSteps: .max)
         guard report.error == nil, let anchor = report.anchor else {
             recordBlocked(
@@ -41,13 +41,13 @@ extension ConformanceChecker {
     /// D1, D2, D4–D7: probe change batches from the committed anchor, then sync through the system.
     func changeRules() async throws {
         try freshData(count: 10)
-        guard let anchor0 = try await completeContent(rules: ["D1", "D2", "D4", "D5", "D6", "D7"]) else { return }
+        guard let anchor0 = try await completeContent(rules: [.d1, .d2, .d4, .d5, .d6, .d7]) else { return }
         let batchSize = options.batchSize
 
         let idle = try await subject.probe(ProbeRequest(kind: .changes, position: anchor0, size: batchSize))
         checkTerminal(idle, step: "changes from \(anchor0) with nothing changed")
         if case .batch(_, let moreComing) = idle.end, !idle.items.isEmpty || !idle.deleted.isEmpty || moreComing {
-            record("D5", Finding(
+            record(.d5, Finding(
                 explanation: "with nothing changed the provider reported \(idle.items.count) updates, \(idle.deleted.count) deletions, moreComing \(moreComing)",
                 step: "changes from \(anchor0) with nothing changed", transcript: idle.transcript))
         }
@@ -62,13 +62,13 @@ extension ConformanceChecker {
             transcript += result.transcript
             guard checkTerminal(result, step: step) else { return }
             if result.items.count + result.deleted.count > batchSize {
-                record("D7", Finding(
+                record(.d7, Finding(
                     explanation: "a batch carried \(result.items.count + result.deleted.count) changes; suggestedBatchSize is \(batchSize)",
                     step: step, transcript: result.transcript))
             }
             let replay = try await subject.probe(ProbeRequest(kind: .changes, position: anchor, size: batchSize))
             if replay.items != result.items || replay.deleted != result.deleted || replay.end != result.end {
-                record("D6", Finding(
+                record(.d6, Finding(
                     explanation: "the same anchor gave a different batch the second time", step: step,
                     transcript: result.transcript + replay.transcript))
             }
@@ -76,11 +76,11 @@ extension ConformanceChecker {
             for identifier in result.deleted { system[identifier] = nil }
             switch result.end {
             case .error(let code, let message):
-                record("D2", Finding(explanation: "the provider answered a live anchor with an error: \(code ?? message)", step: step, transcript: transcript))
+                record(.d2, Finding(explanation: "the provider answered a live anchor with an error: \(code ?? message)", step: step, transcript: transcript))
                 return
             case .batch(let next, let moreComing):
                 if moreComing, next == anchor {
-                    record("D4", Finding(
+                    record(.d4, Finding(
                         explanation: "moreComing is true but the anchor did not advance from \(anchor): the system would ask for the same batch forever",
                         step: step, transcript: result.transcript))
                     return
@@ -88,29 +88,29 @@ extension ConformanceChecker {
                 anchor = next
                 if !moreComing {
                     if let difference = difference(system: Array(system.values), data: try backend.contacts()) {
-                        record("D2", Finding(explanation: "after the last batch: \(difference)", step: step, transcript: transcript))
+                        record(.d2, Finding(explanation: "after the last batch: \(difference)", step: step, transcript: transcript))
                     }
-                    return try await systemConverges(rule: "D2")
+                    return try await systemConverges(rule: .d2)
                 }
             default:
                 return
             }
         }
-        record("D4", Finding(explanation: "50 batches were not enough for 10 changes", step: "change batch 50", transcript: Array(transcript.suffix(20))))
+        record(.d4, Finding(explanation: "50 batches were not enough for 10 changes", step: "change batch 50", transcript: Array(transcript.suffix(20))))
     }
 
     /// Checks one batch's terminal call (D1); false when there is none.
     @discardableResult
     func checkTerminal(_ result: ProbeResult, step: String) -> Bool {
         if let violation = result.violations.first {
-            record("D1", Finding(explanation: violation.message, step: step, transcript: result.transcript))
+            record(.d1, Finding(explanation: violation.message, step: step, transcript: result.transcript))
         }
         if result.timedOut {
-            record("D1", Finding(explanation: "enumerateChanges did not return within \(options.timeoutSeconds) s", step: step, transcript: result.transcript))
+            record(.d1, Finding(explanation: "enumerateChanges did not return within \(options.timeoutSeconds) s", step: step, transcript: result.transcript))
             return false
         }
         if result.end == nil {
-            record("D1", Finding(
+            record(.d1, Finding(
                 explanation: "enumerateChanges returned without didFinishEnumeratingChanges or …WithError (R30)", step: step,
                 transcript: result.transcript))
             return false
@@ -119,7 +119,7 @@ extension ConformanceChecker {
     }
 
     /// Syncs through the system until caught up and checks the system store equals the data.
-    func systemConverges(rule: String, step: String = "sync through the system") async throws {
+    func systemConverges(rule: ConformanceRule, step: String = "sync through the system") async throws {
         let (report, transcript) = try await syncUntilCaughtUp()
         if let error = report.error {
             record(rule, Finding(explanation: "the sync failed: \(error.message)", step: step, transcript: transcript))
@@ -135,7 +135,7 @@ extension ConformanceChecker {
         try freshData(count: 12)
         let (first, firstTranscript) = try await systemSync(maxSteps: 1)
         if let error = first.error {
-            record("D3", Finding(explanation: "the first content page failed: \(error.message)", step: "content page 1", transcript: firstTranscript))
+            record(.d3, Finding(explanation: "the first content page failed: \(error.message)", step: "content page 1", transcript: firstTranscript))
             return
         }
         let data = Dictionary(try backend.contacts().map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
@@ -144,13 +144,13 @@ extension ConformanceChecker {
         for record in delivered.prefix(2) { try backend.update(edited(record)) }
         if let victim = delivered.dropFirst(2).last { try backend.delete(identifier: victim.identifier) }
         try backend.add(makeContact())
-        try await systemConverges(rule: "D3", step: "content enumeration finished after edits made between its pages, then a change enumeration")
+        try await systemConverges(rule: .d3, step: "content enumeration finished after edits made between its pages, then a change enumeration")
     }
 
     /// E1: after the data forgets its generation, the old anchor must expire (or yield the full truth).
     func expiryRule() async throws {
         try freshData(count: 6)
-        guard let anchor = try await completeContent(rules: ["E1"]) else { return }
+        guard let anchor = try await completeContent(rules: [.e1]) else { return }
         try backend.reset()
         for _ in 0..<3 { try backend.add(makeContact()) }
         var system = Dictionary(try subject.systemContacts().map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
@@ -162,13 +162,13 @@ extension ConformanceChecker {
             transcript += result.transcript
             switch result.end {
             case .error(let code, _) where code == "changeAnchorExpired" || code == "pageExpired":
-                return try await systemConverges(rule: "E1", step: "full re-enumeration after the expiry")
+                return try await systemConverges(rule: .e1, step: "full re-enumeration after the expiry")
             case .batch(let next, let moreComing):
                 for item in result.items { system[item.identifier] = item }
                 for identifier in result.deleted { system[identifier] = nil }
                 if !moreComing {
                     if let difference = difference(system: Array(system.values), data: try backend.contacts()) {
-                        record("E1", Finding(
+                        record(.e1, Finding(
                             explanation: "the anchor's generation was forgotten but the provider answered with changes instead of changeAnchorExpired, leaving: \(difference)",
                             step: step, transcript: transcript))
                     }
@@ -177,7 +177,7 @@ extension ConformanceChecker {
                 if next == position { return }
                 position = next
             default:
-                record("E1", Finding(explanation: "the provider gave no valid answer to a forgotten anchor", step: step, transcript: transcript))
+                record(.e1, Finding(explanation: "the provider gave no valid answer to a forgotten anchor", step: step, transcript: transcript))
                 return
             }
         }
@@ -189,26 +189,26 @@ extension ConformanceChecker {
         try await subject.restart()
         let first = try await subject.probe(ProbeRequest(kind: .content, position: .initial, size: options.pageSize))
         if first.end == nil || first.timedOut {
-            record("L1", Finding(explanation: "a freshly started extension did not answer its first enumerateContent", step: "first request after launch", transcript: first.transcript))
+            record(.l1, Finding(explanation: "a freshly started extension did not answer its first enumerateContent", step: "first request after launch", transcript: first.transcript))
         }
         let (seconds, error) = try await subject.invalidate()
         if let error {
-            record("L2", Finding(explanation: error, step: "invalidate()"))
+            record(.l2, Finding(explanation: error, step: "invalidate()"))
         } else if seconds > options.timeoutSeconds {
-            record("L2", Finding(explanation: String(format: "invalidate() took %.1f s; the limit is %.1f s", seconds, options.timeoutSeconds), step: "invalidate()"))
+            record(.l2, Finding(explanation: String(format: "invalidate() took %.1f s; the limit is %.1f s", seconds, options.timeoutSeconds), step: "invalidate()"))
         }
 
         try freshData(count: 5)
-        guard try await completeContent(rules: ["L3"]) != nil else { return }
+        guard try await completeContent(rules: [.l3]) != nil else { return }
         try mutate(updates: 2, deletes: 1, adds: 1)
         try await subject.restart()
         let (report, transcript) = try await syncUntilCaughtUp()
         if report.restarted {
-            record("L3", Finding(explanation: "after a restart the provider expired the committed anchor, forcing a full re-enumeration", step: "sync after restart", transcript: transcript))
+            record(.l3, Finding(explanation: "after a restart the provider expired the committed anchor, forcing a full re-enumeration", step: "sync after restart", transcript: transcript))
         } else if let error = report.error {
-            record("L3", Finding(explanation: "the sync after a restart failed: \(error.message)", step: "sync after restart", transcript: transcript))
+            record(.l3, Finding(explanation: "the sync after a restart failed: \(error.message)", step: "sync after restart", transcript: transcript))
         } else if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
-            record("L3", Finding(explanation: "after a restart: \(difference)", step: "sync after restart", transcript: transcript))
+            record(.l3, Finding(explanation: "after a restart: \(difference)", step: "sync after restart", transcript: transcript))
         }
     }
 }

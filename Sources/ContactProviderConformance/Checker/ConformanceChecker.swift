@@ -56,27 +56,27 @@ final class ConformanceChecker {
     /// Runs every selected rule; each scenario starts from empty data and an empty system store.
     func run() async -> [RuleResult] {
         let selected = Set(ConformanceRule.all.map(\.id).filter { options.rules?.contains($0) ?? true })
-        func wants(_ ids: [String]) -> Bool { !selected.isDisjoint(with: ids) }
-        let scenarios: [([String], () async throws -> Void)] = [
-            (["C1", "C2", "C3", "C4", "C5", "C6"], { try await self.contentRules() }),
-            (["F1"], { try await self.fieldRule() }),
-            (["D1", "D2", "D4", "D5", "D6", "D7"], { try await self.changeRules() }),
-            (["D3"], { try await self.changesDuringContent() }),
-            (["D8"], { try await self.reusedIdentifierRule() }),
-            (["D9"], { try await self.midCallWritesRule() }),
-            (["E1"], { try await self.expiryRule() }),
-            (["L1", "L2", "L3"], { try await self.lifecycleRules() }),
-            (["V1"], { try await self.convergenceRule() }),
+        func wants(_ rules: [ConformanceRule]) -> Bool { rules.contains { selected.contains($0.id) } }
+        let scenarios: [([ConformanceRule], () async throws -> Void)] = [
+            ([.c1, .c2, .c3, .c4, .c5, .c6], { try await self.contentRules() }),
+            ([.f1], { try await self.fieldRule() }),
+            ([.d1, .d2, .d4, .d5, .d6, .d7], { try await self.changeRules() }),
+            ([.d3], { try await self.changesDuringContent() }),
+            ([.d8], { try await self.reusedIdentifierRule() }),
+            ([.d9], { try await self.midCallWritesRule() }),
+            ([.e1], { try await self.expiryRule() }),
+            ([.l1, .l2, .l3], { try await self.lifecycleRules() }),
+            ([.v1], { try await self.convergenceRule() }),
         ]
-        for (ids, body) in scenarios where wants(ids) {
+        for (rules, body) in scenarios where wants(rules) {
             if contentTimedOut {
                 recordBlocked(
-                    ids + ["D10", "W1"], step: "after content page timeout",
+                    rules + [.d10, .w1], step: "after content page timeout",
                     because: "C1 failed: a content page took longer than the page timeout (enumerationTimeout); every other rule needs whole content pages",
                     transcript: [])
                 continue
             }
-            await scenario(ids, body)
+            await scenario(rules, body)
         }
         recordSystemWarnings()
         return ConformanceRule.all.map { rule in
@@ -86,12 +86,12 @@ final class ConformanceChecker {
     }
 
     /// Runs a scenario; an unexpected error fails each of its rules that has no result yet.
-    private func scenario(_ ids: [String], _ body: () async throws -> Void) async {
+    private func scenario(_ rules: [ConformanceRule], _ body: () async throws -> Void) async {
         do {
             try await body()
         } catch {
-            for id in ids {
-                record(id, Finding(explanation: "the check could not run: \(error)"))
+            for rule in rules {
+                record(rule, Finding(explanation: "the check could not run: \(error)"))
             }
         }
     }
@@ -99,22 +99,22 @@ final class ConformanceChecker {
     // MARK: Recording
 
     /// Records a broken rule (the first finding per rule is kept).
-    func record(_ id: String, _ finding: Finding) {
-        guard results[id] == nil, options.rules?.contains(id) ?? true, let rule = ConformanceRule.named(id) else { return }
-        results[id] = RuleResult(
+    func record(_ rule: ConformanceRule, _ finding: Finding) {
+        guard results[rule.id] == nil, options.rules?.contains(rule.id) ?? true else { return }
+        results[rule.id] = RuleResult(
             rule: rule, status: rule.level == .must ? .fail : .warn, explanation: finding.explanation,
-            step: finding.step, transcript: Array(finding.transcript.suffix(24)), reproduce: reproduce(id))
+            step: finding.step, transcript: Array(finding.transcript.suffix(24)), reproduce: reproduce(rule.id))
     }
 
-    func failed(_ id: String) -> Bool { results[id] != nil }
+    /// Whether `rule` already has a finding.
+    func failed(_ rule: ConformanceRule) -> Bool { results[rule.id] != nil }
 
     /// Marks rules that could not be checked because a step they depend on failed.
-    func recordBlocked(_ ids: [String], step: String = "initial sync", because reason: String, transcript: [String]) {
-        for id in ids where results[id] == nil && (options.rules?.contains(id) ?? true) {
-            guard let rule = ConformanceRule.named(id) else { continue }
-            results[id] = RuleResult(
+    func recordBlocked(_ rules: [ConformanceRule], step: String = "initial sync", because reason: String, transcript: [String]) {
+        for rule in rules where results[rule.id] == nil && (options.rules?.contains(rule.id) ?? true) {
+            results[rule.id] = RuleResult(
                 rule: rule, status: .skipped, explanation: "not checked: \(reason)", step: step,
-                transcript: Array(transcript.suffix(12)), reproduce: reproduce(id))
+                transcript: Array(transcript.suffix(12)), reproduce: reproduce(rule.id))
         }
     }
 

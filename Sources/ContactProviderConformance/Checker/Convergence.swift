@@ -87,7 +87,7 @@ extension ConformanceChecker {
             if !removedAny { chunk /= 2 }
         }
         let steps = candidate.enumerated().map { "\($0.offset + 1). \($0.element)" }
-        record("V1", Finding(
+        record(.v1, Finding(
             explanation: "\(failure.explanation). Shrunk from \(operations.count) to \(candidate.count) operations: " + steps.joined(separator: "; "),
             step: "operation \(failure.index + 1) of \(candidate.count): \(candidate[failure.index])",
             transcript: failure.transcript))

@@ -11,9 +11,9 @@ extension ConformanceChecker {
         for (shape, identifier) in identifiers.enumerated() {
             try backend.add(RichContacts.make(identifier, shape: shape, salt: randomInt(0...9999)))
         }
-        guard try await completeContent(rules: ["F1"]) != nil else { return }
+        guard try await completeContent(rules: [.f1]) != nil else { return }
         if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
-            record("F1", Finding(explanation: "after the content enumeration: \(difference)", step: "content enumeration of contacts of every shape"))
+            record(.f1, Finding(explanation: "after the content enumeration: \(difference)", step: "content enumeration of contacts of every shape"))
             return
         }
         // Each contact takes the next shape: fields appear, disappear and change through updates.
@@ -22,9 +22,9 @@ extension ConformanceChecker {
         }
         let (report, transcript) = try await syncUntilCaughtUp()
         if let error = report.error {
-            record("F1", Finding(explanation: "the sync of updated contacts failed: \(error.message)", step: "change enumeration", transcript: transcript))
+            record(.f1, Finding(explanation: "the sync of updated contacts failed: \(error.message)", step: "change enumeration", transcript: transcript))
         } else if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
-            record("F1", Finding(
+            record(.f1, Finding(
                 explanation: "after each contact changed shape: \(difference)", step: "change enumeration of contacts that changed shape",
                 transcript: transcript))
         }
@@ -33,25 +33,25 @@ extension ConformanceChecker {
     /// D8: an identifier deleted and added again, in one batch window and across batches.
     func reusedIdentifierRule() async throws {
         let records = try freshData(count: 4)
-        guard try await completeContent(rules: ["D8"]) != nil else { return }
+        guard try await completeContent(rules: [.d8]) != nil else { return }
         // In one batch window: deleted and added again before the provider is asked.
         var again = makeContact()
         again.identifier = records[0].identifier
         try backend.delete(identifier: again.identifier)
         try backend.add(again)
-        try await systemConverges(rule: "D8", step: "sync after \(again.identifier) was deleted and added again before one signal")
-        guard !failed("D8") else { return }
+        try await systemConverges(rule: .d8, step: "sync after \(again.identifier) was deleted and added again before one signal")
+        guard !failed(.d8) else { return }
         // Across batches: the deletion is synced first, then the identifier comes back.
         let identifier = records[1].identifier
         try backend.delete(identifier: identifier)
         let (report, transcript) = try await syncUntilCaughtUp()
         if let error = report.error {
-            record("D8", Finding(explanation: "the sync of a deletion failed: \(error.message)", step: "sync after deleting \(identifier)", transcript: transcript))
+            record(.d8, Finding(explanation: "the sync of a deletion failed: \(error.message)", step: "sync after deleting \(identifier)", transcript: transcript))
             return
         }
         var back = makeContact()
         back.identifier = identifier
         try backend.add(back)
-        try await systemConverges(rule: "D8", step: "sync after \(identifier), deleted by the previous sync, was added again")
+        try await systemConverges(rule: .d8, step: "sync after \(identifier), deleted by the previous sync, was added again")
     }
 }

@@ -7,7 +7,7 @@ extension ConformanceChecker {
     /// before it returned) must arrive, at the latest with the next sync.
     func midCallWritesRule() async throws {
         let records = try freshData(count: 6)
-        guard try await completeContent(rules: ["D9"]) != nil else { return }
+        guard try await completeContent(rules: [.d9]) != nil else { return }
         // A pending change, so the next sync's first batch carries items (where the pause happens).
         try backend.update(edited(records[0]))
         let armed = try MidCallPause.Armed(MidCallPause(runDirectory: subject.paths.runDirectory))
@@ -30,17 +30,17 @@ extension ConformanceChecker {
         let (report, transcript) = try await systemSync(maxSteps: .max)
         guard try await editor.value else {
             recordBlocked(
-                ["D9"], step: "sync with a pending change",
+                [.d9], step: "sync with a pending change",
                 because: "the provider delivered no items during a sync with a pending change, so there was no call to write into (see D2)",
                 transcript: transcript)
             return
         }
         if let error = report.error {
-            record("D9", Finding(explanation: "the sync during which the data was edited failed: \(error.message)", step: "sync paused inside a call", transcript: transcript))
+            record(.d9, Finding(explanation: "the sync during which the data was edited failed: \(error.message)", step: "sync paused inside a call", transcript: transcript))
             return
         }
         try await systemConverges(
-            rule: "D9",
+            rule: .d9,
             step: "syncs after \(edit.identifier) was updated, \(added.identifier) added and \(victim) deleted while the provider was inside an enumerator call (after its first items, before it returned)")
     }
 }

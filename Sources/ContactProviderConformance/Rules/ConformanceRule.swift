@@ -16,35 +16,118 @@ public struct ConformanceRule: Codable, Equatable, Sendable {
     public let title: String
     /// MUST or SHOULD.
     public let level: RuleLevel
-    /// Rules of the framework reference (`R19`, …) it checks.
+    /// Ids of the framework rules (`R19`, …) it checks; `frameworkRules` gives them as values.
     public let references: [String]
+
+    /// The framework rules it checks.
+    public var frameworkRules: [FrameworkRule] { references.compactMap(FrameworkRule.named) }
+
+    /// A rule of the kit, checking the framework rules `references`.
+    public init(id: String, title: String, level: RuleLevel, references: [FrameworkRule]) {
+        self.id = id
+        self.title = title
+        self.level = level
+        self.references = references.map(\.id)
+    }
 
     /// Every rule, in report order.
     public static let all: [ConformanceRule] = [
-        ConformanceRule(id: "C1", title: "exactly one terminal call per content page, before returning", level: .must, references: ["R19", "R20", "R41"]),
-        ConformanceRule(id: "C2", title: "non-empty generation marker, constant across pages", level: .must, references: ["R23"]),
-        ConformanceRule(id: "C3", title: "no identifier delivered twice across pages", level: .must, references: ["R19", "R24"]),
-        ConformanceRule(id: "C4", title: "the union of the pages equals the data", level: .must, references: ["R24", "R25"]),
-        ConformanceRule(id: "C5", title: "deterministic and resumable: the same page gives the same items", level: .must, references: ["R26"]),
-        ConformanceRule(id: "C6", title: "pages respect suggestedPageSize", level: .should, references: ["R21"]),
-        ConformanceRule(id: "F1", title: "every field of every contact arrives as written, in every shape (no field-level loss)", level: .must, references: ["R24", "R32"]),
-        ConformanceRule(id: "D1", title: "exactly one terminal call per change batch, before returning", level: .must, references: ["R30"]),
-        ConformanceRule(id: "D2", title: "changes from the last anchor bring the system exactly to the data", level: .must, references: ["R32", "R33", "R34", "R35"]),
-        ConformanceRule(id: "D3", title: "changes made during content enumeration are not lost", level: .must, references: ["R25", "R29"]),
-        ConformanceRule(id: "D4", title: "moreComing batches advance the anchor", level: .must, references: ["R34", "R40"]),
-        ConformanceRule(id: "D5", title: "an up-to-date provider answers no changes and moreComing == false", level: .should, references: ["R40"]),
-        ConformanceRule(id: "D6", title: "replaying the same anchor gives the same batch", level: .must, references: ["R37"]),
-        ConformanceRule(id: "D7", title: "batches respect suggestedBatchSize", level: .should, references: ["R31"]),
-        ConformanceRule(id: "D8", title: "an identifier deleted and added again arrives as the new contact (in one batch window and across batches)", level: .must, references: ["R32", "R33"]),
-        ConformanceRule(id: "D9", title: "edits made while the provider is inside an enumerator call (after it read, before it returns) are not lost", level: .must, references: ["R29", "R35"]),
-        ConformanceRule(id: "D10", title: "after a sync that caught up, another signal brings nothing (the last batch advances its anchor)", level: .must, references: ["R34", "R40"]),
-        ConformanceRule(id: "E1", title: "a forgotten generation is answered with an expiry error, never a partial answer", level: .must, references: ["R27", "R38"]),
-        ConformanceRule(id: "L1", title: "configured before any enumeration, the new extension answers its first request", level: .must, references: ["R15", "R16"]),
-        ConformanceRule(id: "L2", title: "invalidate() returns within the time limit", level: .must, references: ["R11", "R17"]),
-        ConformanceRule(id: "L3", title: "a restarted provider loses no committed state", level: .must, references: ["R35"]),
-        ConformanceRule(id: "V1", title: "convergence: after every signal of a random edit sequence, the system equals the data", level: .must, references: ["R12", "R24", "R34", "R38"]),
-        ConformanceRule(id: "W1", title: "the system raises no warning during the kit's syncs", level: .should, references: ["R19", "R21", "R31", "R40"]),
+        .c1, .c2, .c3, .c4, .c5, .c6, .f1, .d1, .d2, .d3, .d4, .d5,
+        .d6, .d7, .d8, .d9, .d10, .e1, .l1, .l2, .l3, .v1, .w1,
     ]
+
+    /// C1: exactly one terminal call per content page, before returning.
+    public static let c1 = ConformanceRule(
+        id: "C1", title: "exactly one terminal call per content page, before returning", level: .must,
+        references: [.r19, .r20, .r41])
+    /// C2: non-empty generation marker, constant across pages.
+    public static let c2 = ConformanceRule(
+        id: "C2", title: "non-empty generation marker, constant across pages", level: .must,
+        references: [.r23])
+    /// C3: no identifier delivered twice across pages.
+    public static let c3 = ConformanceRule(
+        id: "C3", title: "no identifier delivered twice across pages", level: .must,
+        references: [.r19, .r24])
+    /// C4: the union of the pages equals the data.
+    public static let c4 = ConformanceRule(
+        id: "C4", title: "the union of the pages equals the data", level: .must,
+        references: [.r24, .r25])
+    /// C5: deterministic and resumable: the same page gives the same items.
+    public static let c5 = ConformanceRule(
+        id: "C5", title: "deterministic and resumable: the same page gives the same items", level: .must,
+        references: [.r26])
+    /// C6: pages respect suggestedPageSize.
+    public static let c6 = ConformanceRule(
+        id: "C6", title: "pages respect suggestedPageSize", level: .should,
+        references: [.r21])
+    /// F1: every field of every contact arrives as written, in every shape (no field-level loss).
+    public static let f1 = ConformanceRule(
+        id: "F1", title: "every field of every contact arrives as written, in every shape (no field-level loss)", level: .must,
+        references: [.r24, .r32])
+    /// D1: exactly one terminal call per change batch, before returning.
+    public static let d1 = ConformanceRule(
+        id: "D1", title: "exactly one terminal call per change batch, before returning", level: .must,
+        references: [.r30])
+    /// D2: changes from the last anchor bring the system exactly to the data.
+    public static let d2 = ConformanceRule(
+        id: "D2", title: "changes from the last anchor bring the system exactly to the data", level: .must,
+        references: [.r32, .r33, .r34, .r35])
+    /// D3: changes made during content enumeration are not lost.
+    public static let d3 = ConformanceRule(
+        id: "D3", title: "changes made during content enumeration are not lost", level: .must,
+        references: [.r25, .r29])
+    /// D4: moreComing batches advance the anchor.
+    public static let d4 = ConformanceRule(
+        id: "D4", title: "moreComing batches advance the anchor", level: .must,
+        references: [.r34, .r40])
+    /// D5: an up-to-date provider answers no changes and moreComing == false.
+    public static let d5 = ConformanceRule(
+        id: "D5", title: "an up-to-date provider answers no changes and moreComing == false", level: .should,
+        references: [.r40])
+    /// D6: replaying the same anchor gives the same batch.
+    public static let d6 = ConformanceRule(
+        id: "D6", title: "replaying the same anchor gives the same batch", level: .must,
+        references: [.r37])
+    /// D7: batches respect suggestedBatchSize.
+    public static let d7 = ConformanceRule(
+        id: "D7", title: "batches respect suggestedBatchSize", level: .should,
+        references: [.r31])
+    /// D8: an identifier deleted and added again arrives as the new contact (in one batch window and across batches).
+    public static let d8 = ConformanceRule(
+        id: "D8", title: "an identifier deleted and added again arrives as the new contact (in one batch window and across batches)", level: .must,
+        references: [.r32, .r33])
+    /// D9: edits made while the provider is inside an enumerator call (after it read, before it returns) are not lost.
+    public static let d9 = ConformanceRule(
+        id: "D9", title: "edits made while the provider is inside an enumerator call (after it read, before it returns) are not lost", level: .must,
+        references: [.r29, .r35])
+    /// D10: after a sync that caught up, another signal brings nothing (the last batch advances its anchor).
+    public static let d10 = ConformanceRule(
+        id: "D10", title: "after a sync that caught up, another signal brings nothing (the last batch advances its anchor)", level: .must,
+        references: [.r34, .r40])
+    /// E1: a forgotten generation is answered with an expiry error, never a partial answer.
+    public static let e1 = ConformanceRule(
+        id: "E1", title: "a forgotten generation is answered with an expiry error, never a partial answer", level: .must,
+        references: [.r27, .r38])
+    /// L1: configured before any enumeration, the new extension answers its first request.
+    public static let l1 = ConformanceRule(
+        id: "L1", title: "configured before any enumeration, the new extension answers its first request", level: .must,
+        references: [.r15, .r16])
+    /// L2: invalidate() returns within the time limit.
+    public static let l2 = ConformanceRule(
+        id: "L2", title: "invalidate() returns within the time limit", level: .must,
+        references: [.r11, .r17])
+    /// L3: a restarted provider loses no committed state.
+    public static let l3 = ConformanceRule(
+        id: "L3", title: "a restarted provider loses no committed state", level: .must,
+        references: [.r35])
+    /// V1: convergence: after every signal of a random edit sequence, the system equals the data.
+    public static let v1 = ConformanceRule(
+        id: "V1", title: "convergence: after every signal of a random edit sequence, the system equals the data", level: .must,
+        references: [.r12, .r24, .r34, .r38])
+    /// W1: the system raises no warning during the kit's syncs.
+    public static let w1 = ConformanceRule(
+        id: "W1", title: "the system raises no warning during the kit's syncs", level: .should,
+        references: [.r19, .r21, .r31, .r40])
 
     /// The rule with `id`, if any.
     public static func named(_ id: String) -> ConformanceRule? {

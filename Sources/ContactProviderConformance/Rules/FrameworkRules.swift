@@ -2,14 +2,14 @@
 // RuleDocumentsTests (the file must be exactly their rendering, FrameworkRule.documentMarkdown).
 
 extension FrameworkRule {
-    /// R1 (Manager / domain lifecycle).
+    /// R1: `ContactProviderManager()` (no argument) manages `DefaultContactProviderDomain`.
     public static let r1 = FrameworkRule(
         number: 1, source: "Doc", section: .manager,
         text: #"""
             `ContactProviderManager()` (no argument) manages `DefaultContactProviderDomain`.
             `manager.domain.identifier == DefaultContactProviderDomain.identifier`.
             """#)
-    /// R2 (Manager / domain lifecycle).
+    /// R2: Creating a manager when the host app has no discoverable Contact Provider extension throws …
     public static let r2 = FrameworkRule(
         number: 2, source: "Doc", section: .manager,
         text: #"""
@@ -17,7 +17,7 @@ extension FrameworkRule {
             extension throws `.extensionNotFound`. On an unsupported platform it throws
             `.featureNotAvailable`.
             """#)
-    /// R3 (Manager / domain lifecycle).
+    /// R3: Creating a manager with any identifier other than `DefaultContactProviderDomain.identifier` …
     public static let r3 = FrameworkRule(
         number: 3, source: "Forum", section: .manager,
         text: #"""
@@ -25,7 +25,7 @@ extension FrameworkRule {
             `DefaultContactProviderDomain.identifier` throws `.domainNotRegistered`. (Simulator policy:
             this mirrors observed iOS 18 behaviour.)
             """#)
-    /// R4 (Manager / domain lifecycle).
+    /// R4: Creating a manager registers the default domain if needed.
     public static let r4 = FrameworkRule(
         number: 4, source: "Doc", section: .manager,
         text: #"""
@@ -33,7 +33,7 @@ extension FrameworkRule {
             the same domain sees the same `isEnabled` state, i.e. the state is per domain, not per
             manager instance.
             """#)
-    /// R5 (Manager / domain lifecycle).
+    /// R5: `enable()` on a disabled domain presents a consent step and suspends until the user decides.
     public static let r5 = FrameworkRule(
         number: 5, source: "Doc", section: .manager,
         text: #"""
@@ -42,14 +42,14 @@ extension FrameworkRule {
             throws `.deniedByUser` and `isEnabled` stays `false`. (The simulator needs an injectable
             "user decision".)
             """#)
-    /// R6 (Manager / domain lifecycle).
+    /// R6: `enable()` on an already-enabled domain returns without prompting.
     public static let r6 = FrameworkRule(
         number: 6, source: "Doc \"if necessary\" / Inferred", section: .manager,
         text: #"""
             `enable()` on an already-enabled domain returns
             without prompting.
             """#)
-    /// R7 (Manager / domain lifecycle).
+    /// R7: Before the domain is enabled, the system never runs the extension: no `init`, no …
     public static let r7 = FrameworkRule(
         number: 7, source: "Doc", section: .manager,
         text: #"""
@@ -58,7 +58,7 @@ extension FrameworkRule {
             is **undocumented**; the simulator must pick one (suggest: throw or no-op, and document the
             choice).
             """#)
-    /// R8 (Manager / domain lifecycle).
+    /// R8: `disable()` deletes every contact the domain provided (the system store for that domain becomes …
     public static let r8 = FrameworkRule(
         number: 8, source: "Doc", section: .manager,
         text: #"""
@@ -66,7 +66,7 @@ extension FrameworkRule {
             that domain becomes empty) and sets `isEnabled == false`. An enumeration in flight ends with
             `.extensionInvalidated`.
             """#)
-    /// R9 (Manager / domain lifecycle).
+    /// R9: `reset()` deletes every contact the domain provided and discards sync state.
     public static let r9 = FrameworkRule(
         number: 9, source: "Doc", section: .manager,
         text: #"""
@@ -75,14 +75,14 @@ extension FrameworkRule {
             content enumeration had completed before. An enumeration in flight ends with
             `.extensionInvalidated`. Whether `isEnabled` is unchanged is unstated. [Inferred: unchanged]
             """#)
-    /// R10 (Manager / domain lifecycle).
+    /// R10: `manager.invalidate()` causes exactly one call to the extension's `invalidate()`.
     public static let r10 = FrameworkRule(
         number: 10, source: "Doc", section: .manager,
         text: #"""
             `manager.invalidate()` causes exactly one call to the extension's
             `invalidate()`. An enumeration in flight ends with `.extensionInvalidated`.
             """#)
-    /// R11 (Manager / domain lifecycle).
+    /// R11: If the extension's `invalidate()` does not return within the system time limit, the failure is …
     public static let r11 = FrameworkRule(
         number: 11, source: "Doc", section: .manager,
         text: #"""
@@ -90,7 +90,7 @@ extension FrameworkRule {
             the failure is `.extensionInvalidateTimeout`. The limit is undocumented, so make it
             configurable in the simulator.
             """#)
-    /// R12 (Manager / domain lifecycle).
+    /// R12: `signalEnumerator(for:)` loads the extension if it is not running and asks for an enumeration of …
     public static let r12 = FrameworkRule(
         number: 12, source: "Doc", section: .manager,
         text: #"""
@@ -102,21 +102,21 @@ extension FrameworkRule {
             - a completed content enumeration leads to a change enumeration from the last committed
               anchor.
             """#)
-    /// R13 (Manager / domain lifecycle).
+    /// R13: `ContactProviderManager` is app-only.
     public static let r13 = FrameworkRule(
         number: 13, source: "Doc", section: .manager,
         text: #"""
             `ContactProviderManager` is app-only. Using it from inside the extension is
             unsupported. (Simulator: a diagnostic or throw is acceptable.)
             """#)
-    /// R14 (Manager / domain lifecycle).
+    /// R14: `DefaultContactProviderDomain().displayName` equals the host app's bundle display name, and …
     public static let r14 = FrameworkRule(
         number: 14, source: "Doc", section: .manager,
         text: #"""
             `DefaultContactProviderDomain().displayName` equals the host app's bundle
             display name, and `DefaultContactProviderDomain.identifier` is the same constant for all apps.
             """#)
-    /// R15 (Extension lifecycle).
+    /// R15: When the system launches the extension, it instantiates the `@main` type through `init()` and …
     public static let r15 = FrameworkRule(
         number: 15, source: "Doc", section: .extensionLifecycle,
         text: #"""
@@ -127,14 +127,14 @@ extension FrameworkRule {
               the app name.
             - [Inferred] `configure(for:)` is called once per extension instance.
             """#)
-    /// R16 (Extension lifecycle).
+    /// R16: `enumerator(for:)` is called with `.rootContainer`.
     public static let r16 = FrameworkRule(
         number: 16, source: "Doc", section: .extensionLifecycle,
         text: #"""
             `enumerator(for:)` is called with `.rootContainer`. (The simulator only ever
             passes `.rootContainer`.)
             """#)
-    /// R17 (Extension lifecycle).
+    /// R17: Before terminating the extension, the system calls the extension's `invalidate()`.
     public static let r17 = FrameworkRule(
         number: 17, source: "Doc", section: .extensionLifecycle,
         text: #"""
@@ -144,14 +144,14 @@ extension FrameworkRule {
               extension, or concurrently.
             - No observer callbacks are accepted after invalidation. [Inferred]
             """#)
-    /// R18 (Content enumeration (full sync)).
+    /// R18: A new content enumeration's first call is `enumerateContent(in: .initialPage, for:)`.
     public static let r18 = FrameworkRule(
         number: 18, source: "Doc", section: .content,
         text: #"""
             A new content enumeration's first call is
             `enumerateContent(in: .initialPage, for:)`.
             """#)
-    /// R19 (Content enumeration (full sync)).
+    /// R19: Within one `enumerateContent` call:
     public static let r19 = FrameworkRule(
         number: 19, source: "Doc", section: .content,
         text: #"""
@@ -162,7 +162,7 @@ extension FrameworkRule {
             - A conformance checker should flag: (a) no terminal call; (b) two terminal calls; (c)
               `didEnumerate` after the terminal call. (b) and (c) are inferred misuse.
             """#)
-    /// R20 (Content enumeration (full sync)).
+    /// R20: The terminal call must happen **before the `async` method returns**.
     public static let r20 = FrameworkRule(
         number: 20, source: "Forum 761601 + Inferred", section: .content,
         text: #"""
@@ -172,7 +172,7 @@ extension FrameworkRule {
             without a terminal call as a failed or retried page.
             https://developer.apple.com/forums/thread/761601
             """#)
-    /// R21 (Content enumeration (full sync)).
+    /// R21: The total number of items across a page's `didEnumerate` calls should be ≤ …
     public static let r21 = FrameworkRule(
         number: 21, source: "Doc", section: .content,
         text: #"""
@@ -181,7 +181,7 @@ extension FrameworkRule {
             - Simulator: report a warning. [Inferred] Optionally hard-fail above 100× the suggestion, as
               FileProvider does.
             """#)
-    /// R22 (Content enumeration (full sync)).
+    /// R22: Call `didFinishEnumeratingPage(upTo: next)` **only** if items remain after this page.
     public static let r22 = FrameworkRule(
         number: 22, source: "Doc", section: .content,
         text: #"""
@@ -189,7 +189,7 @@ extension FrameworkRule {
             page. The system then calls `enumerateContent(in: next, …)` to continue, and `next` is
             persisted as the resume point.
             """#)
-    /// R23 (Content enumeration (full sync)).
+    /// R23: Generation-marker rules for pages:
     public static let r23 = FrameworkRule(
         number: 23, source: "Sample", section: .content,
         text: #"""
@@ -201,7 +201,7 @@ extension FrameworkRule {
             - (c) [Doc] All pages after `.initialPage` in one content enumeration share one marker.
             - Simulator: a violation fails the enumeration.
             """#)
-    /// R24 (Content enumeration (full sync)).
+    /// R24: `didFinishEnumeratingPage` and `didFinishEnumeratingContent` are **commit points**.
     public static let r24 = FrameworkRule(
         number: 24, source: "Doc", section: .content,
         text: #"""
@@ -210,7 +210,7 @@ extension FrameworkRule {
             when the page's terminal success call happens.
             - [Inferred] Items from a page that ends in error are discarded, not committed.
             """#)
-    /// R25 (Content enumeration (full sync)).
+    /// R25: After `didFinishEnumeratingContent(upTo: m)`:
     public static let r25 = FrameworkRule(
         number: 25, source: "Doc", section: .content,
         text: #"""
@@ -221,7 +221,7 @@ extension FrameworkRule {
             - the system never calls `enumerateContent` again unless something forces a restart: reset,
               `pageExpired`/`changeAnchorExpired`, or possibly after disable + enable. [Inferred]
             """#)
-    /// R26 (Content enumeration (full sync)).
+    /// R26: Items may come in any order, but for a given (generation, offset) the extension must return the …
     public static let r26 = FrameworkRule(
         number: 26, source: "Doc", section: .content,
         text: #"""
@@ -229,7 +229,7 @@ extension FrameworkRule {
             must return the same items: **deterministic and resumable**. A test: run page N twice from
             the same `ContactItemPage` and compare the outputs.
             """#)
-    /// R27 (Content enumeration (full sync)).
+    /// R27: `didFinishEnumeratingContentWithError(ContactProviderError.pageExpired)` makes the system …
     public static let r27 = FrameworkRule(
         number: 27, source: "Doc", section: .content,
         text: #"""
@@ -237,7 +237,7 @@ extension FrameworkRule {
             the system discard its locally cached data (all committed items of the domain) and restart
             the content enumeration at `.initialPage`.
             """#)
-    /// R28 (Content enumeration (full sync)).
+    /// R28: Any other error passed to `didFinishEnumeratingContentWithError`: if "resumable", the system …
     public static let r28 = FrameworkRule(
         number: 28, source: "Sample", section: .content,
         text: #"""
@@ -247,7 +247,7 @@ extension FrameworkRule {
             - Which errors count as resumable is undocumented. [Inferred] Treat everything except the
               expiration errors and `.extensionInvalidated` as resumable.
             """#)
-    /// R29 (Content enumeration (full sync)).
+    /// R29: Changes to the data store that happen *during* content enumeration are not required to appear in it.
     public static let r29 = FrameworkRule(
         number: 29, source: "Doc", section: .content,
         text: #"""
@@ -257,7 +257,7 @@ extension FrameworkRule {
             - So the marker must describe a state **at or before** the content snapshot. Carried over
               from FileProvider; see §3.
             """#)
-    /// R30 (Change enumeration (incremental sync)).
+    /// R30: Each `enumerateChanges(startingAt: a, for:)` call:
     public static let r30 = FrameworkRule(
         number: 30, source: "Doc", section: .changes,
         text: #"""
@@ -268,28 +268,28 @@ extension FrameworkRule {
               moreComing:)` or `didFinishEnumeratingChangesWithError(_:)`.
             - The terminal call happens before the method returns (same reasoning as R20).
             """#)
-    /// R31 (Change enumeration (incremental sync)).
+    /// R31: The combined count of items in `didUpdate` and identifiers in `didDelete` per batch should be ≤ …
     public static let r31 = FrameworkRule(
         number: 31, source: "Doc", section: .changes,
         text: #"""
             The combined count of items in `didUpdate` and identifiers in `didDelete` per
             batch should be ≤ `suggestedBatchSize`. (Warning as in R21.)
             """#)
-    /// R32 (Change enumeration (incremental sync)).
+    /// R32: `didUpdate` is an upsert keyed by `ContactItem.Identifier`.
     public static let r32 = FrameworkRule(
         number: 32, source: "Doc", section: .changes,
         text: #"""
             `didUpdate` is an upsert keyed by `ContactItem.Identifier`. An unknown
             identifier creates a contact; a known one replaces its values.
             """#)
-    /// R33 (Change enumeration (incremental sync)).
+    /// R33: `didDelete` removes the contacts with those identifiers.
     public static let r33 = FrameworkRule(
         number: 33, source: "Doc", section: .changes,
         text: #"""
             `didDelete` removes the contacts with those identifiers. [Inferred, from FP]
             Unknown identifiers are ignored.
             """#)
-    /// R34 (Change enumeration (incremental sync)).
+    /// R34: `didFinishEnumeratingChanges(upTo: b, moreComing: m)` commits the batch and records `b` as the …
     public static let r34 = FrameworkRule(
         number: 34, source: "Doc", section: .changes,
         text: #"""
@@ -299,14 +299,14 @@ extension FrameworkRule {
               immediately, in the same session.
             - If `m == false`, the change session ends until the next trigger (signal, scheduled sync).
             """#)
-    /// R35 (Change enumeration (incremental sync)).
+    /// R35: A later change enumeration (e.g. after `signalEnumerator`, after the extension is relaunched, or …
     public static let r35 = FrameworkRule(
         number: 35, source: "Doc", section: .changes,
         text: #"""
             A later change enumeration (e.g. after `signalEnumerator`, after the extension
             is relaunched, or after an interrupted session) starts from the **last committed** anchor.
             """#)
-    /// R36 (Change enumeration (incremental sync)).
+    /// R36: An anchor's `generationMarker` may differ from the previous anchor's (it may cross generations).
     public static let r36 = FrameworkRule(
         number: 36, source: "Doc", section: .changes,
         text: #"""
@@ -314,14 +314,14 @@ extension FrameworkRule {
             cross generations). Pages may not do this. The simulator must not enforce marker constancy
             for anchors.
             """#)
-    /// R37 (Change enumeration (incremental sync)).
+    /// R37: Change ordering is deterministic and resumable.
     public static let r37 = FrameworkRule(
         number: 37, source: "Doc", section: .changes,
         text: #"""
             Change ordering is deterministic and resumable. Replaying
             `enumerateChanges(startingAt: a)` yields the same batch if the store has not changed since.
             """#)
-    /// R38 (Change enumeration (incremental sync)).
+    /// R38: `didFinishEnumeratingChangesWithError(ContactProviderError.changeAnchorExpired)` makes the …
     public static let r38 = FrameworkRule(
         number: 38, source: "Doc", section: .changes,
         text: #"""
@@ -329,14 +329,14 @@ extension FrameworkRule {
             makes the system discard the domain's cached data and restart a **full content enumeration**
             at `.initialPage`.
             """#)
-    /// R39 (Change enumeration (incremental sync)).
+    /// R39: Any other error passed to `didFinishEnumeratingChangesWithError`: if resumable, the system later …
     public static let r39 = FrameworkRule(
         number: 39, source: "Sample", section: .changes,
         text: #"""
             Any other error passed to `didFinishEnumeratingChangesWithError`: if
             resumable, the system later retries from the last committed anchor.
             """#)
-    /// R40 (Change enumeration (incremental sync)).
+    /// R40: Return an anchor different from the starting anchor unless there were no changes.
     public static let r40 = FrameworkRule(
         number: 40, source: "Inferred, from FileProvider header", section: .changes,
         text: #"""
@@ -345,7 +345,7 @@ extension FrameworkRule {
             Otherwise the simulator may loop forever. Flag "same anchor + moreComing == true" as a
             likely bug.
             """#)
-    /// R41 (Timing, limits, invalidation).
+    /// R41: If one page or batch takes longer than the system limit, the enumeration fails with …
     public static let r41 = FrameworkRule(
         number: 41, source: "Doc", section: .timing,
         text: #"""
@@ -353,7 +353,7 @@ extension FrameworkRule {
             with `.enumerationTimeout`. The limit is undocumented; make it configurable.
             - FileProvider's guidance is "a few seconds" per page or batch.
             """#)
-    /// R42 (Timing, limits, invalidation).
+    /// R42: Capacity: when the provider exceeds an (undocumented) item limit, `.itemsLimitReached` is reported.
     public static let r42 = FrameworkRule(
         number: 42, source: "Doc", section: .timing,
         text: #"""
@@ -361,7 +361,7 @@ extension FrameworkRule {
             `.itemsLimitReached` is reported. Simulator: a configurable cap, e.g. the count of committed
             items per domain.
             """#)
-    /// R43 (Timing, limits, invalidation).
+    /// R43: If `manager.invalidate()`, `disable()` or `reset()` (or a Settings toggle) happens while an …
     public static let r43 = FrameworkRule(
         number: 43, source: "Doc", section: .timing,
         text: #"""
@@ -369,7 +369,7 @@ extension FrameworkRule {
             while an enumeration is running, the run ends with `.extensionInvalidated`. Callbacks that
             arrive afterwards are ignored. [Inferred]
             """#)
-    /// R44 (Value types).
+    /// R44: `ContactItemPage` and `ContactItemSyncAnchor` round-trip through `JSONEncoder`/`JSONDecoder` …
     public static let r44 = FrameworkRule(
         number: 44, source: "Doc", section: .valueTypes,
         text: #"""
@@ -378,14 +378,14 @@ extension FrameworkRule {
             - Neither type is required to be Hashable, so do not add conformances Apple lacks if source
               compatibility matters.
             """#)
-    /// R45 (Value types).
+    /// R45: `ContactItem.Identifier("x") == ContactItem.Identifier("x")` and the two hash equally.
     public static let r45 = FrameworkRule(
         number: 45, source: "Doc", section: .valueTypes,
         text: #"""
             `ContactItem.Identifier("x") == ContactItem.Identifier("x")` and the two hash
             equally. `.rootContainer` is a static constant.
             """#)
-    /// R46 (Value types).
+    /// R46: `ContactProviderError` is Equatable, Hashable and Sendable, and it bridges to `NSError` via …
     public static let r46 = FrameworkRule(
         number: 46, source: "Doc", section: .valueTypes,
         text: #"""
@@ -393,7 +393,7 @@ extension FrameworkRule {
             `NSError` via CustomNSError with a stable per-case `errorCode`. The numeric values are
             unknown, so the simulator must invent them and mark them simulator-specific.
             """#)
-    /// R47 (Value types).
+    /// R47: The `async` and `throws` shapes must match exactly:
     public static let r47 = FrameworkRule(
         number: 47, source: "Doc/Mangled", section: .valueTypes,
         text: #"""

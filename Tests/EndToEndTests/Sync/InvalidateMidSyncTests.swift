@@ -23,29 +23,7 @@ struct InvalidateMidSyncTests {
         for _ in 0..<3 { try host(["step"], in: group) }
         #expect(try systemContacts(group).count == 6)
 
-        // The next item-carrying observer call (page 4) pauses until the test lets it go on.
-        let pause = try MidCallPause.Armed(MidCallPause(runDirectory: paths.runDirectory))
-        let signalOutput = group.path + "/signal.out"
-        let signal = try SpawnedProcess(
-            [BuiltProducts.path("contacts-host"), "signal", "--wait", "--json"], environment: group.environment,
-            stdout: signalOutput, stderr: group.path + "/signal.err")
-        defer { signal.kill() }
-        try #require(pause.waitUntilPaused(timeoutSeconds: 60), "the provider never reached page 4")
-
-        let invalidateErrors = group.path + "/invalidate.err"
-        let invalidate = try SpawnedProcess(
-            [BuiltProducts.path("contacts-host"), "invalidate"], environment: group.environment, stderr: invalidateErrors)
-        defer { invalidate.kill() }
-        try #require(doorbellArrives(at: paths.requests, within: 60), "the invalidate doorbell never reached the request FIFO")
-        pause.resume()
-
-        #expect(invalidate.exitCode == 0, "\((try? String(contentsOfFile: invalidateErrors, encoding: .utf8)) ?? "")")
-        #expect(signal.exitCode == 1, "the interrupted sync reports a failure")
-        #expect(group.providerPID() == nil, "the provider exited after invalidate()")
-        let report = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: signalOutput))) as? [String: Any])
-        let error = try #require(report["error"] as? [String: Any], "\(report)")
-        #expect(error["code"] as? String == "extensionInvalidated", "\(report)")
+        let report = try invalidateInsideNextCall(group, paths)
         // It ended after the page in flight, not after the other 16 pages.
         #expect(report["pages"] as? Int == 1, "\(report)")
         #expect(report["systemCount"] as? Int == 8, "\(report)")
@@ -63,6 +41,69 @@ struct InvalidateMidSyncTests {
         #expect(resumed["error"] == nil, "\(resumed)")
         try expectSystemMatchesApp(group, count: 40)
         try stopProvider(group)
+    }
+
+    @Test("invalidate during a 20-batch change sync ends it after the batch in flight; the next signal resumes from its anchor")
+    func invalidateDuringLongChangeSync() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
+        try host(["enable", "--extension", BuiltProducts.path("demo-provider"), "--batch-size", "2"], in: group)
+        try host(["import", try makeImportFile(group, count: 10)], in: group)
+        try host(["signal", "--wait"], in: group)
+        try host(["import", try makeImportFile(group, count: 40, prefix: "more")], in: group)
+        for _ in 0..<3 { try host(["step"], in: group) }
+        #expect(try systemContacts(group).count == 16)
+
+        let report = try invalidateInsideNextCall(group, paths)
+        #expect(report["enumeration"] as? String == "changes", "\(report)")
+        #expect(report["batches"] as? Int == 1, "ended after the batch in flight, not after 16 more: \(report)")
+        #expect(report["systemCount"] as? Int == 18, "\(report)")
+        let committed = ContactsDifference(
+            app: try contactsByID(try host(["list", "--json"], in: group)), system: try systemContacts(group))
+        #expect(committed.fields.isEmpty && committed.onlyInSystem.isEmpty && committed.onlyInApp.count == 32, "\(committed)")
+
+        let resumed = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
+        #expect(resumed["enumeration"] as? String == "changes")
+        #expect(resumed["batches"] as? Int == 16, "\(resumed)")
+        try expectSystemMatchesApp(group, count: 50)
+        try stopProvider(group)
+    }
+
+    /// Holds the provider inside its next item-carrying observer call (the kit's mid-call pause),
+    /// runs `contacts-host invalidate`, lets the call go on once the doorbell is in the request
+    /// FIFO, and returns the report of the interrupted `signal --wait --json`.
+    private func invalidateInsideNextCall(
+        _ group: TemporaryAppGroup, _ paths: DomainPaths, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [String: Any] {
+        let pause = try MidCallPause.Armed(MidCallPause(runDirectory: paths.runDirectory))
+        let signalOutput = group.path + "/signal.out"
+        let signal = try SpawnedProcess(
+            [BuiltProducts.path("contacts-host"), "signal", "--wait", "--json"], environment: group.environment,
+            stdout: signalOutput, stderr: group.path + "/signal.err")
+        defer { signal.kill() }
+        try #require(pause.waitUntilPaused(timeoutSeconds: 60), "the provider never paused", sourceLocation: sourceLocation)
+
+        let invalidateErrors = group.path + "/invalidate.err"
+        let invalidate = try SpawnedProcess(
+            [BuiltProducts.path("contacts-host"), "invalidate"], environment: group.environment, stderr: invalidateErrors)
+        defer { invalidate.kill() }
+        try #require(
+            doorbellArrives(at: paths.requests, within: 60), "the invalidate doorbell never reached the request FIFO",
+            sourceLocation: sourceLocation)
+        pause.resume()
+
+        #expect(
+            invalidate.exitCode == 0, "\((try? String(contentsOfFile: invalidateErrors, encoding: .utf8)) ?? "")",
+            sourceLocation: sourceLocation)
+        #expect(signal.exitCode == 1, "the interrupted sync reports a failure", sourceLocation: sourceLocation)
+        #expect(group.providerPID() == nil, "the provider exited after invalidate()", sourceLocation: sourceLocation)
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: signalOutput))) as? [String: Any],
+            sourceLocation: sourceLocation)
+        let error = try #require(report["error"] as? [String: Any], "\(report)", sourceLocation: sourceLocation)
+        #expect(error["code"] as? String == "extensionInvalidated", "\(report)", sourceLocation: sourceLocation)
+        return report
     }
 
     private func systemContacts(_ group: TemporaryAppGroup) throws -> [String: String] {

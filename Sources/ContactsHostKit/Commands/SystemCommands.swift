@@ -91,6 +91,10 @@ enum SystemCommands {
 
     static let invalidate = Command(
         ["invalidate"], summary: "Ask the running provider to invalidate and exit (R10).",
+        discussion: """
+            A sync in flight ends after the page or batch it is on, with extensionInvalidated (R43); what it
+            committed stays, and the next signal resumes from there.
+            """,
         examples: ["contacts-host invalidate"],
         exitCodes: [ExitCodeHelp(0, "the provider invalidated and exited, or none was running"), ExitCodeHelp(1, "the provider reported an error"), ExitCodeHelp(2, "usage error: nothing was run")],
         run: { _, context in

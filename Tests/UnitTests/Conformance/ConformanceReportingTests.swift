@@ -99,13 +99,13 @@ struct ConformanceReportingTests {
     static let sample = ConformanceReport(
         provider: "/p/<demo> & co", seed: 7, operations: 10,
         results: [
-            RuleResult(rule: ConformanceRule.named("C1")!, status: .pass),
+            RuleResult(rule: ConformanceRule.c1, status: .pass),
             RuleResult(
-                rule: ConformanceRule.named("D2")!, status: .fail, explanation: "contact a: note: expected \"x\", got \"y\"\u{1}",
+                rule: ConformanceRule.d2, status: .fail, explanation: "contact a: note: expected \"x\", got \"y\"\u{1}",
                 step: "change batch 1", transcript: ["→ enumerateChanges", "  didUpdate(1 item: a)"], reproduce: "contacts-host conformance --rules D2"),
-            RuleResult(rule: ConformanceRule.named("D7")!, status: .warn, explanation: "a batch carried 4 changes"),
-            RuleResult(rule: ConformanceRule.named("V1")!, status: .skipped, explanation: "not checked: C1 failed"),
-            RuleResult(rule: ConformanceRule.named("E1")!, status: .skipped),
+            RuleResult(rule: ConformanceRule.d7, status: .warn, explanation: "a batch carried 4 changes"),
+            RuleResult(rule: ConformanceRule.v1, status: .skipped, explanation: "not checked: C1 failed"),
+            RuleResult(rule: ConformanceRule.e1, status: .skipped),
         ],
         durationSeconds: 1.5)
 

@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "AppGroupStore", targets: ["AppGroupStore"]),
         .library(name: "ContactProviderSystem", targets: ["ContactProviderSystem"]),
         .library(name: "ContactsInterop", targets: ["ContactsInterop"]),
+        .library(name: "CommandLineToolkit", targets: ["CommandLineToolkit"]),
         // The conformance kit: check a provider from your own `swift test`.
         .library(name: "ContactProviderConformance", targets: ["ContactProviderConformance"]),
         .library(name: "ContactsHostKit", targets: ["ContactsHostKit"]),
@@ -33,11 +34,15 @@ let package = Package(
         .target(name: "ExtensionFoundation"),
         .target(name: "Combine"),
         .target(name: "AppGroupStore"),
-        .target(name: "ContactProviderSystem", dependencies: ["AppGroupStore"]),
+        // One argument parser, usage error and exit-code set for every executable (host and providers).
+        .target(name: "CommandLineToolkit"),
+        .target(name: "ContactProviderSystem", dependencies: ["AppGroupStore", "CommandLineToolkit"]),
         .target(name: "ContactsInterop", dependencies: ["AppGroupStore"]),
         .target(
             name: "ContactProvider",
-            dependencies: ["Contacts", "ExtensionFoundation", "Combine", "AppGroupStore", "ContactProviderSystem"]),
+            dependencies: [
+                "Contacts", "ExtensionFoundation", "Combine", "AppGroupStore", "ContactProviderSystem", "CommandLineToolkit",
+            ]),
         .target(
             name: "ContactProviderConformance",
             dependencies: ["ContactProvider", "AppGroupStore", "ContactProviderSystem", "ContactsInterop"]),
@@ -45,7 +50,7 @@ let package = Package(
             name: "ContactsHostKit",
             dependencies: [
                 "ContactProvider", "Contacts", "AppGroupStore", "ContactProviderSystem", "ContactsInterop",
-                "ContactProviderConformance",
+                "ContactProviderConformance", "CommandLineToolkit",
             ]),
         .executableTarget(name: "contacts-host", dependencies: ["ContactsHostKit"]),
         // The benchmark (release build) and its start-up floor.
@@ -117,6 +122,7 @@ let package = Package(
                 "Contacts", "OSLog", "AppGroupStore", "ContactProviderSystem", "ContactProvider",
                 "ExtensionFoundation", "Combine",
                 "ContactsHostKit", "ContactsInterop", "ContactProviderConformance", "ExampleProviders", "TestSupport",
+                "CommandLineToolkit",
             ]),
         .testTarget(
             name: "EndToEndTests",

@@ -22,13 +22,14 @@ public enum HostTool {
     /// Runs the tool with `arguments` (without the executable name); returns the exit code.
     public static func main(arguments: [String], output: CommandOutput = StandardOutput()) async -> Int32 {
         var arguments = arguments
-        // --app-group may come anywhere; take it out first.
+        // --app-group may come anywhere; take it out first. The App Group travels in the command's
+        // context (and to providers as --app-group), never as process-wide state, so commands can
+        // run in-process side by side, as the tests do.
         var (appGroup, appGroupSource) = AppGroup.currentWithSource
         do {
             if let chosen = try AppGroup.takeOption(from: &arguments) {
                 appGroup = chosen
                 appGroupSource = .flag
-                AppGroup.use(appGroup)
             }
         } catch {
             output.err("error: \(error)")

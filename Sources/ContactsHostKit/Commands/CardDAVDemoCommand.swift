@@ -51,7 +51,7 @@ enum CardDAVDemoCommand {
             configuration.batchSize = 2
         }
         defer { _ = try? client.invalidate() }
-        try await ContactProviderManager().enable()
+        try await ContactProviderManager(appGroup: context.appGroup).enable()
         out.out("1. Wrote carddav.json and enabled the domain (suggestedPageSize 2, suggestedBatchSize 2).\n")
 
         let people = [("ada", "Ada", "Lovelace", "+44 20 7946 0000"), ("bob", "Bob", "Smith", "+1 212 555 0199"),

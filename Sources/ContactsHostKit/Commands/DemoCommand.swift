@@ -84,8 +84,6 @@ enum DemoCommand {
         } else {
             out.out("App Group: \(group.path) (\(context.appGroupSource.explanation))")
         }
-        // The manager and the provider it launches find the App Group the way an app does.
-        AppGroup.use(group)
         let client = try SystemClient(appGroup: group, domain: DefaultContactProviderDomain.identifier)
         let database = AppDatabase(appGroup: group)
         out.out("Provider:  \(provider)\n")
@@ -98,7 +96,7 @@ enum DemoCommand {
             configuration.pageSize = 2
             configuration.batchSize = 2
         }
-        let manager = try ContactProviderManager()
+        let manager = try ContactProviderManager(appGroup: group)
         try await manager.enable()
         out.out("1. Enabled the domain (suggestedPageSize 2, suggestedBatchSize 2).\n")
 

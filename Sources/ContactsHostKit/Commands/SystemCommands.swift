@@ -41,7 +41,7 @@ enum SystemCommands {
                 if let executable { configuration.extensionPath = executable }
                 settings.apply(to: &configuration)
             }
-            let manager = try ContactProviderManager()
+            let manager = try ContactProviderManager(appGroup: context.appGroup)
             try await manager.enable()
             let configuration = try client.configuration()
             context.output.out("enabled \(DefaultContactProviderDomain.identifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize))")
@@ -112,7 +112,7 @@ enum SystemCommands {
             throw CommandFailure(SystemClient.ClientError.domainDisabled.description)
         }
         guard wait else {
-            try await ContactProviderManager().signalEnumerator()
+            try await ContactProviderManager(appGroup: context.appGroup).signalEnumerator()
             return ExitCode.success
         }
         // Ctrl-C while waiting: the wait ends, the reply FIFO is removed, exit 130.
@@ -192,7 +192,7 @@ enum SystemCommands {
         ["system", "reset"], summary: "ContactProviderManager.reset(): empty the system store; the next sync is a full content enumeration (R9).",
         examples: ["contacts-host system reset && contacts-host signal --wait"],
         run: { _, context in
-            try await ContactProviderManager().reset()
+            try await ContactProviderManager(appGroup: context.appGroup).reset()
             return ExitCode.success
         })
 }

@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "CommandLineToolkit", targets: ["CommandLineToolkit"]),
         // The conformance kit: check a provider from your own `swift test`.
         .library(name: "ContactProviderConformance", targets: ["ContactProviderConformance"]),
+        // Deterministic doubles for your own tests (after NIOEmbedded): ManualClock, ScriptedDriver, SeededRandom.
+        .library(name: "ContactProviderTesting", targets: ["ContactProviderTesting"]),
         .library(name: "ContactsHostKit", targets: ["ContactsHostKit"]),
         .executable(name: "contacts-host", targets: ["contacts-host"]),
         .executable(name: "demo-provider", targets: ["demo-provider"]),
@@ -43,14 +45,15 @@ let package = Package(
             dependencies: [
                 "Contacts", "ExtensionFoundation", "Combine", "AppGroupStore", "ContactProviderSystem", "CommandLineToolkit",
             ]),
+        .target(name: "ContactProviderTesting", dependencies: ["AppGroupStore", "ContactProviderSystem"]),
         .target(
             name: "ContactProviderConformance",
-            dependencies: ["ContactProvider", "AppGroupStore", "ContactProviderSystem", "ContactsInterop"]),
+            dependencies: ["ContactProvider", "AppGroupStore", "ContactProviderSystem", "ContactsInterop", "ContactProviderTesting"]),
         .target(
             name: "ContactsHostKit",
             dependencies: [
                 "ContactProvider", "Contacts", "AppGroupStore", "ContactProviderSystem", "ContactsInterop",
-                "ContactProviderConformance", "CommandLineToolkit",
+                "ContactProviderConformance", "CommandLineToolkit", "ContactProviderTesting",
             ]),
         .executableTarget(name: "contacts-host", dependencies: ["ContactsHostKit"]),
         // The benchmark (release build) and its start-up floor.
@@ -114,7 +117,7 @@ let package = Package(
         // Test helpers are their own target, as in swift-argument-parser.
         .target(
             name: "TestSupport",
-            dependencies: ["AppGroupStore", "ContactsHostKit"],
+            dependencies: ["AppGroupStore", "ContactsHostKit", "ContactProviderTesting"],
             path: "Sources/TestSupport"),
         .testTarget(
             name: "UnitTests",
@@ -122,11 +125,11 @@ let package = Package(
                 "Contacts", "OSLog", "AppGroupStore", "ContactProviderSystem", "ContactProvider",
                 "ExtensionFoundation", "Combine",
                 "ContactsHostKit", "ContactsInterop", "ContactProviderConformance", "ExampleProviders", "TestSupport",
-                "CommandLineToolkit",
+                "CommandLineToolkit", "ContactProviderTesting",
             ]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["AppGroupStore", "TestSupport", "ContactProviderConformance"]),
+            dependencies: ["AppGroupStore", "TestSupport", "ContactProviderConformance", "ContactProviderTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -32,7 +32,7 @@ let package = Package(
     targets: [
         // Layers, one way: AppGroupStore ← ContactsInterop (vCard codec) ← Contacts ← ContactProvider.
         .target(name: "Contacts", dependencies: ["Combine", "AppGroupStore", "ContactsInterop"]),
-        .target(name: "OSLog"),
+        .target(name: "OSLog", dependencies: ["CommandLineToolkit"]),
         .target(name: "ExtensionFoundation"),
         .target(name: "Combine"),
         .target(name: "AppGroupStore"),

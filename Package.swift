@@ -17,8 +17,11 @@ let package = Package(
         .library(name: "AppGroupStore", targets: ["AppGroupStore"]),
         .library(name: "ContactProviderSystem", targets: ["ContactProviderSystem"]),
         .library(name: "ContactsInterop", targets: ["ContactsInterop"]),
+        .library(name: "CommandLineToolkit", targets: ["CommandLineToolkit"]),
         // The conformance kit: check a provider from your own `swift test`.
         .library(name: "ContactProviderConformance", targets: ["ContactProviderConformance"]),
+        // Deterministic doubles for your own tests (after NIOEmbedded): ManualClock, ScriptedDriver, SeededRandom.
+        .library(name: "ContactProviderTesting", targets: ["ContactProviderTesting"]),
         .library(name: "ContactsHostKit", targets: ["ContactsHostKit"]),
         .executable(name: "contacts-host", targets: ["contacts-host"]),
         .executable(name: "demo-provider", targets: ["demo-provider"]),
@@ -29,23 +32,28 @@ let package = Package(
     targets: [
         // Layers, one way: AppGroupStore ← ContactsInterop (vCard codec) ← Contacts ← ContactProvider.
         .target(name: "Contacts", dependencies: ["Combine", "AppGroupStore", "ContactsInterop"]),
-        .target(name: "OSLog"),
+        .target(name: "OSLog", dependencies: ["CommandLineToolkit"]),
         .target(name: "ExtensionFoundation"),
         .target(name: "Combine"),
         .target(name: "AppGroupStore"),
-        .target(name: "ContactProviderSystem", dependencies: ["AppGroupStore"]),
+        // One argument parser, usage error and exit-code set for every executable (host and providers).
+        .target(name: "CommandLineToolkit"),
+        .target(name: "ContactProviderSystem", dependencies: ["AppGroupStore", "CommandLineToolkit"]),
         .target(name: "ContactsInterop", dependencies: ["AppGroupStore"]),
         .target(
             name: "ContactProvider",
-            dependencies: ["Contacts", "ExtensionFoundation", "Combine", "AppGroupStore", "ContactProviderSystem"]),
+            dependencies: [
+                "Contacts", "ExtensionFoundation", "Combine", "AppGroupStore", "ContactProviderSystem", "CommandLineToolkit",
+            ]),
+        .target(name: "ContactProviderTesting", dependencies: ["AppGroupStore", "ContactProviderSystem"]),
         .target(
             name: "ContactProviderConformance",
-            dependencies: ["ContactProvider", "AppGroupStore", "ContactProviderSystem", "ContactsInterop"]),
+            dependencies: ["ContactProvider", "AppGroupStore", "ContactProviderSystem", "ContactsInterop", "ContactProviderTesting"]),
         .target(
             name: "ContactsHostKit",
             dependencies: [
                 "ContactProvider", "Contacts", "AppGroupStore", "ContactProviderSystem", "ContactsInterop",
-                "ContactProviderConformance",
+                "ContactProviderConformance", "CommandLineToolkit", "ContactProviderTesting",
             ]),
         .executableTarget(name: "contacts-host", dependencies: ["ContactsHostKit"]),
         // The benchmark (release build) and its start-up floor.
@@ -109,7 +117,7 @@ let package = Package(
         // Test helpers are their own target, as in swift-argument-parser.
         .target(
             name: "TestSupport",
-            dependencies: ["AppGroupStore", "ContactsHostKit"],
+            dependencies: ["AppGroupStore", "ContactsHostKit", "ContactProviderTesting"],
             path: "Sources/TestSupport"),
         .testTarget(
             name: "UnitTests",
@@ -117,10 +125,13 @@ let package = Package(
                 "Contacts", "OSLog", "AppGroupStore", "ContactProviderSystem", "ContactProvider",
                 "ExtensionFoundation", "Combine",
                 "ContactsHostKit", "ContactsInterop", "ContactProviderConformance", "ExampleProviders", "TestSupport",
+                "CommandLineToolkit", "ContactProviderTesting",
             ]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["AppGroupStore", "ContactProviderSystem", "TestSupport", "ContactProviderConformance"]),
+            dependencies: [
+                "AppGroupStore", "ContactProviderSystem", "TestSupport", "ContactProviderConformance", "ContactProviderTesting",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

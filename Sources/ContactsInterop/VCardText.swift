@@ -33,19 +33,7 @@ enum VCardText {
     /// Splits a structured value (`N`, `ADR`, `ORG`) at semicolons that are not escaped, and
     /// unescapes each component. Unescaped commas (4.0 list separators) are kept as commas.
     static func components(_ text: String, version21: Bool = false) -> [String] {
-        var parts: [String.UnicodeScalarView] = [.init()]
-        var iterator = text.unicodeScalars.makeIterator()
-        while let scalar = iterator.next() {
-            if scalar == "\\" {
-                parts[parts.count - 1].append(scalar)
-                if let next = iterator.next() { parts[parts.count - 1].append(next) }
-            } else if scalar == ";" {
-                parts.append(.init())
-            } else {
-                parts[parts.count - 1].append(scalar)
-            }
-        }
-        return parts.map { unescape(String($0), version21: version21) }
+        splitUnescaped(text, at: ";").map { unescape($0, version21: version21) }
     }
 
     /// The separator that stands for a list-value comma in the stored text: `NICKNAME:Johnny,JD`

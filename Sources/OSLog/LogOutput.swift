@@ -1,9 +1,6 @@
+import CommandLineToolkit
 import Foundation
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Where ``Logger`` writes: one line per message on standard error.
 ///
@@ -55,16 +52,7 @@ package enum LogOutput {
             return true
         }
         guard !captured else { return }
-        let bytes = Array((line + "\n").utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { buffer in
-                Glibc.write(STDERR_FILENO, buffer.baseAddress! + written, buffer.count - written)
-            }
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { return }
-            written += n
-        }
+        StandardError.write(line + "\n")
     }
 
     /// Lines captured instead of written, while ``capturing(_:)`` runs.

@@ -102,15 +102,6 @@ public struct AppGroup: Sendable, Equatable {
         return (defaultGroup(), .default)
     }
 
-    /// Reads `--app-group DIR` (or `--app-group=DIR`) from a process's arguments, if present.
-    public static func argument(in arguments: [String]) -> String? {
-        for (index, argument) in arguments.enumerated() {
-            if argument == "--app-group", index + 1 < arguments.count { return arguments[index + 1] }
-            if argument.hasPrefix("--app-group=") { return String(argument.dropFirst("--app-group=".count)) }
-        }
-        return nil
-    }
-
     /// Creates the App Group directory (mode 0700) if needed and checks that it belongs to this user
     /// (never a symbolic link, never under a directory another user planted; see `SecureFile.checkAppGroupRoot`).
     public func ensureExists() throws {

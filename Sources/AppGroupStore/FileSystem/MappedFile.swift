@@ -25,14 +25,8 @@ final class MappedFile: @unchecked Sendable {
 
     /// Opens `path` (all of it, or its first `prefix` bytes), or returns nil when it does not exist.
     static func openIfPresent(_ path: String, prefix: Int? = nil) throws -> MappedFile? {
-        let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            if errno == ELOOP { throw StoreError.unsafePath(path: path, reason: "is a symbolic link") }
-            throw StoreError.io(path: path, operation: "open", errno: errno)
-        }
+        guard let fd = try SecureFile.openForReadingIfPresent(path) else { return nil }
         defer { close(fd) }
-        try SecureFile.checkRegularOwned(fd: fd, path: path)
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path, operation: "fstat", errno: errno) }
         let fileSize = Int(info.st_size)

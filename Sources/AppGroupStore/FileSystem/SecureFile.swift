@@ -152,15 +152,27 @@ public enum SecureFile {
 
     /// Reads a whole file, or returns nil when it does not exist.
     public static func readIfPresent(_ path: String) throws -> Data? {
+        guard let fd = try openForReadingIfPresent(path) else { return nil }
+        defer { close(fd) }
+        return try readAll(fd: fd, path: path)
+    }
+
+    /// Opens an existing store file for reading, or returns nil when it does not exist: never
+    /// through a symbolic link, and only a regular file this user owns. The caller closes it.
+    static func openForReadingIfPresent(_ path: String) throws -> Int32? {
         let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
             if errno == ELOOP { throw StoreError.unsafePath(path: path, reason: "is a symbolic link") }
             throw StoreError.io(path: path, operation: "open", errno: errno)
         }
-        defer { close(fd) }
-        try checkRegularOwned(fd: fd, path: path)
-        return try readAll(fd: fd, path: path)
+        do {
+            try checkRegularOwned(fd: fd, path: path)
+        } catch {
+            close(fd)
+            throw error
+        }
+        return fd
     }
 
     /// Reads from the current position of `fd` to the end.

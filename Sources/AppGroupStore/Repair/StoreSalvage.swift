@@ -234,13 +234,7 @@ extension JournaledStore {
             // what the newer version stored.
             try refuseNewerFormat()
             let salvage = try self.salvage()
-            var moved: [String] = []
-            for path in [snapshotPath, journalPath] where FileManager.default.fileExists(atPath: path) {
-                let aside = path + ".damaged-" + timestamp
-                guard rename(path, aside) == 0 else { throw StoreError.io(path: path, operation: "rename", errno: errno) }
-                moved.append(aside)
-            }
-            try SecureFile.syncDirectory(directory)
+            let moved = try moveFilesAside(timestamp: timestamp)
             let generation = UUID().uuidString
             try writeSnapshot(
                 generation: generation, previousGeneration: nil, baseSeq: salvage.headSeq, records: salvage.contacts,
@@ -267,15 +261,19 @@ extension JournaledStore {
 
     /// Moves the store's files aside (`<name>.damaged-<timestamp>`) without rebuilding them.
     public func moveAside(timestamp: String) throws -> [String] {
-        try withLockForRepair {
-            var moved: [String] = []
-            for path in [snapshotPath, journalPath] where FileManager.default.fileExists(atPath: path) {
-                let aside = path + ".damaged-" + timestamp
-                guard rename(path, aside) == 0 else { throw StoreError.io(path: path, operation: "rename", errno: errno) }
-                moved.append(aside)
-            }
-            try SecureFile.syncDirectory(directory)
-            return moved
+        try withLockForRepair { try moveFilesAside(timestamp: timestamp) }
+    }
+
+    /// Renames the snapshot and journal that exist to `<name>.damaged-<timestamp>` and makes the
+    /// renames durable; returns the new paths. The caller holds the store's lock.
+    private func moveFilesAside(timestamp: String) throws -> [String] {
+        var moved: [String] = []
+        for path in [snapshotPath, journalPath] where FileManager.default.fileExists(atPath: path) {
+            let aside = path + ".damaged-" + timestamp
+            guard rename(path, aside) == 0 else { throw StoreError.io(path: path, operation: "rename", errno: errno) }
+            moved.append(aside)
         }
+        try SecureFile.syncDirectory(directory)
+        return moved
     }
 }

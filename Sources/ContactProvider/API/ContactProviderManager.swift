@@ -18,13 +18,19 @@ public final class ContactProviderManager: Sendable {
     ///
     /// - Throws: `domainNotRegistered` for any other identifier (R3, as observed on iOS 18);
     ///   `extensionNotFound` when no provider executable is registered or discoverable (R2).
-    public init(domainIdentifier: String = DefaultContactProviderDomain.identifier) throws {
+    public convenience init(domainIdentifier: String = DefaultContactProviderDomain.identifier) throws {
+        try self.init(appGroup: .current, domainIdentifier: domainIdentifier)
+    }
+
+    /// A manager for the domain in `appGroup`, for the simulator's own tools (`contacts-host` passes
+    /// the App Group it was given instead of making it the process's App Group).
+    package init(appGroup: AppGroup, domainIdentifier: String = DefaultContactProviderDomain.identifier) throws {
         guard domainIdentifier == DefaultContactProviderDomain.identifier else {
             throw ContactProviderError.domainNotRegistered
         }
         self.domainIdentifier = domainIdentifier
         do {
-            client = try SystemClient(appGroup: .current, domain: domainIdentifier)
+            client = try SystemClient(appGroup: appGroup, domain: domainIdentifier)
             // R4: "registers the default domain if needed".
             try client.paths.ensureDirectories()
         } catch {

@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import ContactProviderSystem
 import Foundation
 
@@ -25,14 +26,14 @@ extension ContactProviderExtension {
             options = parsed
         } catch {
             StandardError.write("error: \(error)\n\(RuntimeOptions.usage)\n")
-            exit(ProviderRuntime.ExitCode.usage)
+            exit(ExitCode.usage)
         }
         AppGroup.use(options.appGroup)
         // Before any provider code runs: `UserDefaults(suiteName: "group.…")` must land in the App Group.
         AppGroupPreferences.ensure(in: options.appGroup)
         guard options.domain == DefaultContactProviderDomain.identifier else {
             StandardError.write("error: \(ContactProviderError.domainNotRegistered.errorDescription!) (R3)\n")
-            exit(ProviderRuntime.ExitCode.failure)
+            exit(ExitCode.failure)
         }
         do {
             let runtime = try ProviderRuntime(options: options)
@@ -42,7 +43,7 @@ extension ContactProviderExtension {
             exit(code)
         } catch {
             StandardError.write("error: \(error)\n")
-            exit(ProviderRuntime.ExitCode.failure)
+            exit(ExitCode.failure)
         }
     }
 }

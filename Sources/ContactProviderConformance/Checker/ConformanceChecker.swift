@@ -1,5 +1,6 @@
 import AppGroupStore
 import ContactProviderSystem
+import ContactProviderTesting
 import Foundation
 
 /// Options of a conformance run.

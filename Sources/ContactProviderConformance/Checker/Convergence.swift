@@ -1,5 +1,6 @@
 import AppGroupStore
 import ContactProviderSystem
+import ContactProviderTesting
 import Foundation
 
 /// One step of the convergence rule's random sequence.

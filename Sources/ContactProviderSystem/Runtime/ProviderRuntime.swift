@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import Dispatch
 import Foundation
 
@@ -14,15 +15,6 @@ import Glibc
 /// serves until an idle timeout, an `invalidate`/`shutdown` doorbell, or SIGTERM/SIGINT. Before it
 /// exits it calls the enumerator's `invalidate()` and then the extension's (with a time limit, R11).
 public final class ProviderRuntime {
-    /// Process exit codes.
-    public enum ExitCode {
-        public static let success: Int32 = 0
-        public static let failure: Int32 = 1
-        public static let usage: Int32 = 2
-        /// Another provider already serves the domain.
-        public static let alreadyRunning: Int32 = 3
-    }
-
     private let options: RuntimeOptions
     private let paths: DomainPaths
     private let log: @Sendable (String) -> Void
@@ -366,4 +358,9 @@ public final class ProviderRuntime {
 struct UncheckedSendableBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+extension ExitCode {
+    /// The provider's own status: another provider process already serves the domain.
+    public static let alreadyRunning: Int32 = 3
 }

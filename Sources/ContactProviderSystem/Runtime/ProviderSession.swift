@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import Foundation
 
 /// One running extension instance, as the runtime sees it.
@@ -30,60 +31,50 @@ public struct RuntimeOptions: Sendable, Equatable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
     }
 
-    /// The provider's usage text.
-    public static let usage = """
-        USAGE: <provider> [--app-group DIR] [--domain ID] [--foreground] [--idle-timeout SECONDS]
+    /// `--domain ID`.
+    static let domainOption = Option<String>("--domain", value: "ID", help: "The domain to serve (default: the default domain).")
+    /// `--foreground`.
+    static let foregroundFlag = Flag("--foreground", help: "Log every call to stderr and do not exit when idle.")
+    /// `--idle-timeout SECONDS`.
+    static let idleTimeoutOption = Option<Double>(
+        "--idle-timeout", value: "SECONDS", help: "Exit after this long without a request (default: from domain.json).",
+        convert: ArgumentValue.seconds)
+    /// Added by the system when it launches the provider (`ProviderLauncher`); changes nothing.
+    static let launchedBySystemFlag = Flag("--launched-by-system", help: "Set by the system when it starts the provider.")
 
-        A Contact Provider extension. The system (contacts-host) launches it on demand; run it with
-        --foreground to debug it in a terminal, with a log of every request and observer call.
-
-        OPTIONS:
-          --app-group DIR          The App Group directory (default: $CONTACT_PROVIDER_APP_GROUP, else ~/.local/share/contact-provider-simulator/AppGroup).
-          --domain ID              The domain to serve (default: the default domain).
-          --foreground             Log every call to stderr and do not exit when idle.
-          --idle-timeout SECONDS   Exit after this long without a request (default: from domain.json).
-          -h, --help               Show this help.
-        """
-
-    /// A command-line problem.
-    public struct UsageError: Error, CustomStringConvertible {
-        public let description: String
+    /// The options a provider accepts, in help order.
+    static var optionSpecs: [OptionSpec] {
+        [AppGroup.option.spec, domainOption.spec, foregroundFlag.spec, idleTimeoutOption.spec]
     }
 
-    /// Parses the provider's arguments (unknown ones are an error, exit 2).
+    /// The provider's usage text.
+    public static var usage: String {
+        let width = optionSpecs.map(\.synopsis.count).max()! + 3
+        let lines = (optionSpecs + [OptionSpec("-h, --help", help: "Show this help.")]).map {
+            "  " + $0.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + $0.help
+        }
+        return """
+            USAGE: <provider> [--app-group DIR] [--domain ID] [--foreground] [--idle-timeout SECONDS]
+
+            A Contact Provider extension. The system (contacts-host) launches it on demand; run it with
+            --foreground to debug it in a terminal, with a log of every request and observer call.
+
+            OPTIONS:
+
+            """ + lines.joined(separator: "\n")
+    }
+
+    /// Parses the provider's arguments with the toolkit's parser (an unknown or malformed one is a
+    /// `UsageError`, exit 2); nil for `--help`.
     public static func parse(_ arguments: [String], defaultDomain: String) throws -> RuntimeOptions? {
-        var options = RuntimeOptions(appGroup: .current, domain: defaultDomain)
-        var index = 0
-        func value(_ name: String) throws -> String {
-            index += 1
-            guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-                throw UsageError(description: "\(name) needs a value")
-            }
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
-            case "-h", "--help": return nil
-            case "--app-group": options.appGroup = AppGroup(path: try value(argument))
-            case "--domain": options.domain = try value(argument)
-            case "--foreground": options.foreground = true
-            case "--launched-by-system": break
-            case "--idle-timeout":
-                let text = try value(argument)
-                guard let seconds = Double(text), seconds > 0 else {
-                    throw UsageError(description: "--idle-timeout expects a positive number of seconds, got '\(text)'")
-                }
-                options.idleTimeoutSeconds = seconds
-            default:
-                if argument.hasPrefix("--app-group=") {
-                    options.appGroup = AppGroup(path: String(argument.dropFirst("--app-group=".count)))
-                } else {
-                    throw UsageError(description: "unknown argument '\(argument)'")
-                }
-            }
-            index += 1
-        }
-        return options
+        if arguments.contains("-h") || arguments.contains("--help") { return nil }
+        var rest = arguments
+        let appGroup = try AppGroup.takeOption(from: &rest) ?? .current
+        let parsed = try parseArguments(
+            rest, options: optionSpecs.filter { $0.name != AppGroup.option.name } + [launchedBySystemFlag.spec],
+            positional: .none, globalOptions: [AppGroup.option.name])
+        return RuntimeOptions(
+            appGroup: appGroup, domain: try parsed.value(domainOption) ?? defaultDomain,
+            foreground: parsed.has(foregroundFlag), idleTimeoutSeconds: try parsed.value(idleTimeoutOption))
     }
 }

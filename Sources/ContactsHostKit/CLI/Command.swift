@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import Foundation
 
 /// What a command needs to run.
@@ -71,7 +72,7 @@ public struct Command: Sendable {
     public let run: @Sendable (ParsedArguments, CommandContext) async throws -> Int32
 
     public init(
-        _ name: [String], summary: String, discussion: String = "", options: [OptionSpec] = [],
+        _ name: [String], summary: String, discussion: String = "", options: [any OptionDeclaration] = [],
         positional: PositionalSpec = .none, examples: [String] = [], environment: [String] = [],
         exitCodes: [ExitCodeHelp] = ExitCodeHelp.standard,
         validate: @escaping @Sendable (ParsedArguments) throws -> Void = { _ in },
@@ -80,7 +81,7 @@ public struct Command: Sendable {
         self.name = name
         self.summary = summary
         self.discussion = discussion
-        self.options = options
+        self.options = options.map(\.spec)
         self.positional = positional
         self.examples = examples
         self.environment = environment

@@ -1,3 +1,4 @@
+import CommandLineToolkit
 import Foundation
 
 #if canImport(Glibc)
@@ -21,11 +22,11 @@ public final class StandardOutput: CommandOutput {
             // (main ignores SIGPIPE, and FileHandle.write would crash in a `try!`).
             signal(SIGPIPE, SIG_DFL)
             raise(SIGPIPE)
-            exit(HostTool.ExitCode.failure)
+            exit(ExitCode.failure)
         }
         if code != 0 {
             err("error: cannot write to standard output: \(String(cString: strerror(code)))")
-            exit(HostTool.ExitCode.failure)
+            exit(ExitCode.failure)
         }
     }
 

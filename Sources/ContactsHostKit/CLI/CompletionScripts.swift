@@ -1,3 +1,6 @@
+import AppGroupStore
+import CommandLineToolkit
+import ContactProviderSystem
 import Foundation
 
 /// `contacts-host --generate-completion-script SHELL`: completion scripts for bash, zsh and fish,
@@ -38,7 +41,7 @@ public enum CompletionScripts {
 
     static func allOptions(_ command: Command) -> [OptionSpec] {
         command.options + [
-            OptionSpec("--app-group", value: "DIR", help: "The App Group directory."),
+            AppGroup.option.spec,
             OptionSpec("--help", help: "Show the help."),
         ]
     }
@@ -69,7 +72,7 @@ public enum CompletionScripts {
                     --generate-completion-script) COMPREPLY=($(compgen -W \(singleQuoted(shells.joined(separator: " "))) -- "$cur")); return ;;
                 esac
                 if [[ -z "$cmd" ]]; then
-                    COMPREPLY=($(compgen -W \(singleQuoted((firstWords(commands) + ["help", "--help", "--version", "--app-group", "--generate-completion-script"]).joined(separator: " "))) -- "$cur"))
+                    COMPREPLY=($(compgen -W \(singleQuoted((firstWords(commands) + ["help", "--help", "--version", AppGroup.option.name, "--generate-completion-script"]).joined(separator: " "))) -- "$cur"))
                     return
                 fi
                 local key="$cmd" opts=""

@@ -1,4 +1,6 @@
 import AppGroupStore
+import CommandLineToolkit
+import ContactProviderSystem
 import Foundation
 
 /// Renders the tool's, a command group's and a command's help from the command table.
@@ -19,15 +21,13 @@ public enum HelpFormatter {
 
     /// The options every command accepts besides its own.
     static let commonOptions = [
-        OptionSpec(
-            "--app-group", value: "DIR",
-            help: "The App Group directory (default: $\(AppGroup.environmentVariable), else ~/.local/share/contact-provider-simulator/AppGroup; 'status' shows it)."),
+        AppGroup.option.spec,
         OptionSpec("-h, --help", help: "Show this help."),
     ]
 
     /// The tool's own options, shown by `contacts-host --help`.
     static let toolOptions = [
-        OptionSpec("--app-group", value: "DIR", help: "The App Group directory (see 'contacts-host status' for the one in use)."),
+        AppGroup.option.spec,
         OptionSpec("-h, --help", help: "Show this help; 'contacts-host help COMMAND' shows a command's."),
         OptionSpec("--version", help: "Print the version."),
         OptionSpec("--generate-completion-script", value: "SHELL", help: "Print a completion script for bash, zsh or fish."),

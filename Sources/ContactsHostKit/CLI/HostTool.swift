@@ -1,4 +1,6 @@
 import AppGroupStore
+import CommandLineToolkit
+import ContactProviderSystem
 import Foundation
 
 /// `contacts-host`: the app (edits the App Group database) and its `ContactProviderManager`.
@@ -6,13 +8,6 @@ import Foundation
 /// The executable is a thin shell: `HostTool.main(arguments:)` does everything, so tests can run
 /// commands in-process as well as through the built binary.
 public enum HostTool {
-    /// Exit codes.
-    public enum ExitCode {
-        public static let success: Int32 = 0
-        public static let failure: Int32 = 1
-        public static let usage: Int32 = 2
-    }
-
     /// Every command, in help order.
     public static var commands: [Command] {
         ContactCommands.all + [GenerateCommand.command] + SystemCommands.all + InteropCommands.all + CardDAVCommands.all + [StepCommand.command, ConformanceCommand.command, DemoCommand.command, DoctorCommand.command]
@@ -27,25 +22,14 @@ public enum HostTool {
     /// Runs the tool with `arguments` (without the executable name); returns the exit code.
     public static func main(arguments: [String], output: CommandOutput = StandardOutput()) async -> Int32 {
         var arguments = arguments
-        // --app-group may come anywhere; take it out first.
+        // --app-group may come anywhere; take it out first. The App Group travels in the command's
+        // context (and to providers as --app-group), never as process-wide state, so commands can
+        // run in-process side by side, as the tests do.
         var (appGroup, appGroupSource) = AppGroup.currentWithSource
         do {
-            if let index = arguments.firstIndex(where: { $0 == "--app-group" || $0.hasPrefix("--app-group=") }) {
-                let argument = arguments.remove(at: index)
-                let value: String
-                if argument.hasPrefix("--app-group=") {
-                    value = String(argument.dropFirst("--app-group=".count))
-                } else {
-                    guard index < arguments.count else { throw UsageError("option '--app-group' needs a value (DIR)") }
-                    value = arguments.remove(at: index)
-                }
-                guard !value.isEmpty else { throw UsageError("option '--app-group' needs a value (DIR)") }
-                if arguments.contains(where: { $0 == "--app-group" || $0.hasPrefix("--app-group=") }) {
-                    throw UsageError("option '--app-group' was given more than once")
-                }
-                appGroup = AppGroup(path: value)
+            if let chosen = try AppGroup.takeOption(from: &arguments) {
+                appGroup = chosen
                 appGroupSource = .flag
-                AppGroup.use(appGroup)
             }
         } catch {
             output.err("error: \(error)")
@@ -102,7 +86,8 @@ public enum HostTool {
         }
         let parsed: ParsedArguments
         do {
-            parsed = try parseArguments(rest, options: command.options, positional: command.positional)
+            parsed = try parseArguments(
+                rest, options: command.options, positional: command.positional, globalOptions: [AppGroup.option.name])
             try command.validate(parsed)
         } catch {
             output.err("error: \(command.name.joined(separator: " ")): \(error)")

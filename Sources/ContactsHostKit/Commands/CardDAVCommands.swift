@@ -1,8 +1,21 @@
 import AppGroupStore
+import CommandLineToolkit
 import Foundation
 
 /// `contacts-host carddav configure`: points the CardDAV example provider at an address book.
 enum CardDAVCommands {
+    static let urlOption = Option<String>(
+        "--url", value: "URL", help: "The address book collection (http or https, e.g. https://host/dav/me/contacts/).",
+        convert: { url, _ in
+            guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+                scheme == "http" || scheme == "https", parsed.host != nil
+            else { throw UsageError("'--url' must be an http or https URL with a host, got '\(url)'") }
+            return url
+        })
+    static let usernameOption = Option<String>("--username", value: "USER", help: "The user name for HTTP basic authentication.")
+    static let passwordFileOption = Option<String>(
+        "--password-file", value: "FILE", help: "A file (mode 0600) holding the password; needs --username.")
+
     static var all: [Command] { [configure, CardDAVDemoCommand.command] }
 
     static let configure = Command(
@@ -13,26 +26,19 @@ enum CardDAVCommands {
             The password itself is never taken on the command line, and never printed or logged; keep
             its file private (mode 0600). The provider reads the file before each sync.
             """,
-        options: [
-            OptionSpec("--url", value: "URL", help: "The address book collection (http or https, e.g. https://host/dav/me/contacts/)."),
-            OptionSpec("--username", value: "USER", help: "The user name for HTTP basic authentication."),
-            OptionSpec("--password-file", value: "FILE", help: "A file (mode 0600) holding the password; needs --username."),
-        ],
+        options: [urlOption, usernameOption, passwordFileOption],
         validate: { arguments in
-            guard let url = arguments.value("--url") else { throw UsageError("option '--url' is required") }
-            guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
-                scheme == "http" || scheme == "https", parsed.host != nil
-            else { throw UsageError("'--url' must be an http or https URL with a host, got '\(url)'") }
-            if arguments.has("--password-file"), !arguments.has("--username") {
+            guard arguments.has(urlOption) else { throw UsageError("option '--url' is required") }
+            if arguments.has(passwordFileOption), !arguments.has(usernameOption) {
                 throw UsageError("'--password-file' needs '--username'")
             }
         },
         run: { arguments, context in
-            var url = arguments.value("--url") ?? ""
+            var url = try arguments.value(urlOption) ?? ""
             if !url.hasSuffix("/") { url += "/" }
             var configuration: [String: String] = ["url": url]
-            if let username = arguments.value("--username") { configuration["username"] = username }
-            if let file = arguments.value("--password-file") {
+            if let username = try arguments.value(usernameOption) { configuration["username"] = username }
+            if let file = try arguments.value(passwordFileOption) {
                 let path = URL(fileURLWithPath: file).standardizedFileURL.path
                 guard FileManager.default.isReadableFile(atPath: path) else {
                     throw CommandFailure("cannot read the password file \(path)")
@@ -49,6 +55,6 @@ enum CardDAVCommands {
             let path = context.appGroup.path + "/carddav.json"
             try SecureFile.replace(path, with: data + Data("\n".utf8))
             context.output.out("Wrote \(path) (mode 0600): \(url)\(configuration["username"].map { " as \($0)" } ?? "")")
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 }

@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import ContactProvider
 import ContactProviderConformance
 import ContactProviderSystem
@@ -16,21 +17,22 @@ enum CardDAVDemoCommand {
             receives after the server's contacts are added, edited and deleted. The App Group's sync
             state is reset first; Radicale and the provider are stopped at the end.
             """,
-        options: [
-            OptionSpec("--extension", value: "PATH", help: "Use this provider executable instead of carddav-provider."),
-            OptionSpec("--python", value: "PATH", help: "A python3 with Radicale installed (skips the installer)."),
-        ],
+        options: [extensionOption, pythonOption],
         run: { arguments, context in try await run(arguments, context) })
+
+    static let extensionOption = Option<String>(
+        "--extension", value: "PATH", help: "Use this provider executable instead of carddav-provider.")
+    static let pythonOption = Option<String>("--python", value: "PATH", help: "A python3 with Radicale installed (skips the installer).")
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> Int32 {
         let out = context.output
         let productDirectory = ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]).deletingLastPathComponentPath
-        let provider = arguments.value("--extension").map { AppGroup(path: $0).path } ?? productDirectory + "/carddav-provider"
+        let provider = try arguments.value(extensionOption).map { AppGroup(path: $0).path } ?? productDirectory + "/carddav-provider"
         guard FileManager.default.isExecutableFile(atPath: provider) else {
             throw CommandFailure("cannot find the provider \(provider); run 'swift build' first")
         }
-        let python = try arguments.value("--python") ?? installRadicale(near: productDirectory, out)
+        let python = try arguments.value(pythonOption) ?? installRadicale(near: productDirectory, out)
         let server = try RadicaleServer(python: python)
         defer { server.stop() }
         let backend = try CardDAVBackend(collection: URL(string: "demo/contacts/", relativeTo: server.baseURL)!.absoluteURL)
@@ -49,7 +51,7 @@ enum CardDAVDemoCommand {
             configuration.batchSize = 2
         }
         defer { _ = try? client.invalidate() }
-        try await ContactProviderManager().enable()
+        try await ContactProviderManager(appGroup: context.appGroup).enable()
         out.out("1. Wrote carddav.json and enabled the domain (suggestedPageSize 2, suggestedBatchSize 2).\n")
 
         let people = [("ada", "Ada", "Lovelace", "+44 20 7946 0000"), ("bob", "Bob", "Smith", "+1 212 555 0199"),
@@ -78,7 +80,7 @@ enum CardDAVDemoCommand {
             client, backend, out)
         out.out("6. Stopping the provider and Radicale.")
         out.out("\nPoint the example at your own server: contacts-host carddav configure --url URL --username U --password-file F")
-        return HostTool.ExitCode.success
+        return ExitCode.success
     }
 
     /// Runs the repository's installer (idempotent) and returns the python3 that has Radicale.

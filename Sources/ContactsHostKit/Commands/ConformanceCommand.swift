@@ -1,3 +1,4 @@
+import CommandLineToolkit
 import ContactProviderConformance
 import Foundation
 
@@ -12,69 +13,63 @@ enum ConformanceCommand {
             App Group, and speaks the README's adapter protocol (one JSON object per line, "protocol": 1).
             Rules: \(ConformanceRule.all.map(\.id).joined(separator: ", ")) (see the README's rule table).
             """,
-        options: [
-            OptionSpec("--extension", value: "PATH", required: true, help: "The provider executable to check."),
-            OptionSpec(
-                "--backend", value: "KIND[:ARG]",
-                help: "The store the kit edits: app-database (default), seed-json[:FILE], exec:COMMAND (an adapter program)."),
-            OptionSpec("--seed", value: "N", help: "Seed of the random data and operations (default 42)."),
-            OptionSpec("--operations", value: "N", help: "Random operations for the convergence rule V1 (default 200)."),
-            OptionSpec("--rules", value: "LIST", help: "Only these rules, comma-separated (e.g. C1,D3,V1)."),
-            OptionSpec("--page-timeout", value: "SECONDS", help: "Seconds one page or batch may take (default 10)."),
-            OptionSpec("--json", help: "Print the report as one JSON object."),
-            OptionSpec("--junit", value: "FILE", help: "Also write the report as JUnit XML (one testcase per rule) for CI."),
-        ],
+        options: [extensionOption, backendOption, seedOption, operationsOption, rulesOption, pageTimeoutOption, jsonFlag, junitOption],
         examples: ["contacts-host conformance --extension .build/debug/MyProvider", "contacts-host conformance --extension .build/debug/MyProvider --rules C1,D3 --junit conformance.xml"],
         environment: ["OSLOG_DISABLE"],
         exitCodes: [ExitCodeHelp(0, "every MUST rule passed (SHOULD failures are warnings)"), ExitCodeHelp(1, "a MUST rule failed, or the run could not start"), ExitCodeHelp(2, "usage error: nothing was run")],
-        validate: { arguments in
-            guard arguments.has("--extension") else { throw UsageError("missing option '--extension PATH'") }
-            if let backend = arguments.value("--backend") {
-                do { _ = try ConformanceBackendKind.parse(backend) } catch { throw UsageError("\(error)") }
-            }
-            if let seed = arguments.value("--seed"), UInt64(seed) == nil {
-                throw UsageError("option '--seed' expects a non-negative integer, got '\(seed)'")
-            }
-            if let value = arguments.value("--operations") { _ = try ArgumentValue.positiveInt(value, option: "--operations") }
-            if let value = arguments.value("--page-timeout"), (Double(value) ?? 0) <= 0 || !(Double(value) ?? 0).isFinite {
-                throw UsageError("option '--page-timeout' expects a positive number of seconds, got '\(value)'")
-            }
-            if let rules = arguments.value("--rules") {
-                for rule in rules.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-                    guard ConformanceRule.named(rule) != nil else {
-                        throw UsageError("unknown rule '\(rule)' in --rules (known: \(ConformanceRule.all.map(\.id).joined(separator: ",")))")
-                    }
-                }
-            }
-        },
         run: { arguments, context in
-            let path = arguments.value("--extension")!
+            guard let path = try arguments.value(extensionOption) else { throw UsageError("missing option '--extension PATH'") }
             let executable = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
             guard access(executable, X_OK) == 0 else { throw CommandFailure("--extension \(path): not an executable file") }
             var options = ConformanceOptions()
-            if let seed = arguments.value("--seed") { options.seed = UInt64(seed)! }
-            if let operations = arguments.value("--operations") { options.operations = Int(operations)! }
-            if let timeout = arguments.value("--page-timeout") { options.timeoutSeconds = Double(timeout)! }
-            if let rules = arguments.value("--rules") {
-                options.rules = Set(rules.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() })
-            }
-            let backend = try arguments.value("--backend").map(ConformanceBackendKind.parse) ?? .appDatabase
+            if let seed = try arguments.value(seedOption) { options.seed = seed }
+            if let operations = try arguments.value(operationsOption) { options.operations = operations }
+            if let timeout = try arguments.value(pageTimeoutOption) { options.timeoutSeconds = timeout }
+            if let rules = try arguments.value(rulesOption) { options.rules = rules }
+            let backend = try arguments.value(backendOption) ?? .appDatabase
             let report = try await ConformanceKit.run(
                 executable: (executable as NSString).standardizingPath, backend: backend, host: hostPath, options: options)
-            if arguments.has("--json") {
+            if arguments.has(jsonFlag) {
                 context.output.out(try ContactJSON.encode(report))
             } else {
                 context.output.out(report.text)
             }
-            if let file = arguments.value("--junit") {
+            if let file = try arguments.value(junitOption) {
                 do {
                     try Data(report.junitXML.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
                 } catch {
                     throw CommandFailure("--junit \(file): cannot write the JUnit report (\(error.localizedDescription)); the conformance run itself finished")
                 }
             }
-            return report.passed ? HostTool.ExitCode.success : HostTool.ExitCode.failure
+            return report.passed ? ExitCode.success : ExitCode.failure
         })
+
+    static let extensionOption = Option<String>("--extension", value: "PATH", required: true, help: "The provider executable to check.")
+    static let backendOption = Option<ConformanceBackendKind>(
+        "--backend", value: "KIND[:ARG]",
+        help: "The store the kit edits: app-database (default), seed-json[:FILE], exec:COMMAND (an adapter program).",
+        convert: { text, _ in
+            do { return try ConformanceBackendKind.parse(text) } catch { throw UsageError("\(error)") }
+        })
+    static let seedOption = Option<UInt64>(
+        "--seed", value: "N", help: "Seed of the random data and operations (default 42).", convert: ArgumentValue.nonNegativeInteger)
+    static let operationsOption = Option<Int>(
+        "--operations", value: "N", help: "Random operations for the convergence rule V1 (default 200).",
+        convert: ArgumentValue.positiveInt)
+    static let rulesOption = Option<Set<String>>(
+        "--rules", value: "LIST", help: "Only these rules, comma-separated (e.g. C1,D3,V1).",
+        convert: { text, _ in
+            let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            for name in names where ConformanceRule.named(name) == nil {
+                throw UsageError("unknown rule '\(name)' in --rules (known: \(ConformanceRule.all.map(\.id).joined(separator: ",")))")
+            }
+            return Set(names.map { $0.uppercased() })
+        })
+    static let pageTimeoutOption = Option<Double>(
+        "--page-timeout", value: "SECONDS", help: "Seconds one page or batch may take (default 10).", convert: ArgumentValue.seconds)
+    static let jsonFlag = Flag("--json", help: "Print the report as one JSON object.")
+    static let junitOption = Option<String>(
+        "--junit", value: "FILE", help: "Also write the report as JUnit XML (one testcase per rule) for CI.")
 
     /// This executable's absolute path, so a `reproduce:` line runs when pasted into any shell.
     static var hostPath: String {

@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import ContactProvider
 import ContactProviderSystem
 import Contacts
@@ -143,7 +144,7 @@ enum ContactCommands {
             let added = try database.add(record)
             context.output.out(added.identifier)
             compactAfterCommit(database, context: context)
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 
     static let update = Command(
@@ -162,7 +163,7 @@ enum ContactCommands {
             let updated = try database.update(arguments.positionals[0]) { apply(arguments, to: &$0) }
             context.output.out(updated.identifier)
             compactAfterCommit(database, context: context)
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 
     static let delete = Command(
@@ -173,7 +174,7 @@ enum ContactCommands {
             let database = AppDatabase(appGroup: context.appGroup)
             try database.delete(arguments.positionals)
             compactAfterCommit(database, context: context)
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 
     static let get = Command(
@@ -186,7 +187,7 @@ enum ContactCommands {
                 throw StoreError.notFound(identifier: arguments.positionals[0])
             }
             context.output.out(arguments.has("--json") ? try ContactJSON.encode(record) : ContactJSON.detail(record))
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 
     static let list = Command(
@@ -196,7 +197,7 @@ enum ContactCommands {
         run: { arguments, context in
             let records = try AppDatabase(appGroup: context.appGroup).all()
             printList(records, json: arguments.has("--json"), context: context)
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 
     static func printList(_ records: [ContactRecord], json: Bool, context: CommandContext) {
@@ -221,7 +222,7 @@ enum ContactCommands {
                     "the app database was reset, but resetting the system store failed (run 'contacts-host system reset'): "
                         + HostTool.describe(error), context: context)
             }
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 
     static let importCommand = Command(
@@ -283,7 +284,7 @@ enum ContactCommands {
             ticker.stop()
             context.output.out(
                 "imported \(records.count) contacts (\(result.added) added, \(result.updated) updated, \(skipped) skipped)")
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 
     static let export = Command(
@@ -322,6 +323,6 @@ enum ContactCommands {
             } else {
                 context.output.out(try ContactJSON.encode(ContactJSON.ExportDocument(contacts: records)))
             }
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 }

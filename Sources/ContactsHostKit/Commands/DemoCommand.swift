@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import ContactProvider
 import ContactProviderSystem
 import Foundation
@@ -17,10 +18,7 @@ enum DemoCommand {
             'demo-provider' example with a page size of 2 so paging is visible, prints what the system received
             after each step, and stops the provider at the end.
             """,
-        options: [
-            OptionSpec("--extension", value: "PATH", help: "Use this provider executable instead of demo-provider."),
-            OptionSpec("--force", help: "Reset a chosen App Group that holds other contacts or another provider."),
-        ],
+        options: [extensionOption, forceFlag],
         examples: ["contacts-host demo", "contacts-host demo --extension .build/debug/MyProvider"],
         environment: ["OSLOG_DISABLE"],
         exitCodes: [
@@ -63,15 +61,19 @@ enum DemoCommand {
         return nil
     }
 
+    static let extensionOption = Option<String>(
+        "--extension", value: "PATH", help: "Use this provider executable instead of demo-provider.")
+    static let forceFlag = Flag("--force", help: "Reset a chosen App Group that holds other contacts or another provider.")
+
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> Int32 {
         let out = context.output
         let group = demoGroup(context)
-        guard let provider = try arguments.value("--extension").map({ AppGroup(path: $0).path })
+        guard let provider = try arguments.value(extensionOption).map({ AppGroup(path: $0).path })
             ?? ExtensionDiscovery.executable(configured: nil) ?? buildDemoProvider(out)
         else {
             throw CommandFailure("cannot find the 'demo-provider' executable next to contacts-host; run 'swift build' first")
         }
-        if context.appGroupSource != .default, !arguments.has("--force"), let reason = try userData(in: group, provider: provider) {
+        if context.appGroupSource != .default, !arguments.has(forceFlag), let reason = try userData(in: group, provider: provider) {
             throw CommandFailure(
                 "demo would reset the App Group \(group.path) (\(context.appGroupSource.explanation)): \(reason). "
                     + "Run 'contacts-host demo' without --app-group and $\(AppGroup.environmentVariable) to use the demo's own App Group, "
@@ -82,8 +84,6 @@ enum DemoCommand {
         } else {
             out.out("App Group: \(group.path) (\(context.appGroupSource.explanation))")
         }
-        // The manager and the provider it launches find the App Group the way an app does.
-        AppGroup.use(group)
         let client = try SystemClient(appGroup: group, domain: DefaultContactProviderDomain.identifier)
         let database = AppDatabase(appGroup: group)
         out.out("Provider:  \(provider)\n")
@@ -96,7 +96,7 @@ enum DemoCommand {
             configuration.pageSize = 2
             configuration.batchSize = 2
         }
-        let manager = try ContactProviderManager()
+        let manager = try ContactProviderManager(appGroup: group)
         try await manager.enable()
         out.out("1. Enabled the domain (suggestedPageSize 2, suggestedBatchSize 2).\n")
 
@@ -133,7 +133,7 @@ enum DemoCommand {
         out.out("7. invalidate() → the provider's invalidate() ran and the process exited.")
         let groupOption = context.appGroupSource == .default ? " --app-group \(group.path)" : ""
         out.out("\nTry it yourself: contacts-host\(groupOption) add --given-name Ada --family-name Lovelace && contacts-host\(groupOption) signal --wait --trace")
-        return HostTool.ExitCode.success
+        return ExitCode.success
     }
 
     /// `swift run contacts-host demo` builds only contacts-host: build the example provider beside

@@ -1,8 +1,11 @@
 import AppGroupStore
+import CommandLineToolkit
 import Foundation
 
 /// `contacts-host doctor [--repair]`: the way out of a damaged App Group.
 enum DoctorCommand {
+    static let repairFlag = Flag("--repair", help: "Repair what is damaged (moving damaged files aside).")
+
     static let command = Command(
         ["doctor"], summary: "Check every file of the App Group; --repair rebuilds what is damaged without deleting data.",
         discussion: """
@@ -14,28 +17,28 @@ enum DoctorCommand {
             system store is dropped and the next sync is a full content enumeration; stale pipes and temp files,
             which hold no data, are removed.
             """,
-        options: [OptionSpec("--repair", help: "Repair what is damaged (moving damaged files aside).")],
+        options: [repairFlag],
         examples: ["contacts-host doctor", "contacts-host doctor --repair"],
         exitCodes: [ExitCodeHelp(0, "no problems (or, with --repair, everything was repaired)"), ExitCodeHelp(1, "problems were found (each printed as path:line: reason) or could not be repaired"), ExitCodeHelp(2, "usage error: nothing was run")],
         run: { arguments, context in
             let doctor = AppGroupDoctor(appGroup: context.appGroup)
-            guard arguments.has("--repair") else {
+            guard arguments.has(repairFlag) else {
                 let problems = try doctor.check()
                 for problem in problems { context.output.out(problem.description) }
                 if problems.isEmpty {
                     context.output.out("no problems in \(context.appGroup.path)")
-                    return HostTool.ExitCode.success
+                    return ExitCode.success
                 }
                 context.output.err("\(problems.count) problem(s); `contacts-host doctor --repair` rebuilds what is readable")
-                return HostTool.ExitCode.failure
+                return ExitCode.failure
             }
             let report = try doctor.repair()
             for line in report.lines { context.output.out(line) }
             guard report.remaining.isEmpty else {
                 for problem in report.remaining { context.output.err("still damaged: \(problem)") }
-                return HostTool.ExitCode.failure
+                return ExitCode.failure
             }
             context.output.out(report.lines.isEmpty ? "no problems in \(context.appGroup.path); nothing to repair" : "repaired; no problems remain")
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 }

@@ -1,8 +1,12 @@
 import AppGroupStore
+import CommandLineToolkit
 import Foundation
 
 /// `contacts-host generate N [--seed S]`: sample data for trying things at scale.
 enum GenerateCommand {
+    static let seedOption = Option<UInt64>(
+        "--seed", value: "S", help: "Seed of the generated data (a non-negative integer).", convert: ArgumentValue.nonNegativeInteger)
+
     static let command = Command(
         ["generate"], summary: "Add N realistic sample contacts (every field shape); the same seed gives the same contacts.",
         discussion: """
@@ -10,7 +14,7 @@ enum GenerateCommand {
             instead of adding more; another seed adds others. Without --seed a random seed is used and printed.
             Written like import: grouped commits, progress on stderr after one second.
             """,
-        options: [OptionSpec("--seed", value: "S", help: "Seed of the generated data (a non-negative integer).")],
+        options: [seedOption],
         positional: PositionalSpec("N", minimum: 1, maximum: 1),
         examples: ["contacts-host generate 1000 --seed 42", "contacts-host generate 50000 && contacts-host signal --wait"],
         environment: ["CONTACTS_HOST_PROGRESS"],
@@ -18,13 +22,10 @@ enum GenerateCommand {
             guard let count = Int(arguments.positionals[0]), count > 0 else {
                 throw UsageError("N expects a positive integer, got '\(arguments.positionals[0])'")
             }
-            if let seed = arguments.value("--seed"), UInt64(seed) == nil {
-                throw UsageError("option '--seed' expects a non-negative integer, got '\(seed)'")
-            }
         },
         run: { arguments, context in
             let count = Int(arguments.positionals[0])!
-            let seed = arguments.value("--seed").flatMap { UInt64($0) } ?? UInt64.random(in: 0...999_999)
+            let seed = try arguments.value(seedOption) ?? UInt64.random(in: 0...999_999)
             let ticker = ProgressTicker(output: context.output, prefix: "generate", phase: "making \(count) contacts")
             defer { ticker.stop() }
             let records = SampleContacts.make(count, seed: seed)
@@ -34,6 +35,6 @@ enum GenerateCommand {
             try database.compactIfNeeded()
             ticker.stop()
             context.output.out("generated \(records.count) contacts with seed \(seed) (\(result.added) added, \(result.updated) updated)")
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 }

@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import ContactProvider
 import ContactProviderSystem
 import ContactsInterop
@@ -42,7 +43,7 @@ enum InteropCommands {
         run: { arguments, context in
             let found = ContactSearch.search(try AppDatabase(appGroup: context.appGroup).all(), try query(arguments))
             ContactCommands.printList(found, json: arguments.has("--json"), context: context)
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 
     static let systemSearch = Command(
@@ -54,7 +55,7 @@ enum InteropCommands {
             let paths = try DomainPaths(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
             let found = ContactSearch.search(try SystemStore(directory: paths.systemStore).load().contacts, try query(arguments))
             ContactCommands.printList(found, json: arguments.has("--json"), context: context)
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 
     static let watch = Command(

@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import ContactProvider
 import ContactProviderSystem
 import Foundation
@@ -12,34 +13,32 @@ enum StepCommand {
             runs it alone in the provider, and prints every enumerator and observer call. With --list it only
             prints what would run. Repeat to walk through a sync one page or batch at a time.
             """,
-        options: [
-            OptionSpec("--list", help: "Only list the pending operation; run nothing."),
-            OptionSpec("--timeout", value: "SECONDS", help: "How long to wait for the step (default 60)."),
-            OptionSpec("--json", help: "Print the step's report (with --list: the pending operation) as JSON."),
-        ],
+        options: [listFlag, timeoutOption, jsonFlag],
         examples: ["contacts-host step --list", "contacts-host step", "contacts-host step --json"],
         environment: ["CONTACT_PROVIDER_EXTENSION", "OSLOG_DISABLE", "CONTACTS_HOST_PROGRESS"],
         exitCodes: [ExitCodeHelp(0, "the step ran (or --list printed it)"), ExitCodeHelp(1, "the step failed (the report says why)"), ExitCodeHelp(2, "usage error: nothing was run")],
-        validate: { arguments in
-            if let value = arguments.value("--timeout") { _ = try ArgumentValue.seconds(value, option: "--timeout") }
-        },
         run: { arguments, context in
             let client = try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
             let state = try SystemStore(directory: client.paths.systemStore).load().meta ?? .initial
             let pending = SyncEngine.pendingOperation(for: state)
-            if arguments.has("--list") {
-                if arguments.has("--json") {
+            if arguments.has(listFlag) {
+                if arguments.has(jsonFlag) {
                     context.output.out(try ContactJSON.encode(PendingJSON(pending: "\(pending)", phase: state.phase.rawValue)))
                 } else {
                     context.output.out("pending: \(pending)")
                 }
-                return HostTool.ExitCode.success
+                return ExitCode.success
             }
-            if !arguments.has("--json") { context.output.out("running: \(pending)") }
+            if !arguments.has(jsonFlag) { context.output.out("running: \(pending)") }
             return try await SystemCommands.signalCommand(
-                context: context, wait: true, timeout: arguments.value("--timeout").flatMap(Double.init) ?? 60,
-                json: arguments.has("--json"), trace: true, step: true)
+                context: context, wait: true, timeout: try arguments.value(timeoutOption, default: 60),
+                json: arguments.has(jsonFlag), trace: true, step: true)
         })
+
+    static let listFlag = Flag("--list", help: "Only list the pending operation; run nothing.")
+    static let timeoutOption = Option<Double>(
+        "--timeout", value: "SECONDS", help: "How long to wait for the step (default 60).", convert: ArgumentValue.seconds)
+    static let jsonFlag = Flag("--json", help: "Print the step's report (with --list: the pending operation) as JSON.")
 }
 
 /// `step --list --json`: the operation the next step would run.

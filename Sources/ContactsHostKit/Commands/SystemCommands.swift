@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import ContactProvider
 import ContactProviderSystem
 import Foundation
@@ -19,51 +20,32 @@ enum SystemCommands {
             batch size \(DomainConfiguration.defaultBatchSize). Set CONTACT_PROVIDER_USER_DECISION=deny to simulate the user declining.
             """,
         options: [
-            OptionSpec("--extension", value: "PATH", help: "The provider executable the system launches."),
-            OptionSpec("--page-size", value: "N", help: "suggestedPageSize (default \(DomainConfiguration.defaultPageSize))."),
-            OptionSpec("--batch-size", value: "N", help: "suggestedBatchSize (default \(DomainConfiguration.defaultBatchSize))."),
-            OptionSpec("--hard-cap", value: "N", help: "Fail a page/batch larger than N × the suggestion (default 100)."),
-            OptionSpec("--page-timeout", value: "SECONDS", help: "Time limit per page or batch (default 10)."),
-            OptionSpec("--invalidate-timeout", value: "SECONDS", help: "Time limit for invalidate() (default 5)."),
-            OptionSpec("--idle-timeout", value: "SECONDS", help: "Idle provider exits after this long (default 30)."),
-            OptionSpec("--items-limit", value: "N", help: "Most contacts the domain may provide (default 1000000)."),
+            EnableOptions.extensionPath, EnableOptions.pageSize, EnableOptions.batchSize, EnableOptions.hardCap,
+            EnableOptions.pageTimeout, EnableOptions.invalidateTimeout, EnableOptions.idleTimeout, EnableOptions.itemsLimit,
         ],
         examples: ["contacts-host enable", "contacts-host enable --extension .build/debug/MyProvider --page-size 50"],
         environment: ["CONTACT_PROVIDER_EXTENSION", "CONTACT_PROVIDER_USER_DECISION", "CONTACT_PROVIDER_APP_NAME"],
         exitCodes: [ExitCodeHelp(0, "the domain is enabled"), ExitCodeHelp(1, "the user declined, or no provider executable was found"), ExitCodeHelp(2, "usage error: nothing was run")],
-        validate: { arguments in
-            for name in ["--page-size", "--batch-size", "--hard-cap", "--items-limit"] {
-                if let value = arguments.value(name) { _ = try ArgumentValue.positiveInt(value, option: name) }
-            }
-            for name in ["--page-timeout", "--invalidate-timeout", "--idle-timeout"] {
-                if let value = arguments.value(name) { _ = try ArgumentValue.seconds(value, option: name) }
-            }
-        },
         run: { arguments, context in
             let client = try client(context)
             var executable: String?
-            if let path = arguments.value("--extension") {
+            if let path = try arguments.value(EnableOptions.extensionPath) {
                 let absolute = AppGroup(path: path).path
                 guard access(absolute, X_OK) == 0 else {
                     throw CommandFailure("--extension \(path): not an executable file")
                 }
                 executable = absolute
             }
+            let settings = try EnableOptions.Settings(arguments)
             try client.updateConfiguration { configuration in
                 if let executable { configuration.extensionPath = executable }
-                if let value = arguments.value("--page-size") { configuration.pageSize = Int(value)! }
-                if let value = arguments.value("--batch-size") { configuration.batchSize = Int(value)! }
-                if let value = arguments.value("--hard-cap") { configuration.hardCapMultiplier = Int(value)! }
-                if let value = arguments.value("--items-limit") { configuration.itemsLimit = Int(value)! }
-                if let value = arguments.value("--page-timeout") { configuration.pageTimeoutSeconds = Double(value)! }
-                if let value = arguments.value("--invalidate-timeout") { configuration.invalidateTimeoutSeconds = Double(value)! }
-                if let value = arguments.value("--idle-timeout") { configuration.idleTimeoutSeconds = Double(value)! }
+                settings.apply(to: &configuration)
             }
-            let manager = try ContactProviderManager()
+            let manager = try ContactProviderManager(appGroup: context.appGroup)
             try await manager.enable()
             let configuration = try client.configuration()
             context.output.out("enabled \(DefaultContactProviderDomain.identifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize))")
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 
     static let disable = Command(
@@ -86,7 +68,7 @@ enum SystemCommands {
                 ContactCommands.warnAfterCommit(
                     "the domain is disabled, but stopping the provider failed: " + HostTool.describe(error), context: context)
             }
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 
     static let invalidate = Command(
@@ -101,10 +83,10 @@ enum SystemCommands {
             let client = try client(context)
             guard let reply = try client.invalidate() else {
                 context.output.err("no provider is running")
-                return HostTool.ExitCode.success
+                return ExitCode.success
             }
             if let error = reply.error { throw CommandFailure(error.message) }
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 
     static let signal = Command(
@@ -114,23 +96,15 @@ enum SystemCommands {
             Once a sync has run for a second, a progress line a second goes to stderr (pages/batches committed,
             contacts in the system store). --timeout bounds silence: every committed page or batch restarts it.
             """,
-        options: [
-            OptionSpec("--wait", help: "Wait for the sync to finish and print its report."),
-            OptionSpec("--timeout", value: "SECONDS", help: "How long to wait while the sync commits nothing (default 60)."),
-            OptionSpec("--json", help: "Print the report as one JSON object."),
-            OptionSpec("--trace", help: "Print every enumerator and observer call of the sync."),
-        ],
+        options: [SignalOptions.wait, SignalOptions.timeout, SignalOptions.json, SignalOptions.trace],
         examples: ["contacts-host signal --wait", "contacts-host signal --wait --trace", "contacts-host signal --json"],
         environment: ["CONTACT_PROVIDER_EXTENSION", "OSLOG_DISABLE", "CONTACTS_HOST_PROGRESS"],
         exitCodes: [ExitCodeHelp(0, "signalled (with --wait: the sync succeeded)"), ExitCodeHelp(1, "the domain is disabled, the provider did not answer, or the sync failed (the report says why)"), ExitCodeHelp(2, "usage error: nothing was run")],
-        validate: { arguments in
-            if let value = arguments.value("--timeout") { _ = try ArgumentValue.seconds(value, option: "--timeout") }
-        },
         run: { arguments, context in
-            let wait = arguments.has("--wait") || arguments.has("--json") || arguments.has("--trace")
-            let timeout = arguments.value("--timeout").flatMap(Double.init) ?? 60
-            return try await signalCommand(context: context, wait: wait, timeout: timeout, json: arguments.has("--json"),
-                trace: arguments.has("--trace"), step: false)
+            let json = arguments.has(SignalOptions.json), trace = arguments.has(SignalOptions.trace)
+            return try await signalCommand(
+                context: context, wait: arguments.has(SignalOptions.wait) || json || trace,
+                timeout: try arguments.value(SignalOptions.timeout, default: 60), json: json, trace: trace, step: false)
         })
 
     static func signalCommand(
@@ -142,8 +116,8 @@ enum SystemCommands {
             throw CommandFailure(SystemClient.ClientError.domainDisabled.description)
         }
         guard wait else {
-            try await ContactProviderManager().signalEnumerator()
-            return HostTool.ExitCode.success
+            try await ContactProviderManager(appGroup: context.appGroup).signalEnumerator()
+            return ExitCode.success
         }
         // Ctrl-C while waiting: the wait ends, the reply FIFO is removed, exit 130.
         HostInterrupt.install()
@@ -175,9 +149,9 @@ enum SystemCommands {
         }
         if let error = report.error {
             context.output.err("error: sync failed: \(error.message)")
-            return HostTool.ExitCode.failure
+            return ExitCode.failure
         }
-        return HostTool.ExitCode.success
+        return ExitCode.success
     }
 
     static let status = Command(
@@ -205,7 +179,7 @@ enum SystemCommands {
             } else {
                 context.output.out(status.text)
             }
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 
     static let systemList = Command(
@@ -215,15 +189,15 @@ enum SystemCommands {
         run: { arguments, context in
             let records = try SystemStore(directory: try client(context).paths.systemStore).load().contacts
             ContactCommands.printList(records, json: arguments.has("--json"), context: context)
-            return HostTool.ExitCode.success
+            return ExitCode.success
         })
 
     static let systemReset = Command(
         ["system", "reset"], summary: "ContactProviderManager.reset(): empty the system store; the next sync is a full content enumeration (R9).",
         examples: ["contacts-host system reset && contacts-host signal --wait"],
         run: { _, context in
-            try await ContactProviderManager().reset()
-            return HostTool.ExitCode.success
+            try await ContactProviderManager(appGroup: context.appGroup).reset()
+            return ExitCode.success
         })
 }
 

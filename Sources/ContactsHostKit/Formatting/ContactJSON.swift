@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import Contacts
 import Foundation
 

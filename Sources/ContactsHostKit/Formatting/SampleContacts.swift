@@ -1,17 +1,18 @@
 import AppGroupStore
+import ContactProviderTesting
 import Contacts
 import Foundation
 
 /// Realistic sample contacts for `contacts-host generate`: every field shape the store keeps, the
-/// same contacts for the same seed (SplitMix64, not the system generator, so runs and machines agree).
+/// same contacts for the same seed (`SeededRandom`, not the system generator, so runs and machines agree).
 public struct SampleContacts {
-    private var state: UInt64
+    private var random: SeededRandom
     private let seed: UInt64
 
     /// A generator for `seed`.
     public init(seed: UInt64) {
         self.seed = seed
-        state = seed
+        random = SeededRandom(seed: seed)
     }
 
     private static let given = ["Ada", "Grace", "Alan", "Zoë", "José", "Mei", "Olu", "Søren", "Priya", "Liam", "Élodie", "Kenji", "Fatima", "Noah", "Ingrid", "Mateo"]
@@ -21,13 +22,7 @@ public struct SampleContacts {
     private static let titles = ["Engineer", "Designer", "Manager", "Director", "Analyst"]
     private static let cities = [("Cupertino", "CA", "95014", "United States", "us"), ("Amsterdam", "", "1012 AB", "Netherlands", "nl"), ("London", "", "SW1A 1AA", "United Kingdom", "gb"), ("Tokyo", "", "100-0001", "Japan", "jp")]
 
-    private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private mutating func next() -> UInt64 { random.next() }
 
     private mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     private mutating func pick<T>(_ values: [T]) -> T { values[below(values.count)] }

@@ -14,7 +14,7 @@ struct CrashConcurrencyTests {
         let group = TemporaryAppGroup()
         defer { group.cleanUp() }
         try host(["enable"], in: group)
-        let perHost = CrashScale.full ? 250 : 60
+        let perHost = TestScale.isFullSize ? 250 : 60
         let results = ResultsBox()
         let writers = (0..<4).map { writer in
             Thread {
@@ -25,14 +25,14 @@ struct CrashConcurrencyTests {
         }
         let signals = ResultsBox()
         let signaller = Thread {
-            for _ in 0..<(CrashScale.full ? 40 : 10) {
+            for _ in 0..<(TestScale.isFullSize ? 40 : 10) {
                 signals.append(Result { try ProcessRunner.host(["signal", "--wait"], in: group) })
             }
         }
         writers.forEach { $0.start() }
         signaller.start()
         results.wait(for: 4 * perHost)
-        signals.wait(for: CrashScale.full ? 40 : 10)
+        signals.wait(for: TestScale.isFullSize ? 40 : 10)
         for result in results.all {
             let output = try result.get()
             #expect(output.exitCode == 0, "\(output)")

@@ -1,3 +1,4 @@
+import ContactProviderTesting
 import Foundation
 import Testing
 import TestSupport
@@ -15,8 +16,8 @@ struct CrashHostTests {
         let group = TemporaryAppGroup()
         defer { group.cleanUp() }
         let seed: UInt64 = 20_261_130
-        var random = SplitMix64(seed: seed)
-        let kills = CrashScale.full ? 150 : 24
+        var random = SeededRandom(seed: seed)
+        let kills = TestScale.isFullSize ? 150 : 24
         let host = BuiltProducts.path("contacts-host")
 
         // What an acknowledged write promises: these contacts exist (with one of these notes)…

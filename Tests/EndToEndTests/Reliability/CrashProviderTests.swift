@@ -1,3 +1,4 @@
+import ContactProviderTesting
 import Foundation
 import Testing
 import TestSupport
@@ -15,9 +16,9 @@ struct CrashProviderTests {
         let group = TemporaryAppGroup()
         defer { group.cleanUp() }
         let seed: UInt64 = 77
-        var random = SplitMix64(seed: seed)
-        let kills = CrashScale.full ? 120 : 10
-        let size = CrashScale.full ? 5_000 : 600
+        var random = SeededRandom(seed: seed)
+        let kills = TestScale.isFullSize ? 120 : 10
+        let size = TestScale.isFullSize ? 5_000 : 600
         try host(["enable", "--page-size", "20", "--batch-size", "15"], in: group)
         try host(["import", try makeImportFile(group, count: size, prefix: "base")], in: group)
         let hostPath = BuiltProducts.path("contacts-host")

@@ -6,12 +6,6 @@ import TestSupport
 import Glibc
 #endif
 
-/// Sizes of the crash and concurrency tests: small in `swift test`, full with `CPS_FULL_SIZE=1`.
-enum CrashScale {
-    static var full: Bool { ProcessInfo.processInfo.environment["CPS_FULL_SIZE"] == "1" }
-}
-
-
 /// A process started now and killed with SIGKILL after `delayMicroseconds` (fault injection, not
 /// synchronisation: the test then waits for the process's real exit).
 struct KilledRun {

@@ -6,19 +6,6 @@ import TestSupport
 import Glibc
 #endif
 
-/// How big the end-to-end reliability tests run: factor 1 in `swift test`, 20 with `CPS_FULL_SIZE=1`
-/// (each test prints a one-line summary of what it ran).
-enum ReliabilityScale {
-    static var isFullSize: Bool { ProcessInfo.processInfo.environment["CPS_FULL_SIZE"] == "1" }
-    static var factor: Int { isFullSize ? 20 : 1 }
-    static func count(_ base: Int) -> Int { base * factor }
-    /// The fixed seed (`CPS_FUZZ_SEED` replays another one).
-    static var seed: UInt64 {
-        ProcessInfo.processInfo.environment["CPS_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0x5EED_C0FF_EE15_600D
-    }
-}
-
-
 /// One entry of an App Group tree, as `lstat` sees it.
 struct ReliabilityTreeEntry: Equatable, CustomStringConvertible {
     var type: mode_t

@@ -1,3 +1,4 @@
+import ContactProviderTesting
 import Foundation
 import Testing
 import TestSupport
@@ -66,8 +67,8 @@ struct ReliabilityFIFOFloodTests {
     func flood() throws {
         let group = TemporaryAppGroup()
         defer { group.cleanUp() }
-        let seed = ReliabilityScale.seed
-        var random = SplitMix64(seed: seed)
+        let seed = TestScale.seed
+        var random = SeededRandom(seed: seed)
         try host(["enable", "--idle-timeout", "600"], in: group)
         try host(["add", "--given-name", "Flood", "--id", "flood-1"], in: group)
         try host(["signal", "--wait"], in: group)
@@ -86,7 +87,7 @@ struct ReliabilityFIFOFloodTests {
             totalBytes += bytes.count
         }
         // Random bytes, with and without newlines of their own; always ended by one.
-        for _ in 0..<ReliabilityScale.count(200) {
+        for _ in 0..<TestScale.count(200) {
             try send(random.bytes(random.int(1...600)) + [0x0A])
             garbageLines += 1
         }
@@ -103,12 +104,12 @@ struct ReliabilityFIFOFloodTests {
             Array("{\"v\":1,\"kind\":\"probe\",\"id\":\"6B1C5F6E\",\"reply\":true}\n".utf8),
             Array("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\n".utf8),
         ]
-        for _ in 0..<ReliabilityScale.count(20) {
+        for _ in 0..<TestScale.count(20) {
             for line in hostile { try send(line) }
             garbageLines += hostile.count
         }
         // A burst of valid doorbells: coalesced, never queued without end.
-        let doorbells = ReliabilityScale.count(10_000)
+        let doorbells = TestScale.count(10_000)
         let doorbell = Array(#"{"v":1,"kind":"signal"}"#.utf8) + [0x0A]
         var burst: [UInt8] = []
         burst.reserveCapacity(doorbell.count * 1000)

@@ -90,6 +90,6 @@ struct ProviderProcessTests {
         #expect(result.stderr.contains("is not enabled"))
         let usage = try ProcessRunner.run(BuiltProducts.path("demo-provider"), ["--bogus"], environment: group.environment)
         #expect(usage.exitCode == 2)
-        #expect(usage.stderr.contains("unknown argument '--bogus'"))
+        #expect(usage.stderr.contains("unknown option '--bogus'"))
     }
 }

@@ -1,4 +1,5 @@
 import AppGroupStore
+import ContactProviderTesting
 import Contacts
 import ContactsInterop
 import Foundation
@@ -9,10 +10,10 @@ import TestSupport
 /// Random contacts that stress the codec: unicode (combining marks, emoji, RTL, CJK), vCard special
 /// characters, long lines, standard and custom labels, photos, birthdays with and without a year.
 struct InteropRandomContactFactory {
-    var rng: SplitMix64
+    var rng: SeededRandom
 
     init(seed: UInt64) {
-        rng = SplitMix64(seed: seed)
+        rng = SeededRandom(seed: seed)
     }
 
     static let words = [

@@ -1,5 +1,6 @@
 import AppGroupStore
 import ContactProviderSystem
+import ContactProviderTesting
 import ContactsHostKit
 import Foundation
 import TestSupport
@@ -38,14 +39,14 @@ struct ReliabilityDoctorTests {
     func appDatabase() throws {
         let group = TemporaryAppGroup()
         defer { group.cleanUp() }
-        let seed = ReliabilityScale.seed
+        let seed = TestScale.seed
         let template = try ReliabilityStoreFuzzTests.appTemplate(in: group.path + "/template", count: 120)
         let final = try AppDatabase(appGroup: AppGroup(path: group.path + "/template")).all()
         var repaired = 0
         var kept = 0
         var required = 0
         let result = try ReliabilityFuzzBudget(cases: 150, seconds: 3).run { index in
-            var random = SplitMix64.forCase(index, seed: seed)
+            var random = SeededRandom.forCase(index, seed: seed)
             let appGroup = AppGroup(path: group.path + "/case-\(index)")
             defer { try? FileManager.default.removeItem(atPath: appGroup.path) }
             let database = AppDatabase(appGroup: appGroup)
@@ -110,11 +111,11 @@ struct ReliabilityDoctorTests {
     func systemStore() throws {
         let group = TemporaryAppGroup()
         defer { group.cleanUp() }
-        let seed = ReliabilityScale.seed
+        let seed = TestScale.seed
         let template = try ReliabilityStoreFuzzTests.systemTemplate(in: group.path + "/template")
         var repaired = 0
         let result = try ReliabilityFuzzBudget(cases: 100, seconds: 2).run { index in
-            var random = SplitMix64.forCase(index, seed: seed)
+            var random = SeededRandom.forCase(index, seed: seed)
             let appGroup = AppGroup(path: group.path + "/case-\(index)")
             defer { try? FileManager.default.removeItem(atPath: appGroup.path) }
             let paths = try DomainPaths(appGroup: appGroup, domain: "defaultDomain")

@@ -1,4 +1,5 @@
 import AppGroupStore
+import ContactProviderTesting
 import ContactsHostKit
 import ContactsInterop
 import Foundation
@@ -9,7 +10,7 @@ import TestSupport
 @Suite("Reliability: import format fuzzing")
 struct ReliabilityImportFuzzTests {
     static func contacts(_ count: Int) -> [ContactRecord] {
-        var random = SplitMix64(seed: 3)
+        var random = SeededRandom(seed: 3)
         return (0..<count).map { ReliabilityStoreFuzzTests.contact($0, &random) }
     }
 
@@ -29,7 +30,7 @@ struct ReliabilityImportFuzzTests {
 
     static let wrongValues = ["null", "1", "\"x\"", "[]", "{}", "true", "1e400", "-0", "\"\\ud800\"", "[[[[[[]]]]]]"]
 
-    static func hostileJSON(_ random: inout SplitMix64) -> [UInt8] {
+    static func hostileJSON(_ random: inout SeededRandom) -> [UInt8] {
         var data = random.pick(jsonCorpus)
         switch random.int(0..<9) {
         case 0: return random.bytes(random.int(0...400))
@@ -56,11 +57,11 @@ struct ReliabilityImportFuzzTests {
 
     @Test("ContactImport.decode on random, truncated, flipped, non-UTF-8, wrongly typed, deep and huge JSON: contacts or an error naming the source")
     func jsonImportFuzz() throws {
-        let seed = ReliabilityScale.seed
+        let seed = TestScale.seed
         var decoded = 0
         var rejected = 0
         let result = ReliabilityFuzzBudget(cases: 3000, seconds: 2).run { index in
-            var random = SplitMix64.forCase(index, seed: seed)
+            var random = SeededRandom.forCase(index, seed: seed)
             let data = Data(Self.hostileJSON(&random))
             let source = "fuzz-\(index).json"
             _ = ContactImport.isVCard(data, path: source)
@@ -88,7 +89,7 @@ struct ReliabilityImportFuzzTests {
             Array("BEGIN:VCARD\r\nVERSION:2.1\r\nN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=C3=A9t=\r\n=C3=A9;Jo\r\nTEL;CELL:+1 555\r\nEND:VCARD\r\n".utf8)]
     }()
 
-    static func hostileVCard(_ random: inout SplitMix64) -> (data: [UInt8], truncatedFrom: Int?) {
+    static func hostileVCard(_ random: inout SeededRandom) -> (data: [UInt8], truncatedFrom: Int?) {
         var data = random.pick(vcardCorpus)
         switch random.int(0..<8) {
         case 0: return (random.bytes(random.int(0...400)), nil)
@@ -108,11 +109,11 @@ struct ReliabilityImportFuzzTests {
 
     @Test("VCard.decode(data:) on random, truncated, flipped, non-UTF-8 and junk-injected files: never crashes, consistent results")
     func vcardImportFuzz() throws {
-        let seed = ReliabilityScale.seed
+        let seed = TestScale.seed
         var contactsDecoded = 0
         var problems = 0
         let result = ReliabilityFuzzBudget(cases: 1500, seconds: 2).run { index in
-            var random = SplitMix64.forCase(index, seed: seed)
+            var random = SeededRandom.forCase(index, seed: seed)
             let (bytes, truncatedFrom) = Self.hostileVCard(&random)
             let data = Data(bytes)
             let context = "seed \(seed) case \(index)"

@@ -1,4 +1,5 @@
 import ContactProviderSystem
+import ContactProviderTesting
 import Foundation
 import Testing
 import TestSupport
@@ -38,7 +39,7 @@ struct ReliabilityPipeFuzzTests {
     ]
 
     /// One hostile line.
-    static func hostileLine(_ random: inout SplitMix64) -> [UInt8] {
+    static func hostileLine(_ random: inout SeededRandom) -> [UInt8] {
         var line = Array(random.pick(corpus).utf8)
         switch random.int(0..<10) {
         case 0:
@@ -97,11 +98,11 @@ struct ReliabilityPipeFuzzTests {
 
     @Test("Doorbell.parse on random, truncated, flipped, wrongly typed, non-UTF-8, oversized and deep lines: valid or Malformed, never anything else")
     func doorbellParseFuzz() throws {
-        let seed = ReliabilityScale.seed
+        let seed = TestScale.seed
         var accepted = 0
         var rejected = 0
         let result = ReliabilityFuzzBudget(cases: 6000, seconds: 2).run { index in
-            var random = SplitMix64.forCase(index, seed: seed)
+            var random = SeededRandom.forCase(index, seed: seed)
             let line = Data(Self.hostileLine(&random))
             let context = "seed \(seed) case \(index), line \(String(decoding: line.prefix(120), as: UTF8.self).debugDescription)"
             do {
@@ -159,11 +160,11 @@ struct ReliabilityPipeFuzzTests {
 
     @Test("BoundedLineBuffer on random streams in random chunks equals the reference model and never holds more than its limit")
     func lineBufferFuzz() throws {
-        let seed = ReliabilityScale.seed
+        let seed = TestScale.seed
         var totalBytes = 0
         var oversized = 0
         let result = try ReliabilityFuzzBudget(cases: 1500, seconds: 2).run { index in
-            var random = SplitMix64.forCase(index, seed: seed)
+            var random = SeededRandom.forCase(index, seed: seed)
             let limit = random.pick([1, 2, 16, 100, 4096])
             var stream: [UInt8] = []
             for _ in 0..<random.int(0...20) {

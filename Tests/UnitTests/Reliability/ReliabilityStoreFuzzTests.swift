@@ -1,5 +1,6 @@
 import AppGroupStore
 import ContactProviderSystem
+import ContactProviderTesting
 import Foundation
 import TestSupport
 import Testing
@@ -32,7 +33,7 @@ enum ReliabilityCorruption: String, CaseIterable {
     ]
 
     /// `bytes` damaged in this way.
-    func apply(to bytes: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
+    func apply(to bytes: [UInt8], _ random: inout SeededRandom) -> [UInt8] {
         var data = bytes
         let newlines = data.indices.filter { data[$0] == 0x0A }
         // Line i spans lineStarts[i] ..< newlines[i] (a last unterminated line is ignored here).
@@ -114,7 +115,7 @@ struct ReliabilityCorruptionTally {
 @Suite("Reliability: corrupted snapshot and journal files")
 struct ReliabilityStoreFuzzTests {
     /// A contact with varied fields (unicode, escapes, dates, image data).
-    static func contact(_ index: Int, _ random: inout SplitMix64) -> ContactRecord {
+    static func contact(_ index: Int, _ random: inout SeededRandom) -> ContactRecord {
         var record = ContactRecord(identifier: String(format: "c-%05d", index) + random.pick(["", "-é", "/x", " q\"", "😀"]))
         record.givenName = random.pick(["Ada", "Zoë", "李", "O'Brien", "Ŝ\u{301}", ""]) + "\(index)"
         record.familyName = random.pick(["Lovelace", "Ng", "Ünsal", "\"quoted\"", "back\\slash"])
@@ -129,7 +130,7 @@ struct ReliabilityStoreFuzzTests {
     /// A valid app database with `count` contacts in the snapshot and ~20 journal entries; returns the
     /// file bytes and identifiers to look up (in the snapshot, added by the journal, deleted by it).
     static func appTemplate(in directory: String, count: Int) throws -> (snapshot: Data, journal: Data, lookups: [String]) {
-        var random = SplitMix64(seed: 1)
+        var random = SeededRandom(seed: 1)
         let database = AppDatabase(appGroup: AppGroup(path: directory))
         let records = (0..<count).map { contact($0, &random) }
         try database.replaceAll(with: records)
@@ -259,11 +260,11 @@ struct ReliabilityStoreFuzzTests {
     func appDatabaseCorruption() throws {
         let group = TemporaryAppGroup()
         defer { group.cleanUp() }
-        let seed = ReliabilityScale.seed
+        let seed = TestScale.seed
         let template = try Self.appTemplate(in: group.path + "/template", count: 300)
         var tally = ReliabilityCorruptionTally()
         let result = try ReliabilityFuzzBudget(cases: 400, seconds: 2.5).run { index in
-            var random = SplitMix64.forCase(index, seed: seed)
+            var random = SeededRandom.forCase(index, seed: seed)
             let appGroup = AppGroup(path: group.path + "/case-\(index)")
             defer { try? FileManager.default.removeItem(atPath: appGroup.path) }
             let database = AppDatabase(appGroup: appGroup)
@@ -324,7 +325,7 @@ struct ReliabilityStoreFuzzTests {
     /// A valid system store: a content enumeration in pages, a compaction, then change batches, each
     /// entry with its `SyncState` in `meta`.
     static func systemTemplate(in directory: String) throws -> (snapshot: Data, journal: Data, meta: SyncState) {
-        var random = SplitMix64(seed: 2)
+        var random = SeededRandom(seed: 2)
         let store = SystemStore(directory: directory)
         try store.reset(meta: .initial)
         let marker = Data("cps1:6F9A-GEN:120".utf8)
@@ -349,13 +350,13 @@ struct ReliabilityStoreFuzzTests {
     func systemStoreCorruption() throws {
         let group = TemporaryAppGroup()
         defer { group.cleanUp() }
-        let seed = ReliabilityScale.seed
+        let seed = TestScale.seed
         let template = try Self.systemTemplate(in: group.path + "/template")
         // The sync-state kinds matter most here; the generic ones are covered on the app database.
         let kinds: [ReliabilityCorruption] = [.tamperMeta, .tamperMeta, .wrongTypeLine, .truncateAnywhere, .flipBytes, .tornGarbage]
         var tally = ReliabilityCorruptionTally()
         let result = try ReliabilityFuzzBudget(cases: 300, seconds: 2).run { index in
-            var random = SplitMix64.forCase(index, seed: seed)
+            var random = SeededRandom.forCase(index, seed: seed)
             let directory = group.path + "/case-\(index)"
             defer { try? FileManager.default.removeItem(atPath: directory) }
             try SecureFile.ensureDirectory(directory)

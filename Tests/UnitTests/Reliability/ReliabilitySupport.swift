@@ -1,27 +1,7 @@
+import ContactProviderTesting
 import Foundation
 import Testing
 import TestSupport
-
-/// How big the reliability tests run.
-///
-/// CI runs them small (each fuzz test bounded to a couple of seconds). `CPS_FULL_SIZE=1` scales every
-/// iteration count and time budget by `factor`, and each test prints one summary line, so the
-/// full-size figures can be collected from the output.
-enum ReliabilityScale {
-    /// Whether `CPS_FULL_SIZE=1` is set.
-    static var isFullSize: Bool { ProcessInfo.processInfo.environment["CPS_FULL_SIZE"] == "1" }
-    /// 1 normally, 20 in full-size mode.
-    static var factor: Int { isFullSize ? 20 : 1 }
-    /// `base` scaled by `factor`.
-    static func count(_ base: Int) -> Int { base * factor }
-    /// A time budget of `base` seconds scaled by `factor`.
-    static func seconds(_ base: Double) -> Double { base * Double(factor) }
-    /// The fixed seed of every fuzz test (`CPS_FUZZ_SEED` replays another one).
-    static var seed: UInt64 {
-        ProcessInfo.processInfo.environment["CPS_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0x5EED_C0FF_EE15_600D
-    }
-}
-
 
 /// Runs fuzz cases: always the first `minimum` (so what a run covers never depends on how loaded the
 /// machine is), then more until `cases` have run or `seconds` have passed, whichever comes first.
@@ -33,8 +13,8 @@ struct ReliabilityFuzzBudget {
     let minimum: Int
 
     init(cases: Int, seconds: Double) {
-        self.cases = ReliabilityScale.count(cases)
-        self.seconds = ReliabilityScale.seconds(seconds)
+        self.cases = TestScale.count(cases)
+        self.seconds = TestScale.seconds(seconds)
         self.minimum = max(1, self.cases / 20)
     }
 
@@ -64,7 +44,7 @@ enum ReliabilityBadUTF8 {
 /// Mutations shared by the fuzzers.
 enum ReliabilityMutation {
     /// Flips `count` random bytes (XOR with a non-zero value).
-    static func flip(_ data: inout [UInt8], count: Int, _ random: inout SplitMix64) {
+    static func flip(_ data: inout [UInt8], count: Int, _ random: inout SeededRandom) {
         guard !data.isEmpty else { return }
         for _ in 0..<count {
             data[random.int(0..<data.count)] ^= UInt8(random.int(1...255))
@@ -72,7 +52,7 @@ enum ReliabilityMutation {
     }
 
     /// Inserts a non-UTF-8 sequence at a random position.
-    static func insertBadUTF8(_ data: inout [UInt8], _ random: inout SplitMix64) {
+    static func insertBadUTF8(_ data: inout [UInt8], _ random: inout SeededRandom) {
         data.insert(contentsOf: random.pick(ReliabilityBadUTF8.samples), at: random.int(0...data.count))
     }
 

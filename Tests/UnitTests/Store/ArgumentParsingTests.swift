@@ -1,3 +1,4 @@
+import CommandLineToolkit
 import ContactsHostKit
 import Foundation
 import Testing

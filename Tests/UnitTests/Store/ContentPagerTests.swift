@@ -1,4 +1,5 @@
 @testable import AppGroupStore
+import ContactProviderTesting
 import Foundation
 import TestSupport
 import Testing
@@ -25,7 +26,7 @@ struct ContentPagerTests {
     @Test("Random stores, random pages: the same pages as the loaded store gives")
     func pagesMatchLoadedState() throws {
         for index in 0..<60 {
-            var random = SplitMix64.forCase(index, seed: Self.seed)
+            var random = SeededRandom.forCase(index, seed: Self.seed)
             let directory = NSTemporaryDirectory() + "/pager-\(UUID().uuidString)"
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let store = JournaledStore<NoMetadata>(directory: directory, lazySnapshot: true)

@@ -1,4 +1,5 @@
 @testable import AppGroupStore
+import ContactProviderTesting
 import Foundation
 import TestSupport
 import Testing
@@ -21,15 +22,15 @@ struct StoreCodecDifferentialTests {
         "e\u{301}", "😀", "\u{2028}", "中", "\u{0}", "{", "}", "[", "]", ",", ":", "null", "true", "1.5",
     ]
 
-    static func string(_ random: inout SplitMix64, maxLength: Int = 6) -> String {
+    static func string(_ random: inout SeededRandom, maxLength: Int = 6) -> String {
         (0..<random.int(0...maxLength)).map { _ in random.pick(pieces) }.joined()
     }
 
-    static func date(_ random: inout SplitMix64) -> String {
+    static func date(_ random: inout SeededRandom) -> String {
         random.pick(["1980-05-17", "--02-29", "2024-12-31", "1980-13-01", "--00-10", "80-05-17", "", "x", "1980-05-17 "])
     }
 
-    static func labeled(_ random: inout SplitMix64, dates: Bool = false) -> [ContactRecord.LabeledString] {
+    static func labeled(_ random: inout SeededRandom, dates: Bool = false) -> [ContactRecord.LabeledString] {
         (0..<random.int(0...2)).map { _ in
             .init(
                 label: random.chance(0.3) ? nil : string(&random, maxLength: 3),
@@ -37,7 +38,7 @@ struct StoreCodecDifferentialTests {
         }
     }
 
-    static func record(_ random: inout SplitMix64) -> ContactRecord {
+    static func record(_ random: inout SeededRandom) -> ContactRecord {
         var record = ContactRecord(identifier: random.chance(0.05) ? "" : "id-" + string(&random, maxLength: 4))
         let fields: [WritableKeyPath<ContactRecord, String>] = [
             \.namePrefix, \.givenName, \.middleName, \.familyName, \.nameSuffix, \.nickname, \.organizationName,
@@ -93,7 +94,7 @@ struct StoreCodecDifferentialTests {
 
     /// Random damage of the kind that reaches a store: cuts, stray bytes, swapped types, duplicate
     /// keys, odd numbers and escapes.
-    static func mutate(_ line: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
+    static func mutate(_ line: [UInt8], _ random: inout SeededRandom) -> [UInt8] {
         var bytes = line
         for _ in 0..<random.int(1...3) {
             let at = random.int(0...bytes.count)
@@ -141,7 +142,7 @@ struct StoreCodecDifferentialTests {
     func encodingMatchesFoundation() throws {
         var fastPathUsed = 0
         for index in 0..<3000 {
-            var random = SplitMix64.forCase(index, seed: Self.seed)
+            var random = SeededRandom.forCase(index, seed: Self.seed)
             let record = Self.record(&random)
             let ours = Self.outcome { try ContactRecordCodec.encode(record) }
             let foundation = Self.outcome { try LineCoding.encoder().encode(record) }
@@ -173,7 +174,7 @@ struct StoreCodecDifferentialTests {
         var fastAccepted = 0
         var fastGaveUp = 0
         for index in 0..<8000 {
-            var random = SplitMix64.forCase(index, seed: Self.seed &+ 1)
+            var random = SeededRandom.forCase(index, seed: Self.seed &+ 1)
             let record = Self.record(&random)
             guard let line = try? LineCoding.encoder().encode(record) else { continue }
             let damaged = Data(Self.mutate(Array(line), &random))
@@ -199,7 +200,7 @@ struct StoreCodecDifferentialTests {
     @Test("Journal lines: written lines read back as Foundation reads them; damaged ones give Foundation's value or error")
     func journalLinesMatchFoundation() throws {
         for index in 0..<2000 {
-            var random = SplitMix64.forCase(index, seed: Self.seed &+ 2)
+            var random = SeededRandom.forCase(index, seed: Self.seed &+ 2)
             let upsert = random.chance(0.8) ? (0..<random.int(0...3)).map { _ in Self.record(&random) } : nil
             let delete = random.chance(0.5) ? (0..<random.int(0...3)).map { _ in Self.string(&random) } : nil
             let meta = random.chance(0.5) ? TestMeta(phase: Self.string(&random), page: random.chance(0.5) ? index : nil) : nil

@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import ContactProvider
 import ContactProviderConformance
 import ContactProviderSystem
@@ -72,7 +73,7 @@ struct InvalidateDeadlineTests {
         #expect(reply?.ok == false)
         #expect(reply?.error?.code == ProviderErrorCode.extensionInvalidateTimeout.rawValue)
         #expect(reply?.error?.rule == "R11")
-        #expect(await served.value == ProviderRuntime.ExitCode.success)
+        #expect(await served.value == ExitCode.success)
         #expect(!client.isProviderRunning)
     }
 }

@@ -1,5 +1,6 @@
 import AppGroupStore
 import ContactProviderSystem
+import ContactProviderTesting
 import Foundation
 import Synchronization
 import Testing

@@ -1,0 +1,115 @@
+import Foundation
+
+/// One option a command accepts.
+public struct OptionSpec: Sendable {
+    /// `--name`.
+    public let name: String
+    /// The value's placeholder (`N`, `PATH`); nil for a flag.
+    public let value: String?
+    /// Whether it may be given more than once.
+    public let repeatable: Bool
+    /// One line of help.
+    public let help: String
+    /// Whether the command cannot run without it (shown without brackets in the usage line).
+    public let required: Bool
+    /// Checks one value's text when the arguments are parsed, so a malformed value is a usage
+    /// error before the command touches anything (set by a typed `Option`).
+    public let check: (@Sendable (_ text: String, _ name: String) throws -> Void)?
+
+    /// An option (with a `value` placeholder) or a flag (without one), taken as text.
+    public init(
+        _ name: String, value: String? = nil, repeatable: Bool = false, required: Bool = false, help: String,
+        check: (@Sendable (_ text: String, _ name: String) throws -> Void)? = nil
+    ) {
+        self.name = name
+        self.value = value
+        self.repeatable = repeatable
+        self.required = required
+        self.help = help
+        self.check = check
+    }
+
+    /// `--name VALUE ...` as shown in usage lines and option lists.
+    public var synopsis: String {
+        name + (value.map { " \($0)" } ?? "") + (repeatable ? " ..." : "")
+    }
+}
+
+/// The positional arguments a command accepts.
+public struct PositionalSpec: Sendable {
+    /// Placeholder in usage (`ID`, `FILE`).
+    public let name: String
+    /// Fewest allowed.
+    public let minimum: Int
+    /// Most allowed (`Int.max` for "any number").
+    public let maximum: Int
+
+    public init(_ name: String, minimum: Int, maximum: Int) {
+        self.name = name
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+
+    /// No positional arguments.
+    public static let none = PositionalSpec("", minimum: 0, maximum: 0)
+}
+
+/// Anything a command can list among its options: a typed `Option`, a `Flag`, or a bare `OptionSpec`.
+public protocol OptionDeclaration: Sendable {
+    /// What the parser, the help and the completion scripts need to know.
+    var spec: OptionSpec { get }
+}
+
+extension OptionSpec: OptionDeclaration {
+    /// Itself.
+    public var spec: OptionSpec { self }
+}
+
+/// An option declared once, with its type: the name, placeholder and help the parser, the help
+/// text and the completion scripts use, and how its text becomes a value. The parser checks every
+/// value with `convert`, so a command reads `arguments.value(Self.timeout)` as a `Double`
+/// without naming the option again or re-validating it.
+public struct Option<Value: Sendable>: OptionDeclaration {
+    /// The option as the parser sees it.
+    public let spec: OptionSpec
+    private let convert: @Sendable (_ text: String, _ name: String) throws -> Value
+
+    /// An option whose text is turned into a `Value` by `convert` (which throws `UsageError`).
+    public init(
+        _ name: String, value placeholder: String, repeatable: Bool = false, required: Bool = false, help: String,
+        convert: @escaping @Sendable (_ text: String, _ name: String) throws -> Value
+    ) {
+        spec = OptionSpec(
+            name, value: placeholder, repeatable: repeatable, required: required, help: help,
+            check: { text, name in _ = try convert(text, name) })
+        self.convert = convert
+    }
+
+    /// The option's name (`--timeout`).
+    public var name: String { spec.name }
+
+    /// `text` as a value of this option.
+    public func value(from text: String) throws -> Value { try convert(text, spec.name) }
+}
+
+extension Option where Value == String {
+    /// An option taken as text.
+    public init(_ name: String, value placeholder: String, repeatable: Bool = false, required: Bool = false, help: String) {
+        self.init(name, value: placeholder, repeatable: repeatable, required: required, help: help) { text, _ in text }
+    }
+}
+
+/// A flag: an option without a value (`--json`).
+public struct Flag: OptionDeclaration {
+    /// The flag as the parser sees it.
+    public let spec: OptionSpec
+
+    /// A flag named `name`.
+    public init(_ name: String, help: String) {
+        spec = OptionSpec(name, help: help)
+    }
+
+    /// The flag's name (`--json`).
+    public var name: String { spec.name }
+}
+

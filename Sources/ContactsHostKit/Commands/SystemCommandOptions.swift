@@ -1,0 +1,62 @@
+import CommandLineToolkit
+import ContactProviderSystem
+
+/// The options of `contacts-host enable`, each declared once with its type; `Settings` carries
+/// their values onto the domain's configuration.
+enum EnableOptions {
+    static let extensionPath = Option<String>("--extension", value: "PATH", help: "The provider executable the system launches.")
+    static let pageSize = Option<Int>(
+        "--page-size", value: "N", help: "suggestedPageSize (default \(DomainConfiguration.defaultPageSize)).",
+        convert: ArgumentValue.positiveInt)
+    static let batchSize = Option<Int>(
+        "--batch-size", value: "N", help: "suggestedBatchSize (default \(DomainConfiguration.defaultBatchSize)).",
+        convert: ArgumentValue.positiveInt)
+    static let hardCap = Option<Int>(
+        "--hard-cap", value: "N", help: "Fail a page/batch larger than N × the suggestion (default 100).",
+        convert: ArgumentValue.positiveInt)
+    static let pageTimeout = Option<Double>(
+        "--page-timeout", value: "SECONDS", help: "Time limit per page or batch (default 10).", convert: ArgumentValue.seconds)
+    static let invalidateTimeout = Option<Double>(
+        "--invalidate-timeout", value: "SECONDS", help: "Time limit for invalidate() (default 5).", convert: ArgumentValue.seconds)
+    static let idleTimeout = Option<Double>(
+        "--idle-timeout", value: "SECONDS", help: "Idle provider exits after this long (default 30).", convert: ArgumentValue.seconds)
+    static let itemsLimit = Option<Int>(
+        "--items-limit", value: "N", help: "Most contacts the domain may provide (default 1000000).",
+        convert: ArgumentValue.positiveInt)
+
+    /// The settings given on one `enable` command line (nil: keep the configured value).
+    struct Settings {
+        var pageSize, batchSize, hardCap, itemsLimit: Int?
+        var pageTimeout, invalidateTimeout, idleTimeout: Double?
+
+        init(_ arguments: ParsedArguments) throws {
+            pageSize = try arguments.value(EnableOptions.pageSize)
+            batchSize = try arguments.value(EnableOptions.batchSize)
+            hardCap = try arguments.value(EnableOptions.hardCap)
+            itemsLimit = try arguments.value(EnableOptions.itemsLimit)
+            pageTimeout = try arguments.value(EnableOptions.pageTimeout)
+            invalidateTimeout = try arguments.value(EnableOptions.invalidateTimeout)
+            idleTimeout = try arguments.value(EnableOptions.idleTimeout)
+        }
+
+        func apply(to configuration: inout DomainConfiguration) {
+            if let pageSize { configuration.pageSize = pageSize }
+            if let batchSize { configuration.batchSize = batchSize }
+            if let hardCap { configuration.hardCapMultiplier = hardCap }
+            if let itemsLimit { configuration.itemsLimit = itemsLimit }
+            if let pageTimeout { configuration.pageTimeoutSeconds = pageTimeout }
+            if let invalidateTimeout { configuration.invalidateTimeoutSeconds = invalidateTimeout }
+            if let idleTimeout { configuration.idleTimeoutSeconds = idleTimeout }
+        }
+    }
+}
+
+/// The options of `contacts-host signal`.
+enum SignalOptions {
+    static let wait = Flag("--wait", help: "Wait for the sync to finish and print its report.")
+    static let timeout = Option<Double>(
+        "--timeout", value: "SECONDS", help: "How long to wait while the sync commits nothing (default 60).",
+        convert: ArgumentValue.seconds)
+    static let json = Flag("--json", help: "Print the report as one JSON object.")
+    static let trace = Flag("--trace", help: "Print every enumerator and observer call of the sync.")
+}

@@ -154,6 +154,9 @@ public final class ProviderRuntime {
         var pending: [Doorbell] = []
         var exitWaiters: [Waiter] = []
         var stopping = false
+        // The report of a sync that an `invalidate`/`shutdown` ended: hosts whose signals arrived
+        // during that sync get it too, instead of a new sync before the process exits (R10, R43).
+        var invalidatedSync: SyncReport?
         let idle = options.foreground ? Double.infinity : (options.idleTimeoutSeconds ?? configuration.idleTimeoutSeconds)
         while !stopping {
             if pending.isEmpty {
@@ -201,24 +204,36 @@ public final class ProviderRuntime {
                     if let waiter { exitWaiters.append(waiter) }
                 }
             }
+            if let invalidatedSync {
+                for waiter in syncWaiters { reply(waiter, DoorbellReply(id: waiter.id, ok: false, report: invalidatedSync)) }
+                syncWaiters = []
+                wantsSync = false
+            }
             if wantsSync || !syncWaiters.isEmpty {
                 // Between pages the sync looks at the request FIFO (one poll(2)): an `invalidate` or
                 // `shutdown` (SIGTERM) ends a long sync after its last commit instead of after its
                 // last page (R10, R43). Other doorbells that arrive meanwhile wait for the next round.
+                var stopArrived = false
                 let report = await runSync(
                     engine: engine, session: session, waiters: syncWaiters, maxSteps: .max,
                     stopRequested: {
                         guard NamedPipe.waitReadable(requests, timeoutSeconds: 0) else { return false }
                         let arrived = drain(requests, into: &buffer)
                         pending.append(contentsOf: arrived)
-                        return arrived.contains { $0.kind == .invalidate || $0.kind == .shutdown }
+                        stopArrived = stopArrived || arrived.contains { $0.kind == .invalidate || $0.kind == .shutdown }
+                        return stopArrived
                     })
+                if stopArrived { invalidatedSync = report }
                 if report.error?.code == ProviderErrorCode.enumerationTimeout.rawValue {
                     log("the enumerator timed out; ending the extension (a hung enumerator cannot be reused)")
                     stopping = true
                 }
             }
             for waiter in stepWaiters {
+                if let invalidatedSync {
+                    reply(waiter, DoorbellReply(id: waiter.id, ok: false, report: invalidatedSync))
+                    continue
+                }
                 _ = await runSync(engine: engine, session: session, waiters: [waiter], maxSteps: 1)
             }
             // After every waiting host has its answer: compaction costs O(store), nobody waits for it.

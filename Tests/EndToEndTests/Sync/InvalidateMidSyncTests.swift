@@ -70,11 +70,37 @@ struct InvalidateMidSyncTests {
         try stopProvider(group)
     }
 
+    @Test("A signal rung during the sync, before invalidate, gets the interrupted sync's answer, not a new sync")
+    func signalDuringSyncThenInvalidate() throws {
+        let group = TemporaryAppGroup()
+        defer { group.cleanUp() }
+        let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
+        try host(["enable", "--extension", BuiltProducts.path("demo-provider"), "--page-size", "2"], in: group)
+        try host(["import", try makeImportFile(group, count: 40)], in: group)
+        try host(["step"], in: group)
+
+        let lateOutput = group.path + "/late-signal.out"
+        let report = try invalidateInsideNextCall(group, paths, lateSignalOutput: lateOutput)
+        #expect(report["pages"] as? Int == 1, "\(report)")
+        let late = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: lateOutput))) as? [String: Any])
+        #expect((late["error"] as? [String: Any])?["code"] as? String == "extensionInvalidated", "\(late)")
+        #expect(late["pages"] as? Int == 1 && late["systemCount"] as? Int == 4, "no second sync ran: \(late)")
+        #expect(try systemContacts(group).count == 4)
+        try host(["signal", "--wait"], in: group)
+        try expectSystemMatchesApp(group, count: 40)
+        try stopProvider(group)
+    }
+
     /// Holds the provider inside its next item-carrying observer call (the kit's mid-call pause),
     /// runs `contacts-host invalidate`, lets the call go on once the doorbell is in the request
     /// FIFO, and returns the report of the interrupted `signal --wait --json`.
+    ///
+    /// With `lateSignalOutput`, a second `signal --wait --json` rings (its doorbell in the FIFO)
+    /// before the invalidate; its report is written there.
     private func invalidateInsideNextCall(
-        _ group: TemporaryAppGroup, _ paths: DomainPaths, sourceLocation: SourceLocation = #_sourceLocation
+        _ group: TemporaryAppGroup, _ paths: DomainPaths, lateSignalOutput: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> [String: Any] {
         let pause = try MidCallPause.Armed(MidCallPause(runDirectory: paths.runDirectory))
         let signalOutput = group.path + "/signal.out"
@@ -84,12 +110,24 @@ struct InvalidateMidSyncTests {
         defer { signal.kill() }
         try #require(pause.waitUntilPaused(timeoutSeconds: 60), "the provider never paused", sourceLocation: sourceLocation)
 
+        var lateSignal: SpawnedProcess?
+        defer { lateSignal?.kill() }
+        if let lateSignalOutput {
+            lateSignal = try SpawnedProcess(
+                [BuiltProducts.path("contacts-host"), "signal", "--wait", "--json"], environment: group.environment,
+                stdout: lateSignalOutput)
+            try #require(
+                bytesArrive(at: paths.requests, moreThan: 0, within: 60), "the second signal never reached the request FIFO",
+                sourceLocation: sourceLocation)
+        }
+        let waitingBefore = bytesWaiting(at: paths.requests)
         let invalidateErrors = group.path + "/invalidate.err"
         let invalidate = try SpawnedProcess(
             [BuiltProducts.path("contacts-host"), "invalidate"], environment: group.environment, stderr: invalidateErrors)
         defer { invalidate.kill() }
         try #require(
-            doorbellArrives(at: paths.requests, within: 60), "the invalidate doorbell never reached the request FIFO",
+            bytesArrive(at: paths.requests, moreThan: waitingBefore, within: 60),
+            "the invalidate doorbell never reached the request FIFO",
             sourceLocation: sourceLocation)
         pause.resume()
 
@@ -97,6 +135,9 @@ struct InvalidateMidSyncTests {
             invalidate.exitCode == 0, "\((try? String(contentsOfFile: invalidateErrors, encoding: .utf8)) ?? "")",
             sourceLocation: sourceLocation)
         #expect(signal.exitCode == 1, "the interrupted sync reports a failure", sourceLocation: sourceLocation)
+        if let lateSignal {
+            #expect(lateSignal.exitCode == 1, "the signal rung during the sync gets its failure", sourceLocation: sourceLocation)
+        }
         #expect(group.providerPID() == nil, "the provider exited after invalidate()", sourceLocation: sourceLocation)
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: signalOutput))) as? [String: Any],
@@ -110,18 +151,23 @@ struct InvalidateMidSyncTests {
         try contactsByID(try host(["system", "list", "--json"], in: group))
     }
 
-    /// Whether bytes wait in the provider's request FIFO within `seconds` (FIONREAD does not consume them).
+    /// Bytes waiting in the provider's request FIFO (FIONREAD does not consume them).
+    private func bytesWaiting(at path: String) -> Int32 {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var waiting: Int32 = 0
+        return ioctl(fd, UInt(FIONREAD), &waiting) == 0 ? waiting : 0
+    }
+
+    /// Whether more than `count` bytes wait in the request FIFO within `seconds`.
     ///
     /// A FIFO write raises no event another reader can wait on without taking the bytes, so this
     /// looks every millisecond; it returns as soon as the doorbell is there.
-    private func doorbellArrives(at path: String, within seconds: Double) -> Bool {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
+    private func bytesArrive(at path: String, moreThan count: Int32, within seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            var waiting: Int32 = 0
-            if ioctl(fd, UInt(FIONREAD), &waiting) == 0, waiting > 0 { return true }
+            if bytesWaiting(at: path) > count { return true }
             usleep(1000)
         }
         return false

@@ -10,102 +10,25 @@ import Foundation
 enum ContactCommands {
     static var all: [Command] { [add, update, delete, get, list, reset, importCommand, export] }
 
-    static let fieldOptions: [OptionSpec] = [
-        OptionSpec("--given-name", value: "G", help: "Given (first) name."),
-        OptionSpec("--family-name", value: "F", help: "Family (last) name."),
-        OptionSpec("--middle-name", value: "M", help: "Middle name."),
-        OptionSpec("--nickname", value: "N", help: "Nickname."),
-        OptionSpec("--organization", value: "O", help: "Organization name."),
-        OptionSpec("--department", value: "D", help: "Department name."),
-        OptionSpec("--job-title", value: "T", help: "Job title."),
-        OptionSpec("--phone", value: "[LABEL=]NUMBER", repeatable: true, help: "Phone number (labels: mobile, home, work, main, iphone, pager, other, …)."),
-        OptionSpec("--email", value: "[LABEL=]ADDRESS", repeatable: true, help: "E-mail address (labels: home, work, icloud, other, …)."),
-        OptionSpec("--url", value: "[LABEL=]URL", repeatable: true, help: "URL (labels: homepage, home, work, other)."),
-        OptionSpec("--note", value: "TEXT", help: "Note."),
-        OptionSpec("--birthday", value: "YYYY-MM-DD", help: "Birthday (or --MM-DD without a year)."),
-    ]
+    /// The field options of `add` and `update`, each declared once with its type (`ContactFieldOptions`).
+    static var fieldOptions: [any OptionDeclaration] { ContactFieldOptions.all }
 
-    static func validateFields(_ arguments: ParsedArguments) throws {
-        if let birthday = arguments.value("--birthday") {
-            guard let date = BirthdayFormat.parse(birthday) else {
-                throw UsageError("option '--birthday' expects YYYY-MM-DD or --MM-DD, got '\(birthday)'")
-            }
-            guard date.day <= daysIn(month: date.month, year: date.year) else {
-                throw UsageError("option '--birthday': \(birthday) is not a date (\(monthNames[date.month - 1]) has no day \(date.day)"
-                    + (date.year.map { " in \($0)" } ?? "") + ")")
-            }
-        }
-        for option in ["--phone", "--email", "--url"] {
-            for value in arguments.values(option) {
-                let labeled = Labels.labeled(value, defaultLabel: "")
-                if labeled.value.trimmingCharacters(in: .whitespaces).isEmpty {
-                    throw UsageError("option '\(option)' needs a non-empty value, got '\(value)'")
-                }
-                try checkShape(labeled.value, option: option)
-                if let label = labeled.label, !label.isEmpty, let typo = Labels.likelyMisspelling(label) {
-                    throw UsageError(
-                        "option '\(option)': label '\(label)' looks like a misspelt '\(typo)'; write '\(typo)=' "
-                            + "(a custom label must not be one or two letters away from a standard one)")
-                }
-            }
-        }
-        if let id = arguments.value("--id") {
-            do { try IdentifierRules.validate(id) } catch { throw UsageError("option '--id': \(error)") }
-        }
-    }
-
-    static let monthNames = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
-        "December",
-    ]
-
-    /// Days in `month` (1–12) of `year`; without a year February has 29 (a birthday on the 29th exists).
-    static func daysIn(month: Int, year: Int?) -> Int {
-        switch month {
-        case 2:
-            guard let year else { return 29 }
-            return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Refuses values that cannot be what the option says: a phone number without a digit, an
-    /// e-mail address without an '@' between two non-empty parts.
-    static func checkShape(_ value: String, option: String) throws {
-        switch option {
-        case "--phone" where !value.contains(where: \.isNumber):
-            throw UsageError("option '--phone' needs a number with at least one digit, got '\(value)'")
-        case "--email":
-            let parts = value.split(separator: "@", omittingEmptySubsequences: false)
-            guard parts.count >= 2, !parts[0].isEmpty, !parts[parts.count - 1].isEmpty else {
-                throw UsageError("option '--email' needs an address like name@example.com, got '\(value)'")
-            }
-        default:
-            break
-        }
-    }
-
-    /// Applies the field options; a repeated list option replaces that whole list.
-    static func apply(_ arguments: ParsedArguments, to record: inout ContactRecord) {
-        if let value = arguments.value("--given-name") { record.givenName = value }
-        if let value = arguments.value("--family-name") { record.familyName = value }
-        if let value = arguments.value("--middle-name") { record.middleName = value }
-        if let value = arguments.value("--nickname") { record.nickname = value }
-        if let value = arguments.value("--organization") { record.organizationName = value }
-        if let value = arguments.value("--department") { record.departmentName = value }
-        if let value = arguments.value("--job-title") { record.jobTitle = value }
-        if let value = arguments.value("--note") { record.note = value }
-        if let value = arguments.value("--birthday") { record.birthday = value }
-        if arguments.has("--phone") {
-            record.phoneNumbers = arguments.values("--phone").map { Labels.labeled($0, defaultLabel: CNLabelPhoneNumberMobile) }
-        }
-        if arguments.has("--email") {
-            record.emailAddresses = arguments.values("--email").map { Labels.labeled($0, defaultLabel: CNLabelHome) }
-        }
-        if arguments.has("--url") {
-            record.urlAddresses = arguments.values("--url").map { Labels.labeled($0, defaultLabel: CNLabelURLAddressHomePage) }
-        }
+    /// Applies the field options; a repeated list option replaces that whole list. The parser has
+    /// already checked every value (dates, phone digits, e-mail shape, misspelt labels).
+    static func apply(_ arguments: ParsedArguments, to record: inout ContactRecord) throws {
+        typealias Field = ContactFieldOptions
+        if let value = try arguments.value(Field.givenName) { record.givenName = value }
+        if let value = try arguments.value(Field.familyName) { record.familyName = value }
+        if let value = try arguments.value(Field.middleName) { record.middleName = value }
+        if let value = try arguments.value(Field.nickname) { record.nickname = value }
+        if let value = try arguments.value(Field.organization) { record.organizationName = value }
+        if let value = try arguments.value(Field.department) { record.departmentName = value }
+        if let value = try arguments.value(Field.jobTitle) { record.jobTitle = value }
+        if let value = try arguments.value(Field.note) { record.note = value }
+        if let value = try arguments.value(Field.birthday) { record.birthday = value }
+        if arguments.has(Field.phone) { record.phoneNumbers = try arguments.values(Field.phone) }
+        if arguments.has(Field.email) { record.emailAddresses = try arguments.values(Field.email) }
+        if arguments.has(Field.url) { record.urlAddresses = try arguments.values(Field.url) }
     }
 
     /// Compaction after a committed write is housekeeping: its failure (a full disk, a damaged line)
@@ -129,17 +52,17 @@ enum ContactCommands {
     static let add = Command(
         ["add"], summary: "Add a contact to the app database; prints its identifier.",
         discussion: "Without --id a new UUID is assigned. Adding appends one journal line: O(1) in the database size.",
-        options: fieldOptions + [OptionSpec("--id", value: "ID", help: "Use this identifier (must not exist yet).")],
+        options: fieldOptions + [ContactFieldOptions.identifier],
         examples: ["contacts-host add --given-name Ada --family-name Lovelace --phone \"mobile=+44 20 7946 0000\" --email work=ada@example.com", "contacts-host add --id ada-1 --organization \"Analytical Engines Ltd\""],
         validate: { arguments in
-            try validateFields(arguments)
-            guard arguments.has("--given-name") || arguments.has("--family-name") || arguments.has("--organization") else {
+            typealias Field = ContactFieldOptions
+            guard arguments.has(Field.givenName) || arguments.has(Field.familyName) || arguments.has(Field.organization) else {
                 throw UsageError("a contact needs --given-name, --family-name or --organization")
             }
         },
         run: { arguments, context in
-            var record = ContactRecord(identifier: arguments.value("--id") ?? "")
-            apply(arguments, to: &record)
+            var record = ContactRecord(identifier: try arguments.value(ContactFieldOptions.identifier) ?? "")
+            try apply(arguments, to: &record)
             let database = AppDatabase(appGroup: context.appGroup)
             let added = try database.add(record)
             context.output.out(added.identifier)
@@ -153,14 +76,13 @@ enum ContactCommands {
         options: fieldOptions, positional: PositionalSpec("ID", minimum: 1, maximum: 1),
         examples: ["contacts-host update ada-1 --job-title Mathematician", "contacts-host update ada-1 --phone \"home=+44 20 7946 0001\" --phone \"mobile=+44 7700 900000\""],
         validate: { arguments in
-            try validateFields(arguments)
-            guard fieldOptions.contains(where: { arguments.has($0.name) }) else {
+            guard fieldOptions.contains(where: { arguments.has($0.spec.name) }) else {
                 throw UsageError("nothing to change: give at least one field option")
             }
         },
         run: { arguments, context in
             let database = AppDatabase(appGroup: context.appGroup)
-            let updated = try database.update(arguments.positionals[0]) { apply(arguments, to: &$0) }
+            let updated = try database.update(arguments.positionals[0]) { try apply(arguments, to: &$0) }
             context.output.out(updated.identifier)
             compactAfterCommit(database, context: context)
             return ExitCode.success
@@ -179,24 +101,24 @@ enum ContactCommands {
 
     static let get = Command(
         ["get"], summary: "Show one contact.",
-        options: [OptionSpec("--json", help: "Print the contact as JSON with Contacts key names.")],
+        options: [getJSON],
         positional: PositionalSpec("ID", minimum: 1, maximum: 1),
         examples: ["contacts-host get ada-1", "contacts-host get ada-1 --json"],
         run: { arguments, context in
             guard let record = try AppDatabase(appGroup: context.appGroup).get(arguments.positionals[0]) else {
                 throw StoreError.notFound(identifier: arguments.positionals[0])
             }
-            context.output.out(arguments.has("--json") ? try ContactJSON.encode(record) : ContactJSON.detail(record))
+            context.output.out(arguments.has(getJSON) ? try ContactJSON.encode(record) : ContactJSON.detail(record))
             return ExitCode.success
         })
 
     static let list = Command(
         ["list"], summary: "List the app's contacts.",
-        options: [OptionSpec("--json", help: "Print a JSON array of contacts with Contacts key names.")],
+        options: [listJSON],
         examples: ["contacts-host list", "contacts-host list --json"],
         run: { arguments, context in
             let records = try AppDatabase(appGroup: context.appGroup).all()
-            printList(records, json: arguments.has("--json"), context: context)
+            printList(records, json: arguments.has(listJSON), context: context)
             return ExitCode.success
         })
 
@@ -289,33 +211,27 @@ enum ContactCommands {
 
     static let export = Command(
         ["export"], summary: "Write the whole database to stdout as JSON (default) or vCard.",
-        options: [
-            OptionSpec("--json", help: "JSON export document (the default)."),
-            OptionSpec("--vcard", help: "vCard instead of JSON."),
-            OptionSpec("--version", value: "3.0|4.0", help: "vCard version (default 3.0)."),
-            OptionSpec("--salvage", help: "Every readable contact of a damaged database (bad lines are listed on stderr)."),
-        ],
+        options: [ExportOptions.json, ExportOptions.vcard, ExportOptions.version, ExportOptions.salvage],
         examples: ["contacts-host export > backup.json", "contacts-host export --vcard --version 4.0 > contacts.vcf"],
         validate: { arguments in
-            if arguments.has("--json"), arguments.has("--vcard") { throw UsageError("choose one of --json and --vcard") }
-            if let version = arguments.value("--version") {
-                guard arguments.has("--vcard") else { throw UsageError("--version applies to --vcard only") }
-                guard VCardVersion(rawValue: version) != nil else {
-                    throw UsageError("option '--version' expects 3.0 or 4.0, got '\(version)'")
-                }
+            if arguments.has(ExportOptions.json), arguments.has(ExportOptions.vcard) {
+                throw UsageError("choose one of --json and --vcard")
+            }
+            if arguments.has(ExportOptions.version), !arguments.has(ExportOptions.vcard) {
+                throw UsageError("--version applies to --vcard only")
             }
         },
         run: { arguments, context in
             let records: [ContactRecord]
-            if arguments.has("--salvage") {
+            if arguments.has(ExportOptions.salvage) {
                 let salvage = try AppDatabase(appGroup: context.appGroup).store.salvage()
                 for problem in salvage.problems { context.output.err(problem.description) }
                 records = salvage.contacts
             } else {
                 records = try AppDatabase(appGroup: context.appGroup).all()
             }
-            if arguments.has("--vcard") {
-                let version = arguments.value("--version").flatMap(VCardVersion.init(rawValue:)) ?? .v3
+            if arguments.has(ExportOptions.vcard) {
+                let version = try arguments.value(ExportOptions.version) ?? .v3
                 var text = VCard.encode(records, version: version)
                 // `out` adds the final "\n"; drop only that scalar ("\r\n" is one Character in Swift).
                 if text.hasSuffix("\r\n") { text.unicodeScalars.removeLast() }
@@ -325,4 +241,22 @@ enum ContactCommands {
             }
             return ExitCode.success
         })
+
+    static let getJSON = Flag("--json", help: "Print the contact as JSON with Contacts key names.")
+    static let listJSON = Flag("--json", help: "Print a JSON array of contacts with Contacts key names.")
+
+    /// The options of `export`.
+    enum ExportOptions {
+        static let json = Flag("--json", help: "JSON export document (the default).")
+        static let vcard = Flag("--vcard", help: "vCard instead of JSON.")
+        static let version = Option<VCardVersion>(
+            "--version", value: "3.0|4.0", help: "vCard version (default 3.0).",
+            convert: { text, name in
+                guard let version = VCardVersion(rawValue: text) else {
+                    throw UsageError("option '\(name)' expects 3.0 or 4.0, got '\(text)'")
+                }
+                return version
+            })
+        static let salvage = Flag("--salvage", help: "Every readable contact of a damaged database (bad lines are listed on stderr).")
+    }
 }

@@ -49,11 +49,14 @@ public enum ContactSearch {
 
     // MARK: Name
 
-    private static func matches(_ record: ContactRecord, nameWords query: [String]) -> Bool {
-        let names = [
-            record.givenName, record.middleName, record.familyName, record.nickname, record.organizationName,
-        ].flatMap(words)
+    static func matches(_ record: ContactRecord, nameWords query: [String]) -> Bool {
+        let names = nameWords(record)
         return query.allSatisfy { word in names.contains { $0.hasPrefix(word) } }
+    }
+
+    /// The folded words a name query is matched against (also the keys of the name index).
+    static func nameWords(_ record: ContactRecord) -> [String] {
+        [record.givenName, record.middleName, record.familyName, record.nickname, record.organizationName].flatMap(words)
     }
 
     /// Folded (case- and diacritic-insensitive) words, split at whitespace.

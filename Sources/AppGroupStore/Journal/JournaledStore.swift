@@ -133,7 +133,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     }
 
     /// Loads the store; `retain` false keeps identifiers only (compaction always needs values).
-    private func loadUnlocked(retain: Bool? = nil) throws -> StoreState<Meta> {
+    func loadUnlocked(retain: Bool? = nil) throws -> StoreState<Meta> {
         let retain = retain ?? retainsContacts
         guard let snapshot = try openSnapshot() else { return .empty }
         let (header, headerEnd) = try parseHeader(snapshot)

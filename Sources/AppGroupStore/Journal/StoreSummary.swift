@@ -44,7 +44,7 @@ extension JournaledStore {
             var live: [String: Bool] = [:]
             func isLive(_ identifier: String) throws -> Bool {
                 if let known = live[identifier] { return known }
-                return try snapshotContains(snapshot, from: headerEnd, identifier: identifier)
+                return try snapshotLine(snapshot, from: headerEnd, identifier: identifier) != nil
             }
             let decoder = JSONDecoder()
             var offset = start
@@ -76,34 +76,5 @@ extension JournaledStore {
             }
             return StoreSummary(generation: header.generation, headSeq: headSeq, count: count, meta: meta)
         }
-    }
-
-    /// Whether the sorted snapshot has a line for `identifier`: O(log N) lines read, identifiers only.
-    func snapshotContains(_ snapshot: MappedFile, from headerEnd: Int, identifier: String) throws -> Bool {
-        let decoder = JSONDecoder()
-        var low = headerEnd
-        var high = snapshot.size
-        while low < high {
-            let middle = low + (high - low) / 2
-            let start = snapshot.lineStart(containing: middle, floor: low)
-            guard let end = snapshot.newline(from: start) else {
-                throw StoreError.malformed(
-                    path: snapshotPath, line: countLines(snapshot, upTo: start) + 1, reason: "truncated line (no newline)")
-            }
-            let found: String
-            do {
-                found = try decodeRecord(decoder, snapshot, start..<end, retain: false).identifier
-            } catch {
-                throw StoreError.malformed(
-                    path: snapshotPath, line: countLines(snapshot, upTo: start) + 1, reason: LineCoding.reason(error))
-            }
-            if found == identifier { return true }
-            if IdentifierOrder.precedes(found, identifier) {
-                low = end + 1
-            } else {
-                high = start
-            }
-        }
-        return false
     }
 }

@@ -40,7 +40,8 @@ enum InteropCommands {
         examples: ["contacts-host search --name \"ada lov\"", "contacts-host search --phone \"+44 20 7946 0000\" --json"],
         validate: { _ = try query($0) },
         run: { arguments, context in
-            let found = ContactSearch.search(try AppDatabase(appGroup: context.appGroup).all(), try query(arguments))
+            // A name query reads the name index (contacts/name-index), not every contact.
+            let found = try ContactSearch.search(AppDatabase(appGroup: context.appGroup).store, try query(arguments))
             ContactCommands.printList(found, json: arguments.has("--json"), context: context)
             return HostTool.ExitCode.success
         })

@@ -246,7 +246,10 @@ enum ContactCommands {
                 data = FileHandle.standardInput.readDataToEndOfFile()
             } else {
                 // Mapped, not copied: a large file's pages are read as the import reaches them.
-                guard let contents = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else {
+                guard
+                    let contents = (try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped))
+                        ?? FileManager.default.contents(atPath: path)
+                else {
                     throw CommandFailure("\(path): cannot read the file")
                 }
                 data = contents

@@ -49,17 +49,66 @@ public enum ContactSearch {
 
     // MARK: Name
 
-    private static func matches(_ record: ContactRecord, nameWords query: [String]) -> Bool {
-        let names = [
-            record.givenName, record.middleName, record.familyName, record.nickname, record.organizationName,
-        ].flatMap(words)
+    static func matches(_ record: ContactRecord, nameWords query: [String]) -> Bool {
+        let names = nameWords(record)
         return query.allSatisfy { word in names.contains { $0.hasPrefix(word) } }
+    }
+
+    /// The folded words a name query is matched against (also the keys of the name index).
+    static func nameWords(_ record: ContactRecord) -> [String] {
+        [record.givenName, record.middleName, record.familyName, record.nickname, record.organizationName].flatMap(words)
     }
 
     /// Folded (case- and diacritic-insensitive) words, split at whitespace.
     static func words(_ text: String) -> [String] {
+        if let words = asciiWords(text) { return words }
+        return foundationWords(text)
+    }
+
+    /// `words` through Foundation's folding (any text).
+    static func foundationWords(_ text: String) -> [String] {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
             .split(whereSeparator: { $0.isWhitespace }).map(String.init)
+    }
+
+    /// For each ASCII byte, what `foundationWords` makes of it: its folded byte, `separator` for
+    /// whitespace, or `unknown` when its folding is not one ASCII byte (then text holding it takes
+    /// Foundation's path). Computed from Foundation itself, so the two paths agree by construction;
+    /// `ContactSearchWordsTests` checks them against each other.
+    private static let asciiFolding: [UInt16] = (0..<128).map { byte in
+        let character = Character(Unicode.Scalar(UInt8(byte)))
+        if character.isWhitespace { return separator }
+        let folded = Array(String(character).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).utf8)
+        return folded.count == 1 && folded[0] < 0x80 && !Character(Unicode.Scalar(folded[0])).isWhitespace
+            ? UInt16(folded[0]) : unknown
+    }
+    private static let separator: UInt16 = 0x100
+    private static let unknown: UInt16 = 0x200
+
+    /// `words` for ASCII text without Foundation (a name index of a million contacts folds five
+    /// names each); nil for any other text.
+    static func asciiWords(_ text: String) -> [String]? {
+        var text = text
+        return text.withUTF8 { bytes -> [String]? in
+            var words: [String] = []
+            var word: [UInt8] = []
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                let folded = asciiFolding[Int(byte)]
+                if folded == separator {
+                    if !word.isEmpty {
+                        words.append(String(decoding: word, as: UTF8.self))
+                        word.removeAll(keepingCapacity: true)
+                    }
+                } else if folded == unknown {
+                    return nil
+                } else {
+                    word.append(UInt8(folded))
+                }
+            }
+            if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
+            return words
+        }
     }
 
     // MARK: Phone

@@ -12,6 +12,8 @@ signal(SIGPIPE, SIG_IGN)
 var sizes = [1_000, 100_000]
 var json = false
 var quick = false
+/// `--host-only`: only the app's own commands (import, get, search, status, add), not the sync figures.
+var hostOnly = false
 /// `--carddav N`: also measure the CardDAV example against a Radicale holding N cards (needs Radicale: opt-in).
 var carddavCards: Int?
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -20,6 +22,7 @@ while !arguments.isEmpty {
     switch argument {
     case "--json": json = true
     case "--quick": quick = true
+    case "--host-only": hostOnly = true
     case "--carddav":
         guard let value = arguments.first.flatMap({ Int($0) }), value > 0 else {
             FileHandle.standardError.write(Data("error: --carddav expects N (a positive number of server cards)\n".utf8))
@@ -36,7 +39,7 @@ while !arguments.isEmpty {
         arguments.removeFirst()
         sizes = parsed
     case "-h", "--help":
-        print("USAGE: contacts-bench [--contacts N[,M]] [--json] [--quick] [--carddav N]\n\nMeasures P1–P5 (see README) at each size; --quick uses few repetitions (a smoke run);\n--carddav N adds C1/C2: the carddav-provider example syncing N cards from a Radicale it starts.")
+        print("USAGE: contacts-bench [--contacts N[,M]] [--json] [--quick] [--host-only] [--carddav N]\n\nMeasures P1–P5, I1, G1, Q1, S1 (see README) at each size; --quick uses few repetitions (a smoke run);\n--host-only measures only the app's own commands (I1 import, G1 get, Q1 search, S1 status, P1 add);\n--carddav N adds C1/C2: the carddav-provider example syncing N cards from a Radicale it starts.")
         exit(0)
     default:
         FileHandle.standardError.write(Data("error: unknown argument '\(argument)'\n".utf8))
@@ -63,14 +66,20 @@ do {
         if n > SizeRun.naiveLimit, !quick {
             sized = SizeRun.Repetitions(libraryAdds: 50, cliRuns: 6, signals: 20, fullSyncs: 1, naiveAdds: 0)
         }
-        let run = SizeRun(n: n, products: products, repetitions: sized, log: log)
-        try run.run()
-        figures += run.figures
+        if !hostOnly {
+            let run = SizeRun(n: n, products: products, repetitions: sized, log: log)
+            try run.run()
+            figures += run.figures
+        }
+        figures += try HostRun(
+            n: n, products: products, cliRuns: quick ? 2 : max(5, sized.cliRuns / 3), libraryRuns: quick ? 5 : sized.libraryAdds,
+            alsoStatusAndAdd: hostOnly, log: log
+        ).run()
     }
     if let carddavCards {
         figures += try cardDAVFigures(products: products, cards: carddavCards, log: log)
     }
-    if !quick {
+    if !quick, !hostOnly {
         log("P5 conformance kit")
         figures.append(try await conformanceFigure(products: products))
     }
@@ -116,8 +125,12 @@ for figure in figures where figure.id == "P3" && figure.path == "cli" {
     print(String(format: "P3 cli at n=%d: signal --wait %.1f ms = %.2f× the in-process full sync (%.1f ms)", figure.n,
         figure.medianMs, figure.medianMs / reference, reference))
 }
+for figure in figures where figure.id == "Q1" && figure.path == "library" {
+    print(String(format: "Q1 at n=%d: search --name %.1f ms with the name index; the first search after the import built it: %.1f ms",
+        figure.n, figure.medianMs, figure.referenceMs ?? .nan))
+}
 if sizes.count == 2 {
-    for id in ["P1", "P2", "P3", "P4", "S1"] {
+    for id in ["P1", "P2", "P3", "P4", "S1", "I1", "G1", "Q1"] {
         for path in ["library", "cli"] {
             let pair = figures.filter { $0.id == id && $0.path == path }
             if pair.count == 2 {

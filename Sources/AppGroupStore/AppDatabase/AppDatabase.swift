@@ -87,18 +87,69 @@ public final class AppDatabase {
         for record in records where !record.identifier.isEmpty {
             try IdentifierRules.validate(record.identifier)
         }
+        return try upsert(count: records.count, progress: progress) { records[$0] }
+    }
+
+    /// Adds or replaces `count` contacts, asking `record(i)` for each in turn: a caller that decodes
+    /// them one by one (an import) never holds them all. They are written in batches of
+    /// `batchSize`, each made durable with one `fdatasync` (group commit), so a crash or a full disk
+    /// leaves a prefix of whole contacts and `PartialImport` says how many.
+    ///
+    /// An invalid identifier stops the import there (the contacts before it stay written, and
+    /// `PartialImport` says so); check identifiers first to refuse such input as a whole.
+    @discardableResult
+    public func upsert(
+        count: Int, batchSize: Int = 8192, progress: ((Int) -> Void)? = nil, record: (Int) throws -> ContactRecord
+    ) throws -> (added: Int, updated: Int) {
         // Only which identifiers exist matters here: do not decode the whole address book.
         let existing = try JournaledStore<NoMetadata>(directory: store.directory, retainsContacts: false).load()
         var added = 0
         var updated = 0
         var written = 0
         do {
-            try upsertLines(records, existing: existing, added: &added, updated: &updated, written: &written, progress: progress)
+            try store.write { writer in
+                var seen = Set<String>()
+                seen.reserveCapacity(count)
+                var batch: [ContactRecord] = []
+                batch.reserveCapacity(min(batchSize, count))
+                for index in 0..<count {
+                    var next = IdentifierRules.normalized(try record(index))
+                    if next.identifier.isEmpty {
+                        next.identifier = UUID().uuidString
+                    } else {
+                        try IdentifierRules.validate(next.identifier)
+                    }
+                    if existing.contains(next.identifier) || !seen.insert(next.identifier).inserted {
+                        updated += 1
+                    } else {
+                        added += 1
+                    }
+                    batch.append(next)
+                    if batch.count == batchSize || index == count - 1 {
+                        // One entry per contact (providers count changes by seq), one write and one
+                        // fdatasync per batch.
+                        do {
+                            try writer.appendEach(batch)
+                            written += batch.count
+                        } catch {
+                            // The batch did not fit (a full disk): write it one contact at a time, so
+                            // the import stops with every contact that fits saved, and says how many.
+                            for contact in batch {
+                                try writer.append(upsert: [contact], durable: false)
+                                written += 1
+                            }
+                        }
+                        batch.removeAll(keepingCapacity: true)
+                        progress?(written)
+                    }
+                }
+                try writer.sync()
+            }
         } catch let error where written > 0 {
             // The first `written` contacts are whole lines in the journal: make them durable and say so,
             // so the user knows what the database holds (a full disk stops an import part-way).
             let durable = (try? store.write { try $0.sync() }) != nil
-            throw PartialImport(written: written, total: records.count, durable: durable, underlying: error)
+            throw PartialImport(written: written, total: count, durable: durable, underlying: error)
         }
         return (added, updated)
     }
@@ -120,31 +171,6 @@ public final class AppDatabase {
             }
             return "\(written) of \(total) contacts were written (the first \(written) of the file; they are in the database"
                 + (durable ? "" : ", not yet flushed to disk") + "), the rest were not: \(underlying)"
-        }
-    }
-
-    private func upsertLines(
-        _ records: [ContactRecord], existing: StoreState<NoMetadata>, added: inout Int, updated: inout Int,
-        written: inout Int, progress: ((Int) -> Void)?
-    ) throws {
-        try store.write { writer in
-            var seen = Set<String>()
-            for (index, var record) in records.lazy.map(IdentifierRules.normalized).enumerated() {
-                if record.identifier.isEmpty { record.identifier = UUID().uuidString }
-                if existing.contains(record.identifier) || seen.contains(record.identifier) {
-                    updated += 1
-                } else {
-                    added += 1
-                }
-                seen.insert(record.identifier)
-                // One change per entry (providers count changes by seq), one fdatasync for the lot:
-                // a crash mid-import leaves a prefix of whole contacts, and the import is
-                // acknowledged only after the final sync.
-                try writer.append(upsert: [record], durable: false)
-                written = index + 1
-                progress?(index + 1)
-            }
-            try writer.sync()
         }
     }
 

@@ -133,7 +133,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     }
 
     /// Loads the store; `retain` false keeps identifiers only (compaction always needs values).
-    private func loadUnlocked(retain: Bool? = nil) throws -> StoreState<Meta> {
+    func loadUnlocked(retain: Bool? = nil) throws -> StoreState<Meta> {
         let retain = retain ?? retainsContacts
         guard let snapshot = try openSnapshot() else { return .empty }
         let (header, headerEnd) = try parseHeader(snapshot)
@@ -935,6 +935,39 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             end += line.count
             head += 1
             return head
+        }
+
+        /// Appends one entry per record (seqs `headSeq + 1`…) with one write and one `fdatasync` for
+        /// all of them (group commit): a crash leaves a prefix of whole lines, as readers expect.
+        public func appendEach(_ records: [ContactRecord]) throws {
+            guard !records.isEmpty else { return }
+            var lines = Data()
+            for (index, record) in records.enumerated() {
+                lines.append(try LineCoding.encodeEntryLine(
+                    seq: head + 1 + index, upsert: [IdentifierRules.normalized(record)], delete: nil, meta: Meta?.none))
+            }
+            try lines.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+                var written = 0
+                while written < buffer.count {
+                    let n = pwrite(fd, buffer.baseAddress! + written, buffer.count - written, off_t(end + written))
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        let code = errno
+                        _ = ftruncate(fd, off_t(end))
+                        throw StoreError.io(path: store.journalPath, operation: "write", errno: code)
+                    }
+                    written += n
+                }
+            }
+            do {
+                try SecureFile.sync(fd: fd, path: store.journalPath)
+            } catch {
+                // Not durable: take the batch back so the count of written contacts stays true.
+                _ = ftruncate(fd, off_t(end))
+                throw error
+            }
+            end += lines.count
+            head += records.count
         }
 
         /// Makes every appended entry durable.

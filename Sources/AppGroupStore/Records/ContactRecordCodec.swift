@@ -27,6 +27,13 @@ public enum ContactRecordCodec {
         return try JSONDecoder().decode(ContactRecord.self, from: Data(slice))
     }
 
+    /// The fast path alone, for readers of other files with the same contact JSON (an import):
+    /// the record, or nil when Foundation must decide — a value it does not handle, invalid JSON, or
+    /// a key given twice in one object (Foundation would keep one of them silently).
+    public static func decodeIfPlain(_ bytes: UnsafeRawBufferPointer) -> ContactRecord? {
+        fastDecode(bytes)
+    }
+
     /// The fast path alone: the record, or nil when Foundation must decide.
     static func fastDecode(_ bytes: UnsafeRawBufferPointer) -> ContactRecord? {
         try? StrictJSONReader.withReader(bytes) { reader in

@@ -155,7 +155,7 @@ enum ContactCommands {
             malformed JSON file writes nothing; a malformed vCard card is reported with its line number and
             the rest of the file is imported, unless --stop-on-error is given (then nothing is written).
             """,
-        options: [OptionSpec("--stop-on-error", help: "vCard: abort the whole import at the first malformed card.")],
+        options: [stopOnError],
         positional: PositionalSpec("FILE", minimum: 1, maximum: 1),
         examples: ["contacts-host import contacts.vcf", "contacts-host export > backup.json && contacts-host import backup.json", "cat contacts.vcf | contacts-host import -"],
         environment: ["CONTACTS_HOST_PROGRESS"],
@@ -168,31 +168,45 @@ enum ContactCommands {
             if path == "-" {
                 data = FileHandle.standardInput.readDataToEndOfFile()
             } else {
-                guard let contents = FileManager.default.contents(atPath: path) else {
+                // Mapped, not copied: a large file's pages are read as the import reaches them.
+                guard
+                    let contents = (try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped))
+                        ?? FileManager.default.contents(atPath: path)
+                else {
                     throw CommandFailure("\(path): cannot read the file")
                 }
                 data = contents
             }
-            let records: [ContactRecord]
+            let database = AppDatabase(appGroup: context.appGroup)
             var skipped = 0
-            if ContactImport.isVCard(data, path: path) {
-                let decoded = VCard.decode(data: data, stopOnError: arguments.has("--stop-on-error"))
-                for problem in decoded.problems { context.output.err("\(source):\(problem.line): \(problem.message)") }
-                if arguments.has("--stop-on-error"), let first = decoded.errors.first {
-                    throw CommandFailure("\(source):\(first.line): import aborted (--stop-on-error); nothing was written")
-                }
-                records = decoded.contacts
-                skipped = decoded.errors.count
-            } else {
-                records = try ContactImport.decode(data, source: source)
-            }
-            // Progress on stderr (once a second, after the first) for each phase of a long import.
-            let total = records.count
-            ticker.set("writing 0/\(total) contacts")
+            let total: Int
             let result: (added: Int, updated: Int)
             do {
-                result = try AppDatabase(appGroup: context.appGroup).upsert(records) { done in
-                    ticker.set("writing \(done)/\(total) contacts")
+                if ContactImport.isVCard(data, path: path) {
+                    let decoded = VCard.decode(data: data, stopOnError: arguments.has(stopOnError))
+                    for problem in decoded.problems { context.output.err("\(source):\(problem.line): \(problem.message)") }
+                    if arguments.has(stopOnError), let first = decoded.errors.first {
+                        throw CommandFailure("\(source):\(first.line): import aborted (--stop-on-error); nothing was written")
+                    }
+                    skipped = decoded.errors.count
+                    total = decoded.contacts.count
+                    ticker.set("writing 0/\(total) contacts")
+                    result = try database.upsert(decoded.contacts) { done in ticker.set("writing \(done)/\(total) contacts") }
+                } else if let stream = try { ticker.set("checking \(source)"); return try ContactImportStream.check(data) }() {
+                    // JSON, streamed: every contact was checked above (nothing is written for a bad
+                    // file); now each is decoded again as it is written, batch by batch.
+                    total = stream.elements.count
+                    ticker.set("writing 0/\(total) contacts")
+                    result = try database.upsert(count: total, progress: { done in
+                        ticker.set("writing \(done)/\(total) contacts")
+                    }, record: stream.record(at:))
+                } else {
+                    // Anything unusual (the seed demo's format, an error to report with its line): the
+                    // whole document at once.
+                    let records = try ContactImport.decode(data, source: source)
+                    total = records.count
+                    ticker.set("writing 0/\(total) contacts")
+                    result = try database.upsert(records) { done in ticker.set("writing \(done)/\(total) contacts") }
                 }
             } catch let partial as AppDatabase.PartialImport {
                 // Some contacts are in the database: say how many, so the user knows what to re-import.
@@ -202,10 +216,10 @@ enum ContactCommands {
             // when the result is printed; the import is already committed, so a failure here is a
             // warning and the command still exits 0 (a retried import would only repeat it).
             ticker.set("compacting the database (the \(total) contacts are committed)")
-            compactAfterCommit(AppDatabase(appGroup: context.appGroup), context: context)
+            compactAfterCommit(database, context: context)
             ticker.stop()
             context.output.out(
-                "imported \(records.count) contacts (\(result.added) added, \(result.updated) updated, \(skipped) skipped)")
+                "imported \(total) contacts (\(result.added) added, \(result.updated) updated, \(skipped) skipped)")
             return ExitCode.success
         })
 
@@ -242,6 +256,7 @@ enum ContactCommands {
             return ExitCode.success
         })
 
+    static let stopOnError = Flag("--stop-on-error", help: "vCard: abort the whole import at the first malformed card.")
     static let getJSON = Flag("--json", help: "Print the contact as JSON with Contacts key names.")
     static let listJSON = Flag("--json", help: "Print a JSON array of contacts with Contacts key names.")
 

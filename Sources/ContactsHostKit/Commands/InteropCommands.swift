@@ -13,48 +13,59 @@ import Glibc
 enum InteropCommands {
     static var all: [Command] { [search, systemSearch, watch] }
 
-    static let searchOptions: [OptionSpec] = [
-        OptionSpec("--name", value: "TEXT", help: "Every word is a prefix of a given, middle, family, nick or organization name (case and diacritics ignored)."),
-        OptionSpec("--email", value: "ADDRESS", help: "An e-mail address (case ignored)."),
-        OptionSpec("--phone", value: "NUMBER", help: "A phone number (formatting ignored)."),
-        OptionSpec("--json", help: "Print a JSON array of contacts."),
-    ]
+    /// The options of `search` and `system search`: one query option, each a typed `ContactSearch.Query`.
+    enum SearchOptions {
+        static let name = Option<ContactSearch.Query>(
+            "--name", value: "TEXT",
+            help: "Every word is a prefix of a given, middle, family, nick or organization name (case and diacritics ignored).",
+            convert: { text, option in .name(try nonBlank(text, option)) })
+        static let email = Option<ContactSearch.Query>(
+            "--email", value: "ADDRESS", help: "An e-mail address (case ignored).",
+            convert: { text, option in .email(try nonBlank(text, option)) })
+        static let phone = Option<ContactSearch.Query>(
+            "--phone", value: "NUMBER", help: "A phone number (formatting ignored).",
+            convert: { text, option in
+                guard try nonBlank(text, option).contains(where: \.isNumber) else {
+                    throw UsageError("option '\(option)' needs a number with at least one digit, got '\(text)'")
+                }
+                return .phone(text)
+            })
+        static let json = Flag("--json", help: "Print a JSON array of contacts.")
+        static let all: [any OptionDeclaration] = [name, email, phone, json]
+
+        private static func nonBlank(_ text: String, _ option: String) throws -> String {
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("option '\(option)' needs a non-empty value") }
+            return text
+        }
+    }
 
     static func query(_ arguments: ParsedArguments) throws -> ContactSearch.Query {
-        let given = ["--name", "--email", "--phone"].filter { arguments.has($0) }
-        guard given.count == 1 else { throw UsageError("give exactly one of --name, --email, --phone") }
-        let value = arguments.value(given[0])!
-        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("option '\(given[0])' needs a non-empty value") }
-        if given[0] == "--phone", !value.contains(where: \.isNumber) {
-            throw UsageError("option '--phone' needs a number with at least one digit, got '\(value)'")
-        }
-        switch given[0] {
-        case "--name": return .name(value)
-        case "--email": return .email(value)
-        default: return .phone(value)
-        }
+        let queries = try [SearchOptions.name, SearchOptions.email, SearchOptions.phone].compactMap { try arguments.value($0) }
+        guard queries.count == 1 else { throw UsageError("give exactly one of --name, --email, --phone") }
+        return queries[0]
     }
 
     static let search = Command(
         ["search"], summary: "Find the app's contacts by name, e-mail or phone number.",
-        options: searchOptions,
+        options: SearchOptions.all,
         examples: ["contacts-host search --name \"ada lov\"", "contacts-host search --phone \"+44 20 7946 0000\" --json"],
         validate: { _ = try query($0) },
         run: { arguments, context in
-            let found = ContactSearch.search(try AppDatabase(appGroup: context.appGroup).all(), try query(arguments))
-            ContactCommands.printList(found, json: arguments.has("--json"), context: context)
+            // A name query reads the name index (contacts/name-index), not every contact.
+            let found = try ContactSearch.search(AppDatabase(appGroup: context.appGroup).store, try query(arguments))
+            ContactCommands.printList(found, json: arguments.has(SearchOptions.json), context: context)
             return ExitCode.success
         })
 
     static let systemSearch = Command(
         ["system", "search"], summary: "Find contacts the system received, by name, e-mail or phone number.",
-        options: searchOptions,
+        options: SearchOptions.all,
         examples: ["contacts-host system search --email ada@example.com"],
         validate: { _ = try query($0) },
         run: { arguments, context in
             let paths = try DomainPaths(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
             let found = ContactSearch.search(try SystemStore(directory: paths.systemStore).load().contacts, try query(arguments))
-            ContactCommands.printList(found, json: arguments.has("--json"), context: context)
+            ContactCommands.printList(found, json: arguments.has(SearchOptions.json), context: context)
             return ExitCode.success
         })
 
@@ -64,10 +75,12 @@ enum InteropCommands {
             The CNContactStoreDidChange analogue. The watcher blocks on its own FIFO in run/<domain>/watchers/;
             the system rings it after each commit, and the watcher reads what changed from the system store.
             """,
-        options: [OptionSpec("--json", help: "One JSON object per line.")],
+        options: [watchJSON],
         examples: ["contacts-host watch", "contacts-host watch --json"],
         exitCodes: [ExitCodeHelp(0, "interrupted (Ctrl-C)"), ExitCodeHelp(1, "the watch could not start"), ExitCodeHelp(2, "usage error: nothing was run")],
-        run: { arguments, context in try runWatch(json: arguments.has("--json"), context: context) })
+        run: { arguments, context in try runWatch(json: arguments.has(watchJSON), context: context) })
+
+    static let watchJSON = Flag("--json", help: "One JSON object per line.")
 
     /// One line of `watch --json`.
     struct ChangeLine: Codable {

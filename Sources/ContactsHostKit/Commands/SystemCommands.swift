@@ -12,6 +12,8 @@ enum SystemCommands {
         try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
     }
 
+    static let statusJSON = Flag("--json", help: "Print one JSON object.")
+
     static let enable = Command(
         ["enable"], summary: "Enable the domain (ContactProviderManager.enable()) and register the provider.",
         discussion: """
@@ -156,13 +158,14 @@ enum SystemCommands {
 
     static let status = Command(
         ["status"], summary: "Show the domain: enabled, provider running, committed position, counts, last sync.",
-        options: [OptionSpec("--json", help: "Print one JSON object.")],
+        options: [statusJSON],
         examples: ["contacts-host status", "contacts-host status --json"],
         run: { arguments, context in
             let client = try client(context)
             let configuration = try client.configuration()
-            let system = try SystemStore(directory: client.paths.systemStore).load()
-            let appCount = try AppDatabase(appGroup: context.appGroup).store.load().count
+            // Counts from headers and journal entries: status does not read a million contacts.
+            let system = try SystemStore(directory: client.paths.systemStore).summary()
+            let appCount = try AppDatabase(appGroup: context.appGroup).store.summary().count
             let syncState = system.meta ?? .initial
             let status = StatusJSON(
                 appGroup: context.appGroup.path, appGroupSource: context.appGroupSource.rawValue,
@@ -174,7 +177,7 @@ enum SystemCommands {
                 anchor: syncState.phase == .changes ? syncState.anchor.map(PositionJSON.init) : nil,
                 appCount: appCount, systemCount: system.count,
                 lastSync: try SyncEngine.lastReport(paths: client.paths).map { ReportJSON($0, transcript: nil) })
-            if arguments.has("--json") {
+            if arguments.has(statusJSON) {
                 context.output.out(try ContactJSON.encode(status))
             } else {
                 context.output.out(status.text)
@@ -184,11 +187,11 @@ enum SystemCommands {
 
     static let systemList = Command(
         ["system", "list"], summary: "List the contacts the system received (the system store).",
-        options: [OptionSpec("--json", help: "Print a JSON array of contacts with Contacts key names.")],
+        options: [ContactCommands.listJSON],
         examples: ["contacts-host system list", "contacts-host system list --json"],
         run: { arguments, context in
             let records = try SystemStore(directory: try client(context).paths.systemStore).load().contacts
-            ContactCommands.printList(records, json: arguments.has("--json"), context: context)
+            ContactCommands.printList(records, json: arguments.has(ContactCommands.listJSON), context: context)
             return ExitCode.success
         })
 

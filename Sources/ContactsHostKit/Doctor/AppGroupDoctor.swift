@@ -1,5 +1,6 @@
 import AppGroupStore
 import ContactProviderSystem
+import ContactsInterop
 import Foundation
 
 #if canImport(Glibc)
@@ -38,10 +39,21 @@ public struct AppGroupDoctor {
     public func check() throws -> [StoreProblem] {
         var problems = try appStore.check()
         problems += [appGroup.path, appStore.directory].flatMap(temporaryFileProblems)
+        problems += nameIndexProblems()
         for paths in domains() {
             problems += try domainProblems(paths)
         }
         return problems
+    }
+
+    /// The app database's name index (`contacts/name-index`), when it is damaged for the current
+    /// snapshot (a stale one is rebuilt by the next search, and is no problem). Unreadable stores
+    /// are reported by `check()` itself.
+    private func nameIndexProblems() -> [StoreProblem] {
+        guard let problem = (try? appStore.indexProblem(ContactSearch.nameIndex)) ?? nil else { return [] }
+        return [StoreProblem(
+            path: appStore.path(of: ContactSearch.nameIndex),
+            message: problem + "; it holds no contact data (`doctor --repair` removes it, the next search rebuilds it)")]
     }
 
     private func domainProblems(_ paths: DomainPaths) throws -> [StoreProblem] {
@@ -105,6 +117,10 @@ public struct AppGroupDoctor {
             for path in result.movedAside { report.lines.append("moved aside: \(path)") }
         }
         report.lines += [appGroup.path, store.directory].flatMap(removeTemporaryFiles)
+        // The name index is derived from the snapshot: a damaged one is removed (the next search rebuilds it).
+        for problem in nameIndexProblems() where unlink(problem.path) == 0 {
+            report.lines.append("removed damaged search index: \(problem.path) (the next search rebuilds it)")
+        }
         for paths in domains() {
             report.lines += try repairDomain(paths, timestamp: timestamp)
         }

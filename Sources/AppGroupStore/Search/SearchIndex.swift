@@ -1,0 +1,314 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A derived file beside a store's snapshot that lets a search skip decoding every contact:
+/// one line per snapshot contact with the byte offset of its snapshot line and its search keys.
+///
+/// ```
+/// {"format":1,"kind":"search-index","keys":"name-1","generation":"…","snapshotSize":N,"snapshotInode":N,"count":N,"checksum":"…"}
+/// <offset> <key> <key> …      one line per snapshot contact, in snapshot order
+/// ```
+///
+/// It holds no data of its own: it is built from the snapshot on the first search of a generation
+/// and written atomically (not `fsync`ed: losing it costs a rebuild). It is trusted only when its
+/// header names the snapshot's generation, size and inode, its line count and FNV-1a checksum match,
+/// and every contact it points at decodes; otherwise it is rebuilt (or, when it cannot be written,
+/// used from memory). Contacts the journal changed since the snapshot are read from the journal, and
+/// every candidate is checked against the real contact, so an index can make a search faster but
+/// never give it a contact that does not match.
+public struct SearchIndex: Sendable {
+    /// The file name in the store's directory.
+    public let fileName: String
+    /// Names the key function: a file built with another one is rebuilt.
+    public let keysVersion: String
+    /// A contact's keys (words without spaces or newlines; such bytes inside a key split it).
+    public let keys: @Sendable (ContactRecord) -> [String]
+
+    /// An index stored as `fileName`, built with `keys` (versioned by `keysVersion`).
+    public init(fileName: String, keysVersion: String, keys: @escaping @Sendable (ContactRecord) -> [String]) {
+        self.fileName = fileName
+        self.keysVersion = keysVersion
+        self.keys = keys
+    }
+
+    struct Header: Codable, Equatable {
+        var format: Int
+        var kind: String
+        var keys: String
+        var generation: String
+        var snapshotSize: Int
+        var snapshotInode: UInt64
+        var count: Int
+        var checksum: String
+    }
+
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return String(hash, radix: 16)
+    }
+}
+
+/// How a search used the index (for tests and the benchmark).
+public enum SearchIndexUse: Equatable, Sendable {
+    /// The index file was valid and used.
+    case used
+    /// It was missing, stale or damaged, and was rebuilt (and written, when `written`).
+    case rebuilt(written: Bool)
+}
+
+extension JournaledStore {
+    /// The path of `index`'s file.
+    public func path(of index: SearchIndex) -> String { directory + "/" + index.fileName }
+
+    /// The live contacts for which `candidate(keys)` holds and then `matches(contact)` holds, in the
+    /// store's order (as `load().contacts`): O(index + journal + matches), not a decode of every contact.
+    ///
+    /// `candidate` sees a contact's keys line (keys separated by single spaces) and must accept every
+    /// contact that `matches` accepts; it may accept more.
+    public func search(
+        _ index: SearchIndex, candidate: (UnsafeRawBufferPointer) -> Bool, matches: (ContactRecord) -> Bool
+    ) throws -> (contacts: [ContactRecord], use: SearchIndexUse) {
+        try withLock(.shared) {
+            guard let snapshot = try openSnapshot() else { return ([], .used) }
+            let (header, headerEnd) = try parseHeader(snapshot)
+            var use = SearchIndexUse.used
+            let body: (file: MappedFile?, data: Data?, start: Int)
+            if let verified = try? verifiedIndex(index, snapshot: snapshot, header: header) {
+                body = (verified.file, nil, verified.start)
+            } else {
+                let built = try buildIndex(index, snapshot: snapshot, header: header, headerEnd: headerEnd)
+                body = (nil, built.body, 0)
+                use = .rebuilt(written: built.written)
+            }
+            // The journal's contacts: their latest values, which snapshot lines they replace, and the
+            // order in which new ones were first added (as StoreState orders them).
+            var latest: [String: ContactRecord?] = [:]
+            var added: [String] = []
+            var replacedLines: [Int: String] = [:]
+            var looked = Set<String>()
+            var inSnapshot = Set<String>()
+            var addedOnce = Set<String>()
+            if let journal = try MappedFile.openIfPresent(journalPath),
+                let start = try journalHeaderEnd(journal, snapshot: header)
+            {
+                let decoder = JSONDecoder()
+                var offset = start
+                var lineNumber = 2
+                var seq = header.baseSeq
+                while offset < journal.size, let end = journal.newline(from: offset) {
+                    let entry: JournalEntry<Meta>
+                    do {
+                        entry = try decodeEntry(decoder, journal, offset..<end, retain: true)
+                    } catch {
+                        throw StoreError.malformed(path: journalPath, line: lineNumber, reason: LineCoding.reason(error))
+                    }
+                    guard entry.seq == seq + 1 else {
+                        throw StoreError.malformed(
+                            path: journalPath, line: lineNumber, reason: "sequence number \(entry.seq) does not follow \(seq)")
+                    }
+                    seq = entry.seq
+                    func lookUp(_ identifier: String) throws {
+                        guard looked.insert(identifier).inserted else { return }
+                        if let line = try snapshotLine(snapshot, from: headerEnd, identifier: identifier) {
+                            replacedLines[line] = identifier
+                            inSnapshot.insert(identifier)
+                        }
+                    }
+                    // Upserts before deletes, as StoreState applies an entry.
+                    for record in entry.upsert ?? [] {
+                        try lookUp(record.identifier)
+                        if !inSnapshot.contains(record.identifier), addedOnce.insert(record.identifier).inserted {
+                            added.append(record.identifier)
+                        }
+                        latest[record.identifier] = record
+                    }
+                    for identifier in entry.delete ?? [] {
+                        try lookUp(identifier)
+                        latest[identifier] = .some(nil)
+                    }
+                    offset = end + 1
+                    lineNumber += 1
+                }
+            }
+            var found: [ContactRecord] = []
+            var damaged = false
+            func scanBody(_ bytes: UnsafeRawBufferPointer) {
+                var position = body.start
+                while position < bytes.count, !damaged {
+                    guard let newline = memchr(bytes.baseAddress! + position, 0x0A, bytes.count - position) else { break }
+                    let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
+                    var line = 0
+                    var cursor = position
+                    while cursor < end, bytes[cursor] != 0x20 {
+                        line = line &* 10 &+ Int(bytes[cursor] &- 0x30)
+                        cursor += 1
+                    }
+                    let keys = UnsafeRawBufferPointer(rebasing: bytes[min(cursor + 1, end)..<end])
+                    if let identifier = replacedLines[line] {
+                        if let record = latest[identifier] ?? nil, matches(record) { found.append(record) }
+                    } else if candidate(keys) {
+                        // The index points at a line start of this snapshot, or it is not to be believed.
+                        guard line >= headerEnd, line < snapshot.size, snapshot.bytes[line - 1] == 0x0A,
+                            let lineEnd = snapshot.newline(from: line),
+                            let record = try? ContactRecordCodec.decode(snapshot.bytes, range: line..<lineEnd)
+                        else {
+                            damaged = true
+                            return
+                        }
+                        if matches(record) { found.append(record) }
+                    }
+                    position = end + 1
+                }
+            }
+            if let file = body.file {
+                scanBody(file.bytes)
+            } else if let data = body.data {
+                data.withUnsafeBytes { scanBody($0) }
+            }
+            if damaged {
+                // An index that passed its checks but points at something else: answer from a scan.
+                try? FileManager.default.removeItem(atPath: path(of: index))
+                return (try loadUnlocked().contacts.filter(matches), .rebuilt(written: false))
+            }
+            for identifier in added {
+                if let record = latest[identifier] ?? nil, matches(record) { found.append(record) }
+            }
+            return (found, use)
+        }
+    }
+
+    /// Whether `index`'s file, if present, is damaged for the current snapshot (a stale one, of
+    /// another generation, is not damage: the next search rebuilds it). For `doctor`.
+    public func indexProblem(_ index: SearchIndex) throws -> String? {
+        try withLock(.shared) {
+            guard FileManager.default.fileExists(atPath: path(of: index)), let snapshot = try openSnapshot() else {
+                return nil
+            }
+            let (header, _) = try parseHeader(snapshot)
+            do {
+                _ = try verifiedIndex(index, snapshot: snapshot, header: header)
+                return nil
+            } catch IndexRejection.stale {
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+    }
+
+    private enum IndexRejection: Error, CustomStringConvertible {
+        case stale
+        case damaged(String)
+
+        var description: String {
+            switch self {
+            case .stale: return "built for another snapshot"
+            case .damaged(let reason): return reason
+            }
+        }
+    }
+
+    /// The index file and where its body starts, if it is exactly the index of this snapshot.
+    private func verifiedIndex(_ index: SearchIndex, snapshot: MappedFile, header: SnapshotHeader<Meta>) throws
+        -> (file: MappedFile, start: Int)
+    {
+        guard let file = try MappedFile.openIfPresent(path(of: index)) else { throw IndexRejection.stale }
+        guard let headerEnd = file.newline(from: 0),
+            let stored = try? JSONDecoder().decode(SearchIndex.Header.self, from: file.data(0..<headerEnd))
+        else { throw IndexRejection.damaged("a derived search index with an unreadable header") }
+        guard stored.generation == header.generation, stored.snapshotSize == snapshot.size,
+            stored.snapshotInode == snapshot.inode, stored.keys == index.keysVersion, stored.format == 1,
+            stored.kind == "search-index"
+        else { throw IndexRejection.stale }
+        let body = UnsafeRawBufferPointer(rebasing: file.bytes[(headerEnd + 1)...])
+        var lines = 0
+        for byte in body where byte == 0x0A { lines += 1 }
+        guard lines == stored.count, stored.count == header.count, body.last.map({ $0 == 0x0A }) ?? true,
+            SearchIndex.checksum(body) == stored.checksum
+        else {
+            throw IndexRejection.damaged(
+                "a derived search index whose lines or checksum do not match its header")
+        }
+        return (file, headerEnd + 1)
+    }
+
+    /// Builds the index from the snapshot and tries to write it (a read-only App Group keeps it in memory).
+    private func buildIndex(
+        _ index: SearchIndex, snapshot: MappedFile, header: SnapshotHeader<Meta>, headerEnd: Int
+    ) throws -> (body: Data, written: Bool) {
+        // Bytes in an array (Data's append is several times slower per call), one Data at the end.
+        var body: [UInt8] = []
+        body.reserveCapacity(header.count * 48)
+        var offset = headerEnd
+        var lineNumber = 1
+        var count = 0
+        while offset < snapshot.size {
+            lineNumber += 1
+            guard let end = snapshot.newline(from: offset) else {
+                throw StoreError.malformed(path: snapshotPath, line: lineNumber, reason: "truncated line (no newline)")
+            }
+            let record: ContactRecord
+            do {
+                record = try ContactRecordCodec.decode(snapshot.bytes, range: offset..<end)
+            } catch {
+                throw StoreError.malformed(path: snapshotPath, line: lineNumber, reason: LineCoding.reason(error))
+            }
+            body.append(contentsOf: String(offset).utf8)
+            for key in index.keys(record) {
+                for piece in key.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x0A }) {
+                    body.append(0x20)
+                    body.append(contentsOf: piece)
+                }
+            }
+            body.append(0x0A)
+            count += 1
+            offset = end + 1
+        }
+        let checksum = body.withUnsafeBytes { SearchIndex.checksum($0) }
+        let bodyData = Data(body)
+        let stored = SearchIndex.Header(
+            format: 1, kind: "search-index", keys: index.keysVersion, generation: header.generation,
+            snapshotSize: snapshot.size, snapshotInode: snapshot.inode, count: count, checksum: checksum)
+        var file = (try? LineCoding.encoder().encode(stored)) ?? Data()
+        file.append(0x0A)
+        file.append(bodyData)
+        // Derived data: not fsync'ed (a crash leaves an index that fails its checks and is rebuilt).
+        let written = (try? SecureFile.replace(path(of: index), with: file, durable: false)) != nil
+        return (bodyData, written)
+    }
+
+    /// The byte offset of `identifier`'s line in the sorted snapshot, or nil: O(log N).
+    func snapshotLine(_ snapshot: MappedFile, from headerEnd: Int, identifier: String) throws -> Int? {
+        let decoder = JSONDecoder()
+        var low = headerEnd
+        var high = snapshot.size
+        while low < high {
+            let middle = low + (high - low) / 2
+            let start = snapshot.lineStart(containing: middle, floor: low)
+            guard let end = snapshot.newline(from: start) else {
+                throw StoreError.malformed(
+                    path: snapshotPath, line: countLines(snapshot, upTo: start) + 1, reason: "truncated line (no newline)")
+            }
+            let found: String
+            do {
+                found = try decodeRecord(decoder, snapshot, start..<end, retain: false).identifier
+            } catch {
+                throw StoreError.malformed(
+                    path: snapshotPath, line: countLines(snapshot, upTo: start) + 1, reason: LineCoding.reason(error))
+            }
+            if found == identifier { return start }
+            if IdentifierOrder.precedes(found, identifier) {
+                low = end + 1
+            } else {
+                high = start
+            }
+        }
+        return nil
+    }
+}

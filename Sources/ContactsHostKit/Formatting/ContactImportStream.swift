@@ -1,0 +1,230 @@
+import AppGroupStore
+import Foundation
+
+/// The contacts of a JSON import file, decoded one at a time: an import of a million contacts never
+/// holds them all (nor Foundation's parse of the whole document) in memory at once.
+///
+/// `check` finds each contact's bytes in the document (a JSON array of contacts, or the export
+/// document's `contacts` array) and decodes every one, so a file with any problem is known before
+/// anything is written; `record(at:)` decodes one again for writing. Anything unusual — the seed
+/// demo's format, a syntax error, a value the store's codec leaves to Foundation that then fails, a
+/// repeated key — answers nil from `check`: the caller then takes the whole-document path
+/// (`ContactImport.decode`), whose messages name the line and the contact. Both paths accept the
+/// same files with the same contacts; this one is only cheaper.
+public struct ContactImportStream {
+    /// The document's bytes (kept alive: `elements` are ranges into them).
+    public let data: Data
+    /// Each contact's JSON, in file order.
+    public let elements: [Range<Int>]
+
+    /// Scans and decodes every contact of `data`; nil when the whole-document path must decide.
+    /// Throws the first invalid identifier (as the store would, before anything is written).
+    public static func check(_ data: Data) throws -> ContactImportStream? {
+        var data = data
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = Data(data.dropFirst(3)) }
+        let scanned: (elements: [Range<Int>], topLevelArray: Bool)? = data.withUnsafeBytes { bytes in
+            var scanner = Scanner(bytes: bytes)
+            return scanner.document()
+        }
+        guard let scanned else { return nil }
+        let stream = ContactImportStream(data: data, elements: scanned.elements)
+        if scanned.topLevelArray, let first = scanned.elements.first, stream.looksLikeSeed(first) { return nil }
+        var invalidIdentifier: Error?
+        for index in scanned.elements.indices {
+            guard let record = stream.decodeChecked(index) else { return nil }
+            if invalidIdentifier == nil, !record.identifier.isEmpty {
+                do { try IdentifierRules.validate(record.identifier) } catch { invalidIdentifier = error }
+            }
+        }
+        if let invalidIdentifier { throw invalidIdentifier }
+        return stream
+    }
+
+    /// The contact at `index` (already checked by `check`).
+    public func record(at index: Int) throws -> ContactRecord {
+        try data.withUnsafeBytes { bytes in
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[elements[index]])
+            if let record = ContactRecordCodec.decodeIfPlain(slice) { return record }
+            return try JSONDecoder().decode(ContactRecord.self, from: Data(slice))
+        }
+    }
+
+    /// The contact at `index`, or nil when Foundation refuses it or it repeats a key.
+    private func decodeChecked(_ index: Int) -> ContactRecord? {
+        data.withUnsafeBytes { bytes in
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[elements[index]])
+            if let record = ContactRecordCodec.decodeIfPlain(slice) { return record }
+            let element = Data(slice)
+            guard let record = try? JSONDecoder().decode(ContactRecord.self, from: element),
+                JSONDuplicateKeys.first(in: element) == nil
+            else { return nil }
+            return record
+        }
+    }
+
+    /// The test `ContactImport` applies to the first element of a top-level array.
+    private func looksLikeSeed(_ range: Range<Int>) -> Bool {
+        guard let object = try? JSONSerialization.jsonObject(with: data[range]) as? [String: Any] else { return true }
+        return object["firstName"] != nil || object["lastName"] != nil
+    }
+
+    /// Finds the contact elements; gives up (nil) on anything but the two plain shapes.
+    private struct Scanner {
+        let bytes: UnsafeRawBufferPointer
+        var position = 0
+
+        init(bytes: UnsafeRawBufferPointer) {
+            self.bytes = bytes
+        }
+
+        mutating func document() -> (elements: [Range<Int>], topLevelArray: Bool)? {
+            skipSpace()
+            guard position < bytes.count else { return nil }
+            let result: (elements: [Range<Int>], topLevelArray: Bool)
+            switch bytes[position] {
+            case UInt8(ascii: "["):
+                guard let elements = array() else { return nil }
+                result = (elements, true)
+            case UInt8(ascii: "{"):
+                guard let elements = exportDocument() else { return nil }
+                result = (elements, false)
+            default:
+                return nil
+            }
+            skipSpace()
+            return position == bytes.count ? result : nil
+        }
+
+        /// `{"format":1,"kind":"…","contacts":[…]}` in any key order; other keys are skipped (as
+        /// Foundation's decoder skips them).
+        private mutating func exportDocument() -> [Range<Int>]? {
+            position += 1
+            var elements: [Range<Int>]?
+            var format: Int?
+            var kind = false
+            var keys = Set<[UInt8]>()
+            skipSpace()
+            if peek(UInt8(ascii: "}")) { return nil }
+            while true {
+                skipSpace()
+                guard let key = plainString(), keys.insert(key).inserted else { return nil }
+                skipSpace()
+                guard take(UInt8(ascii: ":")) else { return nil }
+                skipSpace()
+                switch String(decoding: key, as: UTF8.self) {
+                case "contacts":
+                    guard peek(UInt8(ascii: "[")), let found = array() else { return nil }
+                    elements = found
+                case "format":
+                    let start = position
+                    while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 { position += 1 }
+                    guard position > start, position - start < 10 else { return nil }
+                    format = Int(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
+                case "kind":
+                    guard plainString() != nil else { return nil }
+                    kind = true
+                default:
+                    guard skipValue() != nil else { return nil }
+                }
+                skipSpace()
+                if take(UInt8(ascii: "}")) { break }
+                guard take(UInt8(ascii: ",")) else { return nil }
+            }
+            guard let elements, format == StoreFormat.version, kind else { return nil }
+            return elements
+        }
+
+        /// The ranges of the objects of the array at `position`; nil if an element is not an object.
+        private mutating func array() -> [Range<Int>]? {
+            position += 1
+            var elements: [Range<Int>] = []
+            skipSpace()
+            if take(UInt8(ascii: "]")) { return elements }
+            while true {
+                skipSpace()
+                guard peek(UInt8(ascii: "{")), let range = skipValue() else { return nil }
+                elements.append(range)
+                skipSpace()
+                if take(UInt8(ascii: "]")) { return elements }
+                guard take(UInt8(ascii: ",")) else { return nil }
+            }
+        }
+
+        /// Skips one object, array or scalar (its syntax inside is checked later, by decoding it).
+        private mutating func skipValue() -> Range<Int>? {
+            let start = position
+            var depth = 0
+            while position < bytes.count {
+                let byte = bytes[position]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    guard skipString() else { return nil }
+                    if depth == 0 { return start..<position }
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    if depth == 0 { return position > start ? start..<position : nil }
+                    depth -= 1
+                    if depth == 0 {
+                        position += 1
+                        return start..<position
+                    }
+                case UInt8(ascii: ","):
+                    if depth == 0 { return position > start ? start..<position : nil }
+                default:
+                    break
+                }
+                position += 1
+            }
+            return nil
+        }
+
+        /// Moves past the string at `position` (escapes skipped, not checked).
+        private mutating func skipString() -> Bool {
+            position += 1
+            while position < bytes.count {
+                switch bytes[position] {
+                case UInt8(ascii: "\\"): position += 2
+                case UInt8(ascii: "\""):
+                    position += 1
+                    return true
+                default: position += 1
+                }
+            }
+            return false
+        }
+
+        /// A string without escapes (the export document's keys and kind), as bytes.
+        private mutating func plainString() -> [UInt8]? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = position
+            while position < bytes.count, bytes[position] != UInt8(ascii: "\"") {
+                guard bytes[position] != UInt8(ascii: "\\"), bytes[position] >= 0x20 else { return nil }
+                position += 1
+            }
+            guard position < bytes.count else { return nil }
+            defer { position += 1 }
+            return Array(bytes[start..<position])
+        }
+
+        private mutating func skipSpace() {
+            while position < bytes.count {
+                switch bytes[position] {
+                case 0x20, 0x09, 0x0A, 0x0D: position += 1
+                default: return
+                }
+            }
+        }
+
+        private func peek(_ byte: UInt8) -> Bool {
+            position < bytes.count && bytes[position] == byte
+        }
+
+        private mutating func take(_ byte: UInt8) -> Bool {
+            guard peek(byte) else { return false }
+            position += 1
+            return true
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import AppGroupStore
+import Foundation
+
+extension ContactSearch {
+    /// The app database's name index (`contacts/name-index`): each snapshot contact's folded name words.
+    /// Derived data (see ``SearchIndex``); bump the version whenever `nameWords` changes.
+    public static let nameIndex = SearchIndex(fileName: "name-index", keysVersion: "name-1") { nameWords($0) }
+
+    /// The contacts of `store` that match `query`, in the store's order — the same answer as
+    /// `search(store.load().contacts, query)`. A name query reads the name index (built on the
+    /// first search after the snapshot changes) instead of decoding every contact; other queries scan.
+    public static func search<Meta>(_ store: JournaledStore<Meta>, _ query: Query) throws -> [ContactRecord] {
+        try searchReportingIndex(store, query).contacts
+    }
+
+    /// `search(_:_:)`, and how the name index was used (nil: the query did not use it).
+    public static func searchReportingIndex<Meta>(_ store: JournaledStore<Meta>, _ query: Query) throws
+        -> (contacts: [ContactRecord], index: SearchIndexUse?)
+    {
+        guard case .name(let text) = query else { return (search(try store.load().contacts, query), nil) }
+        let wanted = words(text)
+        guard !wanted.isEmpty else { return ([], nil) }
+        let asciiQuery = wanted.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
+        let queryBytes = wanted.map { Array($0.utf8) }
+        let result = try store.search(
+            nameIndex,
+            candidate: { keys in
+                // ASCII keys and query: a byte prefix is a Character prefix (words hold no CR LF).
+                // Anything else: the very comparison `matches` makes, on the same words.
+                if asciiQuery, !keys.contains(where: { $0 >= 0x80 }) {
+                    return queryBytes.allSatisfy { word in keysContainPrefix(keys, word) }
+                }
+                let names = keys.split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
+                return wanted.allSatisfy { word in names.contains { $0.hasPrefix(word) } }
+            },
+            matches: { matches($0, nameWords: wanted) })
+        return (result.contacts, result.use)
+    }
+
+    /// Whether some space-separated key of `keys` starts with `word`.
+    private static func keysContainPrefix(_ keys: UnsafeRawBufferPointer, _ word: [UInt8]) -> Bool {
+        var start = 0
+        let count = keys.count
+        while start < count {
+            var end = start
+            while end < count, keys[end] != 0x20 { end += 1 }
+            if end - start >= word.count {
+                var equal = true
+                for index in 0..<word.count where keys[start + index] != word[index] {
+                    equal = false
+                    break
+                }
+                if equal { return true }
+            }
+            start = end + 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,147 @@
+import AppGroupStore
+import ContactProviderSystem
+import ContactsInterop
+import Foundation
+
+/// The app's own commands at one database size: I1 `import` of N contacts (time and the host's peak
+/// memory), G1 `get ID` and Q1 `search --name` (library and CLI). With `alsoStatusAndAdd` (the
+/// `--host-only` run, which skips the sync figures) it measures S1 `status` and P1 one add too.
+final class HostRun {
+    let n: Int
+    let products: String
+    let cliRuns: Int
+    let libraryRuns: Int
+    let alsoStatusAndAdd: Bool
+    let log: (String) -> Void
+    var figures: [Figure] = []
+
+    init(n: Int, products: String, cliRuns: Int, libraryRuns: Int, alsoStatusAndAdd: Bool, log: @escaping (String) -> Void) {
+        self.n = n
+        self.products = products
+        self.cliRuns = cliRuns
+        self.libraryRuns = libraryRuns
+        self.alsoStatusAndAdd = alsoStatusAndAdd
+        self.log = log
+    }
+
+    /// Writes SizeRun's contacts as a JSON array (as `list --json` would), a slice at a time.
+    func writeImportFile(_ path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { throw BenchError("cannot create \(path)") }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        let encoder = JSONEncoder()
+        var first = true
+        handle.write(Data("[".utf8))
+        let all = SizeRun.records(n)
+        for start in stride(from: 0, to: n, by: 10_000) {
+            let slice = Array(all[start..<min(start + 10_000, n)])
+            let data = try encoder.encode(slice)
+            if !first { handle.write(Data(",\n".utf8)) }
+            first = false
+            handle.write(data.dropFirst().dropLast())
+        }
+        handle.write(Data("]\n".utf8))
+    }
+
+    func run() throws -> [Figure] {
+        let group = AppGroup(path: NSTemporaryDirectory() + "/cps-bench-host-\(n)-\(UUID().uuidString.prefix(8))")
+        try group.ensureExists()
+        defer { try? FileManager.default.removeItem(atPath: group.path) }
+        var environment = ProcessInfo.processInfo.environment
+        environment[AppGroup.environmentVariable] = group.path
+        let host = products + "/contacts-host"
+        let file = group.path + "/import.json"
+        log("n=\(n): host figures: writing the import file")
+        try writeImportFile(file)
+
+        // I1: one import into an empty database (the figure includes the compaction that follows it).
+        log("n=\(n): I1 import")
+        let peakFile = group.path + "/host-peak-rss"
+        var importEnvironment = environment
+        importEnvironment["CONTACTS_HOST_PEAK_RSS_FILE"] = peakFile
+        let imported = try Measure.spawn([host, "import", file], environment: importEnvironment)
+        guard imported.exitCode == 0 else { throw BenchError("contacts-host import failed (exit \(imported.exitCode))") }
+        let peakText = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? ""
+        let importPeak = (peakText.split(separator: " ").compactMap { Int($0) }.first ?? 0) * 1024
+        figures.append(Figure(
+            id: "I1", path: "cli", n: n, medianMs: imported.milliseconds, peakRSSBytes: importPeak,
+            note: "contacts-host import of a JSON array of N contacts into an empty database (one run); peak RSS = host"))
+        unlink(file)
+
+        let database = AppDatabase(appGroup: group)
+        var random = SystemRandomNumberGenerator()
+        func someIdentifier() -> String { "p-\(String(format: "%07d", Int.random(in: 0..<n, using: &random)))" }
+
+        // G1: get one contact by identifier.
+        log("n=\(n): G1 get")
+        var gets: [Double] = []
+        for _ in 0..<libraryRuns {
+            let identifier = someIdentifier()
+            gets.append(try Measure.milliseconds {
+                guard try database.get(identifier) != nil else { throw BenchError("get \(identifier) found nothing") }
+            })
+        }
+        figures.append(Figure(id: "G1", path: "library", n: n, medianMs: Measure.median(gets), note: "AppDatabase.get"))
+        var cliGets: [Double] = []
+        for _ in 0..<cliRuns {
+            let run = try Measure.spawn([host, "get", someIdentifier()], environment: environment)
+            guard run.exitCode == 0 else { throw BenchError("contacts-host get failed (exit \(run.exitCode))") }
+            cliGets.append(run.milliseconds)
+        }
+        figures.append(Figure(id: "G1", path: "cli", n: n, medianMs: Measure.median(cliGets), note: "contacts-host get ID"))
+
+        // Q1: search --name for one contact's given and family name; the first search after the
+        // import builds the name index (reported as the reference), the rest use it.
+        log("n=\(n): Q1 search --name")
+        let store = database.store
+        func query() -> (text: String, index: Int) {
+            let index = Int.random(in: 0..<n, using: &random)
+            return ("given\(index) family\(index % 97)", index)
+        }
+        let build = try Measure.milliseconds { _ = try ContactSearch.search(store, .name(query().text)) }
+        var searches: [Double] = []
+        for _ in 0..<max(3, libraryRuns / 10) {
+            let (text, _) = query()
+            searches.append(try Measure.milliseconds {
+                guard try ContactSearch.search(store, .name(text)).count >= 1 else { throw BenchError("search '\(text)' found nothing") }
+            })
+        }
+        figures.append(Figure(
+            id: "Q1", path: "library", n: n, medianMs: Measure.median(searches), referenceMs: build,
+            note: "ContactSearch.search(store, .name); reference = the first search, which builds the name index"))
+        var cliSearches: [Double] = []
+        for _ in 0..<cliRuns {
+            let run = try Measure.spawn([host, "search", "--name", query().text], environment: environment)
+            guard run.exitCode == 0 else { throw BenchError("contacts-host search failed (exit \(run.exitCode))") }
+            cliSearches.append(run.milliseconds)
+        }
+        figures.append(Figure(id: "Q1", path: "cli", n: n, medianMs: Measure.median(cliSearches), note: "contacts-host search --name"))
+
+        guard alsoStatusAndAdd else { return figures }
+        log("n=\(n): S1 status, P1 add")
+        let client = try SystemClient(appGroup: group, domain: "defaultDomain")
+        try client.enable(extensionPath: products + "/demo-provider")
+        var statuses: [Double] = []
+        for _ in 0..<cliRuns {
+            let run = try Measure.spawn([host, "status"], environment: environment)
+            guard run.exitCode == 0 else { throw BenchError("contacts-host status failed (exit \(run.exitCode))") }
+            statuses.append(run.milliseconds)
+        }
+        figures.append(Figure(id: "S1", path: "cli", n: n, medianMs: Measure.median(statuses), note: "contacts-host status"))
+        var adds: [Double] = []
+        for index in 0..<libraryRuns {
+            var record = ContactRecord(identifier: "")
+            record.givenName = "Added\(index)"
+            adds.append(try Measure.milliseconds { try database.add(record) })
+        }
+        figures.append(Figure(id: "P1", path: "library", n: n, medianMs: Measure.median(adds), note: "AppDatabase.add"))
+        var cliAdds: [Double] = []
+        for index in 0..<cliRuns {
+            let run = try Measure.spawn([host, "add", "--given-name", "Cli\(index)"], environment: environment)
+            guard run.exitCode == 0 else { throw BenchError("contacts-host add failed (exit \(run.exitCode))") }
+            cliAdds.append(run.milliseconds)
+        }
+        figures.append(Figure(id: "P1", path: "cli", n: n, medianMs: Measure.median(cliAdds), note: "contacts-host add"))
+        return figures
+    }
+}

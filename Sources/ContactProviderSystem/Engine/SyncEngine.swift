@@ -26,10 +26,11 @@ public final class SyncEngine {
     public init(paths: DomainPaths, clock: any SystemClock = ContinuousSystemClock()) {
         self.paths = paths
         self.clock = clock
-        store = SystemStore(directory: paths.systemStore, retainsContacts: false)
+        store = SystemStore(directory: paths.systemStore, retainsContacts: false, keepsOrder: false)
     }
 
-    /// The system store as this engine last saw it (identifiers and sync state; values are not kept).
+    /// The system store as this engine last saw it (which identifiers exist and the sync state; no
+    /// values, no positions).
     public var systemState: StoreState<SyncState> { state }
 
     /// How the next sync will start, read from the committed state.

@@ -28,6 +28,29 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     public var lockPath: String { directory + "/lock" }
 
     private var lockStorage: FileLock?
+    /// The journal file as `changes(after:)` last read it, and its newest seq then.
+    private var lastJournalEnd: (end: JournalEnd, headSeq: Int)?
+
+    /// What identifies one state of the journal file without reading it.
+    struct JournalEnd: Equatable {
+        var generation: String
+        var inode: UInt64
+        var size: Int
+        var modified: Int
+        var modifiedNanoseconds: Int
+        var changed: Int
+        var changedNanoseconds: Int
+
+        init(generation: String, info: stat) {
+            self.generation = generation
+            inode = UInt64(info.st_ino)
+            size = Int(info.st_size)
+            modified = Int(info.st_mtim.tv_sec)
+            modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+            changed = Int(info.st_ctim.tv_sec)
+            changedNanoseconds = Int(info.st_ctim.tv_nsec)
+        }
+    }
     private var snapshotHeaderCache: (line: Data, header: SnapshotHeader<Meta>)?
     fileprivate var journalHeaderCache: (line: Data, header: JournalHeader)?
     /// False: states loaded or updated by this store keep only identifiers (placeholders with no
@@ -125,8 +148,19 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     /// Brings `state` up to date, reading only the journal lines appended since it was loaded.
     public func refresh(_ state: inout StoreState<Meta>) throws {
         try withLock(.shared) {
-            guard let header = try readSnapshotHeader(), header.generation == state.generation,
-                let journal = try MappedFile.openIfPresent(journalPath), journal.inode == state.journalInode,
+            guard let header = try readSnapshotHeader(), header.generation == state.generation else {
+                state = try loadUnlocked()
+                return
+            }
+            // Nothing appended (the idle case): no need to map the journal. Unmapping a file in a
+            // multi-threaded process flushes every CPU's TLB, the largest part of an idle signal.
+            var info = stat()
+            if stat(journalPath, &info) == 0, UInt64(info.st_ino) == state.journalInode,
+                Int(info.st_size) == state.journalOffset, state.journalOffset > 0
+            {
+                return
+            }
+            guard let journal = try MappedFile.openIfPresent(journalPath), journal.inode == state.journalInode,
                 journal.size >= state.journalOffset
             else {
                 state = try loadUnlocked()
@@ -423,6 +457,14 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             guard seq >= header.baseSeq else {
                 return .expired(reason: "changes after \(seq) were compacted into the snapshot at \(header.baseSeq)")
             }
+            // Asked again for the changes after the head of an unchanged journal (an idle signal):
+            // the answer is known without mapping the journal.
+            var info = stat()
+            let known = stat(journalPath, &info) == 0
+                ? JournalEnd(generation: header.generation, info: info) : nil
+            if let known, let cached = lastJournalEnd, cached.end == known, seq == cached.headSeq {
+                return .changes([], headSeq: seq, generation: header.generation)
+            }
             guard let journal = try MappedFile.openIfPresent(journalPath),
                 let start = try journalHeaderEnd(journal, snapshot: header)
             else {
@@ -452,6 +494,9 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             let headSeq = try self.headSeq(journal, start: start, baseSeq: header.baseSeq)
             if seq > headSeq {
                 return .expired(reason: "seq \(seq) is beyond the newest change \(headSeq)")
+            }
+            if let known, known.inode == journal.inode, known.size == journal.size {
+                lastJournalEnd = (known, headSeq)
             }
             return .changes(entries, headSeq: headSeq, generation: header.generation)
         }

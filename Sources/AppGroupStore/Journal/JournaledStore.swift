@@ -579,7 +579,8 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             let writer = try Writer(store: self, known: known)
             defer { writer.close() }
             guard writer.generation == state.generation else { return false }
-            let upsert = upsert.map(IdentifierRules.normalized)
+            // Mapping copies every record (a retain per field): only when an identifier needs it.
+            let upsert = upsert.allSatisfy { Self.isASCII($0.identifier) } ? upsert : upsert.map(IdentifierRules.normalized)
             let delete = delete.map(IdentifierRules.normalized)
             if writer.headSeq != state.headSeq {
                 try applyJournalUnlocked(to: &state)
@@ -596,6 +597,11 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             state.journalInode = writer.inode
             return true
         }
+    }
+
+    /// ASCII identifiers are already in NFC.
+    private static func isASCII(_ identifier: String) -> Bool {
+        identifier.utf8.allSatisfy { $0 < 0x80 }
     }
 
     private func applyJournalUnlocked(to state: inout StoreState<Meta>) throws {

@@ -321,7 +321,8 @@ public final class SyncEngine {
     }
 
     private func commit(upsert: [ContactRecord], delete: [String], meta: SyncState, itemsLimit: Int) throws {
-        let added = upsert.filter { !state.contains($0.identifier) }.count
+        // Counted, not filtered: a filtered copy of a page retains every field of every record.
+        let added = upsert.reduce(0) { $0 + (state.contains($1.identifier) ? 0 : 1) }
         if state.count + added - delete.count > itemsLimit {
             throw SyncFailure.provider(
                 .itemsLimitReached, message: "committing would hold more than \(itemsLimit) contacts (R42)")

@@ -1,3 +1,4 @@
+import AppGroupStore
 import Foundation
 
 /// An immutable contact: a person's or an organization's names, phone numbers,
@@ -20,11 +21,24 @@ import Foundation
 /// Like Apple's, this class is not `Sendable`.
 open class CNContact: NSObject, NSCopying, NSMutableCopying, NSSecureCoding {
     /// Every stored value; ``CNMutableContact``'s setters write here.
-    var values: CNContactValues
+    ///
+    /// Any write forgets ``bridgedRecord``: the contact no longer holds exactly what it was built from.
+    var values: CNContactValues {
+        didSet { bridgedRecord = nil }
+    }
+
+    /// The record this contact was built from by the bridge (`ContactRecord.makeContact`), while the
+    /// contact still holds exactly that record's values; nil for any contact built or changed otherwise.
+    ///
+    /// Turning the contact back into a record (what the system does with every item a provider
+    /// delivers) then copies this record instead of rebuilding it field by field. Only records whose
+    /// round trip through a contact is exact get one (see `ContactRecord.bridgesExactly`), and every
+    /// setter clears it, so the result is the same record the field-by-field path would build.
+    package internal(set) var bridgedRecord: ContactRecord?
 
     /// Creates an empty contact with a fresh identifier (a UUID string).
     public override init() {
-        self.values = CNContactValues(identifier: UUID().uuidString)
+        self.values = CNContactValues(identifier: UniqueIdentifier.make())
         super.init()
     }
 
@@ -178,14 +192,18 @@ open class CNContact: NSObject, NSCopying, NSMutableCopying, NSSecureCoding {
     ///
     /// - Parameter zone: Ignored.
     open func copy(with zone: NSZone? = nil) -> Any {
-        CNContact(values: values)
+        let copy = CNContact(values: values)
+        copy.bridgedRecord = bridgedRecord
+        return copy
     }
 
     /// Returns a ``CNMutableContact`` with the same values and the same identifier.
     ///
     /// - Parameter zone: Ignored.
     open func mutableCopy(with zone: NSZone? = nil) -> Any {
-        CNMutableContact(values: values)
+        let copy = CNMutableContact(values: values)
+        copy.bridgedRecord = bridgedRecord
+        return copy
     }
 
     // MARK: Equality

@@ -10,7 +10,7 @@ import Foundation
 extension CNContactValues {
     /// Decodes values archived by ``encode(with:)``.
     init(decodingFrom coder: NSCoder) {
-        self.init(identifier: coder.decodeOptionalString(forKey: "identifier") ?? UUID().uuidString)
+        self.init(identifier: coder.decodeOptionalString(forKey: "identifier") ?? UniqueIdentifier.make())
         contactType = CNContactType(rawValue: coder.decodeInteger(forKey: "contactType")) ?? .person
         for field in Self.stringFields {
             self[keyPath: field.path] = coder.decodeString(forKey: field.key)

@@ -44,7 +44,7 @@ where ValueType: NSCopying & NSSecureCoding {
     ///   - label: The label, such as ``CNLabelWork``, or `nil` for no label.
     ///   - value: The value; it is copied with `copy(with:)`.
     public required init(label: String?, value: ValueType) {
-        self.identifier = UUID().uuidString
+        self.identifier = UniqueIdentifier.make()
         self.label = label
         self.value = (value.copy(with: nil) as? ValueType) ?? value
         super.init()

@@ -13,6 +13,8 @@ struct Figure: Codable {
     var floorMs: Double?
     var peakRSSBytes: Int?
     var referenceMs: Double?
+    /// P4: the median of each of several runs (min, median, max are printed): a goal "in every run".
+    var runMediansMs: [Double]?
     var note: String?
 }
 
@@ -22,6 +24,8 @@ final class SizeRun {
     let products: String
     let repetitions: Repetitions
     let log: (String) -> Void
+    /// `--only`: the figures to measure (nil: all of them).
+    let only: Set<String>?
     var figures: [Figure] = []
 
     struct Repetitions {
@@ -30,10 +34,13 @@ final class SizeRun {
         var signals = 50
         var fullSyncs = 3
         var naiveAdds = 20
+        /// P4 is measured in this many runs of `signals` idle signals.
+        var idleRuns = 5
     }
 
-    init(n: Int, products: String, repetitions: Repetitions, log: @escaping (String) -> Void) {
+    init(n: Int, products: String, repetitions: Repetitions, only: Set<String>? = nil, log: @escaping (String) -> Void) {
         self.n = n
+        self.only = only
         self.products = products
         self.repetitions = repetitions
         self.log = log
@@ -54,6 +61,8 @@ final class SizeRun {
             return record
         }
     }
+
+    func wants(_ id: String) -> Bool { only?.contains(id) ?? true }
 
     func temporaryGroup(_ name: String) throws -> AppGroup {
         let group = AppGroup(path: NSTemporaryDirectory() + "/cps-bench-\(name)-\(n)-\(UUID().uuidString.prefix(8))")
@@ -78,6 +87,12 @@ final class SizeRun {
         try database.replaceAll(with: contacts)
         try client.enable(extensionPath: products + "/demo-provider")
 
+        guard wants("P3") else {
+            // The other figures start from a synced system store.
+            try signalAndCheck(client, expectCount: n)
+            try runAfterFullSync(group: group, database: database, client: client, baselineFullSync: (nil, nil))
+            return
+        }
         // P3: first full sync (content enumeration, paged), against JSON encode + decode of the same N.
         var fullSyncs: [Double] = []
         for index in 0..<repetitions.fullSyncs {
@@ -119,15 +134,30 @@ final class SizeRun {
         figures.append(Figure(
             id: "P3", path: "cli", n: n, medianMs: Measure.median(cliFullSyncs), referenceMs: Measure.median(fullSyncs),
             note: "reference = the in-process full sync of the same run"))
+        try runAfterFullSync(group: group, database: database, client: client, baselineFullSync: baselineFullSync)
+    }
+
+    /// S1, P1, P2, P4 and the CLI runs, on a synced system store.
+    private func runAfterFullSync(
+        group: AppGroup, database: AppDatabase, client: SystemClient, baselineFullSync: (sync: Double?, resend: Double?)
+    ) throws {
+        let cliEnvironment: [String: String] = {
+            var environment = self.environment(group)
+            environment["CONTACTS_HOST_PEAK_RSS_FILE"] = nil
+            return environment
+        }()
 
         // `status` through the CLI (its cost should not grow with the address book).
         var statuses: [Double] = []
-        for _ in 0..<max(1, repetitions.cliRuns / 3) {
+        for _ in 0..<(wants("S1") ? max(1, repetitions.cliRuns / 3) : 0) {
             let run = try Measure.spawn([products + "/contacts-host", "status"], environment: cliEnvironment)
             guard run.exitCode == 0 else { throw BenchError("contacts-host status failed (exit \(run.exitCode))") }
             statuses.append(run.milliseconds)
         }
-        figures.append(Figure(id: "S1", path: "cli", n: n, medianMs: Measure.median(statuses), note: "contacts-host status"))
+        if wants("S1") {
+            figures.append(Figure(id: "S1", path: "cli", n: n, medianMs: Measure.median(statuses), note: "contacts-host status"))
+        }
+        guard wants("P1") || wants("P2") || wants("P4") else { return }
 
         // P1, P2 and the CLI runs add contacts: at the documented items limit (1,000,000) they would
         // trip R42. The full syncs above ran with the default settings; from here on the limit has room.
@@ -137,33 +167,46 @@ final class SizeRun {
         // P1: add one contact (library), against the seed's decode-append-encode-rewrite.
         log("n=\(n): P1 library adds")
         var adds: [Double] = []
-        for index in 0..<repetitions.libraryAdds {
+        for index in 0..<(wants("P1") ? repetitions.libraryAdds : 0) {
             var record = ContactRecord(identifier: "")
             record.givenName = "Added\(index)"
             adds.append(try Measure.milliseconds { try database.add(record) })
         }
-        let naive: Double? = n <= Self.naiveLimit ? try naiveAdds() : nil
-        figures.append(Figure(id: "P1", path: "library", n: n, medianMs: Measure.median(adds), baselineMedianMs: naive))
+        let naive: Double? = n <= Self.naiveLimit && wants("P1") ? try naiveAdds() : nil
+        if wants("P1") {
+            figures.append(Figure(id: "P1", path: "library", n: n, medianMs: Measure.median(adds), baselineMedianMs: naive))
+        }
 
         // P2: signal → system store updated with one pending change (library), against re-sending everything.
         log("n=\(n): P2/P4 library signals")
         try signalAndCheck(client, expectCount: nil)
         var signals: [Double] = []
-        for index in 0..<repetitions.signals {
+        for index in 0..<(wants("P2") ? repetitions.signals : 0) {
             var record = ContactRecord(identifier: "")
             record.givenName = "Signal\(index)"
             try database.add(record)
             signals.append(try Measure.milliseconds { try signalAndCheck(client, expectCount: nil, updated: 1) })
         }
-        figures.append(Figure(
-            id: "P2", path: "library", n: n, medianMs: Measure.median(signals), baselineMedianMs: baselineFullSync.resend))
-
-        // P4: signal round trip with nothing to sync.
-        var idle: [Double] = []
-        for _ in 0..<repetitions.signals {
-            idle.append(try Measure.milliseconds { try signalAndCheck(client, expectCount: nil, updated: 0) })
+        if wants("P2") {
+            figures.append(Figure(
+                id: "P2", path: "library", n: n, medianMs: Measure.median(signals), baselineMedianMs: baselineFullSync.resend))
         }
-        figures.append(Figure(id: "P4", path: "library", n: n, medianMs: Measure.median(idle)))
+
+        // P4: signal round trip with nothing to sync, in `idleRuns` runs: its goal holds in every run,
+        // so the spread of the runs' medians is reported, not one median.
+        var idle: [Double] = []
+        var runMedians: [Double] = []
+        for _ in 0..<(wants("P4") ? repetitions.idleRuns : 0) {
+            var run: [Double] = []
+            for _ in 0..<repetitions.signals {
+                run.append(try Measure.milliseconds { try signalAndCheck(client, expectCount: nil, updated: 0) })
+            }
+            runMedians.append(Measure.median(run))
+            idle += run
+        }
+        if wants("P4") { figures.append(Figure(
+            id: "P4", path: "library", n: n, medianMs: Measure.median(idle), runMediansMs: runMedians,
+            note: "\(repetitions.idleRuns) runs of \(repetitions.signals) idle signals; runMediansMs = each run's median")) }
 
         // The same through the real contacts-host process, against the start-up floor.
         log("n=\(n): CLI runs")

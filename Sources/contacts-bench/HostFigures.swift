@@ -7,6 +7,9 @@ import Foundation
 /// memory), G1 `get ID` and Q1 `search --name` (library and CLI). With `alsoStatusAndAdd` (the
 /// `--host-only` run, which skips the sync figures) it measures S1 `status` and P1 one add too.
 final class HostRun {
+    /// The figures this run measures (for `--only`).
+    static let figureNames: Set<String> = ["I1", "G1", "Q1", "S1"]
+
     let n: Int
     let products: String
     let cliRuns: Int

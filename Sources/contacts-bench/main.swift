@@ -16,6 +16,8 @@ var quick = false
 var hostOnly = false
 /// `--carddav N`: also measure the CardDAV example against a Radicale holding N cards (needs Radicale: opt-in).
 var carddavCards: Int?
+/// `--only P3,P4`: measure just these figures.
+var only: Set<String>?
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
@@ -30,6 +32,15 @@ while !arguments.isEmpty {
         }
         arguments.removeFirst()
         carddavCards = value
+    case "--only":
+        let parsed = Set(arguments.first.map { $0.split(separator: ",").map(String.init) } ?? [])
+        let known: Set<String> = ["P1", "P2", "P3", "P4", "P5", "S1"]
+        guard !parsed.isEmpty, parsed.isSubset(of: known) else {
+            FileHandle.standardError.write(Data("error: --only expects figures among P1,P2,P3,P4,P5,S1\n".utf8))
+            exit(2)
+        }
+        arguments.removeFirst()
+        only = parsed
     case "--contacts":
         let parsed = arguments.first.map { $0.split(separator: ",").compactMap { Int($0) } } ?? []
         guard !parsed.isEmpty, parsed.allSatisfy({ $0 > 0 }) else {
@@ -39,7 +50,14 @@ while !arguments.isEmpty {
         arguments.removeFirst()
         sizes = parsed
     case "-h", "--help":
-        print("USAGE: contacts-bench [--contacts N[,M]] [--json] [--quick] [--host-only] [--carddav N]\n\nMeasures P1–P5, I1, G1, Q1, S1 (see README) at each size; --quick uses few repetitions (a smoke run);\n--host-only measures only the app's own commands (I1 import, G1 get, Q1 search, S1 status, P1 add);\n--carddav N adds C1/C2: the carddav-provider example syncing N cards from a Radicale it starts.")
+        print("""
+            USAGE: contacts-bench [--contacts N[,M]] [--only P3,P4] [--host-only] [--json] [--quick] [--carddav N]
+
+            Measures P1–P5, I1, G1, Q1, S1 (see README) at each size; --only measures just the figures named;
+            --host-only measures only the app's own commands (I1 import, G1 get, Q1 search, S1 status, P1 add);
+            --quick uses few repetitions (a smoke run);
+            --carddav N adds C1/C2: the carddav-provider example syncing N cards from a Radicale it starts.
+            """)
         exit(0)
     default:
         FileHandle.standardError.write(Data("error: unknown argument '\(argument)'\n".utf8))
@@ -57,7 +75,7 @@ where access(products + "/" + product, X_OK) != 0 {
 let log: (String) -> Void = { FileHandle.standardError.write(Data("… \($0)\n".utf8)) }
 
 var repetitions = SizeRun.Repetitions()
-if quick { repetitions = SizeRun.Repetitions(libraryAdds: 5, cliRuns: 2, signals: 3, fullSyncs: 1, naiveAdds: 2) }
+if quick { repetitions = SizeRun.Repetitions(libraryAdds: 5, cliRuns: 2, signals: 3, fullSyncs: 1, naiveAdds: 2, idleRuns: 2) }
 var figures: [Figure] = []
 do {
     for n in sizes {
@@ -67,19 +85,21 @@ do {
             sized = SizeRun.Repetitions(libraryAdds: 50, cliRuns: 6, signals: 20, fullSyncs: 1, naiveAdds: 0)
         }
         if !hostOnly {
-            let run = SizeRun(n: n, products: products, repetitions: sized, log: log)
+            let run = SizeRun(n: n, products: products, repetitions: sized, only: only, log: log)
             try run.run()
             figures += run.figures
         }
-        figures += try HostRun(
-            n: n, products: products, cliRuns: quick ? 2 : max(5, sized.cliRuns / 3), libraryRuns: quick ? 5 : sized.libraryAdds,
-            alsoStatusAndAdd: hostOnly, log: log
-        ).run()
+        if only.map({ !$0.isDisjoint(with: HostRun.figureNames) }) ?? true {
+            figures += try HostRun(
+                n: n, products: products, cliRuns: quick ? 2 : max(5, sized.cliRuns / 3), libraryRuns: quick ? 5 : sized.libraryAdds,
+                alsoStatusAndAdd: hostOnly, log: log
+            ).run()
+        }
     }
     if let carddavCards {
         figures += try cardDAVFigures(products: products, cards: carddavCards, log: log)
     }
-    if !quick, !hostOnly {
+    if !quick, !hostOnly, only?.contains("P5") ?? true {
         log("P5 conformance kit")
         figures.append(try await conformanceFigure(products: products))
     }
@@ -119,6 +139,12 @@ for figure in figures where figure.id == "P3" && figure.path == "library" {
     let floor = figure.floorMs ?? .nan
     print(String(format: "P3 at n=%d: full sync %.1f ms = %.2f× JSON encode+decode (%.1f ms), %.1f× the raw floor (%.1f ms)",
         figure.n, figure.medianMs, figure.medianMs / reference, reference, figure.medianMs / floor, floor))
+}
+for figure in figures where figure.id == "P4" {
+    guard let runs = figure.runMediansMs, !runs.isEmpty else { continue }
+    let sorted = runs.sorted()
+    print("P4 \(figure.path) at n=\(figure.n): \(runs.count) runs' medians: "
+        + String(format: "min %.3f, median %.3f, max %.3f ms", sorted[0], Measure.median(sorted), sorted[sorted.count - 1]))
 }
 for figure in figures where figure.id == "P3" && figure.path == "cli" {
     let reference = figure.referenceMs ?? .nan

@@ -64,6 +64,14 @@ final class MappedFile: @unchecked Sendable {
     }
 
     /// The mapped bytes.
+    /// Takes the file's pages out of this process's resident set (the page cache keeps them, so a
+    /// later read is a minor fault). A pass over a large mapped file calls this as it goes, so the
+    /// process's peak memory does not grow by the size of the file.
+    func dropResidentPages() {
+        guard mapped, let base else { return }
+        _ = madvise(base, size, MADV_DONTNEED)
+    }
+
     var bytes: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : size)
     }

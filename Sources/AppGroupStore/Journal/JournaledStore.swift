@@ -28,6 +28,29 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     public var lockPath: String { directory + "/lock" }
 
     private var lockStorage: FileLock?
+    /// The journal file as `changes(after:)` last read it, and its newest seq then.
+    private var lastJournalEnd: (end: JournalEnd, headSeq: Int)?
+
+    /// What identifies one state of the journal file without reading it.
+    struct JournalEnd: Equatable {
+        var generation: String
+        var inode: UInt64
+        var size: Int
+        var modified: Int
+        var modifiedNanoseconds: Int
+        var changed: Int
+        var changedNanoseconds: Int
+
+        init(generation: String, info: stat) {
+            self.generation = generation
+            inode = UInt64(info.st_ino)
+            size = Int(info.st_size)
+            modified = Int(info.st_mtim.tv_sec)
+            modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+            changed = Int(info.st_ctim.tv_sec)
+            changedNanoseconds = Int(info.st_ctim.tv_nsec)
+        }
+    }
     private var snapshotHeaderCache: (line: Data, header: SnapshotHeader<Meta>)?
     fileprivate var journalHeaderCache: (line: Data, header: JournalHeader)?
     /// False: states loaded or updated by this store keep only identifiers (placeholders with no
@@ -37,12 +60,16 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     /// True: loaded states keep snapshot contacts as byte ranges of the mapped snapshot and decode
     /// them on demand (a provider pages through them once); only journal values are held decoded.
     public let lazySnapshot: Bool
+    /// False (with `retainsContacts` false): loaded states keep only the set of live identifiers,
+    /// no positions, so they answer `contains` and `count` but cannot page (the system engine's case).
+    public let keepsOrder: Bool
 
     /// A store in `directory` (created with mode 0700 on first write).
-    public init(directory: String, retainsContacts: Bool = true, lazySnapshot: Bool = false) {
+    public init(directory: String, retainsContacts: Bool = true, lazySnapshot: Bool = false, keepsOrder: Bool = true) {
         self.directory = directory
         self.retainsContacts = retainsContacts
         self.lazySnapshot = lazySnapshot
+        self.keepsOrder = keepsOrder
     }
 
     private struct IdentifierOnly: Decodable {
@@ -121,8 +148,19 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     /// Brings `state` up to date, reading only the journal lines appended since it was loaded.
     public func refresh(_ state: inout StoreState<Meta>) throws {
         try withLock(.shared) {
-            guard let header = try readSnapshotHeader(), header.generation == state.generation,
-                let journal = try MappedFile.openIfPresent(journalPath), journal.inode == state.journalInode,
+            guard let header = try readSnapshotHeader(), header.generation == state.generation else {
+                state = try loadUnlocked()
+                return
+            }
+            // Nothing appended (the idle case): no need to map the journal. Unmapping a file in a
+            // multi-threaded process flushes every CPU's TLB, the largest part of an idle signal.
+            var info = stat()
+            if stat(journalPath, &info) == 0, UInt64(info.st_ino) == state.journalInode,
+                Int(info.st_size) == state.journalOffset, state.journalOffset > 0
+            {
+                return
+            }
+            guard let journal = try MappedFile.openIfPresent(journalPath), journal.inode == state.journalInode,
                 journal.size >= state.journalOffset
             else {
                 state = try loadUnlocked()
@@ -141,12 +179,19 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             generation: header.generation, previousGeneration: header.previousGeneration, baseSeq: header.baseSeq,
             headSeq: header.baseSeq, records: [:], order: [], meta: header.meta, positions: [:])
         state.identifiersOnly = !retain
-        state.records.reserveCapacity(header.count)
-        state.order.reserveCapacity(header.count)
-        state.positions.reserveCapacity(header.count)
+        state.membersOnly = !retain && !keepsOrder
+        if state.membersOnly {
+            state.members.reserveCapacity(header.count)
+        } else {
+            state.records.reserveCapacity(header.count)
+            state.order.reserveCapacity(header.count)
+            state.positions.reserveCapacity(header.count)
+        }
         let decoder = JSONDecoder()
         var offset = headerEnd
         var lineNumber = 1
+        var previous: String?
+        var lines = 0
         while offset < snapshot.size {
             lineNumber += 1
             guard let end = snapshot.newline(from: offset) else {
@@ -160,15 +205,22 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             } catch {
                 throw StoreError.malformed(path: snapshotPath, line: lineNumber, reason: LineCoding.reason(error))
             }
-            if state.positions[record.identifier] != nil {
+            if state.contains(record.identifier) {
                 throw StoreError.malformed(
                     path: snapshotPath, line: lineNumber, reason: "duplicate identifier '\(record.identifier)'")
             }
             // Lookups binary-search the snapshot: an unsorted one would answer them wrongly without a word.
-            if let previous = state.order.last, !IdentifierOrder.precedes(previous, record.identifier) {
+            if let previous, !IdentifierOrder.precedes(previous, record.identifier) {
                 throw StoreError.malformed(
                     path: snapshotPath, line: lineNumber,
                     reason: "identifier '\(record.identifier)' is out of order (after '\(previous)')")
+            }
+            previous = record.identifier
+            lines += 1
+            if state.membersOnly {
+                state.members.insert(record.identifier)
+                offset = end + 1
+                continue
             }
             state.positions[record.identifier] = state.order.count
             state.order.append(record.identifier)
@@ -182,10 +234,10 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             }
             offset = end + 1
         }
-        if state.order.count != header.count {
+        if lines != header.count {
             throw StoreError.malformed(
                 path: snapshotPath, line: lineNumber,
-                reason: "header says \(header.count) contacts but the file holds \(state.order.count)")
+                reason: "header says \(header.count) contacts but the file holds \(lines)")
         }
         if let journal = try MappedFile.openIfPresent(journalPath) {
             state.journalInode = journal.inode
@@ -405,6 +457,14 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             guard seq >= header.baseSeq else {
                 return .expired(reason: "changes after \(seq) were compacted into the snapshot at \(header.baseSeq)")
             }
+            // Asked again for the changes after the head of an unchanged journal (an idle signal):
+            // the answer is known without mapping the journal.
+            var info = stat()
+            let known = stat(journalPath, &info) == 0
+                ? JournalEnd(generation: header.generation, info: info) : nil
+            if let known, let cached = lastJournalEnd, cached.end == known, seq == cached.headSeq {
+                return .changes([], headSeq: seq, generation: header.generation)
+            }
             guard let journal = try MappedFile.openIfPresent(journalPath),
                 let start = try journalHeaderEnd(journal, snapshot: header)
             else {
@@ -434,6 +494,9 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             let headSeq = try self.headSeq(journal, start: start, baseSeq: header.baseSeq)
             if seq > headSeq {
                 return .expired(reason: "seq \(seq) is beyond the newest change \(headSeq)")
+            }
+            if let known, known.inode == journal.inode, known.size == journal.size {
+                lastJournalEnd = (known, headSeq)
             }
             return .changes(entries, headSeq: headSeq, generation: header.generation)
         }
@@ -516,19 +579,29 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             let writer = try Writer(store: self, known: known)
             defer { writer.close() }
             guard writer.generation == state.generation else { return false }
-            let upsert = upsert.map(IdentifierRules.normalized)
+            // Mapping copies every record (a retain per field): only when an identifier needs it.
+            let upsert = upsert.allSatisfy { Self.isASCII($0.identifier) } ? upsert : upsert.map(IdentifierRules.normalized)
             let delete = delete.map(IdentifierRules.normalized)
             if writer.headSeq != state.headSeq {
                 try applyJournalUnlocked(to: &state)
             }
-            let seq = try writer.append(upsert: upsert, delete: delete, meta: meta)
-            let kept = retainsContacts ? upsert : upsert.map { ContactRecord(identifier: $0.identifier) }
-            state.apply(
-                JournalEntry(seq: seq, upsert: kept.isEmpty ? nil : kept, delete: delete.isEmpty ? nil : delete, meta: meta))
+            let seq = try writer.append(upsert: upsert, delete: delete, meta: meta, normalized: true)
+            if state.membersOnly {
+                state.apply(seq: seq, upserted: upsert, deleted: delete, meta: meta)
+            } else {
+                let kept = retainsContacts ? upsert : upsert.map { ContactRecord(identifier: $0.identifier) }
+                state.apply(
+                    JournalEntry(seq: seq, upsert: kept.isEmpty ? nil : kept, delete: delete.isEmpty ? nil : delete, meta: meta))
+            }
             state.journalOffset = writer.endOffset
             state.journalInode = writer.inode
             return true
         }
+    }
+
+    /// ASCII identifiers are already in NFC.
+    private static func isASCII(_ identifier: String) -> Bool {
+        identifier.utf8.allSatisfy { $0 < 0x80 }
     }
 
     private func applyJournalUnlocked(to state: inout StoreState<Meta>) throws {
@@ -614,6 +687,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             var lineNumber = 1
             while offset < snapshot.size, let end = snapshot.newline(from: offset) {
                 lineNumber += 1
+                if lineNumber % 65536 == 0 { snapshot.dropResidentPages() }
                 do {
                     let identifier = try decodeRecord(decoder, snapshot, offset..<end, retain: false).identifier
                     lines[identifier] = .snapshot(offset..<end)
@@ -627,7 +701,12 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             let journal = try MappedFile.openIfPresent(journalPath)
             if let journal, let start = try journalHeaderEnd(journal, snapshot: header) {
                 var position = start
+                var dropped = start
                 while position < journal.size, let end = journal.newline(from: position) {
+                    if position - dropped > 16 << 20 {
+                        journal.dropResidentPages()
+                        dropped = position
+                    }
                     let seq: Int
                     let line = UnsafeRawBufferPointer(rebasing: journal.bytes[position..<end])
                     if let ranges = JournalLineCodec.fastRanges(line, metaType: Meta.self) {
@@ -674,6 +753,7 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
             try SecureFile.replace(snapshotPath) { fd, temp in
                 var buffer = try encoder.encode(newHeader)
                 buffer.append(UInt8(ascii: "\n"))
+                var written = 0
                 for identifier in identifiers {
                     switch lines[identifier]! {
                     case .snapshot(let range): snapshot.append(range, to: &buffer)
@@ -684,6 +764,12 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
                     if buffer.count > 1 << 20 {
                         try SecureFile.writeAll(fd: fd, path: temp, data: buffer)
                         buffer.removeAll(keepingCapacity: true)
+                        written += 1
+                        // Contacts are copied in identifier order, mostly sequential in both files.
+                        if written % 16 == 0 {
+                            snapshot.dropResidentPages()
+                            journal?.dropResidentPages()
+                        }
                     }
                 }
                 try SecureFile.writeAll(fd: fd, path: temp, data: buffer)
@@ -912,9 +998,16 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         public func append(
             upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, durable: Bool = true
         ) throws -> Int {
+            try append(upsert: upsert, delete: delete, meta: meta, durable: durable, normalized: false)
+        }
+
+        /// `normalized`: the caller already put every identifier in NFC (each record copy costs).
+        func append(
+            upsert: [ContactRecord], delete: [String], meta: Meta?, durable: Bool = true, normalized: Bool
+        ) throws -> Int {
             // Every identifier is stored in NFC (the identity rule, see IdentifierRules).
-            let upsert = upsert.map(IdentifierRules.normalized)
-            let delete = delete.map(IdentifierRules.normalized)
+            let upsert = normalized ? upsert : upsert.map(IdentifierRules.normalized)
+            let delete = normalized ? delete : delete.map(IdentifierRules.normalized)
             let line = try LineCoding.encodeEntryLine(
                 seq: head + 1, upsert: upsert.isEmpty ? nil : upsert, delete: delete.isEmpty ? nil : delete, meta: meta)
             try line.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
@@ -985,6 +1078,19 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
 /// The order of identifiers in a snapshot: bytewise on UTF-8, so every process agrees.
 public enum IdentifierOrder {
     public static func precedes(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
+        // memcmp on the UTF-8 bytes: sorting a million identifiers (compaction, import) spent most
+        // of its time in the generic element-by-element comparison.
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                if common > 0, let left = x.baseAddress, let right = y.baseAddress {
+                    let order = memcmp(left, right, common)
+                    if order != 0 { return order < 0 }
+                }
+                return x.count < y.count
+            }
+        }
     }
 }

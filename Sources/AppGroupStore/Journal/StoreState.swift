@@ -23,6 +23,12 @@ public struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
     var snapshotFile: MappedFile?
     /// Identifiers-only residency: every live contact is an empty range in `snapshotLines`.
     var identifiersOnly = false
+    /// Membership-only residency (the system engine's): the live identifiers in one set, and no
+    /// positions (`order` stays empty, so the state cannot page). It is what the engine asks a
+    /// state (does it exist? how many?) at a third of the memory of a million-contact `order`,
+    /// `positions` and `snapshotLines`.
+    var membersOnly = false
+    var members: Set<String> = []
 
     /// An empty, not yet initialised store.
     public static var empty: StoreState {
@@ -38,11 +44,11 @@ public struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
     }
 
     /// Number of live contacts.
-    public var count: Int { records.count + snapshotLines.count }
+    public var count: Int { records.count + snapshotLines.count + members.count }
 
     /// Whether a live contact has this identifier.
     public func contains(_ identifier: String) -> Bool {
-        records[identifier] != nil || snapshotLines[identifier] != nil
+        records[identifier] != nil || snapshotLines[identifier] != nil || members.contains(identifier)
     }
 
     /// The live contact with this identifier (decoded from the snapshot if it is still there).
@@ -53,7 +59,22 @@ public struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
         return try? ContactRecordCodec.decode(file.bytes, range: range)
     }
 
+    /// Applies a committed entry to a membership-only state without building the entry.
+    mutating func apply(seq: Int, upserted: [ContactRecord], deleted: [String], meta: Meta?) {
+        for record in upserted { members.insert(record.identifier) }
+        for identifier in deleted { members.remove(identifier) }
+        if let meta { self.meta = meta }
+        headSeq = seq
+    }
+
     mutating func apply(_ entry: JournalEntry<Meta>) {
+        if membersOnly {
+            for record in entry.upsert ?? [] { members.insert(record.identifier) }
+            for identifier in entry.delete ?? [] { members.remove(identifier) }
+            if let meta = entry.meta { self.meta = meta }
+            headSeq = entry.seq
+            return
+        }
         for record in entry.upsert ?? [] {
             if positions[record.identifier] == nil {
                 positions[record.identifier] = order.count

@@ -36,6 +36,8 @@ public final class ObserverCallLog<Payload: Sendable, End: Sendable>: Sendable {
     }
 
     let state: Mutex<State>
+    /// The payload a log starts with (empty), put back when the log closes.
+    private let emptyPayload: Payload
     let transcript: Transcript
     private let method: String
     private let lateRule: String
@@ -43,6 +45,7 @@ public final class ObserverCallLog<Payload: Sendable, End: Sendable>: Sendable {
 
     init(payload: Payload, transcript: Transcript, method: String, lateRule: String, terminalRule: String) {
         state = Mutex(State(payload: payload))
+        emptyPayload = payload
         self.transcript = transcript
         self.method = method
         self.lateRule = lateRule
@@ -86,10 +89,16 @@ public final class ObserverCallLog<Payload: Sendable, End: Sendable>: Sendable {
     }
 
     /// Stops accepting calls (the method returned or timed out) and returns what was recorded.
+    ///
+    /// The log keeps only what late calls need: the engine holds every closed log until the next
+    /// sync (to report late calls, R20), and a page's items held that long added up to the whole
+    /// address book during a full sync.
     func close() -> State {
         state.withLock { state in
             state.closed = true
-            return state
+            let recorded = state
+            state.payload = emptyPayload
+            return recorded
         }
     }
 }

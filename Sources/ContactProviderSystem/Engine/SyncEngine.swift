@@ -26,10 +26,11 @@ public final class SyncEngine {
     public init(paths: DomainPaths, clock: any SystemClock = ContinuousSystemClock()) {
         self.paths = paths
         self.clock = clock
-        store = SystemStore(directory: paths.systemStore, retainsContacts: false)
+        store = SystemStore(directory: paths.systemStore, retainsContacts: false, keepsOrder: false)
     }
 
-    /// The system store as this engine last saw it (identifiers and sync state; values are not kept).
+    /// The system store as this engine last saw it (which identifiers exist and the sync state; no
+    /// values, no positions).
     public var systemState: StoreState<SyncState> { state }
 
     /// How the next sync will start, read from the committed state.
@@ -331,7 +332,8 @@ public final class SyncEngine {
     }
 
     private func commit(upsert: [ContactRecord], delete: [String], meta: SyncState, itemsLimit: Int) throws {
-        let added = upsert.filter { !state.contains($0.identifier) }.count
+        // Counted, not filtered: a filtered copy of a page retains every field of every record.
+        let added = upsert.reduce(0) { $0 + (state.contains($1.identifier) ? 0 : 1) }
         if state.count + added - delete.count > itemsLimit {
             throw SyncFailure.provider(
                 .itemsLimitReached, message: "committing would hold more than \(itemsLimit) contacts (R42)")

@@ -8,6 +8,19 @@ import Foundation
 extension ContactRecord {
     /// The record of a contact as the system receives it, under the app's identifier.
     public init(_ contact: CNContact, identifier: String) {
+        // The fast path: a contact the bridge built and nobody changed holds exactly its record.
+        // Every setter clears `bridgedRecord`, and labeled values hold immutable copies of their
+        // values (the one mutable kind, `NSDateComponents` in `dates`, never gets a bridged record).
+        if var record = contact.bridgedRecord {
+            record.identifier = identifier
+            self = record
+            return
+        }
+        self.init(fieldsOf: contact, identifier: identifier)
+    }
+
+    /// The record of a contact, built field by field (the general path, for any contact).
+    package init(fieldsOf contact: CNContact, identifier: String) {
         self.init(identifier: identifier)
         namePrefix = contact.namePrefix
         givenName = contact.givenName
@@ -23,19 +36,7 @@ extension ContactRecord {
         phoneNumbers = contact.phoneNumbers.map { LabeledString(label: $0.label, value: $0.value.stringValue) }
         emailAddresses = contact.emailAddresses.map { LabeledString(label: $0.label, value: $0.value as String) }
         urlAddresses = contact.urlAddresses.map { LabeledString(label: $0.label, value: $0.value as String) }
-        postalAddresses = contact.postalAddresses.map { labeled in
-            var address = LabeledPostalAddress(label: labeled.label)
-            let value = labeled.value
-            address.street = value.street
-            address.subLocality = value.subLocality
-            address.city = value.city
-            address.subAdministrativeArea = value.subAdministrativeArea
-            address.state = value.state
-            address.postalCode = value.postalCode
-            address.country = value.country
-            address.isoCountryCode = value.isoCountryCode
-            return address
-        }
+        postalAddresses = Self.postalAddresses(of: contact)
         if let birthday = contact.birthday, let month = birthday.month, let day = birthday.day {
             self.birthday = BirthdayFormat.format(year: birthday.year, month: month, day: day)
         }
@@ -70,6 +71,32 @@ extension ContactRecord {
         }
     }
 
+    static func postalAddresses(of contact: CNContact) -> [LabeledPostalAddress] {
+        contact.postalAddresses.map { labeled in
+            var address = LabeledPostalAddress(label: labeled.label)
+            let value = labeled.value
+            address.street = value.street
+            address.subLocality = value.subLocality
+            address.city = value.city
+            address.subAdministrativeArea = value.subAdministrativeArea
+            address.state = value.state
+            address.postalCode = value.postalCode
+            address.country = value.country
+            address.isoCountryCode = value.isoCountryCode
+            return address
+        }
+    }
+
+    /// Whether `ContactRecord(makeContact(), identifier: identifier)` gives back exactly this record.
+    ///
+    /// Strings, labels, image data and the labeled values' fields are copied verbatim both ways;
+    /// dates are not: a birthday or date that does not parse is dropped, `--MM-DD` and calendars are
+    /// rewritten, and `NSDateComponents` in `dates` can be changed in place without a setter. A
+    /// `contactType` other than nil or "organization" reads back as nil.
+    package var bridgesExactly: Bool {
+        birthday == nil && nonGregorianBirthday == nil && dates.isEmpty
+            && (contactType == nil || contactType == "organization")
+    }
 
     /// A `CNMutableContact` with this record's values.
     public func makeContact() -> CNMutableContact {
@@ -78,22 +105,24 @@ extension ContactRecord {
 
     /// A `CNMutableContact` with this record's values and the given identifier (a fresh one when nil).
     package func makeContact(identifier: String?) -> CNMutableContact {
-        let contact = identifier.map { CNMutableContact(identifier: $0) } ?? CNMutableContact()
-        contact.namePrefix = namePrefix
-        contact.givenName = givenName
-        contact.middleName = middleName
-        contact.familyName = familyName
-        contact.nameSuffix = nameSuffix
-        contact.nickname = nickname
-        contact.organizationName = organizationName
-        contact.departmentName = departmentName
-        contact.jobTitle = jobTitle
-        contact.note = note
-        contact.imageData = imageData
-        contact.phoneNumbers = phoneNumbers.map { CNLabeledValue(label: $0.label, value: CNPhoneNumber(stringValue: $0.value)) }
-        contact.emailAddresses = emailAddresses.map { CNLabeledValue(label: $0.label, value: $0.value as NSString) }
-        contact.urlAddresses = urlAddresses.map { CNLabeledValue(label: $0.label, value: $0.value as NSString) }
-        contact.postalAddresses = postalAddresses.map { labeled in
+        // The values are filled in one struct and the contact made once: going through the
+        // contact's setters costs a dynamic call and an invalidation per field.
+        var values = CNContactValues(identifier: identifier ?? UniqueIdentifier.make())
+        values.namePrefix = namePrefix
+        values.givenName = givenName
+        values.middleName = middleName
+        values.familyName = familyName
+        values.nameSuffix = nameSuffix
+        values.nickname = nickname
+        values.organizationName = organizationName
+        values.departmentName = departmentName
+        values.jobTitle = jobTitle
+        values.note = note
+        values.imageData = imageData
+        values.phoneNumbers = phoneNumbers.map { CNLabeledValue(label: $0.label, value: CNPhoneNumber(stringValue: $0.value)) }
+        values.emailAddresses = emailAddresses.map { CNLabeledValue(label: $0.label, value: $0.value as NSString) }
+        values.urlAddresses = urlAddresses.map { CNLabeledValue(label: $0.label, value: $0.value as NSString) }
+        values.postalAddresses = postalAddresses.map { labeled in
             let address = CNMutablePostalAddress()
             address.street = labeled.street
             address.subLocality = labeled.subLocality
@@ -106,38 +135,40 @@ extension ContactRecord {
             return CNLabeledValue<CNPostalAddress>(label: labeled.label, value: address)
         }
         if let birthday, let parsed = BirthdayFormat.parse(birthday) {
-            contact.birthday = DateComponents(year: parsed.year, month: parsed.month, day: parsed.day)
+            values.birthday = DateComponents(year: parsed.year, month: parsed.month, day: parsed.day)
         }
-        contact.contactType = contactType == "organization" ? .organization : .person
-        contact.previousFamilyName = previousFamilyName
-        contact.phoneticGivenName = phoneticGivenName
-        contact.phoneticMiddleName = phoneticMiddleName
-        contact.phoneticFamilyName = phoneticFamilyName
-        contact.phoneticOrganizationName = phoneticOrganizationName
+        values.contactType = contactType == "organization" ? .organization : .person
+        values.previousFamilyName = previousFamilyName
+        values.phoneticGivenName = phoneticGivenName
+        values.phoneticMiddleName = phoneticMiddleName
+        values.phoneticFamilyName = phoneticFamilyName
+        values.phoneticOrganizationName = phoneticOrganizationName
         if let date = nonGregorianBirthday {
             var components = DateComponents(
                 calendar: CalendarNames.identifier(named: date.calendar).map { Calendar(identifier: $0) },
                 era: date.era, year: date.year, month: date.month, day: date.day)
             components.isLeapMonth = date.isLeapMonth
-            contact.nonGregorianBirthday = components
+            values.nonGregorianBirthday = components
         }
-        contact.dates = dates.compactMap { labeled in
+        values.dates = dates.compactMap { labeled in
             guard let parsed = BirthdayFormat.parse(labeled.value) else { return nil }
             let date = DateComponents(year: parsed.year, month: parsed.month, day: parsed.day)
             return CNLabeledValue(label: labeled.label, value: date as NSDateComponents)
         }
-        contact.contactRelations = contactRelations.map {
+        values.contactRelations = contactRelations.map {
             CNLabeledValue(label: $0.label, value: CNContactRelation(name: $0.value))
         }
-        contact.socialProfiles = socialProfiles.map {
+        values.socialProfiles = socialProfiles.map {
             CNLabeledValue(
                 label: $0.label,
                 value: CNSocialProfile(
                     urlString: $0.urlString, username: $0.username, userIdentifier: $0.userIdentifier, service: $0.service))
         }
-        contact.instantMessageAddresses = instantMessageAddresses.map {
+        values.instantMessageAddresses = instantMessageAddresses.map {
             CNLabeledValue(label: $0.label, value: CNInstantMessageAddress(username: $0.username, service: $0.service))
         }
-        return contact
+        let made = CNMutableContact(values: values)
+        if bridgesExactly { made.bridgedRecord = self }
+        return made
     }
 }

@@ -80,8 +80,7 @@ public final class ProviderDataSource {
         case .changes(let entries, let headSeq, let generation):
             // Collapse to the final state of each contact, so updates and deletions are disjoint and
             // the order of didUpdate / didDelete cannot matter.
-            var finalState: [String: ContactRecord?] = [:]
-            var order: [String] = []
+            var fold = ChangeFold()
             // At most `limit` changes: an entry with more (one atomic `delete` of many ids) is split
             // across batches, the marker saying how many of its changes were delivered (`within`).
             var budget = max(limit, 1)
@@ -92,8 +91,7 @@ public final class ProviderDataSource {
                 let start = entry.seq == position + 1 ? min(decoded.within, changes.count) : 0
                 let end = start + min(changes.count - start, budget)
                 for (identifier, record) in changes[start..<end] {
-                    if finalState[identifier] == nil { order.append(identifier) }
-                    finalState[identifier] = .some(record)
+                    if let record { fold.upsert(record) } else { fold.delete(identifier) }
                 }
                 budget -= end - start
                 if end < changes.count {
@@ -102,11 +100,6 @@ public final class ProviderDataSource {
                 }
                 last = entry.seq
                 if budget == 0 { break }
-            }
-            var updated: [ContactRecord] = []
-            var deleted: [String] = []
-            for identifier in order {
-                if let record = finalState[identifier] ?? nil { updated.append(record) } else { deleted.append(identifier) }
             }
             let next: SyncMarker
             let nextOffset: Int
@@ -118,7 +111,7 @@ public final class ProviderDataSource {
                 nextOffset = 0
             }
             return .batch(
-                updated: updated, deleted: deleted, marker: next, offset: nextOffset, moreComing: within > 0 || last < headSeq)
+                updated: fold.updated, deleted: fold.deleted, marker: next, offset: nextOffset, moreComing: within > 0 || last < headSeq)
         }
     }
 }

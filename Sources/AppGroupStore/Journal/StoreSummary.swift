@@ -47,19 +47,11 @@ extension JournaledStore {
                 return try snapshotLine(snapshot, from: headerEnd, identifier: identifier) != nil
             }
             let decoder = JSONDecoder()
-            var offset = start
-            var lineNumber = 2
-            while offset < journal.size, let end = journal.newline(from: offset) {
-                let entry: JournalEntry<Meta>
-                do {
-                    entry = try decodeEntry(decoder, journal, offset..<end, retain: false)
-                } catch {
-                    throw StoreError.malformed(path: journalPath, line: lineNumber, reason: LineCoding.reason(error))
-                }
+            var lines = LineCursor(journal, path: journalPath, from: start, lineNumber: 2)
+            while let line = lines.next() {
+                let entry = try lines.decoding { try decodeEntry(decoder, journal, line, retain: false) }
                 guard entry.seq == headSeq + 1 else {
-                    throw StoreError.malformed(
-                        path: journalPath, line: lineNumber,
-                        reason: "sequence number \(entry.seq) does not follow \(headSeq)")
+                    throw lines.malformed("sequence number \(entry.seq) does not follow \(headSeq)")
                 }
                 for record in entry.upsert ?? [] {
                     if try !isLive(record.identifier) { count += 1 }
@@ -71,8 +63,6 @@ extension JournaledStore {
                 }
                 if let entryMeta = entry.meta { meta = entryMeta }
                 headSeq = entry.seq
-                offset = end + 1
-                lineNumber += 1
             }
             return StoreSummary(generation: header.generation, headSeq: headSeq, count: count, meta: meta)
         }

@@ -284,27 +284,19 @@ public final class SyncEngine {
                 report.warnings.append("R40: a batch with \(result.count) changes returned the starting anchor \(anchor)")
             }
             // Apply in call order (R32 upsert, R33 delete; unknown ids are a no-op) and commit once.
-            var upserts: [String: ContactRecord] = [:]
-            var deletes: Set<String> = []
-            var order: [String] = []
+            var fold = ChangeFold()
             for change in result.changes {
                 switch change {
                 case .update(let records):
-                    for record in records {
-                        if upserts[record.identifier] == nil, !deletes.contains(record.identifier) { order.append(record.identifier) }
-                        upserts[record.identifier] = record
-                        deletes.remove(record.identifier)
-                    }
+                    records.forEach { fold.upsert($0) }
                 case .delete(let identifiers):
-                    for identifier in identifiers where state.contains(identifier) || upserts[identifier] != nil {
-                        if upserts[identifier] == nil, !deletes.contains(identifier) { order.append(identifier) }
-                        upserts[identifier] = nil
-                        deletes.insert(identifier)
+                    for identifier in identifiers where state.contains(identifier) || fold.isUpserted(identifier) {
+                        fold.delete(identifier)
                     }
                 }
             }
-            let upsertList = order.compactMap { upserts[$0] }
-            let deleteList = order.filter { deletes.contains($0) }
+            let upsertList = fold.updated
+            let deleteList = fold.deleted
             if upsertList.isEmpty, deleteList.isEmpty, next == anchor {
                 // Nothing changed and the anchor stays: there is nothing to commit (and no fsync to pay).
                 report.batches += 1

@@ -1,0 +1,270 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension JournaledStore {
+    /// Appends to the journal while the exclusive lock is held.
+    public final class Writer {
+        private let store: JournaledStore
+        private var header: SnapshotHeader<Meta>
+        private var fd: Int32 = -1
+        private var head: Int
+        private var end: Int
+
+        /// What a caller with an up-to-date state already knows about the journal's end.
+        struct KnownEnd {
+            var generation: String
+            var inode: UInt64
+            var offset: Int
+            var headSeq: Int
+        }
+
+        init(store: JournaledStore, known: KnownEnd? = nil) throws {
+            self.store = store
+            if let existing = try store.readSnapshotHeader() {
+                header = existing
+            } else {
+                let generation = UUID().uuidString
+                try store.writeSnapshot(generation: generation, previousGeneration: nil, baseSeq: 0, records: [], meta: nil)
+                try store.writeEmptyJournal(generation: generation, baseSeq: 0)
+                header = try store.readSnapshotHeader()!
+            }
+            fd = try SecureFile.open(store.journalPath, flags: O_RDWR, create: true)
+            head = header.baseSeq
+            end = 0
+            // The caller's state ends exactly where the file ends, in the same file and generation:
+            // the last line is the one it read or wrote, so there is nothing to re-read or repair.
+            if let known, known.generation == header.generation, known.inode == inode, known.offset > 0,
+                try currentSize() == known.offset, try journalGeneration() == header.generation
+            {
+                head = known.headSeq
+                end = known.offset
+                return
+            }
+            // A journal of another generation is rewritten below only once proven superseded.
+            if let journal = try MappedFile.openIfPresent(store.journalPath) {
+                _ = try store.journalHeaderEnd(journal, snapshot: header)
+            }
+            try openJournal()
+        }
+
+        /// The store's generation.
+        public var generation: String { header.generation }
+        /// The seq of the newest committed entry.
+        public var headSeq: Int { head }
+        /// The journal's size after the last complete line.
+        var endOffset: Int { end }
+        /// The journal file's inode.
+        var inode: UInt64 {
+            var info = stat()
+            return fstat(fd, &info) == 0 ? UInt64(info.st_ino) : 0
+        }
+
+        private func openJournal() throws {
+            let path = store.journalPath
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path, operation: "fstat", errno: errno) }
+            let size = Int(info.st_size)
+            // A missing, torn or stale header: the journal holds nothing committed for this generation.
+            var headerData = try SecureFile.read(fd: fd, path: path, offset: 0, count: min(size, 4096))
+            if !headerData.contains(0x0A), size > headerData.count {
+                // A first line this long is no header of ours; look for its end as readers do, so a
+                // damaged header is reported (not mistaken for a torn one and the journal rewritten).
+                headerData = try SecureFile.read(fd: fd, path: path, offset: 0, count: size)
+            }
+            var headerEnd: Int?
+            if let newline = headerData.firstIndex(of: 0x0A) {
+                let parsed: JournalHeader
+                do {
+                    parsed = try JSONDecoder().decode(JournalHeader.self, from: headerData[..<newline])
+                } catch {
+                    throw StoreError.malformed(path: path, line: 1, reason: LineCoding.reason(error))
+                }
+                guard parsed.format == StoreFormat.version else {
+                    throw StoreError.unsupportedFormat(path: path, version: parsed.format)
+                }
+                if parsed.generation == header.generation { headerEnd = newline + 1 }
+            }
+            guard let headerEnd else {
+                Glibc.close(fd)
+                try store.writeEmptyJournal(generation: header.generation, baseSeq: header.baseSeq)
+                fd = try SecureFile.open(path, flags: O_RDWR, create: true)
+                head = header.baseSeq
+                end = try currentSize()
+                return
+            }
+            // Find the last complete line; cut off a torn tail left by a crash.
+            var chunk = 4096
+            while true {
+                let from = max(headerEnd, size - chunk)
+                let tail = try SecureFile.read(fd: fd, path: path, offset: from, count: size - from)
+                guard let lastNewline = tail.lastIndex(of: 0x0A) else {
+                    if from == headerEnd {
+                        try truncate(to: headerEnd)
+                        head = header.baseSeq
+                        end = headerEnd
+                        return
+                    }
+                    chunk *= 4
+                    continue
+                }
+                let completeEnd = from + (lastNewline - tail.startIndex) + 1
+                let lineData = tail[tail.startIndex..<lastNewline]
+                let lastLine: Data.SubSequence
+                let lastLineStart: Int
+                if let previousNewline = lineData.lastIndex(of: 0x0A) {
+                    lastLine = lineData[(previousNewline + 1)...]
+                    lastLineStart = from + (previousNewline + 1 - tail.startIndex)
+                } else if from == headerEnd {
+                    lastLine = lineData
+                    lastLineStart = headerEnd
+                } else {
+                    chunk *= 4
+                    continue
+                }
+                // Check the last complete line before cutting anything off: a damaged journal stays as it was.
+                head = try lastSeq(lastLine, startingAt: lastLineStart)
+                if completeEnd < size { try truncate(to: completeEnd) }
+                end = completeEnd
+                return
+            }
+        }
+
+        /// The seq of the last complete line, which must be a whole, readable entry: appending after a
+        /// line that readers reject would only bury the damage (and the file must stay as it was).
+        private func lastSeq(_ line: Data.SubSequence, startingAt lineStart: Int) throws -> Int {
+            do {
+                return try JSONDecoder().decode(JournalEntry<Meta>.self, from: Data(line)).seq
+            } catch {
+                throw StoreError.malformed(
+                    path: store.journalPath, line: try lineNumber(at: lineStart), reason: LineCoding.reason(error))
+            }
+        }
+
+        /// The 1-based number of the line that starts at byte `offset` (only computed for errors).
+        private func lineNumber(at offset: Int) throws -> Int {
+            let before = try SecureFile.read(fd: fd, path: store.journalPath, offset: 0, count: offset)
+            return before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        }
+
+        /// The generation named by the journal's header line (nil when it has none).
+        private func journalGeneration() throws -> String? {
+            let prefix = try SecureFile.read(fd: fd, path: store.journalPath, offset: 0, count: 1024)
+            guard let newline = prefix.firstIndex(of: 0x0A) else { return nil }
+            let line = Data(prefix[..<newline])
+            if let cached = store.journalHeaderCache, cached.line == line { return cached.header.generation }
+            guard let parsed = try? JSONDecoder().decode(JournalHeader.self, from: line) else { return nil }
+            store.journalHeaderCache = (line, parsed)
+            return parsed.generation
+        }
+
+        private func currentSize() throws -> Int {
+            var info = stat()
+            guard fstat(fd, &info) == 0 else {
+                throw StoreError.io(path: store.journalPath, operation: "fstat", errno: errno)
+            }
+            return Int(info.st_size)
+        }
+
+        private func truncate(to size: Int) throws {
+            guard ftruncate(fd, off_t(size)) == 0 else {
+                throw StoreError.io(path: store.journalPath, operation: "ftruncate", errno: errno)
+            }
+            try SecureFile.sync(fd: fd, path: store.journalPath)
+        }
+
+        /// The current value of a contact (reads under the held lock).
+        public func lookup(_ identifier: String) throws -> ContactRecord? {
+            try store.lookupUnlocked(identifier)
+        }
+
+        /// Which contacts exist (identifiers only, read under the held lock): O(store) once, for
+        /// checks over many identifiers.
+        public func identifiers() throws -> StoreState<Meta> {
+            try store.loadUnlocked(retain: false)
+        }
+
+        /// Appends one entry with seq `headSeq + 1`; with `durable` (the default) it is on disk
+        /// before this returns. Bulk writers pass false and call `sync()` once at the end (group commit).
+        @discardableResult
+        public func append(
+            upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, durable: Bool = true
+        ) throws -> Int {
+            try append(upsert: upsert, delete: delete, meta: meta, durable: durable, normalized: false)
+        }
+
+        /// `normalized`: the caller already put every identifier in NFC (each record copy costs).
+        func append(
+            upsert: [ContactRecord], delete: [String], meta: Meta?, durable: Bool = true, normalized: Bool
+        ) throws -> Int {
+            // Every identifier is stored in NFC (the identity rule, see IdentifierRules).
+            let upsert = normalized ? upsert : upsert.map(IdentifierRules.normalized)
+            let delete = normalized ? delete : delete.map(IdentifierRules.normalized)
+            let line = try LineCoding.encodeEntryLine(
+                seq: head + 1, upsert: upsert.isEmpty ? nil : upsert, delete: delete.isEmpty ? nil : delete, meta: meta)
+            try line.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+                var written = 0
+                while written < buffer.count {
+                    let n = pwrite(fd, buffer.baseAddress! + written, buffer.count - written, off_t(end + written))
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        let code = errno
+                        // Leave no partial line behind for a reader to stumble on.
+                        _ = ftruncate(fd, off_t(end))
+                        throw StoreError.io(path: store.journalPath, operation: "write", errno: code)
+                    }
+                    written += n
+                }
+            }
+            if durable { try SecureFile.sync(fd: fd, path: store.journalPath) }
+            end += line.count
+            head += 1
+            return head
+        }
+
+        /// Appends one entry per record (seqs `headSeq + 1`…) with one write and one `fdatasync` for
+        /// all of them (group commit): a crash leaves a prefix of whole lines, as readers expect.
+        public func appendEach(_ records: [ContactRecord]) throws {
+            guard !records.isEmpty else { return }
+            var lines = Data()
+            for (index, record) in records.enumerated() {
+                lines.append(try LineCoding.encodeEntryLine(
+                    seq: head + 1 + index, upsert: [IdentifierRules.normalized(record)], delete: nil, meta: Meta?.none))
+            }
+            try lines.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+                var written = 0
+                while written < buffer.count {
+                    let n = pwrite(fd, buffer.baseAddress! + written, buffer.count - written, off_t(end + written))
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        let code = errno
+                        _ = ftruncate(fd, off_t(end))
+                        throw StoreError.io(path: store.journalPath, operation: "write", errno: code)
+                    }
+                    written += n
+                }
+            }
+            do {
+                try SecureFile.sync(fd: fd, path: store.journalPath)
+            } catch {
+                // Not durable: take the batch back so the count of written contacts stays true.
+                _ = ftruncate(fd, off_t(end))
+                throw error
+            }
+            end += lines.count
+            head += records.count
+        }
+
+        /// Makes every appended entry durable.
+        public func sync() throws {
+            try SecureFile.sync(fd: fd, path: store.journalPath)
+        }
+
+        func close() {
+            if fd >= 0 { Glibc.close(fd) }
+            fd = -1
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Writing: appends under the exclusive lock, reset and replace.
+extension JournaledStore {
+    /// Exclusive access for read-check-write sequences (e.g. "update only if it exists").
+    public func write<T>(_ body: (Writer) throws -> T) throws -> T {
+        try withLock(.exclusive) {
+            let writer = try Writer(store: self)
+            defer { writer.close() }
+            return try body(writer)
+        }
+    }
+
+    /// Appends one entry; returns its seq.
+    @discardableResult
+    public func append(upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil) throws -> Int {
+        try write { try $0.append(upsert: upsert, delete: delete, meta: meta) }
+    }
+
+    /// Appends one entry and applies it to `state`, which must be this store's current state.
+    ///
+    /// - Returns: false (writing nothing) when the store's generation is no longer `state`'s:
+    ///   someone reset it meanwhile, and the caller's view is stale.
+    public func append(
+        upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, to state: inout StoreState<Meta>
+    ) throws -> Bool {
+        try withLock(.exclusive) {
+            let known = Writer.KnownEnd(
+                generation: state.generation, inode: state.journalInode, offset: state.journalOffset, headSeq: state.headSeq)
+            let writer = try Writer(store: self, known: known)
+            defer { writer.close() }
+            guard writer.generation == state.generation else { return false }
+            // Mapping copies every record (a retain per field): only when an identifier needs it.
+            let upsert = upsert.allSatisfy { Self.isASCII($0.identifier) } ? upsert : upsert.map(IdentifierRules.normalized)
+            let delete = delete.map(IdentifierRules.normalized)
+            if writer.headSeq != state.headSeq {
+                try applyJournalUnlocked(to: &state)
+            }
+            let seq = try writer.append(upsert: upsert, delete: delete, meta: meta, normalized: true)
+            if state.membersOnly {
+                state.apply(seq: seq, upserted: upsert, deleted: delete, meta: meta)
+            } else {
+                let kept = retainsContacts ? upsert : upsert.map { ContactRecord(identifier: $0.identifier) }
+                state.apply(
+                    JournalEntry(seq: seq, upsert: kept.isEmpty ? nil : kept, delete: delete.isEmpty ? nil : delete, meta: meta))
+            }
+            state.journalOffset = writer.endOffset
+            state.journalInode = writer.inode
+            return true
+        }
+    }
+
+    /// ASCII identifiers are already in NFC.
+    private static func isASCII(_ identifier: String) -> Bool {
+        identifier.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    private func applyJournalUnlocked(to state: inout StoreState<Meta>) throws {
+        guard let journal = try MappedFile.openIfPresent(journalPath), journal.inode == state.journalInode,
+            journal.size >= state.journalOffset
+        else {
+            state = try loadUnlocked()
+            return
+        }
+        try applyJournal(journal, from: state.journalOffset, firstLine: nil, to: &state)
+    }
+
+    /// Empties the store and starts a new generation that forgets all history.
+    @discardableResult
+    public func reset(meta: Meta? = nil) throws -> String {
+        try withLock(.exclusive) {
+            let replaced = try readSnapshotHeader()?.generation
+            let head = try currentHeadUnlocked()
+            let generation = UUID().uuidString
+            try writeSnapshot(
+                generation: generation, previousGeneration: nil, replacedGeneration: replaced, baseSeq: head, records: [],
+                meta: meta)
+            try writeEmptyJournal(generation: generation, baseSeq: head)
+            return generation
+        }
+    }
+
+    /// Replaces the whole store with `records` in one atomic snapshot (a new generation that
+    /// forgets history): the fast path for loading a large address book at once.
+    @discardableResult
+    public func replaceAll(with records: [ContactRecord], meta: Meta? = nil) throws -> String {
+        try withLock(.exclusive) {
+            let replaced = try readSnapshotHeader()?.generation
+            let head = try currentHeadUnlocked()
+            let generation = UUID().uuidString
+            var unique: [String: ContactRecord] = [:]
+            for record in records.lazy.map(IdentifierRules.normalized) { unique[record.identifier] = record }
+            let sorted = unique.values.sorted { IdentifierOrder.precedes($0.identifier, $1.identifier) }
+            try writeSnapshot(
+                generation: generation, previousGeneration: nil, replacedGeneration: replaced, baseSeq: head,
+                records: sorted, meta: meta)
+            try writeEmptyJournal(generation: generation, baseSeq: head)
+            return generation
+        }
+    }
+
+}

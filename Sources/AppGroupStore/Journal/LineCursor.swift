@@ -1,0 +1,70 @@
+/// Walks the complete lines of a mapped store file and reports damage at the line it is on, so every
+/// "read the lines, decode each, refuse a bad one with `path:line`" loop of the store is the same
+/// few lines.
+///
+/// A last line without its newline is not a line: a torn append (a crash mid-write) was never
+/// committed, so readers stop before it and the next writer cuts it off.
+struct LineCursor {
+    /// The file walked.
+    let file: MappedFile
+    /// Its path, for errors.
+    let path: String
+    /// Where the next line starts (after the last line walked: where a reader stopped).
+    private(set) var offset: Int
+    /// The start of the line `next()` returned last.
+    private(set) var lineStart: Int
+    /// The 1-based number of the line `next()` returned last; nil when the walk started at an
+    /// offset whose line number is unknown (counted only if an error needs it, so a walk of new
+    /// lines stays O(new lines)).
+    private var knownLine: Int?
+
+    /// A cursor at `offset`, whose line is number `lineNumber` (nil: unknown).
+    init(_ file: MappedFile, path: String, from offset: Int, lineNumber: Int?) {
+        self.file = file
+        self.path = path
+        self.offset = offset
+        lineStart = offset
+        knownLine = lineNumber.map { $0 - 1 }
+    }
+
+    /// The byte range of the next complete line (without its newline), or nil at the end.
+    mutating func next() -> Range<Int>? {
+        guard offset < file.size, let end = file.newline(from: offset) else { return nil }
+        lineStart = offset
+        offset = end + 1
+        knownLine = knownLine.map { $0 + 1 }
+        return lineStart..<end
+    }
+
+    /// The 1-based number of the line `next()` returned last.
+    var lineNumber: Int {
+        knownLine ?? file.countLines(upTo: lineStart) + 1
+    }
+
+    /// "`path`:`line`: `reason`" for the line `next()` returned last.
+    func malformed(_ reason: String) -> StoreError {
+        StoreError.malformed(path: path, line: lineNumber, reason: reason)
+    }
+
+    /// Runs `decode`, turning its failure into `malformed` at the current line.
+    func decoding<T>(_ decode: () throws -> T) throws -> T {
+        do {
+            return try decode()
+        } catch {
+            throw malformed(LineCoding.reason(error))
+        }
+    }
+}
+
+extension MappedFile {
+    /// How many complete lines end before `offset`.
+    func countLines(upTo offset: Int) -> Int {
+        var count = 0
+        var index = 0
+        while index < offset, let end = newline(from: index), end < offset {
+            count += 1
+            index = end + 1
+        }
+        return count
+    }
+}

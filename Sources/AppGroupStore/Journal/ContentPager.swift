@@ -91,18 +91,11 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
             offset = start
         }
         let decoder = JSONDecoder()
-        while offset < journal.size, let end = journal.newline(from: offset) {
-            let entry: JournalEntry<Meta>
-            do {
-                entry = try store.decodeEntry(decoder, journal, offset..<end, retain: true)
-            } catch {
-                throw StoreError.malformed(
-                    path: store.journalPath, line: store.countLines(journal, upTo: offset) + 1, reason: LineCoding.reason(error))
-            }
+        var lines = LineCursor(journal, path: store.journalPath, from: offset, lineNumber: nil)
+        while let line = lines.next() {
+            let entry = try lines.decoding { try store.decodeEntry(decoder, journal, line, retain: true) }
             guard entry.seq == headSeq + 1 else {
-                throw StoreError.malformed(
-                    path: store.journalPath, line: store.countLines(journal, upTo: offset) + 1,
-                    reason: "sequence number \(entry.seq) does not follow \(headSeq)")
+                throw lines.malformed("sequence number \(entry.seq) does not follow \(headSeq)")
             }
             for record in entry.upsert ?? [] {
                 if inSnapshot[record.identifier] == nil {
@@ -114,10 +107,9 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
             }
             for identifier in entry.delete ?? [] { overlay[identifier] = .deleted }
             headSeq = entry.seq
-            offset = end + 1
         }
         journalInode = journal.inode
-        journalOffset = offset
+        journalOffset = lines.offset
     }
 
     private func readPage(

@@ -98,19 +98,12 @@ extension JournaledStore {
                 let start = try journalHeaderEnd(journal, snapshot: header)
             {
                 let decoder = JSONDecoder()
-                var offset = start
-                var lineNumber = 2
+                var lines = LineCursor(journal, path: journalPath, from: start, lineNumber: 2)
                 var seq = header.baseSeq
-                while offset < journal.size, let end = journal.newline(from: offset) {
-                    let entry: JournalEntry<Meta>
-                    do {
-                        entry = try decodeEntry(decoder, journal, offset..<end, retain: true)
-                    } catch {
-                        throw StoreError.malformed(path: journalPath, line: lineNumber, reason: LineCoding.reason(error))
-                    }
+                while let line = lines.next() {
+                    let entry = try lines.decoding { try decodeEntry(decoder, journal, line, retain: true) }
                     guard entry.seq == seq + 1 else {
-                        throw StoreError.malformed(
-                            path: journalPath, line: lineNumber, reason: "sequence number \(entry.seq) does not follow \(seq)")
+                        throw lines.malformed("sequence number \(entry.seq) does not follow \(seq)")
                     }
                     seq = entry.seq
                     func lookUp(_ identifier: String) throws {
@@ -132,8 +125,6 @@ extension JournaledStore {
                         try lookUp(identifier)
                         latest[identifier] = .some(nil)
                     }
-                    offset = end + 1
-                    lineNumber += 1
                 }
             }
             var found: [ContactRecord] = []

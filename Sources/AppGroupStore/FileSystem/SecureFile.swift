@@ -181,22 +181,7 @@ public enum SecureFile {
         guard fstat(fd, &info) == 0 else {
             throw StoreError.io(path: path, operation: "fstat", errno: errno)
         }
-        let size = max(Int(info.st_size) - offset, 0)
-        var data = Data(count: size)
-        var filled = 0
-        try data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
-            while filled < size {
-                let n = pread(fd, buffer.baseAddress! + filled, size - filled, off_t(offset + filled))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw StoreError.io(path: path, operation: "read", errno: errno)
-                }
-                if n == 0 { break }
-                filled += n
-            }
-        }
-        if filled < size { data.removeSubrange(filled..<size) }
-        return data
+        return try read(fd: fd, path: path, offset: offset, count: max(Int(info.st_size) - offset, 0))
     }
 
     /// Reads up to `count` bytes at `offset`.

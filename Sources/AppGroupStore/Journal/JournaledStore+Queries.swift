@@ -39,29 +39,36 @@ extension JournaledStore {
         return ByteSearch.contains(base + range.lowerBound, count: range.count, needle: needle)
     }
 
+    /// The record `identifier` in the sorted snapshot, or nil: O(log N).
     func binarySearchSnapshot(_ snapshot: MappedFile, from headerEnd: Int, for identifier: String) throws
         -> ContactRecord?
     {
+        guard let line = try snapshotLineRange(snapshot, from: headerEnd, identifier: identifier) else { return nil }
+        var lines = LineCursor(snapshot, path: snapshotPath, from: line.lowerBound, lineNumber: nil)
+        _ = lines.next()
+        return try lines.decoding { try decodeRecord(JSONDecoder(), snapshot, line, retain: true) }
+    }
+
+    /// The byte offset of `identifier`'s line in the sorted snapshot, or nil: O(log N).
+    func snapshotLine(_ snapshot: MappedFile, from headerEnd: Int, identifier: String) throws -> Int? {
+        try snapshotLineRange(snapshot, from: headerEnd, identifier: identifier)?.lowerBound
+    }
+
+    /// The bytes of `identifier`'s line (without its newline) in the sorted snapshot, or nil:
+    /// O(log N), each probe decoding only a line's identifier.
+    func snapshotLineRange(_ snapshot: MappedFile, from headerEnd: Int, identifier: String) throws -> Range<Int>? {
         let decoder = JSONDecoder()
         var low = headerEnd
         var high = snapshot.size
         while low < high {
             let middle = low + (high - low) / 2
             let start = snapshot.lineStart(containing: middle, floor: low)
-            guard let end = snapshot.newline(from: start) else {
-                throw StoreError.malformed(
-                    path: snapshotPath, line: countLines(snapshot, upTo: start) + 1, reason: "truncated line (no newline)")
-            }
-            let record: ContactRecord
-            do {
-                record = try decodeRecord(decoder, snapshot, start..<end, retain: true)
-            } catch {
-                throw StoreError.malformed(
-                    path: snapshotPath, line: countLines(snapshot, upTo: start) + 1, reason: LineCoding.reason(error))
-            }
-            if record.identifier == identifier { return record }
-            if IdentifierOrder.precedes(record.identifier, identifier) {
-                low = end + 1
+            var lines = LineCursor(snapshot, path: snapshotPath, from: start, lineNumber: nil)
+            guard let line = lines.next() else { throw lines.malformed("truncated line (no newline)") }
+            let found = try lines.decoding { try decodeRecord(decoder, snapshot, line, retain: false).identifier }
+            if found == identifier { return line }
+            if IdentifierOrder.precedes(found, identifier) {
+                low = line.upperBound + 1
             } else {
                 high = start
             }

@@ -26,14 +26,21 @@ extension JournaledStore {
             {
                 return
             }
-            guard let journal = try MappedFile.openIfPresent(journalPath), journal.inode == state.journalInode,
-                journal.size >= state.journalOffset
-            else {
-                state = try loadUnlocked()
-                return
-            }
-            try applyJournal(journal, from: state.journalOffset, firstLine: nil, to: &state)
+            try applyJournalUnlocked(to: &state)
         }
+    }
+
+    /// Brings `state` up to date with the journal's new lines, or reloads it when the journal is
+    /// another file or shorter than what `state` read (a compaction or reset happened). The caller
+    /// holds the lock.
+    func applyJournalUnlocked(to state: inout StoreState<Meta>) throws {
+        guard let journal = try MappedFile.openIfPresent(journalPath), journal.inode == state.journalInode,
+            journal.size >= state.journalOffset
+        else {
+            state = try loadUnlocked()
+            return
+        }
+        try applyJournal(journal, from: state.journalOffset, firstLine: nil, to: &state)
     }
 
     /// Loads the store; `retain` false keeps identifiers only (compaction always needs values).
@@ -117,7 +124,7 @@ extension JournaledStore {
     }
 
     /// Applies complete journal lines from byte `start` (a torn tail is ignored).
-    func applyJournal(
+    private func applyJournal(
         _ journal: MappedFile, from start: Int, firstLine: Int?, to state: inout StoreState<Meta>, retain: Bool? = nil
     ) throws {
         let retain = retain ?? retainsContacts

@@ -204,24 +204,29 @@ extension JournaledStore {
             let delete = normalized ? delete : delete.map(IdentifierRules.normalized)
             let line = try LineCoding.encodeEntryLine(
                 seq: head + 1, upsert: upsert.isEmpty ? nil : upsert, delete: delete.isEmpty ? nil : delete, meta: meta)
-            try line.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            try writeAtEnd(line)
+            if durable { try SecureFile.sync(fd: fd, path: store.journalPath) }
+            end += line.count
+            head += 1
+            return head
+        }
+
+        /// Writes `bytes` (whole lines) at the journal's end; on a failure the file is cut back to its
+        /// old end, so no partial line is left behind for a reader to stumble on.
+        private func writeAtEnd(_ bytes: Data) throws {
+            try bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
                 var written = 0
                 while written < buffer.count {
                     let n = pwrite(fd, buffer.baseAddress! + written, buffer.count - written, off_t(end + written))
                     if n < 0 {
                         if errno == EINTR { continue }
                         let code = errno
-                        // Leave no partial line behind for a reader to stumble on.
                         _ = ftruncate(fd, off_t(end))
                         throw StoreError.io(path: store.journalPath, operation: "write", errno: code)
                     }
                     written += n
                 }
             }
-            if durable { try SecureFile.sync(fd: fd, path: store.journalPath) }
-            end += line.count
-            head += 1
-            return head
         }
 
         /// Appends one entry per record (seqs `headSeq + 1`…) with one write and one `fdatasync` for
@@ -233,19 +238,7 @@ extension JournaledStore {
                 lines.append(try LineCoding.encodeEntryLine(
                     seq: head + 1 + index, upsert: [IdentifierRules.normalized(record)], delete: nil, meta: Meta?.none))
             }
-            try lines.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-                var written = 0
-                while written < buffer.count {
-                    let n = pwrite(fd, buffer.baseAddress! + written, buffer.count - written, off_t(end + written))
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        let code = errno
-                        _ = ftruncate(fd, off_t(end))
-                        throw StoreError.io(path: store.journalPath, operation: "write", errno: code)
-                    }
-                    written += n
-                }
-            }
+            try writeAtEnd(lines)
             do {
                 try SecureFile.sync(fd: fd, path: store.journalPath)
             } catch {

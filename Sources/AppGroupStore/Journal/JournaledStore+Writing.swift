@@ -59,16 +59,6 @@ extension JournaledStore {
         identifier.utf8.allSatisfy { $0 < 0x80 }
     }
 
-    private func applyJournalUnlocked(to state: inout StoreState<Meta>) throws {
-        guard let journal = try MappedFile.openIfPresent(journalPath), journal.inode == state.journalInode,
-            journal.size >= state.journalOffset
-        else {
-            state = try loadUnlocked()
-            return
-        }
-        try applyJournal(journal, from: state.journalOffset, firstLine: nil, to: &state)
-    }
-
     /// Empties the store and starts a new generation that forgets all history.
     @discardableResult
     public func reset(meta: Meta? = nil) throws -> String {

@@ -273,33 +273,4 @@ extension JournaledStore {
         let written = (try? SecureFile.replace(path(of: index), with: file, durable: false)) != nil
         return (bodyData, written)
     }
-
-    /// The byte offset of `identifier`'s line in the sorted snapshot, or nil: O(log N).
-    func snapshotLine(_ snapshot: MappedFile, from headerEnd: Int, identifier: String) throws -> Int? {
-        let decoder = JSONDecoder()
-        var low = headerEnd
-        var high = snapshot.size
-        while low < high {
-            let middle = low + (high - low) / 2
-            let start = snapshot.lineStart(containing: middle, floor: low)
-            guard let end = snapshot.newline(from: start) else {
-                throw StoreError.malformed(
-                    path: snapshotPath, line: countLines(snapshot, upTo: start) + 1, reason: "truncated line (no newline)")
-            }
-            let found: String
-            do {
-                found = try decodeRecord(decoder, snapshot, start..<end, retain: false).identifier
-            } catch {
-                throw StoreError.malformed(
-                    path: snapshotPath, line: countLines(snapshot, upTo: start) + 1, reason: LineCoding.reason(error))
-            }
-            if found == identifier { return start }
-            if IdentifierOrder.precedes(found, identifier) {
-                low = end + 1
-            } else {
-                high = start
-            }
-        }
-        return nil
-    }
 }

@@ -18,6 +18,11 @@ public struct ProcessResult: Sendable, CustomStringConvertible {
     public var output: String {
         stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout
     }
+
+    /// The non-empty lines of stderr.
+    public var stderrLines: [String] {
+        stderr.split(separator: "\n").map(String.init)
+    }
 }
 
 /// Runs built executables the way a user would, capturing stdout, stderr and the exit code
@@ -64,7 +69,16 @@ public enum ProcessRunner {
 
     /// Runs `contacts-host` with `arguments` in `group`.
     public static func host(_ arguments: [String], in group: TemporaryAppGroup, stdin: Data? = nil) throws -> ProcessResult {
-        try run(BuiltProducts.path("contacts-host"), arguments, environment: group.environment, stdin: stdin)
+        try host(arguments, environment: group.environment, stdin: stdin)
+    }
+
+    /// Runs `contacts-host` with `arguments` and `environment` (this process's when nil), e.g. one that
+    /// names no App Group or adds variables to a `TemporaryAppGroup`'s.
+    public static func host(
+        _ arguments: [String], environment: [String: String]? = nil, stdin: Data? = nil, currentDirectory: String? = nil
+    ) throws -> ProcessResult {
+        try run(BuiltProducts.path("contacts-host"), arguments, environment: environment, stdin: stdin,
+            currentDirectory: currentDirectory)
     }
 }
 

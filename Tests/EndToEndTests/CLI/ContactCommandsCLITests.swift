@@ -17,7 +17,7 @@ struct ContactCommandsCLITests {
     @Test("add prints only the new identifier and exits 0")
     func addPrintsIdentifier() throws {
         try withTemporaryAppGroup { group in
-            let result = try CLIHarness.run(["add", "--given-name", "Ada", "--family-name", "Lovelace"], in: group)
+            let result = try ProcessRunner.host(["add", "--given-name", "Ada", "--family-name", "Lovelace"], in: group)
             #expect(result.exitCode == 0)
             #expect(result.stderr.isEmpty)
             #expect(result.stdout.hasSuffix("\n"))
@@ -69,7 +69,7 @@ struct ContactCommandsCLITests {
         try withTemporaryAppGroup { group in
             try CLIHarness.succeed(["add", "--id", "dup-1", "--given-name", "First"], in: group)
             let before = CLIHarness.databaseFiles(group)
-            let result = try CLIHarness.run(["add", "--id", "dup-1", "--given-name", "Second"], in: group)
+            let result = try ProcessRunner.host(["add", "--id", "dup-1", "--given-name", "Second"], in: group)
             CLIHarness.expectFailure(result, mentioning: ["'dup-1'"])
             #expect(CLIHarness.databaseFiles(group) == before)
             #expect(try CLIHarness.database(group).get("dup-1")?.givenName == "First")
@@ -81,7 +81,7 @@ struct ContactCommandsCLITests {
         try withTemporaryAppGroup { group in
             #expect(try CLIHarness.succeed(["add", "--id", "team/a", "--given-name", "Slash"], in: group) == "team/a")
             #expect(try CLIHarness.succeed(["get", "team/a"], in: group).contains("name: Slash"))
-            CLIHarness.expectFailure(try CLIHarness.run(["add", "--id", "team/a", "--given-name", "Again"], in: group))
+            CLIHarness.expectFailure(try ProcessRunner.host(["add", "--id", "team/a", "--given-name", "Again"], in: group))
             try CLIHarness.succeed(["update", "team/a", "--family-name", "Updated"], in: group)
             try CLIHarness.succeed(["delete", "team/a"], in: group)
             #expect(try CLIHarness.database(group).all().isEmpty)
@@ -118,7 +118,7 @@ struct ContactCommandsCLITests {
         try withTemporaryAppGroup { group in
             try CLIHarness.succeed(["add", "--id", "known", "--given-name", "K"], in: group)
             let before = CLIHarness.databaseFiles(group)
-            CLIHarness.expectFailure(try CLIHarness.run(["update", "ghost", "--given-name", "Boo"], in: group), mentioning: ["'ghost'"])
+            CLIHarness.expectFailure(try ProcessRunner.host(["update", "ghost", "--given-name", "Boo"], in: group), mentioning: ["'ghost'"])
             #expect(CLIHarness.databaseFiles(group) == before)
         }
     }
@@ -131,7 +131,7 @@ struct ContactCommandsCLITests {
             }
             #expect(try CLIHarness.succeed(["delete", "d1", "d3"], in: group) == "")
             #expect(try CLIHarness.database(group).all().map(\.identifier) == ["d2"])
-            CLIHarness.expectFailure(try CLIHarness.run(["get", "d1"], in: group), mentioning: ["'d1'"])
+            CLIHarness.expectFailure(try ProcessRunner.host(["get", "d1"], in: group), mentioning: ["'d1'"])
         }
     }
 
@@ -142,7 +142,7 @@ struct ContactCommandsCLITests {
                 try CLIHarness.succeed(["add", "--id", identifier, "--given-name", identifier], in: group)
             }
             let before = CLIHarness.databaseFiles(group)
-            CLIHarness.expectFailure(try CLIHarness.run(["delete", "k1", "missing", "k2"], in: group), mentioning: ["'missing'"])
+            CLIHarness.expectFailure(try ProcessRunner.host(["delete", "k1", "missing", "k2"], in: group), mentioning: ["'missing'"])
             #expect(CLIHarness.databaseFiles(group) == before)
             #expect(try CLIHarness.database(group).all().map(\.identifier) == ["k1", "k2"])
         }
@@ -185,8 +185,8 @@ struct ContactCommandsCLITests {
     @Test("get of an unknown identifier fails with exit 1")
     func getUnknown() throws {
         try withTemporaryAppGroup { group in
-            CLIHarness.expectFailure(try CLIHarness.run(["get", "nobody"], in: group), mentioning: ["'nobody'"])
-            CLIHarness.expectFailure(try CLIHarness.run(["get", "nobody", "--json"], in: group), mentioning: ["'nobody'"])
+            CLIHarness.expectFailure(try ProcessRunner.host(["get", "nobody"], in: group), mentioning: ["'nobody'"])
+            CLIHarness.expectFailure(try ProcessRunner.host(["get", "nobody", "--json"], in: group), mentioning: ["'nobody'"])
         }
     }
 
@@ -251,7 +251,7 @@ struct ContactCommandsCLITests {
                 ["list"], ["export"], ["add", "--id", "c", "--given-name", "C"], ["add", "--given-name", "NoID"],
                 ["update", "a", "--given-name", "X"], ["delete", "a"], ["import", importFile],
             ] {
-                let result = try CLIHarness.run(arguments, in: group)
+                let result = try ProcessRunner.host(arguments, in: group)
                 CLIHarness.expectFailure(result, mentioning: ["\(journalPath):4: malformed"])
             }
             #expect(CLIHarness.databaseFiles(group) == damaged)
@@ -271,7 +271,7 @@ struct ContactCommandsCLITests {
             let state = try CLIHarness.database(group).store.load()
             #expect(state.count == 0)
             #expect(state.generation != generation)
-            CLIHarness.expectFailure(try CLIHarness.run(["get", "r1"], in: group))
+            CLIHarness.expectFailure(try ProcessRunner.host(["get", "r1"], in: group))
             // The identifiers are free again.
             try CLIHarness.succeed(["add", "--id", "r1", "--given-name", "Again"], in: group)
         }

@@ -15,7 +15,7 @@ struct FrontDoorCLITests {
     }
 
     private func host(_ arguments: [String], _ environment: [String: String]) throws -> ProcessResult {
-        try ProcessRunner.run(BuiltProducts.path("contacts-host"), arguments, environment: environment, currentDirectory: "/")
+        try ProcessRunner.host(arguments, environment: environment, currentDirectory: "/")
     }
 
     @Test("status names the App Group and where the choice came from: flag, environment or default")
@@ -71,7 +71,7 @@ struct FrontDoorCLITests {
         try withTemporaryAppGroup { group in
             try CLIHarness.succeed(["add", "--id", "mine", "--given-name", "Mine"], in: group)
             let before = CLIHarness.databaseFiles(group)
-            let result = try CLIHarness.run(["demo"], in: group)
+            let result = try ProcessRunner.host(["demo"], in: group)
             CLIHarness.expectFailure(result, mentioning: ["--force"])
             #expect(result.stderr.contains("'Mine'"))
             #expect(CLIHarness.databaseFiles(group) == before)
@@ -94,7 +94,7 @@ struct FrontDoorCLITests {
             let parsed = try #require(try CLIHarness.json(report) as? [String: Any])
             #expect(parsed["enumeration"] as? String == "content")
             #expect(parsed["systemCount"] as? Int == 1)
-            _ = try CLIHarness.run(["invalidate"], in: group)
+            _ = try ProcessRunner.host(["invalidate"], in: group)
         }
     }
 }
@@ -141,7 +141,7 @@ struct SignalProgressCLITests {
             environment["BAD_PROVIDER_DELAY_SECONDS"] = "0.4"
             environment["CONTACTS_HOST_PROGRESS"] = "1"  // stderr is a pipe here, not a terminal
             let host = { (arguments: [String]) in
-                try ProcessRunner.run(BuiltProducts.path("contacts-host"), arguments, environment: environment)
+                try ProcessRunner.host(arguments, environment: environment)
             }
             #expect(try host(["generate", "12", "--seed", "3"]).exitCode == 0)
             let enabled = try host(["enable", "--extension", BuiltProducts.path("bad-provider"), "--page-size", "2"])

@@ -82,13 +82,13 @@ struct ImportExportCLITests {
                   {"identifier": "bad", "givenName": ["not", "a", "string"]}
                 ]
                 """, to: path)
-            let result = try CLIHarness.run(["import", path], in: group)
+            let result = try ProcessRunner.host(["import", path], in: group)
             CLIHarness.expectFailure(result, mentioning: [path, "line 4", "contact #3"])
             #expect(CLIHarness.databaseFiles(group) == before)
 
             let syntax = group.path + "/syntax.json"
             try write("[\n  {\"identifier\": \"a\"},\n  {\"identifier\" \"b\"}\n]\n", to: syntax)
-            let syntaxResult = try CLIHarness.run(["import", syntax], in: group)
+            let syntaxResult = try ProcessRunner.host(["import", syntax], in: group)
             CLIHarness.expectFailure(syntaxResult, mentioning: [syntax, "line 3"])
             #expect(CLIHarness.databaseFiles(group) == before)
         }
@@ -101,7 +101,7 @@ struct ImportExportCLITests {
             let before = CLIHarness.databaseFiles(group)
             let path = group.path + "/control.json"
             try write(#"[{"identifier":"fine","givenName":"F"},{"identifier":"bad\u0001id","givenName":"B"}]"#, to: path)
-            CLIHarness.expectFailure(try CLIHarness.run(["import", path], in: group), mentioning: ["invalid identifier"])
+            CLIHarness.expectFailure(try ProcessRunner.host(["import", path], in: group), mentioning: ["invalid identifier"])
             #expect(CLIHarness.databaseFiles(group) == before)
             #expect(try CLIHarness.database(group).get("fine") == nil)
         }
@@ -110,7 +110,7 @@ struct ImportExportCLITests {
     @Test("A malformed standard input is reported as <stdin>")
     func importMalformedStdin() throws {
         try withTemporaryAppGroup { group in
-            let result = try CLIHarness.run(["import", "-"], in: group, stdin: Data("[{\"identifier\": 1}]".utf8))
+            let result = try ProcessRunner.host(["import", "-"], in: group, stdin: Data("[{\"identifier\": 1}]".utf8))
             CLIHarness.expectFailure(result, mentioning: ["<stdin>", "line 1"])
             #expect(try CLIHarness.database(group).all().isEmpty)
         }
@@ -120,10 +120,10 @@ struct ImportExportCLITests {
     func importMissing() throws {
         try withTemporaryAppGroup { group in
             let missing = group.path + "/nope.json"
-            CLIHarness.expectFailure(try CLIHarness.run(["import", missing], in: group), mentioning: [missing])
+            CLIHarness.expectFailure(try ProcessRunner.host(["import", missing], in: group), mentioning: [missing])
             let empty = group.path + "/empty.json"
             try write("", to: empty)
-            CLIHarness.expectFailure(try CLIHarness.run(["import", empty], in: group), mentioning: [empty, "empty"])
+            CLIHarness.expectFailure(try ProcessRunner.host(["import", empty], in: group), mentioning: [empty, "empty"])
             #expect(try CLIHarness.database(group).all().isEmpty)
         }
     }

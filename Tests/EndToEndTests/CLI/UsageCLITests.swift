@@ -10,7 +10,7 @@ struct UsageCLITests {
     @Test("--help on the tool lists every contact command and exits 0", arguments: [["--help"], ["-h"], ["help"]])
     func toolHelp(arguments: [String]) throws {
         try withTemporaryAppGroup { group in
-            let result = try CLIHarness.run(arguments, in: group)
+            let result = try ProcessRunner.host(arguments, in: group)
             #expect(result.exitCode == 0)
             #expect(result.stderr.isEmpty)
             #expect(result.stdout.hasPrefix("USAGE: contacts-host [--app-group DIR] <command> [options]"))
@@ -24,7 +24,7 @@ struct UsageCLITests {
     @Test("--help on each contact command shows its usage and options and exits 0", arguments: contactCommands)
     func commandHelp(command: String) throws {
         try withTemporaryAppGroup { group in
-            let result = try CLIHarness.run([command, "--help"], in: group)
+            let result = try ProcessRunner.host([command, "--help"], in: group)
             #expect(result.exitCode == 0)
             #expect(result.stderr.isEmpty)
             #expect(result.stdout.hasPrefix("USAGE: contacts-host \(command)"))
@@ -60,7 +60,7 @@ struct UsageCLITests {
     @Test("A usage error from the built binary: exit 2, one line on stderr, nothing on stdout, nothing written")
     func usageErrorThroughTheBinary() throws {
         try withTemporaryAppGroup { group in
-            let result = try CLIHarness.run(["add", "--given-name", "X", "--bogus"], in: group)
+            let result = try ProcessRunner.host(["add", "--given-name", "X", "--bogus"], in: group)
             CLIHarness.expectUsageError(result, mentioning: "unknown option '--bogus'")
             #expect(!FileManager.default.fileExists(atPath: group.appGroup.contactsDirectory))
         }

@@ -29,9 +29,8 @@ enum ConformanceHarness {
         return try withTemporaryAppGroup { group in
             var environment = group.environment
             environment.merge(extra) { _, new in new }
-            return try ProcessRunner.run(
-                BuiltProducts.path("contacts-host"), ["conformance", "--extension", BuiltProducts.path(provider)] + arguments,
-                environment: environment)
+            return try ProcessRunner.host(
+                ["conformance", "--extension", BuiltProducts.path(provider)] + arguments, environment: environment)
         }
     }
 

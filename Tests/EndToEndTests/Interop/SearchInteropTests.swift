@@ -39,7 +39,7 @@ struct SearchInteropTests {
             try seed(group)
             for (arguments, expected) in Self.queries {
                 let json = try host(["search"] + arguments + ["--json"], in: group)
-                #expect(try InteropHarness.identifiers(json) == expected, "search \(arguments)")
+                #expect(try InteropFixtures.identifiers(json) == expected, "search \(arguments)")
                 #expect(json.stderr.isEmpty, "\(json)")
 
                 // The text form prints one line per match, identifier first.
@@ -54,7 +54,7 @@ struct SearchInteropTests {
     func searchJSONShape() throws {
         try withTemporaryAppGroup { group in
             try seed(group)
-            let found = try InteropHarness.jsonArray(try host(["search", "--name", "ZOE", "--json"], in: group))
+            let found = try jsonArray(try host(["search", "--name", "ZOE", "--json"], in: group))
             #expect(found.count == 1)
             let single = try jsonObject(try host(["get", "zoe", "--json"], in: group))
             let lhs = try JSONSerialization.data(withJSONObject: try #require(found.first), options: [.sortedKeys])
@@ -73,7 +73,7 @@ struct SearchInteropTests {
                 #expect(result.stdout.isEmpty, "\(result)")
                 #expect(result.stderr.isEmpty, "\(result)")
                 let json = try host(["search"] + arguments + ["--json"], in: group)
-                #expect(try InteropHarness.jsonArray(json).isEmpty, "\(json)")
+                #expect(try jsonArray(json).isEmpty, "\(json)")
             }
             // An empty database is not an error either.
             try withTemporaryAppGroup { empty throws in
@@ -90,7 +90,7 @@ struct SearchInteropTests {
     func searchUsage(_ arguments: [String]) throws {
         try withTemporaryAppGroup { group in
             try seed(group)
-            InteropHarness.expectUsageError(try ProcessRunner.host(arguments, in: group))
+            CLIHarness.expectUsageError(try ProcessRunner.host(arguments, in: group))
         }
     }
 
@@ -104,7 +104,7 @@ struct SearchInteropTests {
             for (arguments, _) in Self.queries {
                 #expect(try host(["system", "search"] + arguments, in: group).stdout.isEmpty, "system search \(arguments)")
             }
-            #expect(try InteropHarness.jsonArray(try host(["system", "search", "--name", "jo", "--json"], in: group)).isEmpty)
+            #expect(try jsonArray(try host(["system", "search", "--name", "jo", "--json"], in: group)).isEmpty)
 
             let report = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
             #expect(report["systemCount"] as? Int == 4)
@@ -112,15 +112,15 @@ struct SearchInteropTests {
             for (arguments, expected) in Self.queries {
                 let app = try host(["search"] + arguments + ["--json"], in: group)
                 let system = try host(["system", "search"] + arguments + ["--json"], in: group)
-                #expect(try InteropHarness.identifiers(system) == expected, "system search \(arguments)")
+                #expect(try InteropFixtures.identifiers(system) == expected, "system search \(arguments)")
                 #expect(
-                    try InteropHarness.canonicalJSON(system.stdout) == InteropHarness.canonicalJSON(app.stdout),
+                    try InteropFixtures.canonicalJSON(system.stdout) == InteropFixtures.canonicalJSON(app.stdout),
                     "system search \(arguments) differs from search")
             }
 
             // A change is visible to system search only after the next sync.
             try host(["delete", "john"], in: group)
-            #expect(try InteropHarness.identifiers(try host(["system", "search", "--name", "john", "--json"], in: group)) == ["john"])
+            #expect(try InteropFixtures.identifiers(try host(["system", "search", "--name", "john", "--json"], in: group)) == ["john"])
             try host(["signal", "--wait"], in: group)
             #expect(try host(["system", "search", "--name", "john"], in: group).stdout.isEmpty)
 

@@ -7,8 +7,8 @@ import Testing
 struct VCardExportInteropTests {
     /// Fills `group` with contacts that stress the codec: every field, escapes, custom labels, no year.
     private func seed(_ group: TemporaryAppGroup) throws {
-        let path = try InteropHarness.write(
-            InteropHarness.crlf(VCardImportInteropTests.appleCard()), named: "seed.vcf", in: group)
+        let path = try InteropFixtures.write(
+            InteropFixtures.crlf(VCardImportInteropTests.appleCard()), named: "seed.vcf", in: group)
         try host(["import", path], in: group)
         try host(
             [
@@ -29,7 +29,7 @@ struct VCardExportInteropTests {
         try withTemporaryAppGroup { source in
             try seed(source)
             let original = try host(["list", "--json"], in: source)
-            #expect(try InteropHarness.jsonArray(original).count == 4)
+            #expect(try jsonArray(original).count == 4)
 
             let exported = try host(["export", "--vcard"] + versionArguments, in: source)
             #expect(exported.stderr.isEmpty, "\(exported)")
@@ -39,13 +39,13 @@ struct VCardExportInteropTests {
             #expect(exported.stdout.components(separatedBy: "\r\nVERSION:\(version)\r\n").count - 1 == 4)
 
             try withTemporaryAppGroup { target in
-                let file = try InteropHarness.write(exported.stdout, named: "export.vcf", in: target)
+                let file = try InteropFixtures.write(exported.stdout, named: "export.vcf", in: target)
                 let imported = try host(["import", file], in: target)
-                #expect(imported.stdout == InteropHarness.summary(4, added: 4, updated: 0, skipped: 0) + "\n")
+                #expect(imported.stdout == InteropFixtures.summary(4, added: 4, updated: 0, skipped: 0) + "\n")
                 #expect(imported.stderr.isEmpty, "\(imported)")
 
                 let copy = try host(["list", "--json"], in: target)
-                #expect(try InteropHarness.canonicalJSON(copy.stdout) == InteropHarness.canonicalJSON(original.stdout))
+                #expect(try InteropFixtures.canonicalJSON(copy.stdout) == InteropFixtures.canonicalJSON(original.stdout))
                 #expect(try contactsByID(copy) == contactsByID(original))
             }
         }
@@ -59,10 +59,10 @@ struct VCardExportInteropTests {
             try withTemporaryAppGroup { target throws in
                 #expect(
                     try host(["import", "-"], in: target, stdin: Data(exported.stdout.utf8)).stdout
-                        == InteropHarness.summary(4, added: 4, updated: 0, skipped: 0) + "\n")
+                        == InteropFixtures.summary(4, added: 4, updated: 0, skipped: 0) + "\n")
                 #expect(
-                    try InteropHarness.canonicalJSON(try host(["list", "--json"], in: target).stdout)
-                        == InteropHarness.canonicalJSON(try host(["list", "--json"], in: source).stdout))
+                    try InteropFixtures.canonicalJSON(try host(["list", "--json"], in: target).stdout)
+                        == InteropFixtures.canonicalJSON(try host(["list", "--json"], in: source).stdout))
             }
         }
     }
@@ -75,7 +75,7 @@ struct VCardExportInteropTests {
         try withTemporaryAppGroup { group in
             try host(["add", "--id", "x", "--given-name", "X"], in: group)
             let result = try ProcessRunner.host(arguments, in: group)
-            InteropHarness.expectUsageError(result)
+            CLIHarness.expectUsageError(result)
         }
     }
 

@@ -33,7 +33,7 @@ struct VCardImportInteropTests {
             "NOTE:First line\\nSecond line\\, with a comma\\; and a semicolon",
             "BDAY;X-APPLE-OMIT-YEAR=1604:1604-05-17",
         ]
-            + InteropHarness.foldedPhotoLines(InteropHarness.jpegBytes)
+            + InteropFixtures.foldedPhotoLines(InteropFixtures.jpegBytes)
             + ["UID:\(uid)", "END:VCARD"]
     }
 
@@ -69,17 +69,17 @@ struct VCardImportInteropTests {
             ],
             "note": "First line\nSecond line, with a comma; and a semicolon",
             "birthday": "--05-17",
-            "imageData": InteropHarness.jpegBytes.base64EncodedString(),
+            "imageData": InteropFixtures.jpegBytes.base64EncodedString(),
         ]
     }
 
     @Test("An Apple Contacts export imports with every field intact")
     func importAppleExport() throws {
         try withTemporaryAppGroup { group in
-            let path = try InteropHarness.write(InteropHarness.crlf(Self.appleCard()), named: "john.vcf", in: group)
+            let path = try InteropFixtures.write(InteropFixtures.crlf(Self.appleCard()), named: "john.vcf", in: group)
 
             let result = try host(["import", path], in: group)
-            #expect(result.stdout == InteropHarness.summary(1, added: 1, updated: 0, skipped: 0) + "\n")
+            #expect(result.stdout == InteropFixtures.summary(1, added: 1, updated: 0, skipped: 0) + "\n")
             #expect(result.stderr.isEmpty, "a clean Apple export must import without warnings: \(result.stderr)")
 
             let contact = try jsonObject(try host(["get", "apple-john", "--json"], in: group))
@@ -92,12 +92,12 @@ struct VCardImportInteropTests {
             #expect(contact["jobTitle"] as? String == "Senior Engineer")
             #expect(contact["note"] as? String == "First line\nSecond line, with a comma; and a semicolon")
             let image = try #require(contact["imageData"] as? String, "imageData missing")
-            #expect(Data(base64Encoded: image) == InteropHarness.jpegBytes, "the folded PHOTO did not survive")
+            #expect(Data(base64Encoded: image) == InteropFixtures.jpegBytes, "the folded PHOTO did not survive")
 
             // And nothing else was lost or invented.
             let expected = try JSONSerialization.data(withJSONObject: Self.appleCardJSON, options: [.sortedKeys])
             #expect(
-                try InteropHarness.canonicalJSON(try host(["get", "apple-john", "--json"], in: group).stdout)
+                try InteropFixtures.canonicalJSON(try host(["get", "apple-john", "--json"], in: group).stdout)
                     == String(decoding: expected, as: UTF8.self))
         }
     }
@@ -119,16 +119,16 @@ struct VCardImportInteropTests {
     func malformedMiddleCard() throws {
         try withTemporaryAppGroup { group in
             let (lines, badLine) = Self.fileWithBrokenMiddleCard()
-            let path = try InteropHarness.write(InteropHarness.crlf(lines), named: "three.vcf", in: group)
+            let path = try InteropFixtures.write(InteropFixtures.crlf(lines), named: "three.vcf", in: group)
 
             let result = try host(["import", path], in: group)
-            #expect(result.stdout == InteropHarness.summary(2, added: 2, updated: 0, skipped: 1) + "\n")
-            let problems = InteropHarness.stderrLines(result)
+            #expect(result.stdout == InteropFixtures.summary(2, added: 2, updated: 0, skipped: 1) + "\n")
+            let problems = result.stderrLines
             #expect(problems.count == 1, "\(result)")
             #expect(problems.first?.hasPrefix("\(path):\(badLine): ") == true, "expected \(path):\(badLine): …, got \(problems)")
             #expect(problems.first?.contains("END:VCARD") == true, "\(problems)")
 
-            #expect(try InteropHarness.identifiers(try host(["list", "--json"], in: group)) == ["ok-1", "ok-3"])
+            #expect(try InteropFixtures.identifiers(try host(["list", "--json"], in: group)) == ["ok-1", "ok-3"])
             let ann = try jsonObject(try host(["get", "ok-1", "--json"], in: group))
             #expect(ann["note"] as? String == "a note long enough to be folded by the writer onto a second line")
         }
@@ -138,17 +138,17 @@ struct VCardImportInteropTests {
     func malformedMiddleCardStopOnError() throws {
         try withTemporaryAppGroup { group in
             let (lines, badLine) = Self.fileWithBrokenMiddleCard()
-            let path = try InteropHarness.write(InteropHarness.crlf(lines), named: "three.vcf", in: group)
+            let path = try InteropFixtures.write(InteropFixtures.crlf(lines), named: "three.vcf", in: group)
 
             let result = try host(["import", "--stop-on-error", path], in: group, expect: 1)
             #expect(result.stdout.isEmpty, "\(result)")
-            let problems = InteropHarness.stderrLines(result)
+            let problems = result.stderrLines
             #expect(!problems.isEmpty, "\(result)")
             #expect(problems.allSatisfy { $0.contains("\(path):\(badLine): ") }, "\(problems)")
             #expect(problems.last?.hasPrefix("error: ") == true, "\(problems)")
 
             #expect(try host(["list"], in: group).stdout.isEmpty, "--stop-on-error must write nothing")
-            #expect(try InteropHarness.jsonArray(try host(["list", "--json"], in: group)).isEmpty)
+            #expect(try jsonArray(try host(["list", "--json"], in: group)).isEmpty)
             _ = try host(["get", "ok-1"], in: group, expect: 1)
         }
     }
@@ -156,7 +156,7 @@ struct VCardImportInteropTests {
     @Test("import - reads a vCard 2.1 card with QUOTED-PRINTABLE, CHARSET=UTF-8 and soft line breaks from stdin")
     func importStdinQuotedPrintable() throws {
         try withTemporaryAppGroup { group in
-            let card = InteropHarness.crlf([
+            let card = InteropFixtures.crlf([
                 "BEGIN:VCARD",
                 "VERSION:2.1",
                 "N;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:M=C3=BCller;J=C3=BCrgen;;;",
@@ -170,7 +170,7 @@ struct VCardImportInteropTests {
                 "END:VCARD",
             ])
             let result = try host(["import", "-"], in: group, stdin: Data(card.utf8))
-            #expect(result.stdout == InteropHarness.summary(1, added: 1, updated: 0, skipped: 0) + "\n")
+            #expect(result.stdout == InteropFixtures.summary(1, added: 1, updated: 0, skipped: 0) + "\n")
             #expect(result.stderr.isEmpty, "\(result)")
 
             let contact = try jsonObject(try host(["get", "qp-1", "--json"], in: group))
@@ -186,11 +186,11 @@ struct VCardImportInteropTests {
         try withTemporaryAppGroup { group in
             let input = "BEGIN:VCARD\nVERSION:3.0\nFN:Good Card\nUID:good\nEND:VCARD\nEND:VCARD\n"
             let result = try host(["import", "-"], in: group, stdin: Data(input.utf8))
-            #expect(result.stdout == InteropHarness.summary(1, added: 1, updated: 0, skipped: 1) + "\n")
-            let problems = InteropHarness.stderrLines(result)
+            #expect(result.stdout == InteropFixtures.summary(1, added: 1, updated: 0, skipped: 1) + "\n")
+            let problems = result.stderrLines
             #expect(problems.count == 1, "\(result)")
             #expect(problems.first?.hasPrefix("<stdin>:6: ") == true, "\(problems)")
-            #expect(try InteropHarness.identifiers(try host(["list", "--json"], in: group)) == ["good"])
+            #expect(try InteropFixtures.identifiers(try host(["list", "--json"], in: group)) == ["good"])
         }
     }
 
@@ -199,16 +199,16 @@ struct VCardImportInteropTests {
         try withTemporaryAppGroup { group in
             // The second card has no UID: its generated identifier must be the same on every import.
             let noUID = ["BEGIN:VCARD", "VERSION:3.0", "N:Nouid;Nora;;;", "FN:Nora Nouid", "TEL;type=CELL:+1 555 0142", "END:VCARD"]
-            let text = InteropHarness.crlf(Self.appleCard() + noUID)
-            let path = try InteropHarness.write(text, named: "two.vcf", in: group)
+            let text = InteropFixtures.crlf(Self.appleCard() + noUID)
+            let path = try InteropFixtures.write(text, named: "two.vcf", in: group)
 
-            #expect(try host(["import", path], in: group).stdout == InteropHarness.summary(2, added: 2, updated: 0, skipped: 0) + "\n")
-            let before = try InteropHarness.canonicalJSON(try host(["list", "--json"], in: group).stdout)
-            #expect(try InteropHarness.jsonArray(try host(["list", "--json"], in: group)).count == 2)
+            #expect(try host(["import", path], in: group).stdout == InteropFixtures.summary(2, added: 2, updated: 0, skipped: 0) + "\n")
+            let before = try InteropFixtures.canonicalJSON(try host(["list", "--json"], in: group).stdout)
+            #expect(try jsonArray(try host(["list", "--json"], in: group)).count == 2)
 
             let again = try host(["import", path], in: group)
-            #expect(again.stdout == InteropHarness.summary(2, added: 0, updated: 2, skipped: 0) + "\n")
-            #expect(try InteropHarness.canonicalJSON(try host(["list", "--json"], in: group).stdout) == before)
+            #expect(again.stdout == InteropFixtures.summary(2, added: 0, updated: 2, skipped: 0) + "\n")
+            #expect(try InteropFixtures.canonicalJSON(try host(["list", "--json"], in: group).stdout) == before)
         }
     }
 }

@@ -53,19 +53,6 @@ struct TemplateProviderTests {
         }
     }
 
-    private func waitUntilGone(_ pid: pid_t) {
-        // The kernel releases the provider lock once the killed process is gone.
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let state = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), !state.contains(") Z ") {
-                usleep(5000)
-                continue
-            }
-            return
-        }
-        Issue.record("process \(pid) did not exit after SIGKILL")
-    }
-
     @Test(
         "syncs, is killed (SIGKILL), relaunches and still reports the deletion it learned from App Group UserDefaults",
         arguments: ["template-provider", "template-provider-swift5"])
@@ -93,7 +80,7 @@ struct TemplateProviderTests {
             // Killed between syncs; meanwhile the app deletes one contact, changes one, adds one.
             let pid = try #require(group.providerPID())
             kill(pid, SIGKILL)
-            waitUntilGone(pid)
+            #expect(ProcessExit.waitUntilGone(pid), "process \(pid) did not exit after SIGKILL")
             items.remove(at: 1)
             items[0].lastName = "King"
             items.append(ContactItemJSON(identifier: "d", firstName: "Dan", lastName: "Brown", phoneNumber: "+1 555 0100"))

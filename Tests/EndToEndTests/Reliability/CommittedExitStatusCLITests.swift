@@ -32,7 +32,7 @@ struct CommittedExitStatusCLITests {
         _ result: ProcessResult, mentioning text: String, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(result.exitCode == 0, "\(result)", sourceLocation: sourceLocation)
-        let lines = CLIHarness.stderrLines(result)
+        let lines = result.stderrLines
         #expect(lines.count == 1, "\(result)", sourceLocation: sourceLocation)
         #expect(lines.first?.hasPrefix("warning: ") == true, "\(result)", sourceLocation: sourceLocation)
         #expect(result.stderr.contains(text), "\(result)", sourceLocation: sourceLocation)
@@ -42,21 +42,21 @@ struct CommittedExitStatusCLITests {
     func compactionFailureAfterCommit() throws {
         try withTemporaryAppGroup(onScratchFileSystemOf: 2 << 20) { group, disk in
             try Self.fillWithPendingCompaction(group, on: disk)
-            let added = try CLIHarness.run(["add", "--given-name", "Ada", "--id", "ada"], in: group)
+            let added = try ProcessRunner.host(["add", "--given-name", "Ada", "--id", "ada"], in: group)
             Self.expectCommittedWithWarning(added, mentioning: "No space left on device")
             #expect(added.output == "ada")
 
-            let updated = try CLIHarness.run(["update", "ada", "--family-name", "Lovelace"], in: group)
+            let updated = try ProcessRunner.host(["update", "ada", "--family-name", "Lovelace"], in: group)
             Self.expectCommittedWithWarning(updated, mentioning: "No space left on device")
             #expect(updated.output == "ada")
 
-            let deleted = try CLIHarness.run(["delete", "seed-1"], in: group)
+            let deleted = try ProcessRunner.host(["delete", "seed-1"], in: group)
             Self.expectCommittedWithWarning(deleted, mentioning: "No space left on device")
 
             let importFile = NSTemporaryDirectory() + "/cps-import-\(UUID().uuidString).json"
             defer { unlink(importFile) }
             try Data(#"[{"identifier":"grace","givenName":"Grace"}]"#.utf8).write(to: URL(fileURLWithPath: importFile))
-            let imported = try CLIHarness.run(["import", importFile], in: group)
+            let imported = try ProcessRunner.host(["import", importFile], in: group)
             Self.expectCommittedWithWarning(imported, mentioning: "No space left on device")
             #expect(imported.output == "imported 1 contacts (1 added, 0 updated, 0 skipped)")
 
@@ -66,7 +66,7 @@ struct CommittedExitStatusCLITests {
             #expect(try database.get("seed-1") == nil)
             #expect(try database.get("grace")?.givenName == "Grace")
             #expect(try database.all().count == 1500 + 1 - 1 + 1)
-            let retried = try CLIHarness.run(["add", "--given-name", "Ada", "--id", "ada"], in: group)
+            let retried = try ProcessRunner.host(["add", "--given-name", "Ada", "--id", "ada"], in: group)
             #expect(retried.exitCode == 1)
 
             // With space again, the next write compacts.
@@ -86,13 +86,13 @@ struct CommittedExitStatusCLITests {
             try? FileManager.default.removeItem(atPath: store)
             #expect(FileManager.default.createFile(atPath: store, contents: Data("x".utf8)))
 
-            let reset = try CLIHarness.run(["reset"], in: group)
+            let reset = try ProcessRunner.host(["reset"], in: group)
             Self.expectCommittedWithWarning(reset, mentioning: "is not a directory")
             #expect(try AppDatabase(appGroup: group.appGroup).all().isEmpty)
 
-            let disabled = try CLIHarness.run(["disable"], in: group)
+            let disabled = try ProcessRunner.host(["disable"], in: group)
             Self.expectCommittedWithWarning(disabled, mentioning: "is not a directory")
-            let status = try CLIHarness.run(["signal"], in: group)
+            let status = try ProcessRunner.host(["signal"], in: group)
             #expect(status.exitCode == 1)
             #expect(status.stderr.contains("disabled"), "\(status)")
         }

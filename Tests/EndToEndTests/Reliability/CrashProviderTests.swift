@@ -49,7 +49,7 @@ struct CrashProviderTests {
                 let victim = group.providerPID()
                 if let victim { kill(victim, SIGKILL) }
                 waiter.waitUntilExit()  // it answers, or reports that the provider died
-                if let victim { waitForExit(victim) }
+                if let victim { #expect(ProcessExit.waitUntilGone(victim), "process \(victim) did not exit after SIGKILL") }
 
                 // Relaunch: the first sync resumes from the committed position, not from scratch.
                 let status = try jsonObject(try host(["status", "--json"], in: group))
@@ -69,18 +69,5 @@ struct CrashProviderTests {
             try stopProvider(group)
             print("crash-provider: \(kills) kills at random points (\(resumedPages) mid content enumeration, resumed from the committed page), \(edits) edits, \(size) contacts; system store equal to the app database after every relaunch (seed \(seed))")
         }
-    }
-
-    /// Waits for a killed process (not our child) to be gone. Swift cannot call pidfd_open (a
-    /// variadic syscall), and waitpid only works for children, so this checks /proc briefly.
-    private func waitForExit(_ pid: pid_t) {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), !stat.contains(") Z ") else {
-                return
-            }
-            usleep(2_000)
-        }
-        Issue.record("process \(pid) did not exit after SIGKILL")
     }
 }

@@ -38,7 +38,7 @@ struct LockWaitCLITests {
                 BuiltProducts.path("contacts-host"), ["add", "--given-name", "Bob"], environment: environment)
             #expect(result.exitCode == 1, "\(result)")
             #expect(result.stdout.isEmpty, "\(result)")
-            let lines = CLIHarness.stderrLines(result)
+            let lines = result.stderrLines
             #expect(lines.count == 2, "\(result)")
             let holderText = "pid \(holderPID) (flock -o -x \(lockPath) /usr/bin/sleep 600, stopped)"
             #expect(lines.first?.hasPrefix("note: waiting for the lock on \(lockPath), held by \(holderText)") == true, "\(result)")

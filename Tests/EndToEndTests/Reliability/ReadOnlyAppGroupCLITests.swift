@@ -27,12 +27,12 @@ struct ReadOnlyAppGroupCLITests {
             try disk.makeReadOnly()
 
             for (command, expected) in zip(commands, before) {
-                let result = try CLIHarness.run(command, in: group)
+                let result = try ProcessRunner.host(command, in: group)
                 #expect(result.exitCode == 0, "\(command): \(result)")
                 #expect(result.stderr.isEmpty, "\(command): \(result)")
                 #expect(result.output == expected, "\(command)")
             }
-            let add = try CLIHarness.run(["add", "--given-name", "Bob"], in: group)
+            let add = try ProcessRunner.host(["add", "--given-name", "Bob"], in: group)
             CLIHarness.expectFailure(add, mentioning: ["Read-only file system"])
         }
     }

@@ -179,7 +179,7 @@ struct ReliabilityBadInputCLITests {
                 let shown = arguments.map { $0.debugDescription }.joined(separator: " ")
                 #expect(result.exitCode == 2, "\(shown) → \(result)")
                 #expect(result.stdout.isEmpty, "\(shown) → \(result)")
-                let lines = reliabilityStderrLines(result)
+                let lines = result.stderrLines
                 #expect(lines.count == 1, "\(shown) → \(result)")
                 #expect(lines.first?.hasPrefix("error: ") == true, "\(shown) → \(result)")
                 #expect(lines.first?.contains(mention) == true, "\(shown) should mention \(mention) → \(result)")

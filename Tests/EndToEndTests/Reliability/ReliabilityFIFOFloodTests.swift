@@ -171,7 +171,7 @@ struct ReliabilityFIFOFloodTests {
             // --timeout would be fine too. Either way: bounded, one line, naming the domain's run files.
             #expect(refused.exitCode == 1, "\(refused)")
             #expect(refused.stdout.isEmpty, "\(refused)")
-            let lines = reliabilityStderrLines(refused)
+            let lines = refused.stderrLines
             #expect(lines.count == 1 && lines[0].hasPrefix("error: "), "\(refused)")
             #expect(refused.stderr.contains(group.path + "/run/defaultDomain/"), "\(refused)")
             #expect(elapsed < .seconds(15), "the host must not hang on a full pipe beyond its timeout")

@@ -54,7 +54,7 @@ struct ReliabilityPathCLITests {
     ) {
         #expect(result.exitCode == 1, "\(result)", sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, "\(result)", sourceLocation: sourceLocation)
-        let lines = reliabilityStderrLines(result)
+        let lines = result.stderrLines
         #expect(lines.count == 1, "\(result)", sourceLocation: sourceLocation)
         #expect(lines.first?.contains(path) == true, "should name \(path): \(result)", sourceLocation: sourceLocation)
         #expect(lines.first?.contains(reason) == true, "should say \(reason): \(result)", sourceLocation: sourceLocation)
@@ -216,7 +216,7 @@ struct ReliabilityPathCLITests {
                 let result = try run(["add", "--given-name", "Bad", "--id", bad])
                 #expect(result.exitCode == 2, "\(bad.debugDescription): \(result)")
                 #expect(result.stdout.isEmpty)
-                #expect(reliabilityStderrLines(result).count == 1 && result.stderr.contains("--id"), "\(result)")
+                #expect(result.stderrLines.count == 1 && result.stderr.contains("--id"), "\(result)")
             }
             #expect(try AppDatabase(appGroup: AppGroup(path: appGroup)).all().count == identifiers.count + 1 - 2)
             #expect(throws: StoreError.self) {

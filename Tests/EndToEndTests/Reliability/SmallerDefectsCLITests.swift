@@ -15,7 +15,7 @@ struct SmallerDefectsCLITests {
     func impossibleBirthdays() throws {
         try withTemporaryAppGroup { group in
             for birthday in ["2023-02-30", "--02-30", "2023-02-29", "2023-04-31", "1900-02-29"] {
-                let result = try CLIHarness.run(["add", "--given-name", "X", "--birthday", birthday], in: group)
+                let result = try ProcessRunner.host(["add", "--given-name", "X", "--birthday", birthday], in: group)
                 CLIHarness.expectUsageError(result, mentioning: "is not a date")
             }
             #expect(CLIHarness.databaseFiles(group) == [nil, nil])
@@ -42,7 +42,7 @@ struct SmallerDefectsCLITests {
             let file = group.path + "/dup.json"
             let text = "[\n{\"identifier\":\"a\",\"givenName\":\"A\"},\n{\"identifier\":\"b\",\"givenName\":\"B\",\"given\\u004eame\":\"C\"}\n]\n"
             try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-            let result = try CLIHarness.run(["import", file], in: group)
+            let result = try ProcessRunner.host(["import", file], in: group)
             CLIHarness.expectFailure(result, mentioning: [file, "line 3", "'givenName' appears twice"])
             #expect(CLIHarness.databaseFiles(group) == [nil, nil])
             // The same key in two different contacts (or nested objects) is fine.
@@ -60,7 +60,7 @@ struct SmallerDefectsCLITests {
             let configuration = group.path + "/domains/defaultDomain/domain.json"
             try Data("{\"enabled\": tru".utf8).write(to: URL(fileURLWithPath: configuration))
             for arguments in [["signal"], ["signal", "--wait"]] {
-                let result = try CLIHarness.run(arguments, in: group)
+                let result = try ProcessRunner.host(arguments, in: group)
                 CLIHarness.expectFailure(result, mentioning: [configuration, "malformed"])
                 #expect(!result.stderr.contains("disabled"), "\(result)")
             }
@@ -130,7 +130,7 @@ struct SmallerDefectsCLITests {
             try Data(("[" + contacts.joined(separator: ",\n") + "]").utf8).write(to: URL(fileURLWithPath: file))
             try disk.fill(leaving: 32 * 1024)
 
-            let result = try CLIHarness.run(["import", file], in: group)
+            let result = try ProcessRunner.host(["import", file], in: group)
             CLIHarness.expectFailure(result, mentioning: ["import stopped: ", " of 400 contacts were written", "No space left on device"])
             let written = try #require(
                 result.stderr.range(of: "import stopped: ").flatMap { Int(result.stderr[$0.upperBound...].prefix { $0.isNumber }) })

@@ -113,7 +113,7 @@ struct SyncEndToEndTests {
 
             let pid = try #require(group.providerPID())
             kill(pid, SIGKILL)
-            try waitUntilGone(pid)
+            #expect(ProcessExit.waitUntilGone(pid), "process \(pid) did not exit after SIGKILL")
 
             let resumed = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
             #expect(resumed["pages"] as? Int == 2, "should resume at offset 1000, not start over")
@@ -137,7 +137,7 @@ struct SyncEndToEndTests {
             #expect(try jsonObject(step)["batches"] as? Int == 1)
             let pid = try #require(group.providerPID())
             kill(pid, SIGKILL)
-            try waitUntilGone(pid)
+            #expect(ProcessExit.waitUntilGone(pid), "process \(pid) did not exit after SIGKILL")
 
             let rest = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
             #expect(rest["enumeration"] as? String == "changes")
@@ -220,19 +220,6 @@ struct SyncEndToEndTests {
             #expect(log.components(separatedBy: "serving domain").count == 3, "two launches expected:\n\(log)")
             try stopProvider(group)
         }
-    }
-
-    private func waitUntilGone(_ pid: pid_t) throws {
-        // The provider lock is released by the kernel when the killed process is gone.
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let state = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), !state.contains(") Z ") {
-                usleep(5000)
-                continue
-            }
-            return
-        }
-        Issue.record("process \(pid) did not exit after SIGKILL")
     }
 }
 

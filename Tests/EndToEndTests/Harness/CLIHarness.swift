@@ -9,26 +9,16 @@ import Glibc
 
 /// Helpers for running the built `contacts-host` binary against a temporary App Group.
 enum CLIHarness {
-    /// Runs `contacts-host` with `arguments` in `group` (through `CONTACT_PROVIDER_APP_GROUP`).
-    static func run(_ arguments: [String], in group: TemporaryAppGroup, stdin: Data? = nil) throws -> ProcessResult {
-        try ProcessRunner.host(arguments, in: group, stdin: stdin)
-    }
-
     /// Runs `contacts-host` and requires success with an empty stderr; returns stdout without its final newline.
     @discardableResult
     static func succeed(
         _ arguments: [String], in group: TemporaryAppGroup, stdin: Data? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> String {
-        let result = try run(arguments, in: group, stdin: stdin)
+        let result = try ProcessRunner.host(arguments, in: group, stdin: stdin)
         #expect(result.exitCode == 0, "contacts-host \(arguments) → \(result)", sourceLocation: sourceLocation)
         #expect(result.stderr.isEmpty, "contacts-host \(arguments) → \(result)", sourceLocation: sourceLocation)
         return result.output
-    }
-
-    /// The lines of stderr (without the final newline).
-    static func stderrLines(_ result: ProcessResult) -> [String] {
-        result.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty }
     }
 
     /// The environment of a child process that names no App Group at all.
@@ -66,7 +56,7 @@ enum CLIHarness {
     ) {
         #expect(result.exitCode == 2, "\(result)", sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, "\(result)", sourceLocation: sourceLocation)
-        let lines = stderrLines(result)
+        let lines = result.stderrLines
         #expect(lines.count == 1, "\(result)", sourceLocation: sourceLocation)
         #expect(lines.first?.hasPrefix("error: ") == true, "\(result)", sourceLocation: sourceLocation)
         if let text { #expect(result.stderr.contains(text), "\(result)", sourceLocation: sourceLocation) }
@@ -78,7 +68,7 @@ enum CLIHarness {
     ) {
         #expect(result.exitCode == 1, "\(result)", sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, "\(result)", sourceLocation: sourceLocation)
-        let lines = stderrLines(result)
+        let lines = result.stderrLines
         #expect(lines.count == 1, "\(result)", sourceLocation: sourceLocation)
         #expect(lines.first?.hasPrefix("error: ") == true, "\(result)", sourceLocation: sourceLocation)
         for text in texts { #expect(result.stderr.contains(text), "\(result)", sourceLocation: sourceLocation) }

@@ -6,9 +6,19 @@ import Glibc
 
 /// The outcome of running a process to completion.
 public struct ProcessResult: Sendable, CustomStringConvertible {
+    /// The exit status (or, when a signal ended the process, the signal's number).
     public let exitCode: Int32
+    /// Everything written to standard output.
     public let stdout: String
+    /// Everything written to standard error.
     public let stderr: String
+
+    /// A result with these parts (e.g. from a command run in process).
+    public init(exitCode: Int32, stdout: String, stderr: String) {
+        self.exitCode = exitCode
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 
     public var description: String {
         "exit \(exitCode)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"

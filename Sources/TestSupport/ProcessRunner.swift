@@ -6,9 +6,19 @@ import Glibc
 
 /// The outcome of running a process to completion.
 public struct ProcessResult: Sendable, CustomStringConvertible {
+    /// The exit status (or, when a signal ended the process, the signal's number).
     public let exitCode: Int32
+    /// Everything written to standard output.
     public let stdout: String
+    /// Everything written to standard error.
     public let stderr: String
+
+    /// A result with these parts (e.g. from a command run in process).
+    public init(exitCode: Int32, stdout: String, stderr: String) {
+        self.exitCode = exitCode
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 
     public var description: String {
         "exit \(exitCode)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
@@ -17,6 +27,11 @@ public struct ProcessResult: Sendable, CustomStringConvertible {
     /// stdout without the trailing newline.
     public var output: String {
         stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout
+    }
+
+    /// The non-empty lines of stderr.
+    public var stderrLines: [String] {
+        stderr.split(separator: "\n").map(String.init)
     }
 }
 
@@ -64,7 +79,16 @@ public enum ProcessRunner {
 
     /// Runs `contacts-host` with `arguments` in `group`.
     public static func host(_ arguments: [String], in group: TemporaryAppGroup, stdin: Data? = nil) throws -> ProcessResult {
-        try run(BuiltProducts.path("contacts-host"), arguments, environment: group.environment, stdin: stdin)
+        try host(arguments, environment: group.environment, stdin: stdin)
+    }
+
+    /// Runs `contacts-host` with `arguments` and `environment` (this process's when nil), e.g. one that
+    /// names no App Group or adds variables to a `TemporaryAppGroup`'s.
+    public static func host(
+        _ arguments: [String], environment: [String: String]? = nil, stdin: Data? = nil, currentDirectory: String? = nil
+    ) throws -> ProcessResult {
+        try run(BuiltProducts.path("contacts-host"), arguments, environment: environment, stdin: stdin,
+            currentDirectory: currentDirectory)
     }
 }
 

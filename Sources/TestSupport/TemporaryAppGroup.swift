@@ -67,27 +67,12 @@ public final class TemporaryAppGroup: @unchecked Sendable {
             if let pid = providerPID(appGroupPath: appGroupPath, domain: domain) {
                 stopped = true
                 kill(pid, SIGTERM)
-                if !waitForExit(pid, seconds: 5) {
+                if !ProcessExit.waitUntilGone(pid, seconds: 5) {
                     kill(pid, SIGKILL)
-                    _ = waitForExit(pid, seconds: 5)
+                    ProcessExit.waitUntilGone(pid, seconds: 5)
                 }
             }
         }
         return stopped
-    }
-
-    private static func waitForExit(_ pid: pid_t, seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if kill(pid, 0) != 0, errno == ESRCH { return true }
-            // A zombie of ours still answers kill(0): check its state.
-            if let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                status.contains(") Z ")
-            {
-                return true
-            }
-            usleep(10_000)
-        }
-        return false
     }
 }

@@ -18,93 +18,89 @@ struct AppGroupSelectionCLITests {
 
     @Test("The environment variable alone selects the App Group")
     func environmentVariable() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let cwd = try workingDirectory(group)
-        let result = try run(["add", "--id", "env", "--given-name", "Env"], environment: group.environment, in: cwd)
-        #expect(result.exitCode == 0, "\(result)")
-        #expect(try AppDatabase(appGroup: group.appGroup).get("env")?.givenName == "Env")
-        #expect(!FileManager.default.fileExists(atPath: cwd + "/AppGroup"))
+        try withTemporaryAppGroup { group in
+            let cwd = try workingDirectory(group)
+            let result = try run(["add", "--id", "env", "--given-name", "Env"], environment: group.environment, in: cwd)
+            #expect(result.exitCode == 0, "\(result)")
+            #expect(try AppDatabase(appGroup: group.appGroup).get("env")?.givenName == "Env")
+            #expect(!FileManager.default.fileExists(atPath: cwd + "/AppGroup"))
+        }
     }
 
     @Test("--app-group DIR and --app-group=DIR work without the variable, anywhere on the command line")
     func flagAlone() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let cwd = try workingDirectory(group)
-        let target = group.path + "/flagged"
-        let environment = CLIHarness.environmentWithoutAppGroup
-        var result = try run(["--app-group", target, "add", "--id", "f1", "--given-name", "F"], environment: environment, in: cwd)
-        #expect(result.exitCode == 0, "\(result)")
-        result = try run(["add", "--id", "f2", "--given-name", "G", "--app-group=\(target)"], environment: environment, in: cwd)
-        #expect(result.exitCode == 0, "\(result)")
-        result = try run(["list", "--app-group", target], environment: environment, in: cwd)
-        #expect(result.output == "f1\tF\nf2\tG", "\(result)")
-        #expect(try AppDatabase(appGroup: AppGroup(path: target)).all().map(\.identifier) == ["f1", "f2"])
-        #expect(!FileManager.default.fileExists(atPath: cwd + "/AppGroup"))
+        try withTemporaryAppGroup { group in
+            let cwd = try workingDirectory(group)
+            let target = group.path + "/flagged"
+            let environment = CLIHarness.environmentWithoutAppGroup
+            var result = try run(["--app-group", target, "add", "--id", "f1", "--given-name", "F"], environment: environment, in: cwd)
+            #expect(result.exitCode == 0, "\(result)")
+            result = try run(["add", "--id", "f2", "--given-name", "G", "--app-group=\(target)"], environment: environment, in: cwd)
+            #expect(result.exitCode == 0, "\(result)")
+            result = try run(["list", "--app-group", target], environment: environment, in: cwd)
+            #expect(result.output == "f1\tF\nf2\tG", "\(result)")
+            #expect(try AppDatabase(appGroup: AppGroup(path: target)).all().map(\.identifier) == ["f1", "f2"])
+            #expect(!FileManager.default.fileExists(atPath: cwd + "/AppGroup"))
+        }
     }
 
     @Test("A relative --app-group is resolved against the working directory")
     func relativeFlag() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let cwd = try workingDirectory(group)
-        let result = try run(
-            ["add", "--app-group", "relative/group", "--id", "r", "--given-name", "R"],
-            environment: CLIHarness.environmentWithoutAppGroup, in: cwd)
-        #expect(result.exitCode == 0, "\(result)")
-        #expect(try AppDatabase(appGroup: AppGroup(path: cwd + "/relative/group")).get("r") != nil)
+        try withTemporaryAppGroup { group in
+            let cwd = try workingDirectory(group)
+            let result = try run(
+                ["add", "--app-group", "relative/group", "--id", "r", "--given-name", "R"],
+                environment: CLIHarness.environmentWithoutAppGroup, in: cwd)
+            #expect(result.exitCode == 0, "\(result)")
+            #expect(try AppDatabase(appGroup: AppGroup(path: cwd + "/relative/group")).get("r") != nil)
+        }
     }
 
     @Test("The flag wins over the environment variable")
     func flagWins() throws {
-        let environmentGroup = TemporaryAppGroup()
-        let flagGroup = TemporaryAppGroup()
-        defer {
-            environmentGroup.cleanUp()
-            flagGroup.cleanUp()
+        try withTemporaryAppGroups { environmentGroup, flagGroup in
+            let cwd = try workingDirectory(environmentGroup)
+            let result = try run(
+                ["--app-group", flagGroup.path, "add", "--id", "both", "--given-name", "Both"],
+                environment: environmentGroup.environment, in: cwd)
+            #expect(result.exitCode == 0, "\(result)")
+            #expect(try AppDatabase(appGroup: flagGroup.appGroup).get("both") != nil)
+            #expect(try AppDatabase(appGroup: environmentGroup.appGroup).all().isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: environmentGroup.appGroup.contactsDirectory))
         }
-        let cwd = try workingDirectory(environmentGroup)
-        let result = try run(
-            ["--app-group", flagGroup.path, "add", "--id", "both", "--given-name", "Both"],
-            environment: environmentGroup.environment, in: cwd)
-        #expect(result.exitCode == 0, "\(result)")
-        #expect(try AppDatabase(appGroup: flagGroup.appGroup).get("both") != nil)
-        #expect(try AppDatabase(appGroup: environmentGroup.appGroup).all().isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: environmentGroup.appGroup.contactsDirectory))
     }
 
     @Test("Without flag or variable, the per-user default under $XDG_DATA_HOME (else ~/.local/share) is used, wherever the command runs")
     func defaultDirectory() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let cwd = try workingDirectory(group)
-        let other = group.path + "/elsewhere"
-        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
-        var environment = CLIHarness.environmentWithoutAppGroup
-        environment["HOME"] = group.path + "/home"
-        environment["XDG_DATA_HOME"] = nil
-        var result = try run(["add", "--id", "d", "--given-name", "D"], environment: environment, in: cwd)
-        #expect(result.exitCode == 0, "\(result)")
-        // Another working directory sees the same App Group.
-        result = try run(["list"], environment: environment, in: other)
-        #expect(result.output == "d\tD", "\(result)")
-        let homeDefault = AppGroup(path: group.path + "/home/.local/share/contact-provider-simulator/AppGroup")
-        #expect(try AppDatabase(appGroup: homeDefault).get("d") != nil)
-        #expect(!FileManager.default.fileExists(atPath: cwd + "/AppGroup"))
+        try withTemporaryAppGroup { group in
+            let cwd = try workingDirectory(group)
+            let other = group.path + "/elsewhere"
+            try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
+            var environment = CLIHarness.environmentWithoutAppGroup
+            environment["HOME"] = group.path + "/home"
+            environment["XDG_DATA_HOME"] = nil
+            var result = try run(["add", "--id", "d", "--given-name", "D"], environment: environment, in: cwd)
+            #expect(result.exitCode == 0, "\(result)")
+            // Another working directory sees the same App Group.
+            result = try run(["list"], environment: environment, in: other)
+            #expect(result.output == "d\tD", "\(result)")
+            let homeDefault = AppGroup(path: group.path + "/home/.local/share/contact-provider-simulator/AppGroup")
+            #expect(try AppDatabase(appGroup: homeDefault).get("d") != nil)
+            #expect(!FileManager.default.fileExists(atPath: cwd + "/AppGroup"))
 
-        environment["XDG_DATA_HOME"] = group.path + "/data"
-        result = try run(["add", "--id", "x", "--given-name", "X"], environment: environment, in: cwd)
-        #expect(result.exitCode == 0, "\(result)")
-        let xdgDefault = AppGroup(path: group.path + "/data/contact-provider-simulator/AppGroup")
-        #expect(try AppDatabase(appGroup: xdgDefault).all().map(\.identifier) == ["x"])
+            environment["XDG_DATA_HOME"] = group.path + "/data"
+            result = try run(["add", "--id", "x", "--given-name", "X"], environment: environment, in: cwd)
+            #expect(result.exitCode == 0, "\(result)")
+            let xdgDefault = AppGroup(path: group.path + "/data/contact-provider-simulator/AppGroup")
+            #expect(try AppDatabase(appGroup: xdgDefault).all().map(\.identifier) == ["x"])
+        }
     }
 
     @Test("--app-group given twice is a usage error")
     func flagTwice() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let result = try CLIHarness.run(["--app-group", group.path, "list", "--app-group", group.path], in: group)
-        CLIHarness.expectUsageError(result, mentioning: "given more than once")
+        try withTemporaryAppGroup { group in
+            let result = try ProcessRunner.host(["--app-group", group.path, "list", "--app-group", group.path], in: group)
+            CLIHarness.expectUsageError(result, mentioning: "given more than once")
+        }
     }
 }

@@ -15,89 +15,87 @@ struct FrontDoorCLITests {
     }
 
     private func host(_ arguments: [String], _ environment: [String: String]) throws -> ProcessResult {
-        try ProcessRunner.run(BuiltProducts.path("contacts-host"), arguments, environment: environment, currentDirectory: "/")
+        try ProcessRunner.host(arguments, environment: environment, currentDirectory: "/")
     }
 
     @Test("status names the App Group and where the choice came from: flag, environment or default")
     func statusShowsAppGroup() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let flagged = group.path + "/flagged"
-        let environment = homeEnvironment(group)
-        let defaultPath = group.path + "/home/.local/share/contact-provider-simulator/AppGroup"
-        let cases: [([String], [String: String], String, String)] = [
-            (["--app-group", flagged], environment, flagged, "flag"),
-            ([], group.environment, group.path, "environment"),
-            ([], environment, defaultPath, "default"),
-        ]
-        for (prefix, environment, path, source) in cases {
-            let text = try host(prefix + ["status"], environment)
-            #expect(text.exitCode == 0, "\(text)")
-            let firstLine = text.stdout.split(separator: "\n").first.map(String.init) ?? ""
-            #expect(firstLine.hasPrefix("App Group: \(path) ("), "\(text)")
-            #expect(firstLine.contains(source == "flag" ? "--app-group" : source == "environment" ? "$CONTACT_PROVIDER_APP_GROUP" : "the default"))
-            let json = try host(prefix + ["status", "--json"], environment)
-            let object = try #require(try CLIHarness.json(json.stdout) as? [String: Any])
-            #expect(object["appGroup"] as? String == path)
-            #expect(object["appGroupSource"] as? String == source)
+        try withTemporaryAppGroup { group in
+            let flagged = group.path + "/flagged"
+            let environment = homeEnvironment(group)
+            let defaultPath = group.path + "/home/.local/share/contact-provider-simulator/AppGroup"
+            let cases: [([String], [String: String], String, String)] = [
+                (["--app-group", flagged], environment, flagged, "flag"),
+                ([], group.environment, group.path, "environment"),
+                ([], environment, defaultPath, "default"),
+            ]
+            for (prefix, environment, path, source) in cases {
+                let text = try host(prefix + ["status"], environment)
+                #expect(text.exitCode == 0, "\(text)")
+                let firstLine = text.stdout.split(separator: "\n").first.map(String.init) ?? ""
+                #expect(firstLine.hasPrefix("App Group: \(path) ("), "\(text)")
+                #expect(firstLine.contains(source == "flag" ? "--app-group" : source == "environment" ? "$CONTACT_PROVIDER_APP_GROUP" : "the default"))
+                let json = try host(prefix + ["status", "--json"], environment)
+                let object = try #require(try CLIHarness.json(json.stdout) as? [String: Any])
+                #expect(object["appGroup"] as? String == path)
+                #expect(object["appGroupSource"] as? String == source)
+            }
         }
     }
 
     @Test("demo runs in its own App Group (its first line) and leaves the default App Group untouched")
     func demoLeavesDefaultUntouched() throws {
-        let group = TemporaryAppGroup()
-        let demoPath = group.path + "/home/.local/share/contact-provider-simulator/DemoAppGroup"
-        defer {
-            TemporaryAppGroup.stopProviders(inAppGroup: demoPath)
-            group.cleanUp()
-        }
-        let environment = homeEnvironment(group)
-        let defaultGroup = AppGroup(path: group.path + "/home/.local/share/contact-provider-simulator/AppGroup")
-        #expect(try host(["add", "--id", "mine", "--given-name", "Mine"], environment).exitCode == 0)
-        let before = try FileManager.default.subpathsOfDirectory(atPath: defaultGroup.path).sorted()
-        let database = AppDatabase(appGroup: defaultGroup).store
-        let bytes = [database.snapshotPath, database.journalPath].map { FileManager.default.contents(atPath: $0) }
+        try withTemporaryAppGroup { group in
+            let demoPath = group.path + "/home/.local/share/contact-provider-simulator/DemoAppGroup"
+            defer { TemporaryAppGroup.stopProviders(inAppGroup: demoPath) }
+            let environment = homeEnvironment(group)
+            let defaultGroup = AppGroup(path: group.path + "/home/.local/share/contact-provider-simulator/AppGroup")
+            #expect(try host(["add", "--id", "mine", "--given-name", "Mine"], environment).exitCode == 0)
+            let before = try FileManager.default.subpathsOfDirectory(atPath: defaultGroup.path).sorted()
+            let database = AppDatabase(appGroup: defaultGroup).store
+            let bytes = [database.snapshotPath, database.journalPath].map { FileManager.default.contents(atPath: $0) }
 
-        let demo = try host(["demo"], environment)
-        #expect(demo.exitCode == 0, "\(demo)")
-        #expect(demo.stdout.hasPrefix("App Group: \(demoPath) (the demo's own; your App Group \(defaultGroup.path) is not touched)"), "\(demo)")
-        #expect(demo.stdout.contains("equals the app database"))
-        #expect(try FileManager.default.subpathsOfDirectory(atPath: defaultGroup.path).sorted() == before)
-        #expect([database.snapshotPath, database.journalPath].map { FileManager.default.contents(atPath: $0) } == bytes)
-        #expect(try AppDatabase(appGroup: defaultGroup).all().map(\.identifier) == ["mine"])
-        #expect(try AppDatabase(appGroup: AppGroup(path: demoPath)).all().count == 5)
+            let demo = try host(["demo"], environment)
+            #expect(demo.exitCode == 0, "\(demo)")
+            #expect(demo.stdout.hasPrefix("App Group: \(demoPath) (the demo's own; your App Group \(defaultGroup.path) is not touched)"), "\(demo)")
+            #expect(demo.stdout.contains("equals the app database"))
+            #expect(try FileManager.default.subpathsOfDirectory(atPath: defaultGroup.path).sorted() == before)
+            #expect([database.snapshotPath, database.journalPath].map { FileManager.default.contents(atPath: $0) } == bytes)
+            #expect(try AppDatabase(appGroup: defaultGroup).all().map(\.identifier) == ["mine"])
+            #expect(try AppDatabase(appGroup: AppGroup(path: demoPath)).all().count == 5)
+        }
     }
 
     @Test("demo refuses a chosen App Group that holds the user's contacts unless --force, and changes nothing")
     func demoRefusesUserData() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try CLIHarness.succeed(["add", "--id", "mine", "--given-name", "Mine"], in: group)
-        let before = CLIHarness.databaseFiles(group)
-        let result = try CLIHarness.run(["demo"], in: group)
-        CLIHarness.expectFailure(result, mentioning: ["--force"])
-        #expect(result.stderr.contains("'Mine'"))
-        #expect(CLIHarness.databaseFiles(group) == before)
-        #expect(!FileManager.default.fileExists(atPath: group.path + "/domains"))
+        try withTemporaryAppGroup { group in
+            try CLIHarness.succeed(["add", "--id", "mine", "--given-name", "Mine"], in: group)
+            let before = CLIHarness.databaseFiles(group)
+            let result = try ProcessRunner.host(["demo"], in: group)
+            CLIHarness.expectFailure(result, mentioning: ["--force"])
+            #expect(result.stderr.contains("'Mine'"))
+            #expect(CLIHarness.databaseFiles(group) == before)
+            #expect(!FileManager.default.fileExists(atPath: group.path + "/domains"))
+        }
     }
 
     @Test("step --list --json and signal --wait --json print JSON (the latter on one line, as the README shows)")
     func jsonOutputs() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let pending = try CLIHarness.succeed(["step", "--list", "--json"], in: group)
-        let object = try #require(try CLIHarness.json(pending) as? [String: Any])
-        #expect(object["pending"] as? String == "content page (initial, 0)")
-        #expect(object["phase"] as? String == "content")
+        try withTemporaryAppGroup { group in
+            let pending = try CLIHarness.succeed(["step", "--list", "--json"], in: group)
+            let object = try #require(try CLIHarness.json(pending) as? [String: Any])
+            #expect(object["pending"] as? String == "content page (initial, 0)")
+            #expect(object["phase"] as? String == "content")
 
-        try CLIHarness.succeed(["add", "--id", "a", "--given-name", "A"], in: group)
-        try CLIHarness.succeed(["enable", "--extension", BuiltProducts.path("demo-provider")], in: group)
-        let report = try CLIHarness.succeed(["signal", "--wait", "--json"], in: group)
-        #expect(!report.contains("\n"), "\(report)")
-        let parsed = try #require(try CLIHarness.json(report) as? [String: Any])
-        #expect(parsed["enumeration"] as? String == "content")
-        #expect(parsed["systemCount"] as? Int == 1)
-        _ = try CLIHarness.run(["invalidate"], in: group)
+            try CLIHarness.succeed(["add", "--id", "a", "--given-name", "A"], in: group)
+            try CLIHarness.succeed(["enable", "--extension", BuiltProducts.path("demo-provider")], in: group)
+            let report = try CLIHarness.succeed(["signal", "--wait", "--json"], in: group)
+            #expect(!report.contains("\n"), "\(report)")
+            let parsed = try #require(try CLIHarness.json(report) as? [String: Any])
+            #expect(parsed["enumeration"] as? String == "content")
+            #expect(parsed["systemCount"] as? Int == 1)
+            _ = try ProcessRunner.host(["invalidate"], in: group)
+        }
     }
 }
 
@@ -105,35 +103,31 @@ struct FrontDoorCLITests {
 struct GenerateCLITests {
     @Test("generate N --seed S adds N contacts with every field shape; the same seed gives the same contacts")
     func deterministic() throws {
-        let first = TemporaryAppGroup()
-        let second = TemporaryAppGroup()
-        defer {
-            first.cleanUp()
-            second.cleanUp()
+        try withTemporaryAppGroups { first, second in
+            let output = try CLIHarness.succeed(["generate", "300", "--seed", "7"], in: first)
+            #expect(output == "generated 300 contacts with seed 7 (300 added, 0 updated)")
+            try CLIHarness.succeed(["generate", "300", "--seed", "7"], in: second)
+            let a = try CLIHarness.database(first).all()
+            let b = try CLIHarness.database(second).all()
+            #expect(a.count == 300)
+            #expect(a == b)
+            // Every field shape appears somewhere.
+            #expect(a.contains { !$0.phoneNumbers.isEmpty } && a.contains { $0.phoneNumbers.count > 1 })
+            #expect(a.contains { !$0.emailAddresses.isEmpty } && a.contains { !$0.postalAddresses.isEmpty })
+            #expect(a.contains { !$0.urlAddresses.isEmpty } && a.contains { !$0.note.isEmpty })
+            #expect(a.contains { $0.birthday?.hasPrefix("--") == true } && a.contains { $0.birthday?.count == 10 })
+            #expect(a.contains { !$0.dates.isEmpty } && a.contains { !$0.contactRelations.isEmpty })
+            #expect(a.contains { !$0.socialProfiles.isEmpty } && a.contains { !$0.instantMessageAddresses.isEmpty })
+            #expect(a.contains { $0.contactType == "organization" } && a.contains { !$0.middleName.isEmpty })
+            // The same seed again replaces; another seed adds different contacts.
+            #expect(try CLIHarness.succeed(["generate", "300", "--seed", "7"], in: first).contains("(0 added, 300 updated)"))
+            try CLIHarness.succeed(["generate", "300", "--seed", "8"], in: second)
+            let c = try CLIHarness.database(second).all()
+            #expect(c.count == 600)
+            let eight = c.filter { $0.identifier.hasPrefix("sample-8-") }
+            #expect(eight.count == 300)
+            #expect(eight.map(\.phoneNumbers) != a.map(\.phoneNumbers))
         }
-        let output = try CLIHarness.succeed(["generate", "300", "--seed", "7"], in: first)
-        #expect(output == "generated 300 contacts with seed 7 (300 added, 0 updated)")
-        try CLIHarness.succeed(["generate", "300", "--seed", "7"], in: second)
-        let a = try CLIHarness.database(first).all()
-        let b = try CLIHarness.database(second).all()
-        #expect(a.count == 300)
-        #expect(a == b)
-        // Every field shape appears somewhere.
-        #expect(a.contains { !$0.phoneNumbers.isEmpty } && a.contains { $0.phoneNumbers.count > 1 })
-        #expect(a.contains { !$0.emailAddresses.isEmpty } && a.contains { !$0.postalAddresses.isEmpty })
-        #expect(a.contains { !$0.urlAddresses.isEmpty } && a.contains { !$0.note.isEmpty })
-        #expect(a.contains { $0.birthday?.hasPrefix("--") == true } && a.contains { $0.birthday?.count == 10 })
-        #expect(a.contains { !$0.dates.isEmpty } && a.contains { !$0.contactRelations.isEmpty })
-        #expect(a.contains { !$0.socialProfiles.isEmpty } && a.contains { !$0.instantMessageAddresses.isEmpty })
-        #expect(a.contains { $0.contactType == "organization" } && a.contains { !$0.middleName.isEmpty })
-        // The same seed again replaces; another seed adds different contacts.
-        #expect(try CLIHarness.succeed(["generate", "300", "--seed", "7"], in: first).contains("(0 added, 300 updated)"))
-        try CLIHarness.succeed(["generate", "300", "--seed", "8"], in: second)
-        let c = try CLIHarness.database(second).all()
-        #expect(c.count == 600)
-        let eight = c.filter { $0.identifier.hasPrefix("sample-8-") }
-        #expect(eight.count == 300)
-        #expect(eight.map(\.phoneNumbers) != a.map(\.phoneNumbers))
     }
 }
 
@@ -141,26 +135,26 @@ struct GenerateCLITests {
 struct SignalProgressCLITests {
     @Test("A sync longer than --timeout that keeps committing pages succeeds, with progress lines on stderr after a second")
     func progressAndSilenceTimeout() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        var environment = group.environment
-        environment["BAD_PROVIDER_BUG"] = "slow-page"  // every page waits 0.4 s: 6 pages take 2.4 s
-        environment["BAD_PROVIDER_DELAY_SECONDS"] = "0.4"
-        environment["CONTACTS_HOST_PROGRESS"] = "1"  // stderr is a pipe here, not a terminal
-        let host = { (arguments: [String]) in
-            try ProcessRunner.run(BuiltProducts.path("contacts-host"), arguments, environment: environment)
+        try withTemporaryAppGroup { group in
+            var environment = group.environment
+            environment["BAD_PROVIDER_BUG"] = "slow-page"  // every page waits 0.4 s: 6 pages take 2.4 s
+            environment["BAD_PROVIDER_DELAY_SECONDS"] = "0.4"
+            environment["CONTACTS_HOST_PROGRESS"] = "1"  // stderr is a pipe here, not a terminal
+            let host = { (arguments: [String]) in
+                try ProcessRunner.host(arguments, environment: environment)
+            }
+            #expect(try host(["generate", "12", "--seed", "3"]).exitCode == 0)
+            let enabled = try host(["enable", "--extension", BuiltProducts.path("bad-provider"), "--page-size", "2"])
+            #expect(enabled.exitCode == 0, "\(enabled)")
+            let result = try host(["signal", "--wait", "--timeout", "1"])
+            #expect(result.exitCode == 0, "\(result)")
+            #expect(result.stdout.contains("system store: 12 contacts"), "\(result)")
+            let progress = result.stderr.split(separator: "\n").filter { $0.hasPrefix("syncing… ") }
+            #expect(!progress.isEmpty, "\(result)")
+            #expect(progress.allSatisfy { $0.contains("commits so far (pages or batches)") && $0.contains("contacts in the system store") })
+            #expect(result.stderr.split(separator: "\n").count == progress.count, "only progress lines on stderr: \(result)")
+            _ = try host(["invalidate"])
         }
-        #expect(try host(["generate", "12", "--seed", "3"]).exitCode == 0)
-        let enabled = try host(["enable", "--extension", BuiltProducts.path("bad-provider"), "--page-size", "2"])
-        #expect(enabled.exitCode == 0, "\(enabled)")
-        let result = try host(["signal", "--wait", "--timeout", "1"])
-        #expect(result.exitCode == 0, "\(result)")
-        #expect(result.stdout.contains("system store: 12 contacts"), "\(result)")
-        let progress = result.stderr.split(separator: "\n").filter { $0.hasPrefix("syncing… ") }
-        #expect(!progress.isEmpty, "\(result)")
-        #expect(progress.allSatisfy { $0.contains("commits so far (pages or batches)") && $0.contains("contacts in the system store") })
-        #expect(result.stderr.split(separator: "\n").count == progress.count, "only progress lines on stderr: \(result)")
-        _ = try host(["invalidate"])
     }
 }
 
@@ -168,73 +162,73 @@ struct SignalProgressCLITests {
 struct ImportProgressCLITests {
     @Test("Without a terminal or CONTACTS_HOST_PROGRESS=1, a slow import prints no progress")
     func quietWithoutTerminal() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        // Input that arrives late (after the second the ticker waits) on a pipe: nothing on stderr.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("contacts-host"))
-        process.arguments = ["import", "-"]
-        process.environment = group.environment
-        let input = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        // A forced twin of the same import shows when a second has passed: its first progress line.
-        var forcedEnvironment = group.environment
-        forcedEnvironment["CONTACTS_HOST_PROGRESS"] = "1"
-        let twin = Process()
-        twin.executableURL = URL(fileURLWithPath: BuiltProducts.path("contacts-host"))
-        twin.arguments = ["--app-group", group.path + "/twin", "import", "-"]
-        twin.environment = forcedEnvironment
-        let twinInput = Pipe(), twinErrors = Pipe()
-        twin.standardInput = twinInput
-        twin.standardOutput = FileHandle.nullDevice
-        twin.standardError = twinErrors
-        try twin.run()
-        _ = twinErrors.fileHandleForReading.availableData  // blocks until the twin's first progress line
-        for handle in [input.fileHandleForWriting, twinInput.fileHandleForWriting] {
-            handle.write(Data("[]".utf8))
-            try handle.close()
+        try withTemporaryAppGroup { group in
+            // Input that arrives late (after the second the ticker waits) on a pipe: nothing on stderr.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: BuiltProducts.path("contacts-host"))
+            process.arguments = ["import", "-"]
+            process.environment = group.environment
+            let input = Pipe(), errors = Pipe()
+            process.standardInput = input
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = errors
+            try process.run()
+            // A forced twin of the same import shows when a second has passed: its first progress line.
+            var forcedEnvironment = group.environment
+            forcedEnvironment["CONTACTS_HOST_PROGRESS"] = "1"
+            let twin = Process()
+            twin.executableURL = URL(fileURLWithPath: BuiltProducts.path("contacts-host"))
+            twin.arguments = ["--app-group", group.path + "/twin", "import", "-"]
+            twin.environment = forcedEnvironment
+            let twinInput = Pipe(), twinErrors = Pipe()
+            twin.standardInput = twinInput
+            twin.standardOutput = FileHandle.nullDevice
+            twin.standardError = twinErrors
+            try twin.run()
+            _ = twinErrors.fileHandleForReading.availableData  // blocks until the twin's first progress line
+            for handle in [input.fileHandleForWriting, twinInput.fileHandleForWriting] {
+                handle.write(Data("[]".utf8))
+                try handle.close()
+            }
+            let quiet = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            twin.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(quiet.isEmpty, "\(quiet)")
         }
-        let quiet = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        twin.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(quiet.isEmpty, "\(quiet)")
     }
 
     @Test("An import still reading its input after a second says so on stderr; the result follows on stdout")
     func readingProgress() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("contacts-host"))
-        process.arguments = ["import", "-"]
-        var environment = group.environment
-        environment["CONTACTS_HOST_PROGRESS"] = "1"  // stderr is a pipe here, not a terminal
-        process.environment = environment
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        // The input stays open until the progress line arrives: the signal, not a sleep.
-        var stderr = ""
-        while !stderr.contains("\n") {
-            let chunk = errors.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            stderr += String(decoding: chunk, as: UTF8.self)
+        try withTemporaryAppGroup { group in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: BuiltProducts.path("contacts-host"))
+            process.arguments = ["import", "-"]
+            var environment = group.environment
+            environment["CONTACTS_HOST_PROGRESS"] = "1"  // stderr is a pipe here, not a terminal
+            process.environment = environment
+            let input = Pipe(), output = Pipe(), errors = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            // The input stays open until the progress line arrives: the signal, not a sleep.
+            var stderr = ""
+            while !stderr.contains("\n") {
+                let chunk = errors.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                stderr += String(decoding: chunk, as: UTF8.self)
+            }
+            #expect(stderr.hasPrefix("import: reading <stdin>… (1 s)\n"), "\(stderr)")
+            let json = #"[{"identifier": "p1", "givenName": "Progress"}]"#
+            input.fileHandleForWriting.write(Data(json.utf8))
+            try input.fileHandleForWriting.close()
+            let result = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(result == "imported 1 contacts (1 added, 0 updated, 0 skipped)\n")
+            #expect(try CLIHarness.database(group).get("p1")?.givenName == "Progress")
         }
-        #expect(stderr.hasPrefix("import: reading <stdin>… (1 s)\n"), "\(stderr)")
-        let json = #"[{"identifier": "p1", "givenName": "Progress"}]"#
-        input.fileHandleForWriting.write(Data(json.utf8))
-        try input.fileHandleForWriting.close()
-        let result = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(result == "imported 1 contacts (1 added, 0 updated, 0 skipped)\n")
-        #expect(try CLIHarness.database(group).get("p1")?.givenName == "Progress")
     }
 }

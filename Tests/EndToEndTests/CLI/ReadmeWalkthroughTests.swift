@@ -97,26 +97,26 @@ struct ReadmeWalkthroughTests {
             try fileManager.removeItem(atPath: package + "/" + entry)
         }
 
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        var environment = group.environment
-        environment["CONTACT_PROVIDER_EXTENSION"] = nil
-        var script = "set -euo pipefail\ncd \"$0\"\n"
-        for step in steps {
-            switch step {
-            case .file(let path, let contents):
-                let target = package + "/" + path
-                try fileManager.createDirectory(
-                    atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try Data(contents.utf8).write(to: URL(fileURLWithPath: target))
-            case .run(let block):
-                script += block
+        try withTemporaryAppGroup { group in
+            var environment = group.environment
+            environment["CONTACT_PROVIDER_EXTENSION"] = nil
+            var script = "set -euo pipefail\ncd \"$0\"\n"
+            for step in steps {
+                switch step {
+                case .file(let path, let contents):
+                    let target = package + "/" + path
+                    try fileManager.createDirectory(
+                        atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    try Data(contents.utf8).write(to: URL(fileURLWithPath: target))
+                case .run(let block):
+                    script += block
+                }
             }
+            // One shell, as in one terminal: later blocks see what earlier ones exported (the PATH).
+            let result = try ProcessRunner.run("/bin/bash", ["-c", script, package], environment: environment)
+            #expect(result.exitCode == 0, "the README's walkthrough failed as written:\n\(script)\n\(result)")
+            #expect(result.stdout.contains("Ada Lovelace"), "system list shows the contact added: \(result)")
+            #expect(result.stdout.contains(" passed, 0 failed"), "conformance passes: \(result)")
         }
-        // One shell, as in one terminal: later blocks see what earlier ones exported (the PATH).
-        let result = try ProcessRunner.run("/bin/bash", ["-c", script, package], environment: environment)
-        #expect(result.exitCode == 0, "the README's walkthrough failed as written:\n\(script)\n\(result)")
-        #expect(result.stdout.contains("Ada Lovelace"), "system list shows the contact added: \(result)")
-        #expect(result.stdout.contains(" passed, 0 failed"), "conformance passes: \(result)")
     }
 }

@@ -14,119 +14,119 @@ struct StoreIntegrityCLITests {
 
     @Test("doctor finds a damaged journal line, export --salvage gets every readable contact, doctor --repair rebuilds the store")
     func doctorRepairsDamagedJournal() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try addThree(group)
-        #expect(try CLIHarness.succeed(["doctor"], in: group).hasPrefix("no problems"))
-        let journal = CLIHarness.database(group).store.journalPath
-        try IntegrityFiles.appendLine("{\"seq\":4,\"upsert\":[{\"identifier\":\"bad\",\"birthday\":\"never\"}]}", to: journal)
+        try withTemporaryAppGroup { group in
+            try addThree(group)
+            #expect(try CLIHarness.succeed(["doctor"], in: group).hasPrefix("no problems"))
+            let journal = CLIHarness.database(group).store.journalPath
+            try IntegrityFiles.appendLine("{\"seq\":4,\"upsert\":[{\"identifier\":\"bad\",\"birthday\":\"never\"}]}", to: journal)
 
-        let list = try CLIHarness.run(["list"], in: group)
-        CLIHarness.expectFailure(list, mentioning: [journal + ":5:"])
-        let check = try CLIHarness.run(["doctor"], in: group)
-        #expect(check.exitCode == 1, "\(check)")
-        #expect(check.stdout.hasPrefix(journal + ":5: "), "\(check)")
+            let list = try ProcessRunner.host(["list"], in: group)
+            CLIHarness.expectFailure(list, mentioning: [journal + ":5:"])
+            let check = try ProcessRunner.host(["doctor"], in: group)
+            #expect(check.exitCode == 1, "\(check)")
+            #expect(check.stdout.hasPrefix(journal + ":5: "), "\(check)")
 
-        let salvage = try CLIHarness.run(["export", "--salvage"], in: group)
-        #expect(salvage.exitCode == 0, "\(salvage)")
-        #expect(salvage.stderr.contains(journal + ":5: unreadable line"), "\(salvage)")
-        let exported = try JSONSerialization.jsonObject(with: Data(salvage.stdout.utf8)) as? [String: Any]
-        let contacts = exported?["contacts"] as? [[String: Any]]
-        #expect(contacts?.compactMap { $0["identifier"] as? String }.sorted() == ["ada", "alan", "grace"], "\(salvage)")
+            let salvage = try ProcessRunner.host(["export", "--salvage"], in: group)
+            #expect(salvage.exitCode == 0, "\(salvage)")
+            #expect(salvage.stderr.contains(journal + ":5: unreadable line"), "\(salvage)")
+            let exported = try JSONSerialization.jsonObject(with: Data(salvage.stdout.utf8)) as? [String: Any]
+            let contacts = exported?["contacts"] as? [[String: Any]]
+            #expect(contacts?.compactMap { $0["identifier"] as? String }.sorted() == ["ada", "alan", "grace"], "\(salvage)")
 
-        let repair = try CLIHarness.run(["doctor", "--repair"], in: group)
-        #expect(repair.exitCode == 0, "\(repair)")
-        #expect(repair.stdout.contains("rebuilt with 3 contacts"), "\(repair)")
-        #expect(repair.stdout.contains("lost " + journal + ":5: unreadable line"), "\(repair)")
-        #expect(repair.stdout.contains("moved aside: " + journal + ".damaged-"), "\(repair)")
-        #expect(try CLIHarness.succeed(["list"], in: group).split(separator: "\n").count == 3)
-        #expect(try CLIHarness.succeed(["doctor"], in: group).hasPrefix("no problems"))
-        try CLIHarness.succeed(["add", "--id", "new", "--given-name", "New"], in: group)
+            let repair = try ProcessRunner.host(["doctor", "--repair"], in: group)
+            #expect(repair.exitCode == 0, "\(repair)")
+            #expect(repair.stdout.contains("rebuilt with 3 contacts"), "\(repair)")
+            #expect(repair.stdout.contains("lost " + journal + ":5: unreadable line"), "\(repair)")
+            #expect(repair.stdout.contains("moved aside: " + journal + ".damaged-"), "\(repair)")
+            #expect(try CLIHarness.succeed(["list"], in: group).split(separator: "\n").count == 3)
+            #expect(try CLIHarness.succeed(["doctor"], in: group).hasPrefix("no problems"))
+            try CLIHarness.succeed(["add", "--id", "new", "--given-name", "New"], in: group)
+        }
     }
 
     @Test("A bad byte in the system store's last journal line: system reset refuses, doctor --repair drops the store, then it works")
     func doctorDropsDamagedSystemStore() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try addThree(group)
-        try CLIHarness.succeed(["system", "reset"], in: group)
-        let journal = group.path + "/domains/defaultDomain/store/journal.jsonl"
-        // One changed byte in the last line ("seq" → "sEq").
-        try IntegrityFiles.appendLine("{\"sEq\":1,\"upsert\":[{\"identifier\":\"x\"}]}", to: journal)
-        CLIHarness.expectFailure(try CLIHarness.run(["system", "reset"], in: group), mentioning: [journal + ":2:"])
+        try withTemporaryAppGroup { group in
+            try addThree(group)
+            try CLIHarness.succeed(["system", "reset"], in: group)
+            let journal = group.path + "/domains/defaultDomain/store/journal.jsonl"
+            // One changed byte in the last line ("seq" → "sEq").
+            try IntegrityFiles.appendLine("{\"sEq\":1,\"upsert\":[{\"identifier\":\"x\"}]}", to: journal)
+            CLIHarness.expectFailure(try ProcessRunner.host(["system", "reset"], in: group), mentioning: [journal + ":2:"])
 
-        let check = try CLIHarness.run(["doctor"], in: group)
-        #expect(check.exitCode == 1 && check.stdout.hasPrefix(journal + ":2: "), "\(check)")
-        let repair = try CLIHarness.run(["doctor", "--repair"], in: group)
-        #expect(repair.exitCode == 0, "\(repair)")
-        #expect(repair.stdout.contains("dropped (rebuilt by the next sync, a full content enumeration)"), "\(repair)")
-        #expect(repair.stdout.contains("moved aside: " + journal + ".damaged-"), "\(repair)")
-        try CLIHarness.succeed(["system", "reset"], in: group)
-        #expect(try CLIHarness.succeed(["system", "list"], in: group).isEmpty)
-        #expect(try CLIHarness.succeed(["list"], in: group).split(separator: "\n").count == 3)
-        #expect(try CLIHarness.succeed(["doctor"], in: group).hasPrefix("no problems"))
+            let check = try ProcessRunner.host(["doctor"], in: group)
+            #expect(check.exitCode == 1 && check.stdout.hasPrefix(journal + ":2: "), "\(check)")
+            let repair = try ProcessRunner.host(["doctor", "--repair"], in: group)
+            #expect(repair.exitCode == 0, "\(repair)")
+            #expect(repair.stdout.contains("dropped (rebuilt by the next sync, a full content enumeration)"), "\(repair)")
+            #expect(repair.stdout.contains("moved aside: " + journal + ".damaged-"), "\(repair)")
+            try CLIHarness.succeed(["system", "reset"], in: group)
+            #expect(try CLIHarness.succeed(["system", "list"], in: group).isEmpty)
+            #expect(try CLIHarness.succeed(["list"], in: group).split(separator: "\n").count == 3)
+            #expect(try CLIHarness.succeed(["doctor"], in: group).hasPrefix("no problems"))
+        }
     }
 
     @Test("A missing snapshot is refused by list and add with its path, and nothing is written")
     func missingSnapshotRefused() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try addThree(group)
-        let store = CLIHarness.database(group).store
-        try CLIHarness.database(group).store.compact()
-        try CLIHarness.succeed(["add", "--id", "late", "--given-name", "Late"], in: group)
-        try FileManager.default.removeItem(atPath: store.snapshotPath)
-        let files = CLIHarness.databaseFiles(group)
-        CLIHarness.expectFailure(try CLIHarness.run(["list"], in: group), mentioning: [store.snapshotPath + ":1:"])
-        let add = try CLIHarness.run(["add", "--given-name", "X"], in: group)
-        #expect(add.exitCode == 1 && add.stderr.contains(store.snapshotPath + ":1:"), "\(add)")
-        #expect(CLIHarness.databaseFiles(group) == files)
-        // The doctor keeps what the journal still holds.
-        let repair = try CLIHarness.run(["doctor", "--repair"], in: group)
-        #expect(repair.exitCode == 0, "\(repair)")
-        #expect(try CLIHarness.succeed(["list"], in: group).contains("late"))
+        try withTemporaryAppGroup { group in
+            try addThree(group)
+            let store = CLIHarness.database(group).store
+            try CLIHarness.database(group).store.compact()
+            try CLIHarness.succeed(["add", "--id", "late", "--given-name", "Late"], in: group)
+            try FileManager.default.removeItem(atPath: store.snapshotPath)
+            let files = CLIHarness.databaseFiles(group)
+            CLIHarness.expectFailure(try ProcessRunner.host(["list"], in: group), mentioning: [store.snapshotPath + ":1:"])
+            let add = try ProcessRunner.host(["add", "--given-name", "X"], in: group)
+            #expect(add.exitCode == 1 && add.stderr.contains(store.snapshotPath + ":1:"), "\(add)")
+            #expect(CLIHarness.databaseFiles(group) == files)
+            // The doctor keeps what the journal still holds.
+            let repair = try ProcessRunner.host(["doctor", "--repair"], in: group)
+            #expect(repair.exitCode == 0, "\(repair)")
+            #expect(try CLIHarness.succeed(["list"], in: group).contains("late"))
+        }
     }
 
     @Test("add --id café composed then decomposed: one contact, the second add refused as a duplicate")
     func identifierIdentity() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try CLIHarness.succeed(["add", "--id", "caf\u{E9}", "--given-name", "Composed"], in: group)
-        let second = try CLIHarness.run(["add", "--id", "cafe\u{301}", "--given-name", "Decomposed"], in: group)
-        CLIHarness.expectFailure(second, mentioning: ["already exists"])
-        #expect(try CLIHarness.succeed(["list"], in: group).split(separator: "\n").count == 1)
-        #expect(try CLIHarness.succeed(["get", "cafe\u{301}"], in: group).contains("Composed"))
-        try CLIHarness.succeed(["delete", "cafe\u{301}"], in: group)
-        #expect(try CLIHarness.succeed(["list"], in: group).isEmpty)
+        try withTemporaryAppGroup { group in
+            try CLIHarness.succeed(["add", "--id", "caf\u{E9}", "--given-name", "Composed"], in: group)
+            let second = try ProcessRunner.host(["add", "--id", "cafe\u{301}", "--given-name", "Decomposed"], in: group)
+            CLIHarness.expectFailure(second, mentioning: ["already exists"])
+            #expect(try CLIHarness.succeed(["list"], in: group).split(separator: "\n").count == 1)
+            #expect(try CLIHarness.succeed(["get", "cafe\u{301}"], in: group).contains("Composed"))
+            try CLIHarness.succeed(["delete", "cafe\u{301}"], in: group)
+            #expect(try CLIHarness.succeed(["list"], in: group).isEmpty)
+        }
     }
 
     @Test("JSON and vCard imports with both spellings of café keep one contact")
     func importIdentity() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let json = #"[{"identifier":"caf\u00e9","givenName":"Composed"},{"identifier":"cafe\u0301","givenName":"Decomposed"}]"#
-        #expect(try CLIHarness.succeed(["import", "-"], in: group, stdin: Data(json.utf8)) == "imported 2 contacts (1 added, 1 updated, 0 skipped)")
-        let listed = try CLIHarness.succeed(["list"], in: group)
-        #expect(listed.split(separator: "\n").count == 1 && listed.contains("Decomposed"), "\(listed)")
-        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:cafe\u{301}\r\nFN:From vCard\r\nN:;From vCard;;;\r\nEND:VCARD\r\n"
-        let result = try CLIHarness.run(["import", "-"], in: group, stdin: Data(card.utf8))
-        #expect(result.exitCode == 0 && result.output == "imported 1 contacts (0 added, 1 updated, 0 skipped)", "\(result)")
-        let after = try CLIHarness.succeed(["list"], in: group)
-        #expect(after.split(separator: "\n").count == 1 && after.contains("From vCard"), "\(after)")
+        try withTemporaryAppGroup { group in
+            let json = #"[{"identifier":"caf\u00e9","givenName":"Composed"},{"identifier":"cafe\u0301","givenName":"Decomposed"}]"#
+            #expect(try CLIHarness.succeed(["import", "-"], in: group, stdin: Data(json.utf8)) == "imported 2 contacts (1 added, 1 updated, 0 skipped)")
+            let listed = try CLIHarness.succeed(["list"], in: group)
+            #expect(listed.split(separator: "\n").count == 1 && listed.contains("Decomposed"), "\(listed)")
+            let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:cafe\u{301}\r\nFN:From vCard\r\nN:;From vCard;;;\r\nEND:VCARD\r\n"
+            let result = try ProcessRunner.host(["import", "-"], in: group, stdin: Data(card.utf8))
+            #expect(result.exitCode == 0 && result.output == "imported 1 contacts (0 added, 1 updated, 0 skipped)", "\(result)")
+            let after = try CLIHarness.succeed(["list"], in: group)
+            #expect(after.split(separator: "\n").count == 1 && after.contains("From vCard"), "\(after)")
+        }
     }
 
     @Test("delete of many ids is one journal line")
     func deleteManyIsOneLine() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let identifiers = (0..<300).map { "d\($0)" }
-        let document = try JSONEncoder().encode(identifiers.map { ContactRecord(identifier: $0) })
-        try CLIHarness.succeed(["import", "-"], in: group, stdin: document)
-        let journal = CLIHarness.database(group).store.journalPath
-        let before = try IntegrityFiles.lineCount(journal)
-        try CLIHarness.succeed(["delete"] + identifiers, in: group)
-        #expect(try IntegrityFiles.lineCount(journal) == before + 1)
-        #expect(try CLIHarness.succeed(["list"], in: group).isEmpty)
+        try withTemporaryAppGroup { group in
+            let identifiers = (0..<300).map { "d\($0)" }
+            let document = try JSONEncoder().encode(identifiers.map { ContactRecord(identifier: $0) })
+            try CLIHarness.succeed(["import", "-"], in: group, stdin: document)
+            let journal = CLIHarness.database(group).store.journalPath
+            let before = CLIHarness.lineCount(journal)
+            try CLIHarness.succeed(["delete"] + identifiers, in: group)
+            #expect(CLIHarness.lineCount(journal) == before + 1)
+            #expect(try CLIHarness.succeed(["list"], in: group).isEmpty)
+        }
     }
 }
 
@@ -140,8 +140,4 @@ enum IntegrityFiles {
         try handle.write(contentsOf: Data((line + "\n").utf8))
     }
 
-    /// The number of newline-terminated lines in a file.
-    static func lineCount(_ path: String) throws -> Int {
-        try Data(contentsOf: URL(fileURLWithPath: path)).reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
-    }
 }

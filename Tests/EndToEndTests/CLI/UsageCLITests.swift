@@ -9,60 +9,60 @@ struct UsageCLITests {
 
     @Test("--help on the tool lists every contact command and exits 0", arguments: [["--help"], ["-h"], ["help"]])
     func toolHelp(arguments: [String]) throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let result = try CLIHarness.run(arguments, in: group)
-        #expect(result.exitCode == 0)
-        #expect(result.stderr.isEmpty)
-        #expect(result.stdout.hasPrefix("USAGE: contacts-host [--app-group DIR] <command> [options]"))
-        for command in Self.contactCommands {
-            #expect(result.stdout.contains("\n  \(command) "), "\(command) missing from help")
+        try withTemporaryAppGroup { group in
+            let result = try ProcessRunner.host(arguments, in: group)
+            #expect(result.exitCode == 0)
+            #expect(result.stderr.isEmpty)
+            #expect(result.stdout.hasPrefix("USAGE: contacts-host [--app-group DIR] <command> [options]"))
+            for command in Self.contactCommands {
+                #expect(result.stdout.contains("\n  \(command) "), "\(command) missing from help")
+            }
+            #expect(!FileManager.default.fileExists(atPath: group.appGroup.contactsDirectory))
         }
-        #expect(!FileManager.default.fileExists(atPath: group.appGroup.contactsDirectory))
     }
 
     @Test("--help on each contact command shows its usage and options and exits 0", arguments: contactCommands)
     func commandHelp(command: String) throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let result = try CLIHarness.run([command, "--help"], in: group)
-        #expect(result.exitCode == 0)
-        #expect(result.stderr.isEmpty)
-        #expect(result.stdout.hasPrefix("USAGE: contacts-host \(command)"))
-        #expect(result.stdout.contains("OPTIONS:"))
-        #expect(result.stdout.contains("--app-group DIR"))
-        #expect(result.stdout.contains("--help"))
-        // Help never runs the command.
-        #expect(!FileManager.default.fileExists(atPath: group.appGroup.contactsDirectory))
+        try withTemporaryAppGroup { group in
+            let result = try ProcessRunner.host([command, "--help"], in: group)
+            #expect(result.exitCode == 0)
+            #expect(result.stderr.isEmpty)
+            #expect(result.stdout.hasPrefix("USAGE: contacts-host \(command)"))
+            #expect(result.stdout.contains("OPTIONS:"))
+            #expect(result.stdout.contains("--app-group DIR"))
+            #expect(result.stdout.contains("--help"))
+            // Help never runs the command.
+            #expect(!FileManager.default.fileExists(atPath: group.appGroup.contactsDirectory))
+        }
     }
 
     @Test("add --help documents its field options")
     func addHelpOptions() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let help = try CLIHarness.succeed(["add", "--help"], in: group)
-        for option in ["--given-name G", "--family-name F", "--phone [LABEL=]NUMBER ...", "--birthday YYYY-MM-DD", "--id ID"] {
-            #expect(help.contains(option), "\(option)")
+        try withTemporaryAppGroup { group in
+            let help = try CLIHarness.succeed(["add", "--help"], in: group)
+            for option in ["--given-name G", "--family-name F", "--phone [LABEL=]NUMBER ...", "--birthday YYYY-MM-DD", "--id ID"] {
+                #expect(help.contains(option), "\(option)")
+            }
         }
     }
 
     @Test("Standard labels in any case and custom labels far from a standard one are accepted")
     func labelsAccepted() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try CLIHarness.succeed(
-            ["add", "--id", "l", "--given-name", "L", "--phone", "Mobile=+1 555", "--phone", "Studio=123 456", "--email", "icloud=l@icloud.com"],
-            in: group)
-        let record = try #require(try CLIHarness.database(group).get("l"))
-        #expect(record.phoneNumbers.map(\.label) == ["_$!<Mobile>!$_", "Studio"])
+        try withTemporaryAppGroup { group in
+            try CLIHarness.succeed(
+                ["add", "--id", "l", "--given-name", "L", "--phone", "Mobile=+1 555", "--phone", "Studio=123 456", "--email", "icloud=l@icloud.com"],
+                in: group)
+            let record = try #require(try CLIHarness.database(group).get("l"))
+            #expect(record.phoneNumbers.map(\.label) == ["_$!<Mobile>!$_", "Studio"])
+        }
     }
 
     @Test("A usage error from the built binary: exit 2, one line on stderr, nothing on stdout, nothing written")
     func usageErrorThroughTheBinary() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let result = try CLIHarness.run(["add", "--given-name", "X", "--bogus"], in: group)
-        CLIHarness.expectUsageError(result, mentioning: "unknown option '--bogus'")
-        #expect(!FileManager.default.fileExists(atPath: group.appGroup.contactsDirectory))
+        try withTemporaryAppGroup { group in
+            let result = try ProcessRunner.host(["add", "--given-name", "X", "--bogus"], in: group)
+            CLIHarness.expectUsageError(result, mentioning: "unknown option '--bogus'")
+            #expect(!FileManager.default.fileExists(atPath: group.appGroup.contactsDirectory))
+        }
     }
 }

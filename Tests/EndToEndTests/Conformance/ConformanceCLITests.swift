@@ -6,13 +6,13 @@ import TestSupport
 @Suite("End to end: contacts-host conformance")
 struct ConformanceCLITests {
     private func conformance(_ provider: String, _ extra: [String] = []) throws -> ProcessResult {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let result = try ProcessRunner.host(
-            ["conformance", "--extension", BuiltProducts.path(provider), "--seed", "9", "--operations", "60"] + extra, in: group)
-        // The kit works in its own temporary App Group: the user's is untouched.
-        #expect(!FileManager.default.fileExists(atPath: group.path + "/contacts"))
-        return result
+        return try withTemporaryAppGroup { group in
+            let result = try ProcessRunner.host(
+                ["conformance", "--extension", BuiltProducts.path(provider), "--seed", "9", "--operations", "60"] + extra, in: group)
+            // The kit works in its own temporary App Group: the user's is untouched.
+            #expect(!FileManager.default.fileExists(atPath: group.path + "/contacts"))
+            return result
+        }
     }
 
     @Test("the demo provider passes every rule (exit 0)")
@@ -54,13 +54,13 @@ struct ConformanceCLITests {
 
     @Test("bad arguments are usage errors (exit 2)")
     func usage() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        for arguments in [["conformance"], ["conformance", "--extension", "x", "--rules", "Z9"], ["conformance", "--extension", "x", "--seed", "-1"]] {
-            let result = try ProcessRunner.host(arguments, in: group)
-            #expect(result.exitCode == 2, "\(arguments): \(result)")
-            #expect(result.stderr.split(separator: "\n").count == 1)
-            #expect(result.stdout.isEmpty)
+        try withTemporaryAppGroup { group in
+            for arguments in [["conformance"], ["conformance", "--extension", "x", "--rules", "Z9"], ["conformance", "--extension", "x", "--seed", "-1"]] {
+                let result = try ProcessRunner.host(arguments, in: group)
+                #expect(result.exitCode == 2, "\(arguments): \(result)")
+                #expect(result.stderr.split(separator: "\n").count == 1)
+                #expect(result.stdout.isEmpty)
+            }
         }
     }
 }

@@ -70,23 +70,23 @@ struct ConformanceChecksCLITests {
         let first = try ConformanceHarness.run("seed-demo-provider", ["--backend", "seed-json", "--seed", "5", "--operations", "40", "--json"])
         let reproduce = try #require(try ConformanceHarness.outcomes(first)["D2"]?.reproduce)
         #expect(reproduce.hasPrefix("/"), "the host's absolute path: \(reproduce)")
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let again = try ProcessRunner.run("/bin/sh", ["-c", reproduce + " --json"], environment: group.environment)
-        #expect(again.exitCode == 1, "\(again)")
-        let outcomes = try ConformanceHarness.outcomes(again)
-        #expect(outcomes["D2"]?.status == "fail")
-        #expect(ConformanceHarness.rules(outcomes, "pass").isEmpty && ConformanceHarness.rules(outcomes, "fail") == ["D2"])
+        try withTemporaryAppGroup { group in
+            let again = try ProcessRunner.run("/bin/sh", ["-c", reproduce + " --json"], environment: group.environment)
+            #expect(again.exitCode == 1, "\(again)")
+            let outcomes = try ConformanceHarness.outcomes(again)
+            #expect(outcomes["D2"]?.status == "fail")
+            #expect(ConformanceHarness.rules(outcomes, "pass").isEmpty && ConformanceHarness.rules(outcomes, "fail") == ["D2"])
 
-        // An exec backend's command has spaces: the line quotes it, and pasted it gives the same verdict.
-        let bug = try ConformanceHarness.run(
-            "bad-provider", ["--backend", "exec:" + BuiltProducts.path("vdir-adapter") + " --unused-flag", "--rules", "D8", "--json"],
-            environment: ["BAD_PROVIDER_BUG": "reused-identifier"])
-        let line = try #require(try ConformanceHarness.outcomes(bug)["D8"]?.reproduce, "\(bug)")
-        #expect(line.contains("'exec:"), "\(line)")
-        var environment = group.environment
-        environment["BAD_PROVIDER_BUG"] = "reused-identifier"
-        let pasted = try ProcessRunner.run("/bin/sh", ["-c", line + " --json"], environment: environment)
-        #expect(try ConformanceHarness.outcomes(pasted)["D8"]?.status == "fail", "\(pasted)")
+            // An exec backend's command has spaces: the line quotes it, and pasted it gives the same verdict.
+            let bug = try ConformanceHarness.run(
+                "bad-provider", ["--backend", "exec:" + BuiltProducts.path("vdir-adapter") + " --unused-flag", "--rules", "D8", "--json"],
+                environment: ["BAD_PROVIDER_BUG": "reused-identifier"])
+            let line = try #require(try ConformanceHarness.outcomes(bug)["D8"]?.reproduce, "\(bug)")
+            #expect(line.contains("'exec:"), "\(line)")
+            var environment = group.environment
+            environment["BAD_PROVIDER_BUG"] = "reused-identifier"
+            let pasted = try ProcessRunner.run("/bin/sh", ["-c", line + " --json"], environment: environment)
+            #expect(try ConformanceHarness.outcomes(pasted)["D8"]?.status == "fail", "\(pasted)")
+        }
     }
 }

@@ -26,13 +26,12 @@ enum ConformanceHarness {
     static func run(
         _ provider: String, _ arguments: [String], environment extra: [String: String] = [:]
     ) throws -> ProcessResult {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        var environment = group.environment
-        environment.merge(extra) { _, new in new }
-        return try ProcessRunner.run(
-            BuiltProducts.path("contacts-host"), ["conformance", "--extension", BuiltProducts.path(provider)] + arguments,
-            environment: environment)
+        return try withTemporaryAppGroup { group in
+            var environment = group.environment
+            environment.merge(extra) { _, new in new }
+            return try ProcessRunner.host(
+                ["conformance", "--extension", BuiltProducts.path(provider)] + arguments, environment: environment)
+        }
     }
 
     /// The outcome of each rule, by id, from a `--json` run.

@@ -35,51 +35,51 @@ struct SearchInteropTests {
 
     @Test("search --name/--email/--phone finds the expected contacts; --json prints a JSON array")
     func searchFinds() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try seed(group)
-        for (arguments, expected) in Self.queries {
-            let json = try host(["search"] + arguments + ["--json"], in: group)
-            #expect(try InteropHarness.identifiers(json) == expected, "search \(arguments)")
-            #expect(json.stderr.isEmpty, "\(json)")
+        try withTemporaryAppGroup { group in
+            try seed(group)
+            for (arguments, expected) in Self.queries {
+                let json = try host(["search"] + arguments + ["--json"], in: group)
+                #expect(try InteropFixtures.identifiers(json) == expected, "search \(arguments)")
+                #expect(json.stderr.isEmpty, "\(json)")
 
-            // The text form prints one line per match, identifier first.
-            let text = try host(["search"] + arguments, in: group)
-            let ids = text.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
-            #expect(ids == expected, "search \(arguments) (text)")
+                // The text form prints one line per match, identifier first.
+                let text = try host(["search"] + arguments, in: group)
+                let ids = text.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+                #expect(ids == expected, "search \(arguments) (text)")
+            }
         }
     }
 
     @Test("search --json prints the same objects as get --json")
     func searchJSONShape() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try seed(group)
-        let found = try InteropHarness.jsonArray(try host(["search", "--name", "ZOE", "--json"], in: group))
-        #expect(found.count == 1)
-        let single = try jsonObject(try host(["get", "zoe", "--json"], in: group))
-        let lhs = try JSONSerialization.data(withJSONObject: try #require(found.first), options: [.sortedKeys])
-        let rhs = try JSONSerialization.data(withJSONObject: single, options: [.sortedKeys])
-        #expect(lhs == rhs)
-        #expect(single["givenName"] as? String == "Zoë")
+        try withTemporaryAppGroup { group in
+            try seed(group)
+            let found = try jsonArray(try host(["search", "--name", "ZOE", "--json"], in: group))
+            #expect(found.count == 1)
+            let single = try jsonObject(try host(["get", "zoe", "--json"], in: group))
+            let lhs = try JSONSerialization.data(withJSONObject: try #require(found.first), options: [.sortedKeys])
+            let rhs = try JSONSerialization.data(withJSONObject: single, options: [.sortedKeys])
+            #expect(lhs == rhs)
+            #expect(single["givenName"] as? String == "Zoë")
+        }
     }
 
     @Test("search with no match exits 0 with empty stdout (and [] with --json)")
     func searchNoMatch() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try seed(group)
-        for arguments in [["--name", "nobody"], ["--email", "nobody@example.com"], ["--phone", "+1 999 999 9999"]] {
-            let result = try host(["search"] + arguments, in: group)
-            #expect(result.stdout.isEmpty, "\(result)")
-            #expect(result.stderr.isEmpty, "\(result)")
-            let json = try host(["search"] + arguments + ["--json"], in: group)
-            #expect(try InteropHarness.jsonArray(json).isEmpty, "\(json)")
+        try withTemporaryAppGroup { group in
+            try seed(group)
+            for arguments in [["--name", "nobody"], ["--email", "nobody@example.com"], ["--phone", "+1 999 999 9999"]] {
+                let result = try host(["search"] + arguments, in: group)
+                #expect(result.stdout.isEmpty, "\(result)")
+                #expect(result.stderr.isEmpty, "\(result)")
+                let json = try host(["search"] + arguments + ["--json"], in: group)
+                #expect(try jsonArray(json).isEmpty, "\(json)")
+            }
+            // An empty database is not an error either.
+            try withTemporaryAppGroup { empty throws in
+                #expect(try host(["search", "--name", "john"], in: empty).stdout.isEmpty)
+            }
         }
-        // An empty database is not an error either.
-        let empty = TemporaryAppGroup()
-        defer { empty.cleanUp() }
-        #expect(try host(["search", "--name", "john"], in: empty).stdout.isEmpty)
     }
 
     @Test("search needs exactly one of --name, --email, --phone (exit 2)", arguments: [
@@ -88,44 +88,44 @@ struct SearchInteropTests {
         ["system", "search"], ["system", "search", "--name", "jo", "--phone", "555"],
     ])
     func searchUsage(_ arguments: [String]) throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try seed(group)
-        InteropHarness.expectUsageError(try ProcessRunner.host(arguments, in: group))
+        try withTemporaryAppGroup { group in
+            try seed(group)
+            CLIHarness.expectUsageError(try ProcessRunner.host(arguments, in: group))
+        }
     }
 
     @Test("system search finds nothing before a sync and the same contacts as search after one")
     func systemSearch() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try seed(group)
-        // Before the domain exists at all, and after enable but before any sync: nothing.
-        #expect(try host(["system", "search", "--name", "jo"], in: group).stdout.isEmpty)
-        try host(["enable"], in: group)
-        for (arguments, _) in Self.queries {
-            #expect(try host(["system", "search"] + arguments, in: group).stdout.isEmpty, "system search \(arguments)")
+        try withTemporaryAppGroup { group in
+            try seed(group)
+            // Before the domain exists at all, and after enable but before any sync: nothing.
+            #expect(try host(["system", "search", "--name", "jo"], in: group).stdout.isEmpty)
+            try host(["enable"], in: group)
+            for (arguments, _) in Self.queries {
+                #expect(try host(["system", "search"] + arguments, in: group).stdout.isEmpty, "system search \(arguments)")
+            }
+            #expect(try jsonArray(try host(["system", "search", "--name", "jo", "--json"], in: group)).isEmpty)
+
+            let report = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
+            #expect(report["systemCount"] as? Int == 4)
+            #expect(group.providerPID() != nil, "signal should have launched the provider")
+            for (arguments, expected) in Self.queries {
+                let app = try host(["search"] + arguments + ["--json"], in: group)
+                let system = try host(["system", "search"] + arguments + ["--json"], in: group)
+                #expect(try InteropFixtures.identifiers(system) == expected, "system search \(arguments)")
+                #expect(
+                    try InteropFixtures.canonicalJSON(system.stdout) == InteropFixtures.canonicalJSON(app.stdout),
+                    "system search \(arguments) differs from search")
+            }
+
+            // A change is visible to system search only after the next sync.
+            try host(["delete", "john"], in: group)
+            #expect(try InteropFixtures.identifiers(try host(["system", "search", "--name", "john", "--json"], in: group)) == ["john"])
+            try host(["signal", "--wait"], in: group)
+            #expect(try host(["system", "search", "--name", "john"], in: group).stdout.isEmpty)
+
+            try stopProvider(group)
+            #expect(group.providerPID() == nil)
         }
-        #expect(try InteropHarness.jsonArray(try host(["system", "search", "--name", "jo", "--json"], in: group)).isEmpty)
-
-        let report = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
-        #expect(report["systemCount"] as? Int == 4)
-        #expect(group.providerPID() != nil, "signal should have launched the provider")
-        for (arguments, expected) in Self.queries {
-            let app = try host(["search"] + arguments + ["--json"], in: group)
-            let system = try host(["system", "search"] + arguments + ["--json"], in: group)
-            #expect(try InteropHarness.identifiers(system) == expected, "system search \(arguments)")
-            #expect(
-                try InteropHarness.canonicalJSON(system.stdout) == InteropHarness.canonicalJSON(app.stdout),
-                "system search \(arguments) differs from search")
-        }
-
-        // A change is visible to system search only after the next sync.
-        try host(["delete", "john"], in: group)
-        #expect(try InteropHarness.identifiers(try host(["system", "search", "--name", "john", "--json"], in: group)) == ["john"])
-        try host(["signal", "--wait"], in: group)
-        #expect(try host(["system", "search", "--name", "john"], in: group).stdout.isEmpty)
-
-        try stopProvider(group)
-        #expect(group.providerPID() == nil)
     }
 }

@@ -7,8 +7,8 @@ import Testing
 struct VCardExportInteropTests {
     /// Fills `group` with contacts that stress the codec: every field, escapes, custom labels, no year.
     private func seed(_ group: TemporaryAppGroup) throws {
-        let path = try InteropHarness.write(
-            InteropHarness.crlf(VCardImportInteropTests.appleCard()), named: "seed.vcf", in: group)
+        let path = try InteropFixtures.write(
+            InteropFixtures.crlf(VCardImportInteropTests.appleCard()), named: "seed.vcf", in: group)
         try host(["import", path], in: group)
         try host(
             [
@@ -26,45 +26,45 @@ struct VCardExportInteropTests {
         [] as [String], ["--version", "3.0"], ["--version", "4.0"],
     ])
     func roundTrip(_ versionArguments: [String]) throws {
-        let source = TemporaryAppGroup()
-        defer { source.cleanUp() }
-        try seed(source)
-        let original = try host(["list", "--json"], in: source)
-        #expect(try InteropHarness.jsonArray(original).count == 4)
+        try withTemporaryAppGroup { source in
+            try seed(source)
+            let original = try host(["list", "--json"], in: source)
+            #expect(try jsonArray(original).count == 4)
 
-        let exported = try host(["export", "--vcard"] + versionArguments, in: source)
-        #expect(exported.stderr.isEmpty, "\(exported)")
-        let version = versionArguments.last ?? "3.0"
-        #expect(exported.stdout.hasPrefix("BEGIN:VCARD\r\nVERSION:\(version)\r\n"), "\(exported.stdout.prefix(80))")
-        #expect(exported.stdout.components(separatedBy: "BEGIN:VCARD").count - 1 == 4)
-        #expect(exported.stdout.components(separatedBy: "\r\nVERSION:\(version)\r\n").count - 1 == 4)
+            let exported = try host(["export", "--vcard"] + versionArguments, in: source)
+            #expect(exported.stderr.isEmpty, "\(exported)")
+            let version = versionArguments.last ?? "3.0"
+            #expect(exported.stdout.hasPrefix("BEGIN:VCARD\r\nVERSION:\(version)\r\n"), "\(exported.stdout.prefix(80))")
+            #expect(exported.stdout.components(separatedBy: "BEGIN:VCARD").count - 1 == 4)
+            #expect(exported.stdout.components(separatedBy: "\r\nVERSION:\(version)\r\n").count - 1 == 4)
 
-        let target = TemporaryAppGroup()
-        defer { target.cleanUp() }
-        let file = try InteropHarness.write(exported.stdout, named: "export.vcf", in: target)
-        let imported = try host(["import", file], in: target)
-        #expect(imported.stdout == InteropHarness.summary(4, added: 4, updated: 0, skipped: 0) + "\n")
-        #expect(imported.stderr.isEmpty, "\(imported)")
+            try withTemporaryAppGroup { target in
+                let file = try InteropFixtures.write(exported.stdout, named: "export.vcf", in: target)
+                let imported = try host(["import", file], in: target)
+                #expect(imported.stdout == InteropFixtures.summary(4, added: 4, updated: 0, skipped: 0) + "\n")
+                #expect(imported.stderr.isEmpty, "\(imported)")
 
-        let copy = try host(["list", "--json"], in: target)
-        #expect(try InteropHarness.canonicalJSON(copy.stdout) == InteropHarness.canonicalJSON(original.stdout))
-        #expect(try contactsByID(copy) == contactsByID(original))
+                let copy = try host(["list", "--json"], in: target)
+                #expect(try InteropFixtures.canonicalJSON(copy.stdout) == InteropFixtures.canonicalJSON(original.stdout))
+                #expect(try contactsByID(copy) == contactsByID(original))
+            }
+        }
     }
 
     @Test("export through a pipe: import - of export --vcard --version 4.0 gives the same list --json")
     func roundTripThroughStdin() throws {
-        let source = TemporaryAppGroup()
-        defer { source.cleanUp() }
-        try seed(source)
-        let exported = try host(["export", "--vcard", "--version", "4.0"], in: source)
-        let target = TemporaryAppGroup()
-        defer { target.cleanUp() }
-        #expect(
-            try host(["import", "-"], in: target, stdin: Data(exported.stdout.utf8)).stdout
-                == InteropHarness.summary(4, added: 4, updated: 0, skipped: 0) + "\n")
-        #expect(
-            try InteropHarness.canonicalJSON(try host(["list", "--json"], in: target).stdout)
-                == InteropHarness.canonicalJSON(try host(["list", "--json"], in: source).stdout))
+        try withTemporaryAppGroup { source in
+            try seed(source)
+            let exported = try host(["export", "--vcard", "--version", "4.0"], in: source)
+            try withTemporaryAppGroup { target throws in
+                #expect(
+                    try host(["import", "-"], in: target, stdin: Data(exported.stdout.utf8)).stdout
+                        == InteropFixtures.summary(4, added: 4, updated: 0, skipped: 0) + "\n")
+                #expect(
+                    try InteropFixtures.canonicalJSON(try host(["list", "--json"], in: target).stdout)
+                        == InteropFixtures.canonicalJSON(try host(["list", "--json"], in: source).stdout))
+            }
+        }
     }
 
     @Test("export --version without --vcard, or an unknown version, is a usage error (exit 2)", arguments: [
@@ -72,34 +72,34 @@ struct VCardExportInteropTests {
         ["export", "--json", "--vcard"],
     ])
     func exportUsageErrors(_ arguments: [String]) throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try host(["add", "--id", "x", "--given-name", "X"], in: group)
-        let result = try ProcessRunner.host(arguments, in: group)
-        InteropHarness.expectUsageError(result)
+        try withTemporaryAppGroup { group in
+            try host(["add", "--id", "x", "--given-name", "X"], in: group)
+            let result = try ProcessRunner.host(arguments, in: group)
+            CLIHarness.expectUsageError(result)
+        }
     }
 
     @Test("export --vcard ends every line with CRLF (RFC 2426 / RFC 6350), the last one too", arguments: ["3.0", "4.0"])
     func exportLineEndings(_ version: String) throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try host(["add", "--id", "one", "--given-name", "One", "--note", "two\nlines"], in: group)
-        try host(["add", "--id", "two", "--given-name", "Two"], in: group)
-        let bytes = Array(try host(["export", "--vcard", "--version", version], in: group).stdout.utf8)
-        let newlines = bytes.indices.filter { bytes[$0] == UInt8(ascii: "\n") }
-        #expect(newlines.count >= 10)
-        #expect(newlines.last == bytes.count - 1, "the output ends with a line break")
-        let bare = newlines.filter { $0 == 0 || bytes[$0 - 1] != UInt8(ascii: "\r") }
-        #expect(bare.allSatisfy { $0 == bytes.count - 1 }, "only the final line break may be a bare LF (known issue below)")
-        #expect(bare.isEmpty, "lines ending in a bare LF at byte offsets \(bare)")
+        try withTemporaryAppGroup { group in
+            try host(["add", "--id", "one", "--given-name", "One", "--note", "two\nlines"], in: group)
+            try host(["add", "--id", "two", "--given-name", "Two"], in: group)
+            let bytes = Array(try host(["export", "--vcard", "--version", version], in: group).stdout.utf8)
+            let newlines = bytes.indices.filter { bytes[$0] == UInt8(ascii: "\n") }
+            #expect(newlines.count >= 10)
+            #expect(newlines.last == bytes.count - 1, "the output ends with a line break")
+            let bare = newlines.filter { $0 == 0 || bytes[$0 - 1] != UInt8(ascii: "\r") }
+            #expect(bare.allSatisfy { $0 == bytes.count - 1 }, "only the final line break may be a bare LF (known issue below)")
+            #expect(bare.isEmpty, "lines ending in a bare LF at byte offsets \(bare)")
+        }
     }
 
     @Test("export --vcard of an empty database prints nothing but succeeds")
     func exportEmpty() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let result = try host(["export", "--vcard"], in: group)
-        #expect(!result.stdout.contains("BEGIN:VCARD"), "\(result)")
-        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(result)")
+        try withTemporaryAppGroup { group in
+            let result = try host(["export", "--vcard"], in: group)
+            #expect(!result.stdout.contains("BEGIN:VCARD"), "\(result)")
+            #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(result)")
+        }
     }
 }

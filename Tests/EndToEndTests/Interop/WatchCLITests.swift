@@ -142,109 +142,109 @@ struct WatchCLITests {
 
     @Test("watch --json prints one line per commit (updated, deleted) and a reset line; SIGINT removes its FIFO")
     func watchJSON() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try host(["enable"], in: group)
+        try withTemporaryAppGroup { group in
+            try host(["enable"], in: group)
 
-        let watcher = try WatchProcess(group)
-        defer { watcher.stop() }
-        let ready = try #require(watcher.waitUntilReady(), "watch never printed its 'watching …' line")
-        #expect(ready.hasPrefix("watching "))
-        #expect(watcherFIFOs(group).count == 1, "the watcher should have created one FIFO: \(watcherFIFOs(group))")
+            let watcher = try WatchProcess(group)
+            defer { watcher.stop() }
+            let ready = try #require(watcher.waitUntilReady(), "watch never printed its 'watching …' line")
+            #expect(ready.hasPrefix("watching "))
+            #expect(watcherFIFOs(group).count == 1, "the watcher should have created one FIFO: \(watcherFIFOs(group))")
 
-        try host(["add", "--id", "w1", "--given-name", "Wanda", "--family-name", "Watcher"], in: group)
-        try host(["signal", "--wait"], in: group)
-        let added = try watcher.nextJSONLine()
-        #expect(added["kind"] as? String == "commit", "\(added)")
-        #expect(added["updated"] as? [String] == ["w1"], "\(added)")
-        #expect(added["deleted"] as? [String] == [], "\(added)")
-        #expect(added["systemCount"] as? Int == 1, "\(added)")
-        let firstSeq = try #require(added["seq"] as? Int, "\(added)")
+            try host(["add", "--id", "w1", "--given-name", "Wanda", "--family-name", "Watcher"], in: group)
+            try host(["signal", "--wait"], in: group)
+            let added = try watcher.nextJSONLine()
+            #expect(added["kind"] as? String == "commit", "\(added)")
+            #expect(added["updated"] as? [String] == ["w1"], "\(added)")
+            #expect(added["deleted"] as? [String] == [], "\(added)")
+            #expect(added["systemCount"] as? Int == 1, "\(added)")
+            let firstSeq = try #require(added["seq"] as? Int, "\(added)")
 
-        try host(["delete", "w1"], in: group)
-        try host(["signal", "--wait"], in: group)
-        let deleted = try watcher.nextJSONLine()
-        #expect(deleted["kind"] as? String == "commit", "\(deleted)")
-        #expect(deleted["deleted"] as? [String] == ["w1"], "\(deleted)")
-        #expect(deleted["updated"] as? [String] == [], "\(deleted)")
-        #expect(deleted["systemCount"] as? Int == 0, "\(deleted)")
-        #expect((deleted["seq"] as? Int).map { $0 > firstSeq } == true, "seq must grow: \(deleted)")
+            try host(["delete", "w1"], in: group)
+            try host(["signal", "--wait"], in: group)
+            let deleted = try watcher.nextJSONLine()
+            #expect(deleted["kind"] as? String == "commit", "\(deleted)")
+            #expect(deleted["deleted"] as? [String] == ["w1"], "\(deleted)")
+            #expect(deleted["updated"] as? [String] == [], "\(deleted)")
+            #expect(deleted["systemCount"] as? Int == 0, "\(deleted)")
+            #expect((deleted["seq"] as? Int).map { $0 > firstSeq } == true, "seq must grow: \(deleted)")
 
-        try host(["system", "reset"], in: group)
-        let reset = try watcher.nextJSONLine()
-        #expect(reset["kind"] as? String == "reset", "\(reset)")
+            try host(["system", "reset"], in: group)
+            let reset = try watcher.nextJSONLine()
+            #expect(reset["kind"] as? String == "reset", "\(reset)")
 
-        watcher.interrupt()
-        #expect(!watcher.process.isRunning)
-        #expect(watcher.process.terminationReason == .exit, "the SIGINT handler should exit, not die of the signal")
-        #expect(watcher.process.terminationStatus == 128 + SIGINT)
-        #expect(watcherFIFOs(group).isEmpty, "the watcher left its FIFO behind: \(watcherFIFOs(group))")
-        #expect(watcher.stdout.remainingLines() == [], "one line per change, nothing more")
+            watcher.interrupt()
+            #expect(!watcher.process.isRunning)
+            #expect(watcher.process.terminationReason == .exit, "the SIGINT handler should exit, not die of the signal")
+            #expect(watcher.process.terminationStatus == 128 + SIGINT)
+            #expect(watcherFIFOs(group).isEmpty, "the watcher left its FIFO behind: \(watcherFIFOs(group))")
+            #expect(watcher.stdout.remainingLines() == [], "one line per change, nothing more")
 
-        try stopProvider(group)
-        #expect(group.providerPID() == nil)
+            try stopProvider(group)
+            #expect(group.providerPID() == nil)
+        }
     }
 
     @Test("Doorbells that pile up while the watcher is stopped still give one line per page, in order")
     func coalescedDoorbells() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try host(["enable", "--page-size", "1"], in: group)
-        let watcher = try WatchProcess(group)
-        defer { watcher.stop() }
-        _ = try #require(watcher.waitUntilReady(), "watch never printed its 'watching …' line")
-        for id in ["a", "b", "c"] { try host(["add", "--id", id, "--given-name", id.uppercased()], in: group) }
+        try withTemporaryAppGroup { group in
+            try host(["enable", "--page-size", "1"], in: group)
+            let watcher = try WatchProcess(group)
+            defer { watcher.stop() }
+            _ = try #require(watcher.waitUntilReady(), "watch never printed its 'watching …' line")
+            for id in ["a", "b", "c"] { try host(["add", "--id", id, "--given-name", id.uppercased()], in: group) }
 
-        // Freeze the watcher (waitid reports the stop: no sleep), sync three pages, then let it go:
-        // its FIFO then holds three doorbells that it reads at once.
-        let pid = watcher.process.processIdentifier
-        #expect(kill(pid, SIGSTOP) == 0)
-        var info = siginfo_t()
-        #expect(waitid(P_PID, id_t(pid), &info, WSTOPPED | WNOWAIT) == 0)
-        let report = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
-        #expect(report["systemCount"] as? Int == 3)
-        #expect(kill(pid, SIGCONT) == 0)
+            // Freeze the watcher (waitid reports the stop: no sleep), sync three pages, then let it go:
+            // its FIFO then holds three doorbells that it reads at once.
+            let pid = watcher.process.processIdentifier
+            #expect(kill(pid, SIGSTOP) == 0)
+            var info = siginfo_t()
+            #expect(waitid(P_PID, id_t(pid), &info, WSTOPPED | WNOWAIT) == 0)
+            let report = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
+            #expect(report["systemCount"] as? Int == 3)
+            #expect(kill(pid, SIGCONT) == 0)
 
-        let lines = try (0..<3).map { _ in try watcher.nextJSONLine() }
-        #expect(lines.map { $0["kind"] as? String } == ["commit", "commit", "commit"], "\(lines)")
-        #expect(lines.map { $0["updated"] as? [String] } == [["a"], ["b"], ["c"]], "\(lines)")
-        let seqs = lines.compactMap { $0["seq"] as? Int }
-        #expect(seqs.count == 3 && seqs == seqs.sorted() && Set(seqs).count == 3, "\(lines)")
-        #expect(lines.map { $0["systemCount"] as? Int } == [1, 2, 3], "\(lines)")
+            let lines = try (0..<3).map { _ in try watcher.nextJSONLine() }
+            #expect(lines.map { $0["kind"] as? String } == ["commit", "commit", "commit"], "\(lines)")
+            #expect(lines.map { $0["updated"] as? [String] } == [["a"], ["b"], ["c"]], "\(lines)")
+            let seqs = lines.compactMap { $0["seq"] as? Int }
+            #expect(seqs.count == 3 && seqs == seqs.sorted() && Set(seqs).count == 3, "\(lines)")
+            #expect(lines.map { $0["systemCount"] as? Int } == [1, 2, 3], "\(lines)")
 
-        watcher.interrupt()
-        #expect(watcher.stdout.remainingLines() == [], "three doorbells must not repeat the lines")
-        try stopProvider(group)
+            watcher.interrupt()
+            #expect(watcher.stdout.remainingLines() == [], "three doorbells must not repeat the lines")
+            try stopProvider(group)
+        }
     }
 
     @Test("Two watchers both see a commit; the human-readable form names the identifiers")
     func twoWatchers() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try host(["enable"], in: group)
+        try withTemporaryAppGroup { group in
+            try host(["enable"], in: group)
 
-        let json = try WatchProcess(group)
-        defer { json.stop() }
-        let text = try WatchProcess(group, arguments: ["watch"])
-        defer { text.stop() }
-        _ = try #require(json.waitUntilReady())
-        _ = try #require(text.waitUntilReady())
-        #expect(watcherFIFOs(group).count == 2)
+            let json = try WatchProcess(group)
+            defer { json.stop() }
+            let text = try WatchProcess(group, arguments: ["watch"])
+            defer { text.stop() }
+            _ = try #require(json.waitUntilReady())
+            _ = try #require(text.waitUntilReady())
+            #expect(watcherFIFOs(group).count == 2)
 
-        try host(["add", "--id", "t1", "--given-name", "One"], in: group)
-        try host(["add", "--id", "t2", "--given-name", "Two"], in: group)
-        try host(["signal", "--wait"], in: group)
-        let line = try json.nextJSONLine()
-        #expect(Set(line["updated"] as? [String] ?? []) == ["t1", "t2"], "\(line)")
-        let human = try #require(text.stdout.nextLine())
-        #expect(human.hasPrefix("commit "), "\(human)")
-        #expect(human.contains("2 updated (t1, t2)"), "\(human)")
-        #expect(human.contains("2 in the system store"), "\(human)")
+            try host(["add", "--id", "t1", "--given-name", "One"], in: group)
+            try host(["add", "--id", "t2", "--given-name", "Two"], in: group)
+            try host(["signal", "--wait"], in: group)
+            let line = try json.nextJSONLine()
+            #expect(Set(line["updated"] as? [String] ?? []) == ["t1", "t2"], "\(line)")
+            let human = try #require(text.stdout.nextLine())
+            #expect(human.hasPrefix("commit "), "\(human)")
+            #expect(human.contains("2 updated (t1, t2)"), "\(human)")
+            #expect(human.contains("2 in the system store"), "\(human)")
 
-        text.interrupt()
-        #expect(watcherFIFOs(group).count == 1, "only the interrupted watcher's FIFO should go")
-        json.interrupt()
-        #expect(watcherFIFOs(group).isEmpty)
-        try stopProvider(group)
+            text.interrupt()
+            #expect(watcherFIFOs(group).count == 1, "only the interrupted watcher's FIFO should go")
+            json.interrupt()
+            #expect(watcherFIFOs(group).isEmpty)
+            try stopProvider(group)
+        }
     }
 }

@@ -42,41 +42,41 @@ enum AnyJSON: Codable, Equatable, Sendable {
 struct WatchCompactionCLITests {
     @Test("a stopped watcher, three commits, a compaction, one more commit: a 'compacted 3' line, then the commit")
     func compactedWhileStopped() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try host(["enable", "--page-size", "1", "--batch-size", "1"], in: group)
-        try host(["add", "--id", "x", "--given-name", "X"], in: group)
-        try host(["signal", "--wait"], in: group)  // the system store exists before the watcher starts
-        let watcher = try WatchProcess(group)
-        defer { watcher.stop() }
-        _ = try #require(watcher.waitUntilReady(), "watch never printed its 'watching …' line")
-        for id in ["a", "b", "c"] { try host(["add", "--id", id, "--given-name", id.uppercased()], in: group) }
+        try withTemporaryAppGroup { group in
+            try host(["enable", "--page-size", "1", "--batch-size", "1"], in: group)
+            try host(["add", "--id", "x", "--given-name", "X"], in: group)
+            try host(["signal", "--wait"], in: group)  // the system store exists before the watcher starts
+            let watcher = try WatchProcess(group)
+            defer { watcher.stop() }
+            _ = try #require(watcher.waitUntilReady(), "watch never printed its 'watching …' line")
+            for id in ["a", "b", "c"] { try host(["add", "--id", id, "--given-name", id.uppercased()], in: group) }
 
-        let pid = watcher.process.processIdentifier
-        #expect(kill(pid, SIGSTOP) == 0)
-        var info = siginfo_t()
-        #expect(waitid(P_PID, id_t(pid), &info, WSTOPPED | WNOWAIT) == 0)
-        try host(["signal", "--wait"], in: group)  // three commits (batch size 1)
-        let systemStore = JournaledStore<AnyJSON>(directory: group.path + "/domains/defaultDomain/store")
-        let headBefore = try systemStore.load().headSeq
-        try systemStore.compact()
-        try host(["add", "--id", "d", "--given-name", "D"], in: group)
-        try host(["signal", "--wait"], in: group)
-        #expect(kill(pid, SIGCONT) == 0)
+            let pid = watcher.process.processIdentifier
+            #expect(kill(pid, SIGSTOP) == 0)
+            var info = siginfo_t()
+            #expect(waitid(P_PID, id_t(pid), &info, WSTOPPED | WNOWAIT) == 0)
+            try host(["signal", "--wait"], in: group)  // three commits (batch size 1)
+            let systemStore = JournaledStore<AnyJSON>(directory: group.path + "/domains/defaultDomain/store")
+            let headBefore = try systemStore.load().headSeq
+            try systemStore.compact()
+            try host(["add", "--id", "d", "--given-name", "D"], in: group)
+            try host(["signal", "--wait"], in: group)
+            #expect(kill(pid, SIGCONT) == 0)
 
-        let gap = try watcher.nextJSONLine()
-        #expect(gap["kind"] as? String == "compacted", "\(gap)")
-        #expect(gap["commits"] as? Int == 3, "\(gap)")
-        #expect(gap["seq"] as? Int == headBefore, "\(gap)")
-        #expect(gap["systemCount"] as? Int == 4, "\(gap)")
-        let commit = try watcher.nextJSONLine()
-        #expect(commit["kind"] as? String == "commit", "\(commit)")
-        #expect(commit["updated"] as? [String] == ["d"], "\(commit)")
-        #expect(commit["seq"] as? Int == headBefore + 1, "\(commit)")
-        #expect(commit["systemCount"] as? Int == 5, "\(commit)")
+            let gap = try watcher.nextJSONLine()
+            #expect(gap["kind"] as? String == "compacted", "\(gap)")
+            #expect(gap["commits"] as? Int == 3, "\(gap)")
+            #expect(gap["seq"] as? Int == headBefore, "\(gap)")
+            #expect(gap["systemCount"] as? Int == 4, "\(gap)")
+            let commit = try watcher.nextJSONLine()
+            #expect(commit["kind"] as? String == "commit", "\(commit)")
+            #expect(commit["updated"] as? [String] == ["d"], "\(commit)")
+            #expect(commit["seq"] as? Int == headBefore + 1, "\(commit)")
+            #expect(commit["systemCount"] as? Int == 5, "\(commit)")
 
-        watcher.interrupt()
-        #expect(watcher.stdout.remainingLines() == [])
-        try stopProvider(group)
+            watcher.interrupt()
+            #expect(watcher.stdout.remainingLines() == [])
+            try stopProvider(group)
+        }
     }
 }

@@ -21,37 +21,37 @@ struct ContactDetailsSyncTests {
 
     @Test("imported into the app database, sent by demo-provider as CNContacts, equal in the system store")
     func throughTheBridge() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try host(["enable"], in: group)
-        let file = group.path + "/detailed.json"
-        try JSONSerialization.data(withJSONObject: ["format": 1, "kind": "contacts", "contacts": [Self.detailed]])
-            .write(to: URL(fileURLWithPath: file))
-        try host(["import", file], in: group)
-        try host(["signal", "--wait"], in: group)
-        try expectSystemMatchesApp(group, count: 1)
-        let system = try #require(try contactsByID(try host(["system", "list", "--json"], in: group))["ada"])
-        for key in Self.detailed.keys {
-            #expect(system.contains("\"\(key)\""), "\(key) was dropped on the way: \(system)")
+        try withTemporaryAppGroup { group in
+            try host(["enable"], in: group)
+            let file = group.path + "/detailed.json"
+            try JSONSerialization.data(withJSONObject: ["format": 1, "kind": "contacts", "contacts": [Self.detailed]])
+                .write(to: URL(fileURLWithPath: file))
+            try host(["import", file], in: group)
+            try host(["signal", "--wait"], in: group)
+            try expectSystemMatchesApp(group, count: 1)
+            let system = try #require(try contactsByID(try host(["system", "list", "--json"], in: group))["ada"])
+            for key in Self.detailed.keys {
+                #expect(system.contains("\"\(key)\""), "\(key) was dropped on the way: \(system)")
+            }
+            try stopProvider(group)
         }
-        try stopProvider(group)
     }
 
     @Test("a vCard with every value, decoded by the provider with CNContactVCardSerialization, arrives whole")
     func throughTheVCardProvider() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        // The app's own database exports the card, so the provider reads exactly what vCard export writes.
-        try host(["enable", "--extension", BuiltProducts.path("sample-provider")], in: group)
-        let file = group.path + "/detailed.json"
-        try JSONSerialization.data(withJSONObject: ["format": 1, "kind": "contacts", "contacts": [Self.detailed]])
-            .write(to: URL(fileURLWithPath: file))
-        try host(["import", file], in: group)
-        let card = try host(["export", "--vcard"], in: group).stdout
-        try FileManager.default.createDirectory(atPath: group.path + "/vcards", withIntermediateDirectories: true)
-        try Data(card.utf8).write(to: URL(fileURLWithPath: group.path + "/vcards/ada.vcf"))
-        try host(["signal", "--wait"], in: group)
-        try expectSystemMatchesApp(group, count: 1)
-        try stopProvider(group)
+        try withTemporaryAppGroup { group in
+            // The app's own database exports the card, so the provider reads exactly what vCard export writes.
+            try host(["enable", "--extension", BuiltProducts.path("sample-provider")], in: group)
+            let file = group.path + "/detailed.json"
+            try JSONSerialization.data(withJSONObject: ["format": 1, "kind": "contacts", "contacts": [Self.detailed]])
+                .write(to: URL(fileURLWithPath: file))
+            try host(["import", file], in: group)
+            let card = try host(["export", "--vcard"], in: group).stdout
+            try FileManager.default.createDirectory(atPath: group.path + "/vcards", withIntermediateDirectories: true)
+            try Data(card.utf8).write(to: URL(fileURLWithPath: group.path + "/vcards/ada.vcf"))
+            try host(["signal", "--wait"], in: group)
+            try expectSystemMatchesApp(group, count: 1)
+            try stopProvider(group)
+        }
     }
 }

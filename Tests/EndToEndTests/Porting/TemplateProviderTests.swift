@@ -53,95 +53,82 @@ struct TemplateProviderTests {
         }
     }
 
-    private func waitUntilGone(_ pid: pid_t) {
-        // The kernel releases the provider lock once the killed process is gone.
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let state = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), !state.contains(") Z ") {
-                usleep(5000)
-                continue
-            }
-            return
-        }
-        Issue.record("process \(pid) did not exit after SIGKILL")
-    }
-
     @Test(
         "syncs, is killed (SIGKILL), relaunches and still reports the deletion it learned from App Group UserDefaults",
         arguments: ["template-provider", "template-provider-swift5"])
     func killedBetweenSyncs(executable: String) throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try host(["enable", "--extension", BuiltProducts.path(executable)], in: group)
-        var items = [
-            ContactItemJSON(identifier: "a", firstName: "Ada", lastName: "Lovelace", phoneNumber: "+44 20 7946 0000"),
-            ContactItemJSON(identifier: "b", firstName: "Bob", lastName: "Smith", emailAddress: "bob@example.com"),
-            ContactItemJSON(identifier: "c", firstName: "Cleo", lastName: "Doe"),
-        ]
-        try writeAppDatabase(items, in: group)
-        let first = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
-        #expect(first["enumeration"] as? String == "content")
-        #expect(first["systemCount"] as? Int == 3)
-        try expectSystem(group, equals: items)
+        try withTemporaryAppGroup { group in
+            try host(["enable", "--extension", BuiltProducts.path(executable)], in: group)
+            var items = [
+                ContactItemJSON(identifier: "a", firstName: "Ada", lastName: "Lovelace", phoneNumber: "+44 20 7946 0000"),
+                ContactItemJSON(identifier: "b", firstName: "Bob", lastName: "Smith", emailAddress: "bob@example.com"),
+                ContactItemJSON(identifier: "c", firstName: "Cleo", lastName: "Doe"),
+            ]
+            try writeAppDatabase(items, in: group)
+            let first = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
+            #expect(first["enumeration"] as? String == "content")
+            #expect(first["systemCount"] as? Int == 3)
+            try expectSystem(group, equals: items)
 
-        // The provider's position is in the App Group, where iOS keeps a group suite.
-        let plist = group.path + "/Library/Preferences/\(Self.suite).plist"
-        let stored = try PropertyListSerialization.propertyList(
-            from: try Data(contentsOf: URL(fileURLWithPath: plist)), format: nil) as? [String: Any]
-        let sent = try #require(stored?["sentContacts"] as? [String: String], "no sync position in \(plist)")
-        #expect(Set(sent.keys) == ["a", "b", "c"])
+            // The provider's position is in the App Group, where iOS keeps a group suite.
+            let plist = group.path + "/Library/Preferences/\(Self.suite).plist"
+            let stored = try PropertyListSerialization.propertyList(
+                from: try Data(contentsOf: URL(fileURLWithPath: plist)), format: nil) as? [String: Any]
+            let sent = try #require(stored?["sentContacts"] as? [String: String], "no sync position in \(plist)")
+            #expect(Set(sent.keys) == ["a", "b", "c"])
 
-        // Killed between syncs; meanwhile the app deletes one contact, changes one, adds one.
-        let pid = try #require(group.providerPID())
-        kill(pid, SIGKILL)
-        waitUntilGone(pid)
-        items.remove(at: 1)
-        items[0].lastName = "King"
-        items.append(ContactItemJSON(identifier: "d", firstName: "Dan", lastName: "Brown", phoneNumber: "+1 555 0100"))
-        try writeAppDatabase(items, in: group)
+            // Killed between syncs; meanwhile the app deletes one contact, changes one, adds one.
+            let pid = try #require(group.providerPID())
+            kill(pid, SIGKILL)
+            #expect(ProcessExit.waitUntilGone(pid), "process \(pid) did not exit after SIGKILL")
+            items.remove(at: 1)
+            items[0].lastName = "King"
+            items.append(ContactItemJSON(identifier: "d", firstName: "Dan", lastName: "Brown", phoneNumber: "+1 555 0100"))
+            try writeAppDatabase(items, in: group)
 
-        let second = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
-        #expect(second["enumeration"] as? String == "changes")
-        #expect(second["updated"] as? Int == 2)
-        #expect(second["deleted"] as? Int == 1, "the relaunched provider must remember it had sent 'b'")
-        #expect(group.providerPID() != pid)
-        try expectSystem(group, equals: items)
+            let second = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
+            #expect(second["enumeration"] as? String == "changes")
+            #expect(second["updated"] as? Int == 2)
+            #expect(second["deleted"] as? Int == 1, "the relaunched provider must remember it had sent 'b'")
+            #expect(group.providerPID() != pid)
+            try expectSystem(group, equals: items)
 
-        let idle = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
-        #expect(idle["updated"] as? Int == 0)
-        #expect(idle["deleted"] as? Int == 0)
-        try stopProvider(group)
+            let idle = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
+            #expect(idle["updated"] as? Int == 0)
+            #expect(idle["deleted"] as? Int == 0)
+            try stopProvider(group)
+        }
     }
 
     @Test("a provider started by hand re-executes itself so its UserDefaults suite still lands in the App Group")
     func startedByHand() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try host(["enable", "--extension", BuiltProducts.path("template-provider")], in: group)
-        try writeAppDatabase([ContactItemJSON(identifier: "a", firstName: "Ada", lastName: "L")], in: group)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("template-provider"))
-        process.arguments = ["--app-group", group.path, "--foreground"]
-        var environment = group.environment
-        environment["XDG_CONFIG_HOME"] = group.path + "/elsewhere"
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        let stderr = Pipe()
-        process.standardError = stderr
-        try process.run()
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try withTemporaryAppGroup { group in
+            try host(["enable", "--extension", BuiltProducts.path("template-provider")], in: group)
+            try writeAppDatabase([ContactItemJSON(identifier: "a", firstName: "Ada", lastName: "L")], in: group)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: BuiltProducts.path("template-provider"))
+            process.arguments = ["--app-group", group.path, "--foreground"]
+            var environment = group.environment
+            environment["XDG_CONFIG_HOME"] = group.path + "/elsewhere"
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            let stderr = Pipe()
+            process.standardError = stderr
+            try process.run()
+            defer {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                process.waitUntilExit()
+            }
+            let lines = ProviderProcessTests.Lines(stderr.fileHandleForReading)
+            #expect(lines.next(containing: "serving domain") != nil)
+            let report = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
+            #expect(report["systemCount"] as? Int == 1)
+            #expect(FileManager.default.fileExists(atPath: group.path + "/Library/Preferences/\(Self.suite).plist"))
+            #expect(!FileManager.default.fileExists(atPath: group.path + "/elsewhere/\(Self.suite).plist"))
+            #expect(group.providerPID() == process.processIdentifier, "re-executing keeps the process (and its pid)")
+            kill(process.processIdentifier, SIGTERM)
             process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
         }
-        let lines = ProviderProcessTests.Lines(stderr.fileHandleForReading)
-        #expect(lines.next(containing: "serving domain") != nil)
-        let report = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
-        #expect(report["systemCount"] as? Int == 1)
-        #expect(FileManager.default.fileExists(atPath: group.path + "/Library/Preferences/\(Self.suite).plist"))
-        #expect(!FileManager.default.fileExists(atPath: group.path + "/elsewhere/\(Self.suite).plist"))
-        #expect(group.providerPID() == process.processIdentifier, "re-executing keeps the process (and its pid)")
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
     }
 }

@@ -24,24 +24,22 @@ struct AppGroupLinkCLITests {
     private static func runHost(_ arguments: [String], appGroup: String) throws -> ProcessResult {
         var environment = CLIHarness.environmentWithoutAppGroup
         environment[AppGroup.environmentVariable] = appGroup
-        return try ProcessRunner.run(BuiltProducts.path("contacts-host"), arguments, environment: environment)
+        return try ProcessRunner.host(arguments, environment: environment)
     }
 
     @Test("an App Group that is a symbolic link is refused by writes and reads; nothing reaches the link's target")
     func symlinkedAppGroup() throws {
-        let shared = try Self.sharedStickyDirectory()
-        let target = TemporaryAppGroup()
-        defer {
-            try? FileManager.default.removeItem(atPath: shared)
-            target.cleanUp()
+        try withTemporaryAppGroup { target in
+            let shared = try Self.sharedStickyDirectory()
+            defer { try? FileManager.default.removeItem(atPath: shared) }
+            let link = shared + "/AppGroup"
+            #expect(symlink(target.path, link) == 0)
+            for arguments in [["add", "--given-name", "Ada"], ["list"], ["enable"]] {
+                let result = try Self.runHost(arguments, appGroup: link)
+                CLIHarness.expectFailure(result, mentioning: [link, "symbolic link"])
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).isEmpty)
         }
-        let link = shared + "/AppGroup"
-        #expect(symlink(target.path, link) == 0)
-        for arguments in [["add", "--given-name", "Ada"], ["list"], ["enable"]] {
-            let result = try Self.runHost(arguments, appGroup: link)
-            CLIHarness.expectFailure(result, mentioning: [link, "symbolic link"])
-        }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).isEmpty)
     }
 
     @Test("a directory owned by another user in a sticky directory is refused, as is a link planted there")
@@ -73,11 +71,11 @@ struct AppGroupLinkCLITests {
 
     @Test("an existing App Group readable by others is tightened to 0700")
     func permissionsTightened() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        #expect(chmod(group.path, 0o755) == 0)
-        let listed = try Self.runHost(["list"], appGroup: group.path)
-        #expect(listed.exitCode == 0, "\(listed)")
-        #expect(CLIHarness.info(group.path).map { $0.st_mode & 0o777 } == 0o700)
+        try withTemporaryAppGroup { group in
+            #expect(chmod(group.path, 0o755) == 0)
+            let listed = try Self.runHost(["list"], appGroup: group.path)
+            #expect(listed.exitCode == 0, "\(listed)")
+            #expect(CLIHarness.info(group.path).map { $0.st_mode & 0o777 } == 0o700)
+        }
     }
 }

@@ -14,31 +14,26 @@ import Glibc
 struct ReadOnlyAppGroupCLITests {
     @Test("list, get, export, status and system list on a read-only mount; add fails and says why")
     func readOnlyMount() throws {
-        guard let disk = try ScratchFileSystem.requireOrSkip(bytes: 4 << 20) else { return }
-        let group = TemporaryAppGroup(inside: disk.path)
-        defer {
-            try? disk.makeWritable()
-            group.cleanUp()
-            disk.unmount()
-        }
-        try host(["enable"], in: group)
-        try host(["add", "--given-name", "Ada", "--family-name", "Lovelace", "--id", "ada"], in: group)
-        try host(["add", "--given-name", "Grace", "--id", "grace"], in: group)
-        try host(["signal", "--wait"], in: group)
-        try stopProvider(group)
-        let commands = [["list"], ["get", "ada"], ["export"], ["status", "--json"], ["system", "list", "--json"]]
-        let before = try commands.map { try CLIHarness.succeed($0, in: group) }
-        // A backup may come without the app database's lock file; the system store keeps its own.
-        unlink(group.path + "/contacts/lock")
-        try disk.makeReadOnly()
+        try withTemporaryAppGroup(onScratchFileSystemOf: 4 << 20) { group, disk in
+            try host(["enable"], in: group)
+            try host(["add", "--given-name", "Ada", "--family-name", "Lovelace", "--id", "ada"], in: group)
+            try host(["add", "--given-name", "Grace", "--id", "grace"], in: group)
+            try host(["signal", "--wait"], in: group)
+            try stopProvider(group)
+            let commands = [["list"], ["get", "ada"], ["export"], ["status", "--json"], ["system", "list", "--json"]]
+            let before = try commands.map { try CLIHarness.succeed($0, in: group) }
+            // A backup may come without the app database's lock file; the system store keeps its own.
+            unlink(group.path + "/contacts/lock")
+            try disk.makeReadOnly()
 
-        for (command, expected) in zip(commands, before) {
-            let result = try CLIHarness.run(command, in: group)
-            #expect(result.exitCode == 0, "\(command): \(result)")
-            #expect(result.stderr.isEmpty, "\(command): \(result)")
-            #expect(result.output == expected, "\(command)")
+            for (command, expected) in zip(commands, before) {
+                let result = try ProcessRunner.host(command, in: group)
+                #expect(result.exitCode == 0, "\(command): \(result)")
+                #expect(result.stderr.isEmpty, "\(command): \(result)")
+                #expect(result.output == expected, "\(command)")
+            }
+            let add = try ProcessRunner.host(["add", "--given-name", "Bob"], in: group)
+            CLIHarness.expectFailure(add, mentioning: ["Read-only file system"])
         }
-        let add = try CLIHarness.run(["add", "--given-name", "Bob"], in: group)
-        CLIHarness.expectFailure(add, mentioning: ["Read-only file system"])
     }
 }

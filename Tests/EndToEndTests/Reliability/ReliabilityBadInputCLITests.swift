@@ -130,22 +130,22 @@ struct ReliabilityBadInputCLITests {
 
     /// The command names in `contacts-host --help`.
     static func listedCommands() throws -> [String] {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let help = try ProcessRunner.host(["--help"], in: group)
-        #expect(help.exitCode == 0)
-        var names: [String] = []
-        var inCommands = false
-        for line in help.stdout.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "COMMANDS:" {
-                inCommands = true
-            } else if inCommands, line.hasPrefix("  ") {
-                names.append(line.dropFirst(2).prefix(18).trimmingCharacters(in: .whitespaces))
-            } else if inCommands, !line.isEmpty {
-                break
+        return try withTemporaryAppGroup { group in
+            let help = try ProcessRunner.host(["--help"], in: group)
+            #expect(help.exitCode == 0)
+            var names: [String] = []
+            var inCommands = false
+            for line in help.stdout.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line == "COMMANDS:" {
+                    inCommands = true
+                } else if inCommands, line.hasPrefix("  ") {
+                    names.append(line.dropFirst(2).prefix(18).trimmingCharacters(in: .whitespaces))
+                } else if inCommands, !line.isEmpty {
+                    break
+                }
             }
+            return names
         }
-        return names
     }
 
     @Test("The table covers exactly the commands listed by --help")
@@ -161,34 +161,34 @@ struct ReliabilityBadInputCLITests {
     @Test("Bad input exits 2 with one stderr line naming the problem, no stdout, and the App Group byte for byte unchanged",
         arguments: Self.cases.keys.sorted())
     func badInput(command: String) throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let database = AppDatabase(appGroup: group.appGroup)
-        for (id, name) in [("a", "Ada"), ("b", "Grace"), ("c", "Edsger")] {
-            var record = ContactRecord(identifier: id)
-            record.givenName = name
-            try database.add(record)
-        }
-        try host(["enable"], in: group)
-        #expect(group.providerPID() == nil, "no provider may be running")
-        let before = ReliabilityTree.walk(group.path)
-        #expect(before.count > 5, "the App Group should hold the database and the domain: \(before.keys.sorted())")
+        try withTemporaryAppGroup { group in
+            let database = AppDatabase(appGroup: group.appGroup)
+            for (id, name) in [("a", "Ada"), ("b", "Grace"), ("c", "Edsger")] {
+                var record = ContactRecord(identifier: id)
+                record.givenName = name
+                try database.add(record)
+            }
+            try host(["enable"], in: group)
+            #expect(group.providerPID() == nil, "no provider may be running")
+            let before = ReliabilityTree.walk(group.path)
+            #expect(before.count > 5, "the App Group should hold the database and the domain: \(before.keys.sorted())")
 
-        let rows = try #require(Self.cases[command])
-        for (arguments, mention) in rows {
-            let result = try ProcessRunner.host(arguments, in: group)
-            let shown = arguments.map { $0.debugDescription }.joined(separator: " ")
-            #expect(result.exitCode == 2, "\(shown) → \(result)")
-            #expect(result.stdout.isEmpty, "\(shown) → \(result)")
-            let lines = reliabilityStderrLines(result)
-            #expect(lines.count == 1, "\(shown) → \(result)")
-            #expect(lines.first?.hasPrefix("error: ") == true, "\(shown) → \(result)")
-            #expect(lines.first?.contains(mention) == true, "\(shown) should mention \(mention) → \(result)")
-            let after = ReliabilityTree.walk(group.path)
-            #expect(after == before, "\(shown) changed the App Group: \(ReliabilityTree.difference(before, after))")
+            let rows = try #require(Self.cases[command])
+            for (arguments, mention) in rows {
+                let result = try ProcessRunner.host(arguments, in: group)
+                let shown = arguments.map { $0.debugDescription }.joined(separator: " ")
+                #expect(result.exitCode == 2, "\(shown) → \(result)")
+                #expect(result.stdout.isEmpty, "\(shown) → \(result)")
+                let lines = result.stderrLines
+                #expect(lines.count == 1, "\(shown) → \(result)")
+                #expect(lines.first?.hasPrefix("error: ") == true, "\(shown) → \(result)")
+                #expect(lines.first?.contains(mention) == true, "\(shown) should mention \(mention) → \(result)")
+                let after = ReliabilityTree.walk(group.path)
+                #expect(after == before, "\(shown) changed the App Group: \(ReliabilityTree.difference(before, after))")
+            }
+            #expect(group.providerPID() == nil, "a bad command line started a provider")
+            #expect(try database.all().map(\.identifier) == ["a", "b", "c"])
+            print("bad input: \(command): \(rows.count) command lines, each exit 2 with one stderr line, App Group unchanged")
         }
-        #expect(group.providerPID() == nil, "a bad command line started a provider")
-        #expect(try database.all().map(\.identifier) == ["a", "b", "c"])
-        print("bad input: \(command): \(rows.count) command lines, each exit 2 with one stderr line, App Group unchanged")
     }
 }

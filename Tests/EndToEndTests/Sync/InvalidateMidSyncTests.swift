@@ -14,82 +14,82 @@ import Glibc
 struct InvalidateMidSyncTests {
     @Test("invalidate during a 20-page content sync ends it after the page in flight; whole pages stay, the next signal resumes and converges")
     func invalidateDuringLongContentSync() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
-        try host(["enable", "--extension", BuiltProducts.path("demo-provider"), "--page-size", "2"], in: group)
-        try host(["import", try makeImportFile(group, count: 40)], in: group)
-        // Three pages committed one at a time (step mode), so the sync below starts mid-enumeration.
-        for _ in 0..<3 { try host(["step"], in: group) }
-        #expect(try systemContacts(group).count == 6)
+        try withTemporaryAppGroup { group in
+            let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
+            try host(["enable", "--extension", BuiltProducts.path("demo-provider"), "--page-size", "2"], in: group)
+            try host(["import", try makeImportFile(group, count: 40)], in: group)
+            // Three pages committed one at a time (step mode), so the sync below starts mid-enumeration.
+            for _ in 0..<3 { try host(["step"], in: group) }
+            #expect(try systemContacts(group).count == 6)
 
-        let report = try invalidateInsideNextCall(group, paths)
-        // It ended after the page in flight, not after the other 16 pages.
-        #expect(report["pages"] as? Int == 1, "\(report)")
-        #expect(report["systemCount"] as? Int == 8, "\(report)")
+            let report = try invalidateInsideNextCall(group, paths)
+            // It ended after the page in flight, not after the other 16 pages.
+            #expect(report["pages"] as? Int == 1, "\(report)")
+            #expect(report["systemCount"] as? Int == 8, "\(report)")
 
-        // What the system committed is whole pages, each contact exactly as in the app.
-        let committed = ContactsDifference(
-            app: try contactsByID(try host(["list", "--json"], in: group)), system: try systemContacts(group))
-        #expect(committed.fields.isEmpty && committed.onlyInSystem.isEmpty, "\(committed)")
-        #expect(committed.onlyInApp.count == 32, "\(committed)")
+            // What the system committed is whole pages, each contact exactly as in the app.
+            let committed = ContactsDifference(
+                app: try contactsByID(try host(["list", "--json"], in: group)), system: try systemContacts(group))
+            #expect(committed.fields.isEmpty && committed.onlyInSystem.isEmpty, "\(committed)")
+            #expect(committed.onlyInApp.count == 32, "\(committed)")
 
-        // The next signal relaunches the provider, resumes at page 5 and converges.
-        let resumed = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
-        #expect(resumed["enumeration"] as? String == "content")
-        #expect(resumed["pages"] as? Int == 16, "\(resumed)")
-        #expect(resumed["error"] == nil, "\(resumed)")
-        try expectSystemMatchesApp(group, count: 40)
-        try stopProvider(group)
+            // The next signal relaunches the provider, resumes at page 5 and converges.
+            let resumed = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
+            #expect(resumed["enumeration"] as? String == "content")
+            #expect(resumed["pages"] as? Int == 16, "\(resumed)")
+            #expect(resumed["error"] == nil, "\(resumed)")
+            try expectSystemMatchesApp(group, count: 40)
+            try stopProvider(group)
+        }
     }
 
     @Test("invalidate during a 20-batch change sync ends it after the batch in flight; the next signal resumes from its anchor")
     func invalidateDuringLongChangeSync() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
-        try host(["enable", "--extension", BuiltProducts.path("demo-provider"), "--batch-size", "2"], in: group)
-        try host(["import", try makeImportFile(group, count: 10)], in: group)
-        try host(["signal", "--wait"], in: group)
-        try host(["import", try makeImportFile(group, count: 40, prefix: "more")], in: group)
-        for _ in 0..<3 { try host(["step"], in: group) }
-        #expect(try systemContacts(group).count == 16)
+        try withTemporaryAppGroup { group in
+            let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
+            try host(["enable", "--extension", BuiltProducts.path("demo-provider"), "--batch-size", "2"], in: group)
+            try host(["import", try makeImportFile(group, count: 10)], in: group)
+            try host(["signal", "--wait"], in: group)
+            try host(["import", try makeImportFile(group, count: 40, prefix: "more")], in: group)
+            for _ in 0..<3 { try host(["step"], in: group) }
+            #expect(try systemContacts(group).count == 16)
 
-        let report = try invalidateInsideNextCall(group, paths)
-        #expect(report["enumeration"] as? String == "changes", "\(report)")
-        #expect(report["batches"] as? Int == 1, "ended after the batch in flight, not after 16 more: \(report)")
-        #expect(report["systemCount"] as? Int == 18, "\(report)")
-        let committed = ContactsDifference(
-            app: try contactsByID(try host(["list", "--json"], in: group)), system: try systemContacts(group))
-        #expect(committed.fields.isEmpty && committed.onlyInSystem.isEmpty && committed.onlyInApp.count == 32, "\(committed)")
+            let report = try invalidateInsideNextCall(group, paths)
+            #expect(report["enumeration"] as? String == "changes", "\(report)")
+            #expect(report["batches"] as? Int == 1, "ended after the batch in flight, not after 16 more: \(report)")
+            #expect(report["systemCount"] as? Int == 18, "\(report)")
+            let committed = ContactsDifference(
+                app: try contactsByID(try host(["list", "--json"], in: group)), system: try systemContacts(group))
+            #expect(committed.fields.isEmpty && committed.onlyInSystem.isEmpty && committed.onlyInApp.count == 32, "\(committed)")
 
-        let resumed = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
-        #expect(resumed["enumeration"] as? String == "changes")
-        #expect(resumed["batches"] as? Int == 16, "\(resumed)")
-        try expectSystemMatchesApp(group, count: 50)
-        try stopProvider(group)
+            let resumed = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
+            #expect(resumed["enumeration"] as? String == "changes")
+            #expect(resumed["batches"] as? Int == 16, "\(resumed)")
+            try expectSystemMatchesApp(group, count: 50)
+            try stopProvider(group)
+        }
     }
 
     @Test("A signal rung during the sync, before invalidate, gets the interrupted sync's answer, not a new sync")
     func signalDuringSyncThenInvalidate() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
-        try host(["enable", "--extension", BuiltProducts.path("demo-provider"), "--page-size", "2"], in: group)
-        try host(["import", try makeImportFile(group, count: 40)], in: group)
-        try host(["step"], in: group)
+        try withTemporaryAppGroup { group in
+            let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
+            try host(["enable", "--extension", BuiltProducts.path("demo-provider"), "--page-size", "2"], in: group)
+            try host(["import", try makeImportFile(group, count: 40)], in: group)
+            try host(["step"], in: group)
 
-        let lateOutput = group.path + "/late-signal.out"
-        let report = try invalidateInsideNextCall(group, paths, lateSignalOutput: lateOutput)
-        #expect(report["pages"] as? Int == 1, "\(report)")
-        let late = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: lateOutput))) as? [String: Any])
-        #expect((late["error"] as? [String: Any])?["code"] as? String == "extensionInvalidated", "\(late)")
-        #expect(late["pages"] as? Int == 1 && late["systemCount"] as? Int == 4, "no second sync ran: \(late)")
-        #expect(try systemContacts(group).count == 4)
-        try host(["signal", "--wait"], in: group)
-        try expectSystemMatchesApp(group, count: 40)
-        try stopProvider(group)
+            let lateOutput = group.path + "/late-signal.out"
+            let report = try invalidateInsideNextCall(group, paths, lateSignalOutput: lateOutput)
+            #expect(report["pages"] as? Int == 1, "\(report)")
+            let late = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: lateOutput))) as? [String: Any])
+            #expect((late["error"] as? [String: Any])?["code"] as? String == "extensionInvalidated", "\(late)")
+            #expect(late["pages"] as? Int == 1 && late["systemCount"] as? Int == 4, "no second sync ran: \(late)")
+            #expect(try systemContacts(group).count == 4)
+            try host(["signal", "--wait"], in: group)
+            try expectSystemMatchesApp(group, count: 40)
+            try stopProvider(group)
+        }
     }
 
     /// Holds the provider inside its next item-carrying observer call (the kit's mid-call pause),

@@ -45,51 +45,51 @@ struct ProviderProcessTests {
 
     @Test("--foreground logs every request and observer call; SIGTERM invalidates and exits cleanly")
     func foregroundAndSigterm() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try host(["enable", "--page-size", "1"], in: group)
-        try host(["add", "--given-name", "Fore", "--id", "fore"], in: group)
-        let (process, lines) = try startProvider(group, ["--foreground"])
-        #expect(lines.next(containing: "serving domain 'defaultDomain'") != nil)
-        // The host finds it listening and does not launch another.
-        let report = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
-        #expect(report["systemCount"] as? Int == 1)
-        #expect(lines.next(containing: "request: signal") != nil)
-        #expect(lines.next(containing: "didEnumerate(1 item: fore)") != nil)
-        #expect(lines.next(containing: "didFinishEnumeratingContent(upTo:") != nil)
-        kill(process.processIdentifier, SIGTERM)
-        #expect(lines.next(containing: "received signal \(SIGTERM)") != nil)
-        #expect(lines.next(containing: "invalidating the enumerator and the extension") != nil)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(group.providerPID() == nil)
+        try withTemporaryAppGroup { group in
+            try host(["enable", "--page-size", "1"], in: group)
+            try host(["add", "--given-name", "Fore", "--id", "fore"], in: group)
+            let (process, lines) = try startProvider(group, ["--foreground"])
+            #expect(lines.next(containing: "serving domain 'defaultDomain'") != nil)
+            // The host finds it listening and does not launch another.
+            let report = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
+            #expect(report["systemCount"] as? Int == 1)
+            #expect(lines.next(containing: "request: signal") != nil)
+            #expect(lines.next(containing: "didEnumerate(1 item: fore)") != nil)
+            #expect(lines.next(containing: "didFinishEnumeratingContent(upTo:") != nil)
+            kill(process.processIdentifier, SIGTERM)
+            #expect(lines.next(containing: "received signal \(SIGTERM)") != nil)
+            #expect(lines.next(containing: "invalidating the enumerator and the extension") != nil)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(group.providerPID() == nil)
+        }
     }
 
     @Test("an idle provider exits by itself after its idle timeout, and the next signal relaunches one")
     func idleExit() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        try host(["enable"], in: group)
-        try host(["add", "--given-name", "Idle"], in: group)
-        let (process, lines) = try startProvider(group, ["--idle-timeout", "0.2"])
-        #expect(lines.next(containing: "serving domain") != nil)
-        #expect(lines.next(containing: "idle for 0.2 s; exiting") != nil)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        try host(["signal", "--wait"], in: group)
-        try expectSystemMatchesApp(group, count: 1)
-        try stopProvider(group)
+        try withTemporaryAppGroup { group in
+            try host(["enable"], in: group)
+            try host(["add", "--given-name", "Idle"], in: group)
+            let (process, lines) = try startProvider(group, ["--idle-timeout", "0.2"])
+            #expect(lines.next(containing: "serving domain") != nil)
+            #expect(lines.next(containing: "idle for 0.2 s; exiting") != nil)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            try host(["signal", "--wait"], in: group)
+            try expectSystemMatchesApp(group, count: 1)
+            try stopProvider(group)
+        }
     }
 
     @Test("a provider started for a disabled domain refuses to run the extension (R7)")
     func disabledDomainRefused() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let result = try ProcessRunner.run(BuiltProducts.path("demo-provider"), ["--app-group", group.path], environment: group.environment)
-        #expect(result.exitCode == 1)
-        #expect(result.stderr.contains("is not enabled"))
-        let usage = try ProcessRunner.run(BuiltProducts.path("demo-provider"), ["--bogus"], environment: group.environment)
-        #expect(usage.exitCode == 2)
-        #expect(usage.stderr.contains("unknown option '--bogus'"))
+        try withTemporaryAppGroup { group in
+            let result = try ProcessRunner.run(BuiltProducts.path("demo-provider"), ["--app-group", group.path], environment: group.environment)
+            #expect(result.exitCode == 1)
+            #expect(result.stderr.contains("is not enabled"))
+            let usage = try ProcessRunner.run(BuiltProducts.path("demo-provider"), ["--bogus"], environment: group.environment)
+            #expect(usage.exitCode == 2)
+            #expect(usage.stderr.contains("unknown option '--bogus'"))
+        }
     }
 }

@@ -67,18 +67,18 @@ struct UsageTests {
             (["update", "seed", "--url", "homepgae=https://example.com"], "looks like a misspelt 'homepage'"),
         ])
     func usageError(arguments: [String], message: String) async throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let added = await Self.run(["add", "--id", "seed", "--given-name", "Seed"], in: group)
-        try #require(added.code == 0, "\(added.stderr)")
-        let before = Self.databaseFiles(group)
-        let result = await Self.run(arguments, in: group)
-        #expect(result.code == 2, "\(arguments): exit \(result.code), stderr \(result.stderr)")
-        #expect(result.stdout.isEmpty)
-        #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
-        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("error: "))
-        #expect(Self.databaseFiles(group) == before)
-        #expect(try AppDatabase(appGroup: group.appGroup).all().map(\.identifier) == ["seed"])
+        try await withTemporaryAppGroup { group in
+            let added = await Self.run(["add", "--id", "seed", "--given-name", "Seed"], in: group)
+            try #require(added.code == 0, "\(added.stderr)")
+            let before = Self.databaseFiles(group)
+            let result = await Self.run(arguments, in: group)
+            #expect(result.code == 2, "\(arguments): exit \(result.code), stderr \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("error: "))
+            #expect(Self.databaseFiles(group) == before)
+            #expect(try AppDatabase(appGroup: group.appGroup).all().map(\.identifier) == ["seed"])
+        }
     }
 }

@@ -258,68 +258,68 @@ struct ReliabilityStoreFuzzTests {
 
     @Test("App database: corrupted snapshot.jsonl / journal.jsonl never crash, errors name the file, failed writes change nothing")
     func appDatabaseCorruption() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let seed = TestScale.seed
-        let template = try Self.appTemplate(in: group.path + "/template", count: 300)
-        var tally = ReliabilityCorruptionTally()
-        let result = try ReliabilityFuzzBudget(cases: 400, seconds: 2.5).run { index in
-            var random = SeededRandom.forCase(index, seed: seed)
-            let appGroup = AppGroup(path: group.path + "/case-\(index)")
-            defer { try? FileManager.default.removeItem(atPath: appGroup.path) }
-            let database = AppDatabase(appGroup: appGroup)
-            let store = database.store
-            try SecureFile.ensureDirectory(store.directory)
-            let kind = random.pick(ReliabilityCorruption.allCases)
-            let targetIsJournal = random.chance(0.5)
-            var snapshot = template.snapshot
-            var journal = template.journal
-            if targetIsJournal {
-                journal = Data(kind.apply(to: Array(journal), &random))
-            } else {
-                snapshot = Data(kind.apply(to: Array(snapshot), &random))
-            }
-            try SecureFile.replace(store.snapshotPath, with: snapshot, durable: false)
-            try SecureFile.replace(store.journalPath, with: journal, durable: false)
-            let files = [store.snapshotPath, store.journalPath]
-            let context = "seed \(seed) case \(index): \(kind.rawValue) of \(targetIsJournal ? "journal" : "snapshot")"
-            tally.cases += 1
-            tally.byKind[kind.rawValue, default: 0] += 1
+        try withTemporaryAppGroup { group in
+            let seed = TestScale.seed
+            let template = try Self.appTemplate(in: group.path + "/template", count: 300)
+            var tally = ReliabilityCorruptionTally()
+            let result = try ReliabilityFuzzBudget(cases: 400, seconds: 2.5).run { index in
+                var random = SeededRandom.forCase(index, seed: seed)
+                let appGroup = AppGroup(path: group.path + "/case-\(index)")
+                defer { try? FileManager.default.removeItem(atPath: appGroup.path) }
+                let database = AppDatabase(appGroup: appGroup)
+                let store = database.store
+                try SecureFile.ensureDirectory(store.directory)
+                let kind = random.pick(ReliabilityCorruption.allCases)
+                let targetIsJournal = random.chance(0.5)
+                var snapshot = template.snapshot
+                var journal = template.journal
+                if targetIsJournal {
+                    journal = Data(kind.apply(to: Array(journal), &random))
+                } else {
+                    snapshot = Data(kind.apply(to: Array(snapshot), &random))
+                }
+                try SecureFile.replace(store.snapshotPath, with: snapshot, durable: false)
+                try SecureFile.replace(store.journalPath, with: journal, durable: false)
+                let files = [store.snapshotPath, store.journalPath]
+                let context = "seed \(seed) case \(index): \(kind.rawValue) of \(targetIsJournal ? "journal" : "snapshot")"
+                tally.cases += 1
+                tally.byKind[kind.rawValue, default: 0] += 1
 
-            var readFailed = Self.attempt(files, context + ", load()") { _ = try store.load() }
-            readFailed = Self.attempt(files, context + ", all()") { _ = try database.all() } || readFailed
-            for identifier in template.lookups {
-                readFailed = Self.attempt(files, context + ", get(\(identifier))") { _ = try database.get(identifier) } || readFailed
-            }
-            // A store that loads answers lookups consistently with what it loaded.
-            if let state = try? store.load() {
-                let loaded = Self.byIdentifier(state)
+                var readFailed = Self.attempt(files, context + ", load()") { _ = try store.load() }
+                readFailed = Self.attempt(files, context + ", all()") { _ = try database.all() } || readFailed
                 for identifier in template.lookups {
-                    if let found = try? database.get(identifier) {
-                        #expect(found == loaded[identifier], "\(context): get(\(identifier)) disagrees with load()")
+                    readFailed = Self.attempt(files, context + ", get(\(identifier))") { _ = try database.get(identifier) } || readFailed
+                }
+                // A store that loads answers lookups consistently with what it loaded.
+                if let state = try? store.load() {
+                    let loaded = Self.byIdentifier(state)
+                    for identifier in template.lookups {
+                        if let found = try? database.get(identifier) {
+                            #expect(found == loaded[identifier], "\(context): get(\(identifier)) disagrees with load()")
+                        }
                     }
                 }
-            }
-            let generation = (try? store.load())?.generation ?? ""
-            readFailed = Self.attempt(files, context + ", changes(after:)") {
-                _ = try store.changes(after: 300, in: generation, limit: 100)
-            } || readFailed
-            if readFailed { tally.readErrors += 1 } else { tally.readsOK += 1 }
+                let generation = (try? store.load())?.generation ?? ""
+                readFailed = Self.attempt(files, context + ", changes(after:)") {
+                    _ = try store.changes(after: 300, in: generation, limit: 100)
+                } || readFailed
+                if readFailed { tally.readErrors += 1 } else { tally.readsOK += 1 }
 
-            // A write after the reads: refused with the files untouched, or a store that reads back.
-            var added = ContactRecord(identifier: "fuzz-new-\(index)")
-            added.givenName = "New"
-            Self.checkWrite(
-                store: store, files: files, context: context, tally: &tally,
-                write: { try database.add(added) },
-                check: { state throws in
-                    #expect(Self.byIdentifier(state)[added.identifier] == added, "\(context): the new contact is missing after a successful write")
-                    #expect(try database.get(added.identifier) == added, "\(context)")
-                })
+                // A write after the reads: refused with the files untouched, or a store that reads back.
+                var added = ContactRecord(identifier: "fuzz-new-\(index)")
+                added.givenName = "New"
+                Self.checkWrite(
+                    store: store, files: files, context: context, tally: &tally,
+                    write: { try database.add(added) },
+                    check: { state throws in
+                        #expect(Self.byIdentifier(state)[added.identifier] == added, "\(context): the new contact is missing after a successful write")
+                        #expect(try database.get(added.identifier) == added, "\(context)")
+                    })
+            }
+            #expect(tally.byKind.count >= min(result.cases, 6), "the corruption kinds should vary: \(tally.byKind)")
+            #expect(tally.readErrors > 0, "the corruptions should make some reads fail")
+            print("fuzz: app database, \(tally.summary), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s")
         }
-        #expect(tally.byKind.count >= min(result.cases, 6), "the corruption kinds should vary: \(tally.byKind)")
-        #expect(tally.readErrors > 0, "the corruptions should make some reads fail")
-        print("fuzz: app database, \(tally.summary), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s")
     }
 
     /// A valid system store: a content enumeration in pages, a compaction, then change batches, each
@@ -348,57 +348,57 @@ struct ReliabilityStoreFuzzTests {
 
     @Test("System store: corrupted files and wrongly typed SyncState meta never crash, errors name the file, failed writes change nothing")
     func systemStoreCorruption() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let seed = TestScale.seed
-        let template = try Self.systemTemplate(in: group.path + "/template")
-        // The sync-state kinds matter most here; the generic ones are covered on the app database.
-        let kinds: [ReliabilityCorruption] = [.tamperMeta, .tamperMeta, .wrongTypeLine, .truncateAnywhere, .flipBytes, .tornGarbage]
-        var tally = ReliabilityCorruptionTally()
-        let result = try ReliabilityFuzzBudget(cases: 300, seconds: 2).run { index in
-            var random = SeededRandom.forCase(index, seed: seed)
-            let directory = group.path + "/case-\(index)"
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            try SecureFile.ensureDirectory(directory)
-            let kind = random.pick(kinds)
-            let targetIsJournal = random.chance(0.5)
-            var snapshot = template.snapshot
-            var journal = template.journal
-            if targetIsJournal {
-                journal = Data(kind.apply(to: Array(journal), &random))
-            } else {
-                snapshot = Data(kind.apply(to: Array(snapshot), &random))
+        try withTemporaryAppGroup { group in
+            let seed = TestScale.seed
+            let template = try Self.systemTemplate(in: group.path + "/template")
+            // The sync-state kinds matter most here; the generic ones are covered on the app database.
+            let kinds: [ReliabilityCorruption] = [.tamperMeta, .tamperMeta, .wrongTypeLine, .truncateAnywhere, .flipBytes, .tornGarbage]
+            var tally = ReliabilityCorruptionTally()
+            let result = try ReliabilityFuzzBudget(cases: 300, seconds: 2).run { index in
+                var random = SeededRandom.forCase(index, seed: seed)
+                let directory = group.path + "/case-\(index)"
+                defer { try? FileManager.default.removeItem(atPath: directory) }
+                try SecureFile.ensureDirectory(directory)
+                let kind = random.pick(kinds)
+                let targetIsJournal = random.chance(0.5)
+                var snapshot = template.snapshot
+                var journal = template.journal
+                if targetIsJournal {
+                    journal = Data(kind.apply(to: Array(journal), &random))
+                } else {
+                    snapshot = Data(kind.apply(to: Array(snapshot), &random))
+                }
+                let store = SystemStore(directory: directory)
+                let light = SystemStore(directory: directory, retainsContacts: false)
+                try SecureFile.replace(store.snapshotPath, with: snapshot, durable: false)
+                try SecureFile.replace(store.journalPath, with: journal, durable: false)
+                let files = [store.snapshotPath, store.journalPath]
+                let context = "seed \(seed) case \(index): \(kind.rawValue) of \(targetIsJournal ? "journal" : "snapshot")"
+                tally.cases += 1
+
+                var readFailed = Self.attempt(files, context + ", load()") { _ = try store.load() }
+                readFailed = Self.attempt(files, context + ", load() identifiers only") { _ = try light.load() } || readFailed
+                readFailed = Self.attempt(files, context + ", readSnapshotHeader()") { _ = try store.readSnapshotHeader() } || readFailed
+                if readFailed { tally.readErrors += 1 } else { tally.readsOK += 1 }
+
+                var added = ContactRecord(identifier: "fuzz-page-\(index)")
+                added.familyName = "Paged"
+                let meta = SyncState(phase: .changes, anchor: SyncPosition(generationMarker: Data("m".utf8), offset: index))
+                Self.checkWrite(
+                    store: store, files: files, context: context, tally: &tally,
+                    write: { try store.append(upsert: [added], meta: meta) },
+                    check: { state throws in
+                        #expect(Self.byIdentifier(state)[added.identifier] == added, "\(context): the committed page is missing")
+                        #expect(state.meta == meta, "\(context): the committed sync state is not the store's state")
+                        // The engine's identifiers-only view sees the same contacts.
+                        let identifiers = try light.load()
+                        #expect(identifiers.order.contains(added.identifier) && identifiers.count == state.count, "\(context)")
+                    })
             }
-            let store = SystemStore(directory: directory)
-            let light = SystemStore(directory: directory, retainsContacts: false)
-            try SecureFile.replace(store.snapshotPath, with: snapshot, durable: false)
-            try SecureFile.replace(store.journalPath, with: journal, durable: false)
-            let files = [store.snapshotPath, store.journalPath]
-            let context = "seed \(seed) case \(index): \(kind.rawValue) of \(targetIsJournal ? "journal" : "snapshot")"
-            tally.cases += 1
-
-            var readFailed = Self.attempt(files, context + ", load()") { _ = try store.load() }
-            readFailed = Self.attempt(files, context + ", load() identifiers only") { _ = try light.load() } || readFailed
-            readFailed = Self.attempt(files, context + ", readSnapshotHeader()") { _ = try store.readSnapshotHeader() } || readFailed
-            if readFailed { tally.readErrors += 1 } else { tally.readsOK += 1 }
-
-            var added = ContactRecord(identifier: "fuzz-page-\(index)")
-            added.familyName = "Paged"
-            let meta = SyncState(phase: .changes, anchor: SyncPosition(generationMarker: Data("m".utf8), offset: index))
-            Self.checkWrite(
-                store: store, files: files, context: context, tally: &tally,
-                write: { try store.append(upsert: [added], meta: meta) },
-                check: { state throws in
-                    #expect(Self.byIdentifier(state)[added.identifier] == added, "\(context): the committed page is missing")
-                    #expect(state.meta == meta, "\(context): the committed sync state is not the store's state")
-                    // The engine's identifiers-only view sees the same contacts.
-                    let identifiers = try light.load()
-                    #expect(identifiers.order.contains(added.identifier) && identifiers.count == state.count, "\(context)")
-                })
+            #expect(result.cases > 0)
+            #expect(tally.readErrors > 0, "the corruptions should make some reads fail")
+            print("fuzz: system store, \(tally.summary), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s")
         }
-        #expect(result.cases > 0)
-        #expect(tally.readErrors > 0, "the corruptions should make some reads fail")
-        print("fuzz: system store, \(tally.summary), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s")
     }
 }
 
@@ -423,56 +423,56 @@ struct ReliabilityStoreRegressionTests {
 
     @Test("A journal header line damaged beyond 4096 bytes is reported by readers and writers alike, never rewritten as empty")
     func longDamagedJournalHeader() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let database = try Self.database(group)
-        let journal = database.store.journalPath
-        var lines = try Self.lines(journal)
-        lines[0] = Data(repeating: UInt8(ascii: "x"), count: 5000)
-        try Self.write(lines, to: journal)
-        let before = try #require(FileManager.default.contents(atPath: journal))
+        try withTemporaryAppGroup { group in
+            let database = try Self.database(group)
+            let journal = database.store.journalPath
+            var lines = try Self.lines(journal)
+            lines[0] = Data(repeating: UInt8(ascii: "x"), count: 5000)
+            try Self.write(lines, to: journal)
+            let before = try #require(FileManager.default.contents(atPath: journal))
 
-        #expect(throws: StoreError.malformed(path: journal, line: 1, reason: "The given data was not valid JSON.")) {
-            _ = try database.store.load()
+            #expect(throws: StoreError.malformed(path: journal, line: 1, reason: "The given data was not valid JSON.")) {
+                _ = try database.store.load()
+            }
+            #expect(throws: StoreError.self) { try database.add(ContactRecord(identifier: "new")) }
+            #expect(FileManager.default.contents(atPath: journal) == before, "the five committed journal entries were thrown away")
+            #expect(throws: StoreError.self) { _ = try database.all() }
         }
-        #expect(throws: StoreError.self) { try database.add(ContactRecord(identifier: "new")) }
-        #expect(FileManager.default.contents(atPath: journal) == before, "the five committed journal entries were thrown away")
-        #expect(throws: StoreError.self) { _ = try database.all() }
     }
 
     @Test("A journal with no newline at all (a torn header) is still treated as empty and rewritten by the next writer")
     func tornJournalHeaderStillRecovers() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let database = try Self.database(group)
-        try SecureFile.replace(database.store.journalPath, with: Data(repeating: UInt8(ascii: "{"), count: 6000), durable: false)
-        #expect(try database.all().count == 50)
-        try database.add(ContactRecord(identifier: "new"))
-        #expect(try database.all().count == 51)
+        try withTemporaryAppGroup { group in
+            let database = try Self.database(group)
+            try SecureFile.replace(database.store.journalPath, with: Data(repeating: UInt8(ascii: "{"), count: 6000), durable: false)
+            #expect(try database.all().count == 50)
+            try database.add(ContactRecord(identifier: "new"))
+            #expect(try database.all().count == 51)
+        }
     }
 
     @Test("A snapshot whose lines are out of order is malformed (lookups binary-search it), with the line named")
     func snapshotOutOfOrder() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let database = try Self.database(group)
-        let snapshot = database.store.snapshotPath
-        var lines = try Self.lines(snapshot)
-        // Line 2 is the first contact, line 51 the last: swap them.
-        lines.swapAt(1, 50)
-        try Self.write(lines, to: snapshot)
-        do {
-            let state = try database.store.load()
-            // Had the load been accepted, lookups would have to agree with it; they do not.
-            Issue.record("an unsorted snapshot loaded; get(id-000) = \(String(describing: try? database.get("id-000"))), load has it: \(ReliabilityStoreFuzzTests.byIdentifier(state)["id-000"] != nil)")
-        } catch let error as StoreError {
-            guard case .malformed(let path, let line, let reason) = error else {
-                Issue.record("not malformed: \(error)")
-                return
+        try withTemporaryAppGroup { group in
+            let database = try Self.database(group)
+            let snapshot = database.store.snapshotPath
+            var lines = try Self.lines(snapshot)
+            // Line 2 is the first contact, line 51 the last: swap them.
+            lines.swapAt(1, 50)
+            try Self.write(lines, to: snapshot)
+            do {
+                let state = try database.store.load()
+                // Had the load been accepted, lookups would have to agree with it; they do not.
+                Issue.record("an unsorted snapshot loaded; get(id-000) = \(String(describing: try? database.get("id-000"))), load has it: \(ReliabilityStoreFuzzTests.byIdentifier(state)["id-000"] != nil)")
+            } catch let error as StoreError {
+                guard case .malformed(let path, let line, let reason) = error else {
+                    Issue.record("not malformed: \(error)")
+                    return
+                }
+                #expect(path == snapshot)
+                #expect(line == 3)
+                #expect(reason.contains("order"), "\(reason)")
             }
-            #expect(path == snapshot)
-            #expect(line == 3)
-            #expect(reason.contains("order"), "\(reason)")
         }
     }
 }

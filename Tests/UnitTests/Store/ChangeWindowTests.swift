@@ -14,16 +14,16 @@ struct ChangeWindowTests {
 
     @Test("Returns exactly the entries after a seq, in order, and reports the head")
     func entriesAfterSeq() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let (database, state) = try filled(group, count: 6)
-        #expect(state.headSeq == state.baseSeq + 6)
-        let window = try #require(
-            try StoreFixtures.entries(database.store, after: state.baseSeq + 2, in: state.generation))
-        #expect(window.entries.map(\.seq) == Array((state.baseSeq + 3)...(state.baseSeq + 6)))
-        #expect(window.entries.flatMap { $0.upsert ?? [] }.map(\.identifier) == ["c3", "c4", "c5", "c6"])
-        #expect(window.headSeq == state.headSeq)
-        #expect(window.generation == state.generation)
+        try withTemporaryAppGroup { group in
+            let (database, state) = try filled(group, count: 6)
+            #expect(state.headSeq == state.baseSeq + 6)
+            let window = try #require(
+                try StoreFixtures.entries(database.store, after: state.baseSeq + 2, in: state.generation))
+            #expect(window.entries.map(\.seq) == Array((state.baseSeq + 3)...(state.baseSeq + 6)))
+            #expect(window.entries.flatMap { $0.upsert ?? [] }.map(\.identifier) == ["c3", "c4", "c5", "c6"])
+            #expect(window.headSeq == state.headSeq)
+            #expect(window.generation == state.generation)
+        }
     }
 
     @Test("An idle query (after the head, journal unchanged) is answered from the last read; any write is seen")
@@ -51,127 +51,127 @@ struct ChangeWindowTests {
 
     @Test("Respects the limit and still reports the head")
     func limit() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let (database, state) = try filled(group, count: 10)
-        let first = try #require(try StoreFixtures.entries(database.store, after: state.baseSeq, in: state.generation, limit: 4))
-        #expect(first.entries.map(\.seq) == Array((state.baseSeq + 1)...(state.baseSeq + 4)))
-        #expect(first.headSeq == state.headSeq)
-        let next = try #require(
-            try StoreFixtures.entries(database.store, after: first.entries.last!.seq, in: state.generation, limit: 4))
-        #expect(next.entries.map(\.seq) == Array((state.baseSeq + 5)...(state.baseSeq + 8)))
-        let last = try #require(
-            try StoreFixtures.entries(database.store, after: next.entries.last!.seq, in: state.generation, limit: 4))
-        #expect(last.entries.map(\.seq) == [state.baseSeq + 9, state.baseSeq + 10])
+        try withTemporaryAppGroup { group in
+            let (database, state) = try filled(group, count: 10)
+            let first = try #require(try StoreFixtures.entries(database.store, after: state.baseSeq, in: state.generation, limit: 4))
+            #expect(first.entries.map(\.seq) == Array((state.baseSeq + 1)...(state.baseSeq + 4)))
+            #expect(first.headSeq == state.headSeq)
+            let next = try #require(
+                try StoreFixtures.entries(database.store, after: first.entries.last!.seq, in: state.generation, limit: 4))
+            #expect(next.entries.map(\.seq) == Array((state.baseSeq + 5)...(state.baseSeq + 8)))
+            let last = try #require(
+                try StoreFixtures.entries(database.store, after: next.entries.last!.seq, in: state.generation, limit: 4))
+            #expect(last.entries.map(\.seq) == [state.baseSeq + 9, state.baseSeq + 10])
+        }
     }
 
     @Test("At the head there are no changes; beyond the head the anchor is expired")
     func atAndBeyondHead() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let (database, state) = try filled(group, count: 3)
-        let atHead = try #require(try StoreFixtures.entries(database.store, after: state.headSeq, in: state.generation))
-        #expect(atHead.entries.isEmpty)
-        #expect(atHead.headSeq == state.headSeq)
-        #expect(StoreFixtures.isExpired(try database.store.changes(after: state.headSeq + 1, in: state.generation, limit: 10)))
-        #expect(StoreFixtures.isExpired(try database.store.changes(after: state.headSeq + 100, in: state.generation, limit: 10)))
+        try withTemporaryAppGroup { group in
+            let (database, state) = try filled(group, count: 3)
+            let atHead = try #require(try StoreFixtures.entries(database.store, after: state.headSeq, in: state.generation))
+            #expect(atHead.entries.isEmpty)
+            #expect(atHead.headSeq == state.headSeq)
+            #expect(StoreFixtures.isExpired(try database.store.changes(after: state.headSeq + 1, in: state.generation, limit: 10)))
+            #expect(StoreFixtures.isExpired(try database.store.changes(after: state.headSeq + 100, in: state.generation, limit: 10)))
+        }
     }
 
     @Test("An unknown generation is expired")
     func unknownGeneration() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let (database, state) = try filled(group, count: 2)
-        #expect(StoreFixtures.isExpired(try database.store.changes(after: state.baseSeq, in: UUID().uuidString, limit: 10)))
-        #expect(StoreFixtures.isExpired(try database.store.changes(after: state.baseSeq, in: "", limit: 10)))
+        try withTemporaryAppGroup { group in
+            let (database, state) = try filled(group, count: 2)
+            #expect(StoreFixtures.isExpired(try database.store.changes(after: state.baseSeq, in: UUID().uuidString, limit: 10)))
+            #expect(StoreFixtures.isExpired(try database.store.changes(after: state.baseSeq, in: "", limit: 10)))
+        }
     }
 
     @Test("An empty store that was never written answers expired")
     func neverWritten() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let store = AppDatabase(appGroup: group.appGroup).store
-        #expect(StoreFixtures.isExpired(try store.changes(after: 0, in: "anything", limit: 10)))
+        try withTemporaryAppGroup { group throws in
+            let store = AppDatabase(appGroup: group.appGroup).store
+            #expect(StoreFixtures.isExpired(try store.changes(after: 0, in: "anything", limit: 10)))
+        }
     }
 
     @Test("After reset the old generation is expired, even at its head")
     func resetExpiresOldGeneration() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let (database, state) = try filled(group, count: 3)
-        try database.reset()
-        #expect(StoreFixtures.isExpired(try database.store.changes(after: state.headSeq, in: state.generation, limit: 10)))
-        #expect(StoreFixtures.isExpired(try database.store.changes(after: state.baseSeq, in: state.generation, limit: 10)))
-        let fresh = try database.store.load()
-        #expect(fresh.previousGeneration == nil)
-        try database.add(StoreFixtures.contact("new"))
-        let window = try #require(try StoreFixtures.entries(database.store, after: fresh.baseSeq, in: fresh.generation))
-        #expect(window.entries.flatMap { $0.upsert ?? [] }.map(\.identifier) == ["new"])
-        // Sequence numbers keep counting across the reset.
-        #expect(window.entries.first?.seq == state.headSeq + 1)
+        try withTemporaryAppGroup { group in
+            let (database, state) = try filled(group, count: 3)
+            try database.reset()
+            #expect(StoreFixtures.isExpired(try database.store.changes(after: state.headSeq, in: state.generation, limit: 10)))
+            #expect(StoreFixtures.isExpired(try database.store.changes(after: state.baseSeq, in: state.generation, limit: 10)))
+            let fresh = try database.store.load()
+            #expect(fresh.previousGeneration == nil)
+            try database.add(StoreFixtures.contact("new"))
+            let window = try #require(try StoreFixtures.entries(database.store, after: fresh.baseSeq, in: fresh.generation))
+            #expect(window.entries.flatMap { $0.upsert ?? [] }.map(\.identifier) == ["new"])
+            // Sequence numbers keep counting across the reset.
+            #expect(window.entries.first?.seq == state.headSeq + 1)
+        }
     }
 
     @Test("After compaction an anchor at the old head stays valid; one behind the base is expired")
     func compactionKeepsHeadAnchors() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let (database, state) = try filled(group, count: 5)
-        try database.store.compact()
-        let compacted = try database.store.load()
-        #expect(compacted.generation != state.generation)
-        #expect(compacted.previousGeneration == state.generation)
-        #expect(compacted.baseSeq == state.headSeq)
-        #expect(compacted.contacts.map(\.identifier) == ["c1", "c2", "c3", "c4", "c5"])
+        try withTemporaryAppGroup { group in
+            let (database, state) = try filled(group, count: 5)
+            try database.store.compact()
+            let compacted = try database.store.load()
+            #expect(compacted.generation != state.generation)
+            #expect(compacted.previousGeneration == state.generation)
+            #expect(compacted.baseSeq == state.headSeq)
+            #expect(compacted.contacts.map(\.identifier) == ["c1", "c2", "c3", "c4", "c5"])
 
-        try database.add(StoreFixtures.contact("after"))
-        let fromOld = try #require(try StoreFixtures.entries(database.store, after: state.headSeq, in: state.generation))
-        #expect(fromOld.entries.flatMap { $0.upsert ?? [] }.map(\.identifier) == ["after"])
-        #expect(fromOld.generation == compacted.generation)
-        #expect(fromOld.headSeq == state.headSeq + 1)
+            try database.add(StoreFixtures.contact("after"))
+            let fromOld = try #require(try StoreFixtures.entries(database.store, after: state.headSeq, in: state.generation))
+            #expect(fromOld.entries.flatMap { $0.upsert ?? [] }.map(\.identifier) == ["after"])
+            #expect(fromOld.generation == compacted.generation)
+            #expect(fromOld.headSeq == state.headSeq + 1)
 
-        #expect(StoreFixtures.isExpired(try database.store.changes(after: state.headSeq - 1, in: state.generation, limit: 10)))
-        #expect(StoreFixtures.isExpired(try database.store.changes(after: state.baseSeq, in: state.generation, limit: 10)))
-        // The new generation is queried normally.
-        let fromNew = try #require(try StoreFixtures.entries(database.store, after: compacted.baseSeq, in: compacted.generation))
-        #expect(fromNew.entries.count == 1)
+            #expect(StoreFixtures.isExpired(try database.store.changes(after: state.headSeq - 1, in: state.generation, limit: 10)))
+            #expect(StoreFixtures.isExpired(try database.store.changes(after: state.baseSeq, in: state.generation, limit: 10)))
+            // The new generation is queried normally.
+            let fromNew = try #require(try StoreFixtures.entries(database.store, after: compacted.baseSeq, in: compacted.generation))
+            #expect(fromNew.entries.count == 1)
+        }
     }
 
     @Test("A second compaction forgets the generation before the previous one")
     func secondCompaction() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let (database, first) = try filled(group, count: 2)
-        try database.store.compact()
-        let second = try database.store.load()
-        try database.add(StoreFixtures.contact("x"))
-        try database.store.compact()
-        #expect(StoreFixtures.isExpired(try database.store.changes(after: first.headSeq, in: first.generation, limit: 10)))
-        let window = try #require(try StoreFixtures.entries(database.store, after: second.headSeq + 1, in: second.generation))
-        #expect(window.entries.isEmpty)
+        try withTemporaryAppGroup { group in
+            let (database, first) = try filled(group, count: 2)
+            try database.store.compact()
+            let second = try database.store.load()
+            try database.add(StoreFixtures.contact("x"))
+            try database.store.compact()
+            #expect(StoreFixtures.isExpired(try database.store.changes(after: first.headSeq, in: first.generation, limit: 10)))
+            let window = try #require(try StoreFixtures.entries(database.store, after: second.headSeq + 1, in: second.generation))
+            #expect(window.entries.isEmpty)
+        }
     }
 
     @Test("compactIfNeeded leaves a small journal alone")
     func compactIfNeededThreshold() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let (database, state) = try filled(group, count: 3)
-        #expect(try database.compactIfNeeded() == false)
-        #expect(try database.store.load().generation == state.generation)
-        #expect(try database.store.compactIfNeeded(minimumJournalBytes: 0) == true)
-        let after = try database.store.load()
-        #expect(after.generation != state.generation)
-        #expect(after.contacts == state.contacts)
+        try withTemporaryAppGroup { group in
+            let (database, state) = try filled(group, count: 3)
+            #expect(try database.compactIfNeeded() == false)
+            #expect(try database.store.load().generation == state.generation)
+            #expect(try database.store.compactIfNeeded(minimumJournalBytes: 0) == true)
+            let after = try database.store.load()
+            #expect(after.generation != state.generation)
+            #expect(after.contacts == state.contacts)
+        }
     }
 
     @Test("Deletions and metadata-free entries come back as written")
     func deletionEntries() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let (database, state) = try filled(group, count: 2)
-        try database.delete(["c1"])
-        let window = try #require(try StoreFixtures.entries(database.store, after: state.headSeq, in: state.generation))
-        #expect(window.entries.count == 1)
-        #expect(window.entries.first?.delete == ["c1"])
-        #expect(window.entries.first?.upsert == nil)
+        try withTemporaryAppGroup { group in
+            let (database, state) = try filled(group, count: 2)
+            try database.delete(["c1"])
+            let window = try #require(try StoreFixtures.entries(database.store, after: state.headSeq, in: state.generation))
+            #expect(window.entries.count == 1)
+            #expect(window.entries.first?.delete == ["c1"])
+            #expect(window.entries.first?.upsert == nil)
+        }
     }
 }

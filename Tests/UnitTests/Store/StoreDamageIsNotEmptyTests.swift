@@ -44,94 +44,94 @@ struct StoreDamageIsNotEmptyTests {
 
     @Test("A missing snapshot.jsonl beside a journal is damage, not an empty database")
     func missingSnapshot() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let database = try database(group)
-        try FileManager.default.removeItem(atPath: database.store.snapshotPath)
-        try expectRefused(database, path: database.store.snapshotPath, line: 1)
+        try withTemporaryAppGroup { group in
+            let database = try database(group)
+            try FileManager.default.removeItem(atPath: database.store.snapshotPath)
+            try expectRefused(database, path: database.store.snapshotPath, line: 1)
+        }
     }
 
     @Test("An empty snapshot.jsonl is damage, not an empty database")
     func emptySnapshot() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let database = try database(group)
-        try SecureFile.replace(database.store.snapshotPath, with: Data(), durable: false)
-        try expectRefused(database, path: database.store.snapshotPath, line: 1)
+        try withTemporaryAppGroup { group in
+            let database = try database(group)
+            try SecureFile.replace(database.store.snapshotPath, with: Data(), durable: false)
+            try expectRefused(database, path: database.store.snapshotPath, line: 1)
+        }
     }
 
     @Test("One changed character in the journal header's generation is damage, not a stale journal")
     func changedJournalGeneration() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let database = try database(group)
-        var lines = try StoreFixtures.lines(database.store.journalPath)
-        let generation = try database.store.load().generation
-        let changed = String(generation.dropLast()) + (generation.last == "A" ? "B" : "A")
-        lines[0] = lines[0].replacingOccurrences(of: generation, with: changed)
-        try SecureFile.replace(database.store.journalPath, with: Data(lines.joined(separator: "\n").utf8), durable: false)
-        try expectRefused(database, path: database.store.journalPath, line: 1)
+        try withTemporaryAppGroup { group in
+            let database = try database(group)
+            var lines = try StoreFixtures.lines(database.store.journalPath)
+            let generation = try database.store.load().generation
+            let changed = String(generation.dropLast()) + (generation.last == "A" ? "B" : "A")
+            lines[0] = lines[0].replacingOccurrences(of: generation, with: changed)
+            try SecureFile.replace(database.store.journalPath, with: Data(lines.joined(separator: "\n").utf8), durable: false)
+            try expectRefused(database, path: database.store.journalPath, line: 1)
+        }
     }
 
     @Test("A journal of the previous generation with changes the snapshot does not hold is damage")
     func previousGenerationWithUnfoldedChanges() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let database = try database(group)
-        let oldJournal = try StoreFixtures.bytes(database.store.journalPath)
-        try database.store.compact()
-        // The old journal, plus one change written after the compaction's snapshot was taken.
-        let head = try database.store.load().headSeq
-        var journal = oldJournal
-        journal.append(Data(#"{"seq":\#(head + 1),"upsert":[{"identifier":"late"}]}"#.utf8 + [0x0A]))
-        try SecureFile.replace(database.store.journalPath, with: journal, durable: false)
-        try expectRefused(database, path: database.store.journalPath, line: 1)
+        try withTemporaryAppGroup { group in
+            let database = try database(group)
+            let oldJournal = try StoreFixtures.bytes(database.store.journalPath)
+            try database.store.compact()
+            // The old journal, plus one change written after the compaction's snapshot was taken.
+            let head = try database.store.load().headSeq
+            var journal = oldJournal
+            journal.append(Data(#"{"seq":\#(head + 1),"upsert":[{"identifier":"late"}]}"#.utf8 + [0x0A]))
+            try SecureFile.replace(database.store.journalPath, with: journal, durable: false)
+            try expectRefused(database, path: database.store.journalPath, line: 1)
+        }
     }
 
     @Test("A journal header whose baseSeq disagrees with the snapshot is damage")
     func journalBaseSeqMismatch() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let database = try database(group)
-        var lines = try StoreFixtures.lines(database.store.journalPath)
-        let baseSeq = try database.store.load().baseSeq
-        lines[0] = lines[0].replacingOccurrences(of: #""baseSeq":\#(baseSeq)"#, with: #""baseSeq":\#(baseSeq + 1)"#)
-        try SecureFile.replace(database.store.journalPath, with: Data(lines.joined(separator: "\n").utf8), durable: false)
-        try expectRefused(database, path: database.store.journalPath, line: 1)
+        try withTemporaryAppGroup { group in
+            let database = try database(group)
+            var lines = try StoreFixtures.lines(database.store.journalPath)
+            let baseSeq = try database.store.load().baseSeq
+            lines[0] = lines[0].replacingOccurrences(of: #""baseSeq":\#(baseSeq)"#, with: #""baseSeq":\#(baseSeq + 1)"#)
+            try SecureFile.replace(database.store.journalPath, with: Data(lines.joined(separator: "\n").utf8), durable: false)
+            try expectRefused(database, path: database.store.journalPath, line: 1)
+        }
     }
 
     @Test("A store never written reads as empty; a crash leftover proven superseded still reads as the snapshot")
     func legitimateEmptinessStillWorks() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let fresh = AppDatabase(appGroup: group.appGroup)
-        #expect(try fresh.all().isEmpty)
-        #expect(try fresh.store.readSnapshotHeader() == nil)
-        let database = try database(group)
-        let oldJournal = try StoreFixtures.bytes(database.store.journalPath)
-        try database.replaceAll(with: [StoreFixtures.contact("z")])
-        try SecureFile.replace(database.store.journalPath, with: oldJournal, durable: false)
-        #expect(try database.all().map(\.identifier) == ["z"])
-        try database.add(StoreFixtures.contact("y"))
-        #expect(try database.all().map(\.identifier) == ["z", "y"])
+        try withTemporaryAppGroup { group in
+            let fresh = AppDatabase(appGroup: group.appGroup)
+            #expect(try fresh.all().isEmpty)
+            #expect(try fresh.store.readSnapshotHeader() == nil)
+            let database = try database(group)
+            let oldJournal = try StoreFixtures.bytes(database.store.journalPath)
+            try database.replaceAll(with: [StoreFixtures.contact("z")])
+            try SecureFile.replace(database.store.journalPath, with: oldJournal, durable: false)
+            #expect(try database.all().map(\.identifier) == ["z"])
+            try database.add(StoreFixtures.contact("y"))
+            #expect(try database.all().map(\.identifier) == ["z", "y"])
+        }
     }
 
     @Test("The system store refuses a changed journal generation too (a sync would otherwise delete contacts)")
     func systemStoreChangedGeneration() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let store = SystemStore(directory: group.path + "/system")
-        try store.reset(meta: .initial)
-        try store.append(upsert: [StoreFixtures.contact("a")], meta: .initial)
-        let generation = try #require(try store.readSnapshotHeader()).generation
-        var lines = try StoreFixtures.lines(store.journalPath)
-        // A different first character (a generation that already starts with "0" must still change).
-        let changed = (generation.first == "0" ? "1" : "0") + generation.dropFirst()
-        lines[0] = lines[0].replacingOccurrences(of: generation, with: changed)
-        try SecureFile.replace(store.journalPath, with: Data(lines.joined(separator: "\n").utf8), durable: false)
-        let before = try StoreFixtures.bytes(store.journalPath)
-        #expect(StoreFixtures.malformedLocation { _ = try store.load() }?.path == store.journalPath)
-        #expect(StoreFixtures.malformedLocation { try store.append(upsert: [StoreFixtures.contact("b")], meta: .initial) }?.line == 1)
-        #expect(try StoreFixtures.bytes(store.journalPath) == before)
+        try withTemporaryAppGroup { group in
+            let store = SystemStore(directory: group.path + "/system")
+            try store.reset(meta: .initial)
+            try store.append(upsert: [StoreFixtures.contact("a")], meta: .initial)
+            let generation = try #require(try store.readSnapshotHeader()).generation
+            var lines = try StoreFixtures.lines(store.journalPath)
+            // A different first character (a generation that already starts with "0" must still change).
+            let changed = (generation.first == "0" ? "1" : "0") + generation.dropFirst()
+            lines[0] = lines[0].replacingOccurrences(of: generation, with: changed)
+            try SecureFile.replace(store.journalPath, with: Data(lines.joined(separator: "\n").utf8), durable: false)
+            let before = try StoreFixtures.bytes(store.journalPath)
+            #expect(StoreFixtures.malformedLocation { _ = try store.load() }?.path == store.journalPath)
+            #expect(StoreFixtures.malformedLocation { try store.append(upsert: [StoreFixtures.contact("b")], meta: .initial) }?.line == 1)
+            #expect(try StoreFixtures.bytes(store.journalPath) == before)
+        }
     }
 }

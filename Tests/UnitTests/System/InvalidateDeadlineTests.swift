@@ -45,35 +45,35 @@ struct InvalidateDeadlineTests {
 
     @Test("the provider runtime answers extensionInvalidateTimeout (R11) and exits")
     func runtime() async throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let client = try SystemClient(appGroup: group.appGroup, domain: DefaultContactProviderDomain.identifier)
-        try client.updateConfiguration {
-            $0.enabled = true
-            $0.invalidateTimeoutSeconds = 0.5
+        try await withTemporaryAppGroup { group in
+            let client = try SystemClient(appGroup: group.appGroup, domain: DefaultContactProviderDomain.identifier)
+            try client.updateConfiguration {
+                $0.enabled = true
+                $0.invalidateTimeoutSeconds = 0.5
+            }
+            let runtime = try ProviderRuntime(
+                options: RuntimeOptions(appGroup: group.appGroup, domain: DefaultContactProviderDomain.identifier, idleTimeoutSeconds: 60))
+            let served = Task {
+                await runtime.run { ExtensionSession(HangingInvalidate.self, domain: DefaultContactProviderDomain()) }
+            }
+            defer {
+                // The runtime ignores SIGTERM/SIGINT while it serves (it turns them into a shutdown doorbell).
+                signal(SIGTERM, SIG_DFL)
+                signal(SIGINT, SIG_DFL)
+            }
+            // Serving once it holds the provider lock and its FIFO has a reader.
+            let deadline = Date().addingTimeInterval(20)
+            while group.providerPID() != getpid() || !client.isProviderRunning, Date() < deadline {
+                try await Task.sleep(nanoseconds: 10_000_000)
+            }
+            let reply = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<DoorbellReply?, Error>) in
+                Thread.detachNewThread { continuation.resume(with: Result { try client.invalidate(timeout: 20) }) }
+            }
+            #expect(reply?.ok == false)
+            #expect(reply?.error?.code == ProviderErrorCode.extensionInvalidateTimeout.rawValue)
+            #expect(reply?.error?.rule == "R11")
+            #expect(await served.value == ExitCode.success)
+            #expect(!client.isProviderRunning)
         }
-        let runtime = try ProviderRuntime(
-            options: RuntimeOptions(appGroup: group.appGroup, domain: DefaultContactProviderDomain.identifier, idleTimeoutSeconds: 60))
-        let served = Task {
-            await runtime.run { ExtensionSession(HangingInvalidate.self, domain: DefaultContactProviderDomain()) }
-        }
-        defer {
-            // The runtime ignores SIGTERM/SIGINT while it serves (it turns them into a shutdown doorbell).
-            signal(SIGTERM, SIG_DFL)
-            signal(SIGINT, SIG_DFL)
-        }
-        // Serving once it holds the provider lock and its FIFO has a reader.
-        let deadline = Date().addingTimeInterval(20)
-        while group.providerPID() != getpid() || !client.isProviderRunning, Date() < deadline {
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-        let reply = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<DoorbellReply?, Error>) in
-            Thread.detachNewThread { continuation.resume(with: Result { try client.invalidate(timeout: 20) }) }
-        }
-        #expect(reply?.ok == false)
-        #expect(reply?.error?.code == ProviderErrorCode.extensionInvalidateTimeout.rawValue)
-        #expect(reply?.error?.rule == "R11")
-        #expect(await served.value == ExitCode.success)
-        #expect(!client.isProviderRunning)
     }
 }

@@ -18,6 +18,12 @@ func jsonObject(_ result: ProcessResult, sourceLocation: SourceLocation = #_sour
     return try #require(object as? [String: Any], "not a JSON object: \(result.stdout)", sourceLocation: sourceLocation)
 }
 
+/// Parses a JSON array of objects (contacts) printed on stdout.
+func jsonArray(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+    let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+    return try #require(object as? [[String: Any]], "not a JSON array of objects: \(result.stdout)", sourceLocation: sourceLocation)
+}
+
 /// Parses a JSON array of contacts and returns them keyed by identifier, as canonical JSON strings.
 func contactsByID(_ result: ProcessResult) throws -> [String: String] {
     let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
@@ -58,4 +64,18 @@ func makeImportFile(_ group: TemporaryAppGroup, count: Int, prefix: String = "bu
 func stopProvider(_ group: TemporaryAppGroup, sourceLocation: SourceLocation = #_sourceLocation) throws {
     try host(["invalidate"], in: group)
     #expect(group.providerPID() == nil, "a provider is still running", sourceLocation: sourceLocation)
+}
+
+/// The app database as the CLI sees it, by identifier (parsed `list --json`).
+func appContacts(_ group: TemporaryAppGroup, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: [String: Any]] {
+    let result = try ProcessRunner.host(["list", "--json"], in: group)
+    #expect(result.exitCode == 0, "the database must open after a crash: \(result)", sourceLocation: sourceLocation)
+    let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    var byID: [String: [String: Any]] = [:]
+    for contact in array {
+        let id = try #require(contact["identifier"] as? String)
+        #expect(byID[id] == nil, "duplicate identifier \(id)", sourceLocation: sourceLocation)
+        byID[id] = contact
+    }
+    return byID
 }

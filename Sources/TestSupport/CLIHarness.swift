@@ -1,38 +1,28 @@
 import AppGroupStore
 import Foundation
-import TestSupport
 import Testing
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Helpers for running the built `contacts-host` binary against a temporary App Group.
-enum CLIHarness {
-    /// Runs `contacts-host` with `arguments` in `group` (through `CONTACT_PROVIDER_APP_GROUP`).
-    static func run(_ arguments: [String], in group: TemporaryAppGroup, stdin: Data? = nil) throws -> ProcessResult {
-        try ProcessRunner.host(arguments, in: group, stdin: stdin)
-    }
-
+/// Helpers for running `contacts-host` against a temporary App Group and checking what it printed
+/// and wrote (the process-level and the in-process runners share them).
+public enum CLIHarness {
     /// Runs `contacts-host` and requires success with an empty stderr; returns stdout without its final newline.
     @discardableResult
-    static func succeed(
+    public static func succeed(
         _ arguments: [String], in group: TemporaryAppGroup, stdin: Data? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> String {
-        let result = try run(arguments, in: group, stdin: stdin)
+        let result = try ProcessRunner.host(arguments, in: group, stdin: stdin)
         #expect(result.exitCode == 0, "contacts-host \(arguments) → \(result)", sourceLocation: sourceLocation)
         #expect(result.stderr.isEmpty, "contacts-host \(arguments) → \(result)", sourceLocation: sourceLocation)
         return result.output
     }
 
-    /// The lines of stderr (without the final newline).
-    static func stderrLines(_ result: ProcessResult) -> [String] {
-        result.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty }
-    }
-
     /// The environment of a child process that names no App Group at all.
-    static var environmentWithoutAppGroup: [String: String] {
+    public static var environmentWithoutAppGroup: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment[AppGroup.environmentVariable] = nil
         environment["OSLOG_DISABLE"] = "1"
@@ -40,63 +30,63 @@ enum CLIHarness {
     }
 
     /// The app database of `group`.
-    static func database(_ group: TemporaryAppGroup) -> AppDatabase {
+    public static func database(_ group: TemporaryAppGroup) -> AppDatabase {
         AppDatabase(appGroup: group.appGroup)
     }
 
     /// The bytes of the database files (snapshot and journal; nil when absent), to show nothing was written.
-    static func databaseFiles(_ group: TemporaryAppGroup) -> [Data?] {
+    public static func databaseFiles(_ group: TemporaryAppGroup) -> [Data?] {
         let store = database(group).store
         return [store.snapshotPath, store.journalPath].map { FileManager.default.contents(atPath: $0) }
     }
 
     /// Parses stdout as JSON.
-    static func json(_ text: String) throws -> Any {
+    public static func json(_ text: String) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(text.utf8))
     }
 
     /// Parses stdout as a JSON array of contacts.
-    static func contacts(_ text: String) throws -> [ContactRecord] {
+    public static func contacts(_ text: String) throws -> [ContactRecord] {
         try JSONDecoder().decode([ContactRecord].self, from: Data(text.utf8))
     }
 
     /// Checks the shape of a usage error: exit 2, nothing on stdout, exactly one `error:` line on stderr.
-    static func expectUsageError(
+    public static func expectUsageError(
         _ result: ProcessResult, mentioning text: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(result.exitCode == 2, "\(result)", sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, "\(result)", sourceLocation: sourceLocation)
-        let lines = stderrLines(result)
+        let lines = result.stderrLines
         #expect(lines.count == 1, "\(result)", sourceLocation: sourceLocation)
         #expect(lines.first?.hasPrefix("error: ") == true, "\(result)", sourceLocation: sourceLocation)
         if let text { #expect(result.stderr.contains(text), "\(result)", sourceLocation: sourceLocation) }
     }
 
     /// Checks the shape of an operational failure: exit 1, nothing on stdout, exactly one `error:` line on stderr.
-    static func expectFailure(
+    public static func expectFailure(
         _ result: ProcessResult, mentioning texts: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(result.exitCode == 1, "\(result)", sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, "\(result)", sourceLocation: sourceLocation)
-        let lines = stderrLines(result)
+        let lines = result.stderrLines
         #expect(lines.count == 1, "\(result)", sourceLocation: sourceLocation)
         #expect(lines.first?.hasPrefix("error: ") == true, "\(result)", sourceLocation: sourceLocation)
         for text in texts { #expect(result.stderr.contains(text), "\(result)", sourceLocation: sourceLocation) }
     }
 
     /// `stat(2)` of a file.
-    static func info(_ path: String) -> stat? {
+    public static func info(_ path: String) -> stat? {
         var result = stat()
         return lstat(path, &result) == 0 ? result : nil
     }
 
     /// The number of newline-terminated lines in a file.
-    static func lineCount(_ path: String) -> Int {
+    public static func lineCount(_ path: String) -> Int {
         (FileManager.default.contents(atPath: path) ?? Data()).reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
     }
 
     /// A contact with every field the file formats carry, including those the CLI cannot set.
-    static func richContact(_ identifier: String) -> ContactRecord {
+    public static func richContact(_ identifier: String) -> ContactRecord {
         var record = ContactRecord(identifier: identifier)
         record.namePrefix = "Dr."
         record.givenName = "Grace"

@@ -6,7 +6,7 @@ import Testing
 ///
 /// Everything lives in this namespace so nothing clashes with the target's other helpers
 /// (`host`, `jsonObject`, `contactsByID`, `CLIHarness`, …), which are reused where they fit.
-enum InteropHarness {
+enum InteropFixtures {
     /// Writes `text` as UTF-8 to `<group>/<name>` and returns the path.
     static func write(_ text: String, named name: String, in group: TemporaryAppGroup) throws -> String {
         let path = group.path + "/" + name
@@ -17,17 +17,6 @@ enum InteropHarness {
     /// Joins vCard lines with CRLF (as Apple's Contacts writes them), ending with a final CRLF.
     static func crlf(_ lines: [String]) -> String {
         lines.map { $0 + "\r\n" }.joined()
-    }
-
-    /// The non-empty lines of stderr.
-    static func stderrLines(_ result: ProcessResult) -> [String] {
-        result.stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-    }
-
-    /// Parses stdout as a JSON array (of contacts).
-    static func jsonArray(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
-        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
-        return try #require(object as? [[String: Any]], "not a JSON array of objects: \(result.stdout)", sourceLocation: sourceLocation)
     }
 
     /// Re-serialises parsed JSON with sorted keys: equal strings mean equal JSON values (key order and
@@ -41,13 +30,6 @@ enum InteropHarness {
     /// The identifiers of a JSON array of contacts, in order.
     static func identifiers(_ result: ProcessResult) throws -> [String] {
         try jsonArray(result).map { try #require($0["identifier"] as? String) }
-    }
-
-    /// Checks the shape of a usage error: exit 2, empty stdout, exactly one stderr line.
-    static func expectUsageError(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(result.exitCode == 2, "\(result)", sourceLocation: sourceLocation)
-        #expect(result.stdout.isEmpty, "\(result)", sourceLocation: sourceLocation)
-        #expect(stderrLines(result).count == 1, "\(result)", sourceLocation: sourceLocation)
     }
 
     /// The `import` summary line.

@@ -33,17 +33,3 @@ struct KilledRun {
         return KilledRun(acknowledged: acknowledged, stdout: String(decoding: data, as: UTF8.self))
     }
 }
-
-/// The app database as the CLI sees it, by identifier (parsed `list --json`).
-func appContacts(_ group: TemporaryAppGroup, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: [String: Any]] {
-    let result = try ProcessRunner.host(["list", "--json"], in: group)
-    #expect(result.exitCode == 0, "the database must open after a crash: \(result)", sourceLocation: sourceLocation)
-    let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-    var byID: [String: [String: Any]] = [:]
-    for contact in array {
-        let id = try #require(contact["identifier"] as? String)
-        #expect(byID[id] == nil, "duplicate identifier \(id)", sourceLocation: sourceLocation)
-        byID[id] = contact
-    }
-    return byID
-}

@@ -58,8 +58,3 @@ enum ReliabilityTree {
         return lines.joined(separator: "; ")
     }
 }
-
-/// The lines of stderr, without empty ones.
-func reliabilityStderrLines(_ result: ProcessResult) -> [String] {
-    result.stderr.split(separator: "\n").map(String.init)
-}

@@ -1,0 +1,29 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Waiting for a process that is not necessarily this process's child (a provider started by
+/// `contacts-host`, say) to be gone.
+///
+/// Swift cannot call `pidfd_open` (a variadic syscall) and `waitpid` only works for children, so this
+/// checks `/proc` briefly; it is for waiting on a process already told to stop, never for synchronising.
+public enum ProcessExit {
+    /// Whether `pid` is gone: no such process, or a zombie only waiting to be reaped.
+    public static func isGone(_ pid: pid_t) -> Bool {
+        guard let state = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+        return state.contains(") Z ")
+    }
+
+    /// Waits up to `seconds` for `pid` to be gone; returns whether it is.
+    @discardableResult
+    public static func waitUntilGone(_ pid: pid_t, seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if isGone(pid) { return true }
+            usleep(2_000)
+        }
+        return isGone(pid)
+    }
+}

@@ -7,20 +7,20 @@ import TestSupport
 struct HostBenchmarkSmokeTests {
     @Test("contacts-bench --quick --host-only --contacts 40 --json reports import, get, search, status and add")
     func smoke() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let result = try ProcessRunner.run(
-            BuiltProducts.path("contacts-bench"), ["--quick", "--host-only", "--contacts", "40", "--json"],
-            environment: group.environment)
-        #expect(result.exitCode == 0, "\(result)")
-        let figures = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-        for (id, path) in [("I1", "cli"), ("G1", "library"), ("G1", "cli"), ("Q1", "library"), ("Q1", "cli"), ("S1", "cli"), ("P1", "library"), ("P1", "cli")] {
-            let figure = try #require(figures.first { $0["id"] as? String == id && $0["path"] as? String == path }, "\(id) \(path)")
-            #expect((figure["medianMs"] as? Double ?? 0) > 0, "\(id) \(path)")
-            #expect(figure["n"] as? Int == 40)
+        try withTemporaryAppGroup { group in
+            let result = try ProcessRunner.run(
+                BuiltProducts.path("contacts-bench"), ["--quick", "--host-only", "--contacts", "40", "--json"],
+                environment: group.environment)
+            #expect(result.exitCode == 0, "\(result)")
+            let figures = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+            for (id, path) in [("I1", "cli"), ("G1", "library"), ("G1", "cli"), ("Q1", "library"), ("Q1", "cli"), ("S1", "cli"), ("P1", "library"), ("P1", "cli")] {
+                let figure = try #require(figures.first { $0["id"] as? String == id && $0["path"] as? String == path }, "\(id) \(path)")
+                #expect((figure["medianMs"] as? Double ?? 0) > 0, "\(id) \(path)")
+                #expect(figure["n"] as? Int == 40)
+            }
+            let importFigure = try #require(figures.first { $0["id"] as? String == "I1" })
+            #expect((importFigure["peakRSSBytes"] as? Int ?? 0) > 1_000_000)
+            #expect(!figures.contains { $0["id"] as? String == "P3" }, "--host-only skips the sync figures")
         }
-        let importFigure = try #require(figures.first { $0["id"] as? String == "I1" })
-        #expect((importFigure["peakRSSBytes"] as? Int ?? 0) > 1_000_000)
-        #expect(!figures.contains { $0["id"] as? String == "P3" }, "--host-only skips the sync figures")
     }
 }

@@ -28,24 +28,24 @@ struct ChangeWindowTests {
 
     @Test("An idle query (after the head, journal unchanged) is answered from the last read; any write is seen")
     func idleQueryThenWrite() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let (database, state) = try filled(group, count: 3)
-        // The same store object answers repeatedly, as a long-lived provider's does.
-        let store = database.store
-        let idle = try #require(try StoreFixtures.entries(store, after: state.headSeq, in: state.generation))
-        #expect(idle.entries.isEmpty && idle.headSeq == state.headSeq)
-        let again = try #require(try StoreFixtures.entries(store, after: state.headSeq, in: state.generation))
-        #expect(again.entries.isEmpty && again.headSeq == state.headSeq)
-        // Another writer (another store object, as another process) appends: the next query sees it.
-        try AppDatabase(appGroup: group.appGroup).add(StoreFixtures.contact("c4"))
-        let after = try #require(try StoreFixtures.entries(store, after: state.headSeq, in: state.generation))
-        #expect(after.entries.flatMap { $0.upsert ?? [] }.map(\.identifier) == ["c4"])
-        #expect(after.headSeq == state.headSeq + 1)
-        // A seq beyond the head is still refused, not answered from the cache.
-        switch try store.changes(after: state.headSeq + 5, in: state.generation, limit: 10) {
-        case .expired: break
-        case .changes: Issue.record("a seq beyond the head must expire")
+        try withTemporaryAppGroup { group in
+            let (database, state) = try filled(group, count: 3)
+            // The same store object answers repeatedly, as a long-lived provider's does.
+            let store = database.store
+            let idle = try #require(try StoreFixtures.entries(store, after: state.headSeq, in: state.generation))
+            #expect(idle.entries.isEmpty && idle.headSeq == state.headSeq)
+            let again = try #require(try StoreFixtures.entries(store, after: state.headSeq, in: state.generation))
+            #expect(again.entries.isEmpty && again.headSeq == state.headSeq)
+            // Another writer (another store object, as another process) appends: the next query sees it.
+            try AppDatabase(appGroup: group.appGroup).add(StoreFixtures.contact("c4"))
+            let after = try #require(try StoreFixtures.entries(store, after: state.headSeq, in: state.generation))
+            #expect(after.entries.flatMap { $0.upsert ?? [] }.map(\.identifier) == ["c4"])
+            #expect(after.headSeq == state.headSeq + 1)
+            // A seq beyond the head is still refused, not answered from the cache.
+            switch try store.changes(after: state.headSeq + 5, in: state.generation, limit: 10) {
+            case .expired: break
+            case .changes: Issue.record("a seq beyond the head must expire")
+            }
         }
     }
 

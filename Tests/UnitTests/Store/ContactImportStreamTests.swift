@@ -72,20 +72,20 @@ struct ContactImportStreamTests {
 
     @Test("Batched upserts write one entry per contact, count added and updated, and read back in order")
     func batchedUpsert() throws {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let database = AppDatabase(appGroup: group.appGroup)
-        try database.add(StoreFixtures.contact("c-3", given: "Old"))
-        let records = (0..<10).map { StoreFixtures.contact("c-\($0)", given: "G\($0)") } + [StoreFixtures.contact("c-1", given: "Again")]
-        var progress: [Int] = []
-        let result = try database.upsert(count: records.count, batchSize: 4, progress: { progress.append($0) }) { records[$0] }
-        #expect(result.added == 9)
-        #expect(result.updated == 2)
-        #expect(progress == [4, 8, 11])
-        let all = try database.all()
-        #expect(all.map(\.identifier) == ["c-3"] + (0..<10).filter { $0 != 3 }.map { "c-\($0)" })
-        #expect(try database.get("c-1")?.givenName == "Again")
-        #expect(try database.get("c-3")?.givenName == "G3")
-        #expect(try database.store.load().headSeq == 12)
+        try withTemporaryAppGroup { group in
+            let database = AppDatabase(appGroup: group.appGroup)
+            try database.add(StoreFixtures.contact("c-3", given: "Old"))
+            let records = (0..<10).map { StoreFixtures.contact("c-\($0)", given: "G\($0)") } + [StoreFixtures.contact("c-1", given: "Again")]
+            var progress: [Int] = []
+            let result = try database.upsert(count: records.count, batchSize: 4, progress: { progress.append($0) }) { records[$0] }
+            #expect(result.added == 9)
+            #expect(result.updated == 2)
+            #expect(progress == [4, 8, 11])
+            let all = try database.all()
+            #expect(all.map(\.identifier) == ["c-3"] + (0..<10).filter { $0 != 3 }.map { "c-\($0)" })
+            #expect(try database.get("c-1")?.givenName == "Again")
+            #expect(try database.get("c-3")?.givenName == "G3")
+            #expect(try database.store.load().headSeq == 12)
+        }
     }
 }

@@ -243,18 +243,18 @@ struct BridgeFastPathSyncTests {
 
     /// What the system store holds after a full sync and one change batch with `style`.
     func systemStore(records: [ContactRecord], style: ItemStyle) async throws -> [ContactRecord] {
-        let group = TemporaryAppGroup()
-        defer { group.cleanUp() }
-        let engine = try makeEngine(group) { $0.pageSize = Self.pageSize }
-        let driver = AppleEnumeratorDriver(StyledEnumerator(records: records, style: style))
-        let first = await engine.sync(driver: driver)
-        #expect(first.error == nil)
-        #expect(first.pages == (records.count + Self.pageSize - 1) / Self.pageSize)
-        let second = await engine.sync(driver: driver)
-        #expect(second.error == nil)
-        #expect(second.updated == 3)
-        let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
-        return try SystemStore(directory: paths.systemStore).load().contacts
+        return try await withTemporaryAppGroup { group in
+            let engine = try makeEngine(group) { $0.pageSize = Self.pageSize }
+            let driver = AppleEnumeratorDriver(StyledEnumerator(records: records, style: style))
+            let first = await engine.sync(driver: driver)
+            #expect(first.error == nil)
+            #expect(first.pages == (records.count + Self.pageSize - 1) / Self.pageSize)
+            let second = await engine.sync(driver: driver)
+            #expect(second.error == nil)
+            #expect(second.updated == 3)
+            let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
+            return try SystemStore(directory: paths.systemStore).load().contacts
+        }
     }
 
     /// The store the general path gives: every item converted field by field.

@@ -377,21 +377,13 @@ public final class SyncEngine {
                 await operation()
                 race.finish(true)
             }
-            if clock is ContinuousSystemClock {
-                // Real time: the process's one watchdog thread (no timer task per call; see P4).
-                let watchdog = DeadlineWatchdog.shared
-                let id = watchdog.schedule(after: seconds) { race.finish(false) }
-                race.onFinish { watchdog.cancel(id) }
-            } else {
-                // A test's clock (ManualClock): time moves when the test says.
-                let timer = Task {
-                    do {
-                        try await clock.sleep(seconds: seconds)
-                        race.finish(false)
-                    } catch {}
-                }
-                race.onFinish { timer.cancel() }
+            let timer = Task {
+                do {
+                    try await clock.sleep(seconds: seconds)
+                    race.finish(false)
+                } catch {}
             }
+            race.onFinish { timer.cancel() }
         }
     }
 

@@ -59,7 +59,10 @@ let package = Package(
         // The benchmark (release build) and its start-up floor.
         .executableTarget(
             name: "contacts-bench",
-            dependencies: ["AppGroupStore", "ContactProviderSystem", "ContactProviderConformance", "ContactsHostKit", "ContactsInterop"]),
+            dependencies: [
+                "AppGroupStore", "ContactProviderSystem", "ContactProviderConformance", "ContactsHostKit", "ContactsInterop",
+                "CommandLineToolkit",
+            ]),
         .executableTarget(name: "bench-floor"),
 
         // Example providers: real executables, exactly as an iOS extension target would be written.

@@ -1,3 +1,4 @@
+import CommandLineToolkit
 import Foundation
 
 #if canImport(Glibc)
@@ -42,16 +43,12 @@ enum Measure {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
         let start = now()
-        let result = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
-        guard result == 0 else { throw BenchError("cannot run \(arguments[0]): \(String(cString: strerror(result)))") }
+        let pid: pid_t
+        switch ProcessSpawn.spawn(arguments[0], arguments: arguments, environment: environment, fileActions: &actions, attributes: nil) {
+        case .success(let started): pid = started
+        case .failure(let error): throw BenchError("cannot run \(arguments[0]): \(error)")
+        }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         let elapsed = (now() - start) * 1000

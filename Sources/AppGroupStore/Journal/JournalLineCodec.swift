@@ -37,18 +37,23 @@ enum JournalLineCodec {
                     try reader.readArray { identifiers.append(try $0.readString()) }
                     delete = identifiers
                 default:
-                    let range = try reader.valueRange()
-                    let slice = UnsafeRawBufferPointer(rebasing: bytes[range])
-                    guard let decoded = try? JSONDecoder().decode(Meta.self, from: Data(slice)) else {
-                        throw StrictJSONReader.GiveUp()
-                    }
-                    meta = decoded
+                    meta = try readMeta(&reader, in: bytes)
                 }
             }
             try reader.finish()
             guard let seq else { throw StrictJSONReader.GiveUp() }
             return JournalEntry(seq: seq, upsert: upsert, delete: delete, meta: meta)
         }
+    }
+
+    /// An entry's `meta`: the caller's type, so Foundation decodes it; if it cannot, the whole line
+    /// goes to Foundation (which reports the error with its line).
+    private static func readMeta<Meta: Decodable>(_ reader: inout StrictJSONReader, in bytes: UnsafeRawBufferPointer) throws -> Meta {
+        let range = try reader.valueRange()
+        guard let decoded = try? JSONDecoder().decode(Meta.self, from: Data(UnsafeRawBufferPointer(rebasing: bytes[range]))) else {
+            throw StrictJSONReader.GiveUp()
+        }
+        return decoded
     }
 
     /// The line's seq and, for each upserted contact, its identifier and the byte range of its JSON
@@ -80,12 +85,7 @@ enum JournalLineCodec {
                 case 2:
                     try reader.readArray { delete.append(try $0.readString()) }
                 default:
-                    let range = try reader.valueRange()
-                    let slice = UnsafeRawBufferPointer(rebasing: bytes[range])
-                    guard let decoded = try? JSONDecoder().decode(Meta.self, from: Data(slice)) else {
-                        throw StrictJSONReader.GiveUp()
-                    }
-                    meta = decoded
+                    meta = try readMeta(&reader, in: bytes)
                 }
             }
             try reader.finish()

@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import Foundation
 
 #if canImport(Glibc)
@@ -57,16 +58,12 @@ public enum ProviderLauncher {
         environment[AppGroup.environmentVariable] = paths.appGroup.path
         // The provider's UserDefaults suites live in the App Group (see `AppGroup.preferencesDirectory`).
         environment = paths.appGroup.environmentForPreferences(environment)
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &fileActions, &attributes, argv, envp)
-        guard result == 0 else {
-            throw LaunchError(description: "could not launch '\(executable)': \(String(cString: strerror(result)))")
+        let pid: pid_t
+        switch ProcessSpawn.spawn(
+            executable, arguments: arguments, environment: environment, fileActions: &fileActions, attributes: &attributes)
+        {
+        case .success(let started): pid = started
+        case .failure(let error): throw LaunchError(description: "could not launch '\(executable)': \(error)")
         }
         // Reap it when it exits, so a long-lived host (a test process) collects no zombies.
         let child = pid

@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `posix_spawn` with Swift strings: the argument and environment arrays are C strings for the
+/// call only (freed after it, in the parent), the one place the simulator's tools build them.
+public enum ProcessSpawn {
+    /// Starts `path` with `arguments` (including argument 0) and `environment`; returns the child's
+    /// pid, or the `posix_spawn` error number.
+    public static func spawn(
+        _ path: String, arguments: [String], environment: [String: String],
+        fileActions: UnsafePointer<posix_spawn_file_actions_t>?, attributes: UnsafePointer<posix_spawnattr_t>?
+    ) -> Result<pid_t, SpawnError> {
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, fileActions, attributes, argv, envp)
+        return result == 0 ? .success(pid) : .failure(SpawnError(code: result))
+    }
+
+    /// A `posix_spawn` failure.
+    public struct SpawnError: Error, CustomStringConvertible {
+        /// The error number.
+        public let code: Int32
+        /// The system's words for it.
+        public var description: String { String(cString: strerror(code)) }
+    }
+}

@@ -11,9 +11,41 @@ enum JournalLineCodec {
     /// The entry on this line, or nil when Foundation must decide. `identifiersOnly` keeps only
     /// each upserted contact's identifier (what `IdentifiersEntry` decoding checks and keeps).
     static func fastEntry<Meta: Decodable>(_ bytes: UnsafeRawBufferPointer, identifiersOnly: Bool) -> JournalEntry<Meta>? {
+        guard
+            let entry: (seq: Int, upsert: [ContactRecord]?, delete: [String]?, meta: Meta?) = readEntry(bytes, upsert: { reader in
+                identifiersOnly
+                    ? ContactRecord(identifier: try ContactRecordCodec.readIdentifierOnly(&reader))
+                    : try ContactRecordCodec.readRecord(&reader)
+            })
+        else { return nil }
+        return JournalEntry(seq: entry.seq, upsert: entry.upsert, delete: entry.delete, meta: entry.meta)
+    }
+
+    /// The line's seq and, for each upserted contact, its identifier and the byte range of its JSON
+    /// within `bytes` (compaction copies those bytes instead of decoding and re-encoding them).
+    /// Nil when Foundation must decide.
+    static func fastRanges<Meta: Decodable>(_ bytes: UnsafeRawBufferPointer, metaType: Meta.Type) -> (
+        seq: Int, upsert: [(identifier: String, range: Range<Int>)], delete: [String], meta: Meta?
+    )? {
+        let entry: (seq: Int, upsert: [(identifier: String, range: Range<Int>)]?, delete: [String]?, meta: Meta?)? =
+            readEntry(bytes, upsert: { reader in
+                reader.skipWhitespace()
+                let start = reader.position
+                // A full read, so a line that Foundation would refuse is never copied as it is.
+                let record = try ContactRecordCodec.readRecord(&reader)
+                return (record.identifier, start..<reader.position)
+            })
+        return entry.map { ($0.seq, $0.upsert ?? [], $0.delete ?? [], $0.meta) }
+    }
+
+    /// Walks one journal line: its seq, each element of `upsert` read by `element`, the deleted
+    /// identifiers and `meta` (absent or null keys are nil). Nil when Foundation must decide.
+    private static func readEntry<Element, Meta: Decodable>(
+        _ bytes: UnsafeRawBufferPointer, upsert element: (inout StrictJSONReader) throws -> Element
+    ) -> (seq: Int, upsert: [Element]?, delete: [String]?, meta: Meta?)? {
         try? StrictJSONReader.withReader(bytes) { reader in
             var seq: Int?
-            var upsert: [ContactRecord]?
+            var upsert: [Element]?
             var delete: [String]?
             var meta: Meta?
             try reader.readObject(keys: entryKeys) { reader, index in
@@ -24,14 +56,9 @@ enum JournalLineCodec {
                 if try reader.consumeNull() { return }
                 switch index {
                 case 1:
-                    var records: [ContactRecord] = []
-                    try reader.readArray { reader in
-                        records.append(
-                            identifiersOnly
-                                ? ContactRecord(identifier: try ContactRecordCodec.readIdentifierOnly(&reader))
-                                : try ContactRecordCodec.readRecord(&reader))
-                    }
-                    upsert = records
+                    var elements: [Element] = []
+                    try reader.readArray { elements.append(try element(&$0)) }
+                    upsert = elements
                 case 2:
                     var identifiers: [String] = []
                     try reader.readArray { identifiers.append(try $0.readString()) }
@@ -42,7 +69,7 @@ enum JournalLineCodec {
             }
             try reader.finish()
             guard let seq else { throw StrictJSONReader.GiveUp() }
-            return JournalEntry(seq: seq, upsert: upsert, delete: delete, meta: meta)
+            return (seq, upsert, delete, meta)
         }
     }
 
@@ -54,44 +81,6 @@ enum JournalLineCodec {
             throw StrictJSONReader.GiveUp()
         }
         return decoded
-    }
-
-    /// The line's seq and, for each upserted contact, its identifier and the byte range of its JSON
-    /// within `bytes` (compaction copies those bytes instead of decoding and re-encoding them).
-    /// Nil when Foundation must decide.
-    static func fastRanges<Meta: Decodable>(_ bytes: UnsafeRawBufferPointer, metaType: Meta.Type) -> (
-        seq: Int, upsert: [(identifier: String, range: Range<Int>)], delete: [String], meta: Meta?
-    )? {
-        try? StrictJSONReader.withReader(bytes) { reader in
-            var seq: Int?
-            var upsert: [(identifier: String, range: Range<Int>)] = []
-            var delete: [String] = []
-            var meta: Meta?
-            try reader.readObject(keys: entryKeys) { reader, index in
-                if index == 0 {
-                    seq = try reader.readInt()
-                    return
-                }
-                if try reader.consumeNull() { return }
-                switch index {
-                case 1:
-                    try reader.readArray { reader in
-                        reader.skipWhitespace()
-                        let start = reader.position
-                        // A full read, so a line that Foundation would refuse is never copied as it is.
-                        let record = try ContactRecordCodec.readRecord(&reader)
-                        upsert.append((record.identifier, start..<reader.position))
-                    }
-                case 2:
-                    try reader.readArray { delete.append(try $0.readString()) }
-                default:
-                    meta = try readMeta(&reader, in: bytes)
-                }
-            }
-            try reader.finish()
-            guard let seq else { throw StrictJSONReader.GiveUp() }
-            return (seq, upsert, delete, meta)
-        }
     }
 
     /// A journal line, `{"seq":N` first, ending in a newline; nil when a record must go through

@@ -116,7 +116,7 @@ extension JournaledStore {
                     entry = try decodeEntry(decoder, journal, at..<end, retain: true)
                 } catch {
                     throw StoreError.malformed(
-                        path: journalPath, line: countLines(journal, upTo: at) + 1, reason: LineCoding.reason(error))
+                        path: journalPath, line: journal.countLines(upTo: at) + 1, reason: LineCoding.reason(error))
                 }
                 if entries.count < limit {
                     entries.append(entry)
@@ -166,7 +166,7 @@ extension JournaledStore {
             return try LineCoding.seq(of: data[...])
         } catch {
             throw StoreError.malformed(
-                path: journalPath, line: countLines(journal, upTo: range.lowerBound) + 1,
+                path: journalPath, line: journal.countLines(upTo: range.lowerBound) + 1,
                 reason: LineCoding.reason(error))
         }
     }

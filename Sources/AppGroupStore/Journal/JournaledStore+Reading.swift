@@ -143,9 +143,6 @@ extension JournaledStore {
         state.journalOffset = lines.offset
     }
 
-    func countLines(_ file: MappedFile, upTo offset: Int) -> Int {
-        file.countLines(upTo: offset)
-    }
 
     func parseHeader(_ snapshot: MappedFile) throws -> (SnapshotHeader<Meta>, Int) {
         guard let end = snapshot.newline(from: 0) else {

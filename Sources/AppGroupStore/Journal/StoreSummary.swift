@@ -29,7 +29,7 @@ extension JournaledStore {
             // A snapshot is written whole and renamed into place: a last line without its newline is damage.
             if snapshot.bytes[snapshot.size - 1] != 0x0A {
                 throw StoreError.malformed(
-                    path: snapshotPath, line: countLines(snapshot, upTo: snapshot.size) + 1,
+                    path: snapshotPath, line: snapshot.countLines(upTo: snapshot.size) + 1,
                     reason: "truncated line (no newline)")
             }
             var count = header.count

@@ -169,6 +169,33 @@ struct ReliabilityStoreFuzzTests {
     }
 
     /// Runs `body`, recording a crash-free outcome; returns whether it threw.
+    /// One fuzz case's damage: a kind picked from `kinds` applied to the snapshot or the journal
+    /// (picked at random, in that order, so a seed replays the same case), both written to `files`
+    /// (snapshot path, journal path). Returns the kind and the file, as failure messages name them.
+    static func writeCorrupted(
+        snapshot: Data, journal: Data, to files: [String], kinds: [ReliabilityCorruption], _ random: inout SeededRandom
+    ) throws -> CorruptedFile {
+        let kind = random.pick(kinds)
+        let targetIsJournal = random.chance(0.5)
+        var snapshot = snapshot
+        var journal = journal
+        if targetIsJournal {
+            journal = Data(kind.apply(to: Array(journal), &random))
+        } else {
+            snapshot = Data(kind.apply(to: Array(snapshot), &random))
+        }
+        try SecureFile.replace(files[0], with: snapshot, durable: false)
+        try SecureFile.replace(files[1], with: journal, durable: false)
+        return CorruptedFile(kind: kind, isJournal: targetIsJournal)
+    }
+
+    /// Which corruption a fuzz case applied, and to which file ("flipBytes of journal").
+    struct CorruptedFile: CustomStringConvertible {
+        var kind: ReliabilityCorruption
+        var isJournal: Bool
+        var description: String { "\(kind.rawValue) of \(isJournal ? "journal" : "snapshot")" }
+    }
+
     static func attempt(_ files: [String], _ context: String, _ body: () throws -> Void) -> Bool {
         do {
             try body()
@@ -269,21 +296,13 @@ struct ReliabilityStoreFuzzTests {
                 let database = AppDatabase(appGroup: appGroup)
                 let store = database.store
                 try SecureFile.ensureDirectory(store.directory)
-                let kind = random.pick(ReliabilityCorruption.allCases)
-                let targetIsJournal = random.chance(0.5)
-                var snapshot = template.snapshot
-                var journal = template.journal
-                if targetIsJournal {
-                    journal = Data(kind.apply(to: Array(journal), &random))
-                } else {
-                    snapshot = Data(kind.apply(to: Array(snapshot), &random))
-                }
-                try SecureFile.replace(store.snapshotPath, with: snapshot, durable: false)
-                try SecureFile.replace(store.journalPath, with: journal, durable: false)
                 let files = [store.snapshotPath, store.journalPath]
-                let context = "seed \(seed) case \(index): \(kind.rawValue) of \(targetIsJournal ? "journal" : "snapshot")"
+                let damage = try Self.writeCorrupted(
+                    snapshot: template.snapshot, journal: template.journal, to: files, kinds: ReliabilityCorruption.allCases,
+                    &random)
+                let context = "seed \(seed) case \(index): \(damage)"
                 tally.cases += 1
-                tally.byKind[kind.rawValue, default: 0] += 1
+                tally.byKind[damage.kind.rawValue, default: 0] += 1
 
                 var readFailed = Self.attempt(files, context + ", load()") { _ = try store.load() }
                 readFailed = Self.attempt(files, context + ", all()") { _ = try database.all() } || readFailed
@@ -359,21 +378,12 @@ struct ReliabilityStoreFuzzTests {
                 let directory = group.path + "/case-\(index)"
                 defer { try? FileManager.default.removeItem(atPath: directory) }
                 try SecureFile.ensureDirectory(directory)
-                let kind = random.pick(kinds)
-                let targetIsJournal = random.chance(0.5)
-                var snapshot = template.snapshot
-                var journal = template.journal
-                if targetIsJournal {
-                    journal = Data(kind.apply(to: Array(journal), &random))
-                } else {
-                    snapshot = Data(kind.apply(to: Array(snapshot), &random))
-                }
                 let store = SystemStore(directory: directory)
                 let light = SystemStore(directory: directory, retainsContacts: false)
-                try SecureFile.replace(store.snapshotPath, with: snapshot, durable: false)
-                try SecureFile.replace(store.journalPath, with: journal, durable: false)
                 let files = [store.snapshotPath, store.journalPath]
-                let context = "seed \(seed) case \(index): \(kind.rawValue) of \(targetIsJournal ? "journal" : "snapshot")"
+                let damage = try Self.writeCorrupted(
+                    snapshot: template.snapshot, journal: template.journal, to: files, kinds: kinds, &random)
+                let context = "seed \(seed) case \(index): \(damage)"
                 tally.cases += 1
 
                 var readFailed = Self.attempt(files, context + ", load()") { _ = try store.load() }

@@ -9,18 +9,6 @@ import TestSupport
 /// state, so these run side by side without starting a process each.
 @Suite("contacts-host usage errors, in process")
 struct UsageTests {
-    /// Runs `contacts-host arguments... --app-group=GROUP` in process (the option may stand anywhere;
-    /// last, it leaves the case `--app-group` without a value intact).
-    static func run(_ arguments: [String], in group: TemporaryAppGroup) async -> (code: Int32, stdout: String, stderr: String) {
-        await runHost(arguments + ["--app-group=" + group.path])
-    }
-
-    /// The bytes of the database files (snapshot and journal; nil when absent).
-    static func databaseFiles(_ group: TemporaryAppGroup) -> [Data?] {
-        let store = AppDatabase(appGroup: group.appGroup).store
-        return [store.snapshotPath, store.journalPath].map { FileManager.default.contents(atPath: $0) }
-    }
-
     @Test("Running with no command prints the help on stderr and exits 2")
     func noCommand() async {
         let result = await runHost([])
@@ -67,17 +55,13 @@ struct UsageTests {
             (["update", "seed", "--url", "homepgae=https://example.com"], "looks like a misspelt 'homepage'"),
         ])
     func usageError(arguments: [String], message: String) async throws {
-        try await withTemporaryAppGroup { group in
-            let added = await Self.run(["add", "--id", "seed", "--given-name", "Seed"], in: group)
-            try #require(added.code == 0, "\(added.stderr)")
-            let before = Self.databaseFiles(group)
-            let result = await Self.run(arguments, in: group)
-            #expect(result.code == 2, "\(arguments): exit \(result.code), stderr \(result.stderr)")
-            #expect(result.stdout.isEmpty)
-            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
-            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-            #expect(result.stderr.hasPrefix("error: "))
-            #expect(Self.databaseFiles(group) == before)
+        try await withTemporaryAppGroup { group async throws in
+            // `--app-group=PATH` goes last (InProcessHost), so the case `--app-group` without a value stays intact.
+            await InProcessHost.succeed(["add", "--id", "seed", "--given-name", "Seed"], in: group)
+            let before = CLIHarness.databaseFiles(group)
+            let result = await InProcessHost.run(arguments, in: group)
+            CLIHarness.expectUsageError(result, mentioning: message)
+            #expect(CLIHarness.databaseFiles(group) == before)
             #expect(try AppDatabase(appGroup: group.appGroup).all().map(\.identifier) == ["seed"])
         }
     }

@@ -43,12 +43,16 @@ let package = Package(
         .target(
             name: "ContactProvider",
             dependencies: [
-                "Contacts", "ExtensionFoundation", "Combine", "AppGroupStore", "ContactProviderSystem", "CommandLineToolkit",
+                "Contacts", "ExtensionFoundation", "Combine", "AppGroupStore", "ContactProviderSystem",
+                "CommandLineToolkit",
             ]),
         .target(name: "ContactProviderTesting", dependencies: ["AppGroupStore", "ContactProviderSystem"]),
         .target(
             name: "ContactProviderConformance",
-            dependencies: ["ContactProvider", "AppGroupStore", "ContactProviderSystem", "ContactsInterop", "ContactProviderTesting"]),
+            dependencies: [
+                "ContactProvider", "AppGroupStore", "ContactProviderSystem", "ContactsInterop",
+                "ContactProviderTesting",
+            ]),
         .target(
             name: "ContactsHostKit",
             dependencies: [
@@ -60,7 +64,8 @@ let package = Package(
         .executableTarget(
             name: "contacts-bench",
             dependencies: [
-                "AppGroupStore", "ContactProviderSystem", "ContactProviderConformance", "ContactsHostKit", "ContactsInterop",
+                "AppGroupStore", "ContactProviderSystem", "ContactProviderConformance", "ContactsHostKit",
+                "ContactsInterop",
                 "CommandLineToolkit",
             ]),
         .executableTarget(name: "bench-floor"),
@@ -85,7 +90,8 @@ let package = Package(
         .target(
             name: "VdirStore", dependencies: ["AppGroupStore", "ContactsInterop"], path: "Examples/VdirStore"),
         .executableTarget(
-            name: "vdir-provider", dependencies: ["ContactProvider", "Contacts", "VdirStore"], path: "Examples/vdir-provider"),
+            name: "vdir-provider", dependencies: ["ContactProvider", "Contacts", "VdirStore"],
+            path: "Examples/vdir-provider"),
         .executableTarget(
             name: "vdir-adapter", dependencies: ["AppGroupStore", "VdirStore"], path: "Examples/vdir-adapter"),
         // Known-bad providers for the kit's newer rules: one executable, one bug per file (BAD_PROVIDER_BUG).
@@ -108,7 +114,8 @@ let package = Package(
             name: "template-provider-swift5",
             dependencies: ["ContactProvider", "Contacts", "ExtensionFoundation", "OSLog"],
             path: "Examples/template-provider-swift5", swiftSettings: [.swiftLanguageMode(.v5)]),
-        .executableTarget(name: "sample-provider", dependencies: ["ContactProvider", "Contacts"], path: "Examples/sample-provider"),
+        .executableTarget(
+            name: "sample-provider", dependencies: ["ContactProvider", "Contacts"], path: "Examples/sample-provider"),
         .executableTarget(
             name: "sample-provider-swift5", dependencies: ["ContactProvider", "Contacts"],
             path: "Examples/sample-provider-swift5", swiftSettings: [.swiftLanguageMode(.v5)]),
@@ -133,7 +140,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "AppGroupStore", "ContactProviderSystem", "TestSupport", "ContactProviderConformance", "ContactProviderTesting",
+                "AppGroupStore", "ContactProviderSystem", "TestSupport", "ContactProviderConformance",
+                "ContactProviderTesting",
             ]),
     ],
     swiftLanguageModes: [.v6]

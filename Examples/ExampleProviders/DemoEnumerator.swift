@@ -70,7 +70,8 @@ public final class DemoEnumerator: ContactItemEnumerator {
                 if isLast {
                     observer.didFinishEnumeratingContent(upTo: markerData)
                 } else {
-                    observer.didFinishEnumeratingPage(upTo: ContactItemPage(generationMarker: markerData, offset: nextOffset))
+                    observer.didFinishEnumeratingPage(
+                        upTo: ContactItemPage(generationMarker: markerData, offset: nextOffset))
                 }
             }
         } catch {
@@ -103,7 +104,8 @@ public final class DemoEnumerator: ContactItemEnumerator {
                     return
                 }
                 observer.didFinishEnumeratingChanges(
-                    upTo: ContactItemSyncAnchor(generationMarker: marker.data, offset: nextOffset), moreComing: moreComing)
+                    upTo: ContactItemSyncAnchor(generationMarker: marker.data, offset: nextOffset),
+                    moreComing: moreComing)
             }
         } catch {
             observer.didFinishEnumeratingChangesWithError(error)
@@ -113,7 +115,9 @@ public final class DemoEnumerator: ContactItemEnumerator {
     public func invalidate() async {}
 
     private static func stripFlawPrefix(_ marker: Data) -> Data {
-        guard let text = String(data: marker, encoding: .utf8), let range = text.range(of: "cps1:") else { return marker }
+        guard let text = String(data: marker, encoding: .utf8), let range = text.range(of: "cps1:") else {
+            return marker
+        }
         return Data(text[range.lowerBound...].utf8)
     }
 }

@@ -85,7 +85,9 @@ public struct VdirReader: Sendable {
             lineStart = index + 1
             guard line.count > 2 else { continue }
             let kind = line.prefix(2)
-            if kind == "P " || kind == "D " { result.append(VdirChange(isPut: kind == "P ", name: String(line.dropFirst(2)))) }
+            if kind == "P " || kind == "D " {
+                result.append(VdirChange(isPut: kind == "P ", name: String(line.dropFirst(2))))
+            }
         }
         return result
     }
@@ -113,7 +115,9 @@ public struct VdirReader: Sendable {
     /// Every contact in the directory, whatever the log says.
     public func allContacts() throws -> [ContactRecord] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: layout.cards)) ?? []
-        return try names.filter { $0.hasSuffix(".vcf") }.sorted().compactMap { try contact(name: String($0.dropLast(4))) }
+        return try names.filter { $0.hasSuffix(".vcf") }.sorted().compactMap {
+            try contact(name: String($0.dropLast(4)))
+        }
     }
 }
 

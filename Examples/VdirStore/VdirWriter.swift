@@ -2,7 +2,7 @@ import AppGroupStore
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Editing the store as an app would: write the card, then record the change.
@@ -45,7 +45,9 @@ public struct VdirWriter: Sendable {
     private func currentGeneration() throws -> String {
         if let generation = VdirReader(layout: layout).generation() { return generation }
         try reset()
-        guard let generation = VdirReader(layout: layout).generation() else { throw VdirError("\(layout.generationFile): not written") }
+        guard let generation = VdirReader(layout: layout).generation() else {
+            throw VdirError("\(layout.generationFile): not written")
+        }
         return generation
     }
 

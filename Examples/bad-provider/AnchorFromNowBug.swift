@@ -16,7 +16,9 @@ final class AnchorFromNowEnumerator: ContactItemEnumerator {
         await correct.enumerateContent(in: page, for: observer)
     }
 
-    func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver) async {
+    func enumerateChanges(
+        startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver
+    ) async {
         await correct.enumerateChanges(startingAt: syncAnchor, for: AnchorFromNowObserver(observer))
     }
 
@@ -29,6 +31,7 @@ private final class AnchorFromNowObserver: ForwardingChangeObserver {
             return next.didFinishEnumeratingChanges(upTo: syncAnchor, moreComing: moreComing)
         }
         let now = SyncMarker(generation: state.generation, seq: state.headSeq)
-        next.didFinishEnumeratingChanges(upTo: ContactItemSyncAnchor(generationMarker: now.data, offset: 0), moreComing: false)
+        next.didFinishEnumeratingChanges(
+            upTo: ContactItemSyncAnchor(generationMarker: now.data, offset: 0), moreComing: false)
     }
 }

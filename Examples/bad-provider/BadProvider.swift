@@ -30,7 +30,8 @@ final class BadProvider: ContactProviderExtension {
         case "slow-page": rootContainerEnumerator = SlowPageEnumerator(wrapping: correct)
         case "anchor-from-now": rootContainerEnumerator = AnchorFromNowEnumerator(wrapping: correct)
         default:
-            FileHandle.standardError.write(Data("bad-provider: set BAD_PROVIDER_BUG (unknown: '\(bug)'); running without a bug\n".utf8))
+            FileHandle.standardError.write(
+                Data("bad-provider: set BAD_PROVIDER_BUG (unknown: '\(bug)'); running without a bug\n".utf8))
             rootContainerEnumerator = correct
         }
     }
@@ -69,7 +70,9 @@ class ForwardingContentObserver: ContactItemContentObserver {
 
     func didEnumerate(_ items: [ContactItem]) { next.didEnumerate(items) }
     func didFinishEnumeratingPage(upTo nextPage: ContactItemPage) { next.didFinishEnumeratingPage(upTo: nextPage) }
-    func didFinishEnumeratingContent(upTo generationMarker: Data) { next.didFinishEnumeratingContent(upTo: generationMarker) }
+    func didFinishEnumeratingContent(upTo generationMarker: Data) {
+        next.didFinishEnumeratingContent(upTo: generationMarker)
+    }
     func didFinishEnumeratingContentWithError(_ error: any Error) { next.didFinishEnumeratingContentWithError(error) }
     var suggestedPageSize: Int { next.suggestedPageSize }
 }

@@ -15,7 +15,9 @@ final class FieldLossEnumerator: ContactItemEnumerator {
         await correct.enumerateContent(in: page, for: LossyContentObserver(observer))
     }
 
-    func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver) async {
+    func enumerateChanges(
+        startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver
+    ) async {
         await correct.enumerateChanges(startingAt: syncAnchor, for: LossyChangeObserver(observer))
     }
 

@@ -16,7 +16,9 @@ final class OversizedAfterLaunchEnumerator: ContactItemEnumerator {
         await correct.enumerateContent(in: page, for: observer)
     }
 
-    func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver) async {
+    func enumerateChanges(
+        startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver
+    ) async {
         let first = firstChangeCall.withLock { first in
             defer { first = false }
             return first

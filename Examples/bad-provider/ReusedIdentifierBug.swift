@@ -18,7 +18,9 @@ final class ReusedIdentifierEnumerator: ContactItemEnumerator {
         await correct.enumerateContent(in: page, for: observer)
     }
 
-    func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver) async {
+    func enumerateChanges(
+        startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver
+    ) async {
         await correct.enumerateChanges(startingAt: syncAnchor, for: TombstoneObserver(observer, tombstones: tombstones))
     }
 

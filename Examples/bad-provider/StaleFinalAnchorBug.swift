@@ -14,7 +14,9 @@ final class StaleFinalAnchorEnumerator: ContactItemEnumerator {
         await correct.enumerateContent(in: page, for: observer)
     }
 
-    func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver) async {
+    func enumerateChanges(
+        startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver
+    ) async {
         await correct.enumerateChanges(startingAt: syncAnchor, for: StaleAnchorObserver(observer, start: syncAnchor))
     }
 

@@ -43,7 +43,8 @@ struct CardDAVClient: Sendable {
             return .tokenInvalid
         }
         guard status == 207 else {
-            throw CardDAVError.http(method: "REPORT sync-collection", url: configuration.url.absoluteString, status: status)
+            throw CardDAVError.http(
+                method: "REPORT sync-collection", url: configuration.url.absoluteString, status: status)
         }
         let multistatus = try parse(data)
         guard let newToken = multistatus.syncToken, !newToken.isEmpty else {
@@ -72,7 +73,8 @@ struct CardDAVClient: Sendable {
             """
         let (status, data) = try await send("REPORT", body: body, depth: "1")
         guard status == 207 else {
-            throw CardDAVError.http(method: "REPORT addressbook-multiget", url: configuration.url.absoluteString, status: status)
+            throw CardDAVError.http(
+                method: "REPORT addressbook-multiget", url: configuration.url.absoluteString, status: status)
         }
         let multistatus = try parse(data)
         var byHref: [String: String] = [:]
@@ -116,7 +118,8 @@ struct CardDAVClient: Sendable {
         } catch let error as URLError {
             throw CardDAVError.unreachable(url: configuration.url.absoluteString, reason: Self.describe(error))
         } catch {
-            throw CardDAVError.unreachable(url: configuration.url.absoluteString, reason: "\(error.localizedDescription)")
+            throw CardDAVError.unreachable(
+                url: configuration.url.absoluteString, reason: "\(error.localizedDescription)")
         }
     }
 
@@ -140,7 +143,8 @@ struct CardDAVClient: Sendable {
     private static func samePath(_ href: String, _ collectionPath: String) -> Bool {
         let a = normalized(href)
         let b = collectionPath.removingPercentEncoding ?? collectionPath
-        return a.trimmingCharacters(in: CharacterSet(charactersIn: "/")) == b.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        return a.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            == b.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
     }
 
     static func escape(_ text: String) -> String {

@@ -19,7 +19,8 @@ actor CardDAVEnumerator: ContactItemEnumerator {
 
     init(container: URL) {
         self.container = container
-        hrefIdentifiers = HrefIdentifiers(directory: container.appendingPathComponent("carddav-state", isDirectory: true))
+        hrefIdentifiers = HrefIdentifiers(
+            directory: container.appendingPathComponent("carddav-state", isDirectory: true))
     }
 
     private func makeClient() throws -> CardDAVClient {
@@ -32,7 +33,8 @@ actor CardDAVEnumerator: ContactItemEnumerator {
         do {
             let client = try makeClient()
             guard case .changes(let members, _, let token) = try await client.syncCollection(from: "") else {
-                throw CardDAVError.badResponse(url: client.configuration.url.absoluteString, reason: "an empty sync-token was refused")
+                throw CardDAVError.badResponse(
+                    url: client.configuration.url.absoluteString, reason: "an empty sync-token was refused")
             }
             let generation = Data(token.utf8)
             if !page.generationMarker.isEmpty, page.generationMarker != generation {
@@ -65,14 +67,17 @@ actor CardDAVEnumerator: ContactItemEnumerator {
 
     // MARK: Changes
 
-    func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver) async {
+    func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver)
+        async
+    {
         do {
             let client = try makeClient()
             let marker = String(decoding: syncAnchor.generationMarker, as: UTF8.self).split(
                 separator: " ", omittingEmptySubsequences: false)
             let from = marker.first.map(String.init) ?? ""
             let seen = marker.count > 1 ? String(marker[1]) : nil
-            guard !from.isEmpty, case .changes(let changed, let removed, let token) = try await client.syncCollection(from: from)
+            guard !from.isEmpty,
+                case .changes(let changed, let removed, let token) = try await client.syncCollection(from: from)
             else {
                 observer.didFinishEnumeratingChangesWithError(ContactProviderError.changeAnchorExpired)
                 return
@@ -137,7 +142,9 @@ actor CardDAVEnumerator: ContactItemEnumerator {
             } catch {
                 throw CardDAVVCardError(href: card.href, underlying: error)
             }
-            guard let contact = contacts.first, let mutable = contact.mutableCopy() as? CNMutableContact else { continue }
+            guard let contact = contacts.first, let mutable = contact.mutableCopy() as? CNMutableContact else {
+                continue
+            }
             let identifier = Self.hasUID(card.vCard) ? contact.identifier : key
             if let previous = hrefIdentifiers.identifier(of: key), previous != identifier,
                 !hrefIdentifiers.isHeldElsewhere(previous, than: key)

@@ -22,7 +22,8 @@ enum CardDAVError: Error, LocalizedError, CustomStringConvertible {
             return "CardDAV server unreachable at \(url): \(reason); nothing was committed, the next sync retries"
         case .http(let method, let url, let status):
             let hint = status == 401 ? " (check the user name and password file)" : ""
-            return "CardDAV \(method) \(url) failed with HTTP \(status)\(hint); nothing was committed, the next sync retries"
+            return
+                "CardDAV \(method) \(url) failed with HTTP \(status)\(hint); nothing was committed, the next sync retries"
         case .badResponse(let url, let reason):
             return "CardDAV server at \(url) sent a response that cannot be read: \(reason)"
         }

@@ -18,7 +18,8 @@ final class CardDAVProvider: ContactProviderExtension {
     private let rootContainerEnumerator: CardDAVEnumerator
 
     required init() {
-        let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Self.appGroupIdentifier)
+        let container =
+            FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Self.appGroupIdentifier)
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         rootContainerEnumerator = CardDAVEnumerator(container: container)
     }

@@ -23,7 +23,8 @@ struct HrefIdentifiers {
     /// the next content enumeration rebuilds it).
     init(directory: URL) {
         file = directory.appendingPathComponent("identifiers.json")
-        entries = (try? Data(contentsOf: file)).flatMap { try? JSONDecoder().decode([String: Entry].self, from: $0) } ?? [:]
+        entries =
+            (try? Data(contentsOf: file)).flatMap { try? JSONDecoder().decode([String: Entry].self, from: $0) } ?? [:]
     }
 
     /// The identifier of the card last seen at `href` (also after its removal).

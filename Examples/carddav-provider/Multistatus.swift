@@ -1,8 +1,9 @@
 // Reading a WebDAV multistatus (RFC 4918 §13) with XMLParser: only what a sync needs.
 
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// One `DAV:response` of a multistatus.
@@ -69,9 +70,10 @@ private final class MultistatusReader: NSObject, XMLParserDelegate {
         return parts.count >= 2 ? Int(parts[1]) : nil
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-        qualifiedName: String?, attributes: [String: String] = [:])
-    {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName: String?, attributes: [String: String] = [:]
+    ) {
         let name = Self.localName(elementName)
         path.append(name)
         text = ""
@@ -90,8 +92,8 @@ private final class MultistatusReader: NSObject, XMLParserDelegate {
         text += string
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        text += String(decoding: CDATABlock, as: UTF8.self)
+    func parser(_ parser: XMLParser, foundCDATA cdataBlock: Data) {
+        text += String(decoding: cdataBlock, as: UTF8.self)
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {

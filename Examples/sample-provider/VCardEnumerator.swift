@@ -77,7 +77,9 @@ actor VCardEnumerator: ContactItemEnumerator {
         }
     }
 
-    func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver) async {
+    func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver)
+        async
+    {
         if syncAnchor.generationMarker == generation(of: files()) {
             observer.didFinishEnumeratingChanges(upTo: syncAnchor, moreComing: false)
         } else {

@@ -10,9 +10,9 @@
 // `Array(Set(...))` drops duplicates in no fixed order; everything is re-sent on every signal;
 // deletions never propagate.
 
-import Foundation
-import Contacts
 import ContactProvider
+import Contacts
+import Foundation
 
 class ContactItemDatabase: ObservableObject {
     // The items that will be synchronised to the Contact Provider extension.

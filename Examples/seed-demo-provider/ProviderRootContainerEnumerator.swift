@@ -1,9 +1,9 @@
 // The seed demo's extension file, verbatim from the iOS project: only the imports are those of
 // the iOS original too (`ContactProvider`, `Contacts` and `OSLog` are this package's stand-ins).
 
-import Foundation
 import ContactProvider
 import Contacts
+import Foundation
 import OSLog
 
 @main
@@ -43,7 +43,6 @@ class ProviderRootContainerEnumerator: ContactItemEnumerator {
         observer.didFinishEnumeratingContent(upTo: "<currentDatabaseGenerationMarker>".data(using: .utf8)!)
     }
 
-
     func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: ContactItemChangeObserver) async {
         // Send the changes to the observer.
         observer.didUpdate(self.database.contactItems)
@@ -53,7 +52,8 @@ class ProviderRootContainerEnumerator: ContactItemEnumerator {
 
         // Signal that we are done with the enumeration.
         observer.didFinishEnumeratingChanges(
-            upTo: ContactItemSyncAnchor(generationMarker: "<lastChangeGenerationMarker>".data(using: .utf8)!, offset: 0),
+            upTo: ContactItemSyncAnchor(
+                generationMarker: "<lastChangeGenerationMarker>".data(using: .utf8)!, offset: 0),
             moreComing: false
         )
     }

@@ -16,7 +16,8 @@ func appGroupPath() -> String? {
 func reply(_ object: [String: Any]) {
     var object = object
     object["protocol"] = 1
-    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{\"ok\":false}".utf8)
+    let data =
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{\"ok\":false}".utf8)
     FileHandle.standardOutput.write(data + Data("\n".utf8))
 }
 

@@ -42,7 +42,9 @@ final class VdirEnumerator: ContactItemEnumerator {
             let log = reader.changes(generation)
             var seq = log.count
             if page != .initialPage {
-                guard let marker = Marker(page.generationMarker), marker.generation == generation, marker.seq <= log.count else {
+                guard let marker = Marker(page.generationMarker), marker.generation == generation,
+                    marker.seq <= log.count
+                else {
                     observer.didFinishEnumeratingContentWithError(ContactProviderError.pageExpired)
                     return
                 }
@@ -101,7 +103,8 @@ final class VdirEnumerator: ContactItemEnumerator {
             if !updated.isEmpty { observer.didUpdate(updated) }
             if !deleted.isEmpty { observer.didDelete(deleted) }
             observer.didFinishEnumeratingChanges(
-                upTo: ContactItemSyncAnchor(generationMarker: Marker(generation: generation, seq: consumed).data, offset: 0),
+                upTo: ContactItemSyncAnchor(
+                    generationMarker: Marker(generation: generation, seq: consumed).data, offset: 0),
                 moreComing: consumed < log.count)
         } catch {
             observer.didFinishEnumeratingChangesWithError(error)
@@ -123,7 +126,9 @@ struct Marker {
 
     init?(_ data: Data) {
         let text = String(decoding: data, as: UTF8.self)
-        guard let colon = text.lastIndex(of: ":"), let seq = Int(text[text.index(after: colon)...]), seq >= 0 else { return nil }
+        guard let colon = text.lastIndex(of: ":"), let seq = Int(text[text.index(after: colon)...]), seq >= 0 else {
+            return nil
+        }
         generation = String(text[..<colon])
         self.seq = seq
     }

@@ -69,7 +69,8 @@ public func parseArguments(
     if parsed.positionals.count < positional.minimum {
         throw UsageError(
             positional.minimum == 1 && positional.maximum == 1
-                ? "missing argument \(positional.name)" : "expected at least \(positional.minimum) \(positional.name) argument(s)")
+                ? "missing argument \(positional.name)"
+                : "expected at least \(positional.minimum) \(positional.name) argument(s)")
     }
     if parsed.positionals.count > positional.maximum {
         let extra = parsed.positionals[positional.maximum]
@@ -77,4 +78,3 @@ public func parseArguments(
     }
     return parsed
 }
-

@@ -94,7 +94,9 @@ public struct Option<Value: Sendable>: OptionDeclaration {
 
 extension Option where Value == String {
     /// An option taken as text.
-    public init(_ name: String, value placeholder: String, repeatable: Bool = false, required: Bool = false, help: String) {
+    public init(
+        _ name: String, value placeholder: String, repeatable: Bool = false, required: Bool = false, help: String
+    ) {
         self.init(name, value: placeholder, repeatable: repeatable, required: required, help: help) { text, _ in text }
     }
 }
@@ -112,4 +114,3 @@ public struct Flag: OptionDeclaration {
     /// The flag's name (`--json`).
     public var name: String { spec.name }
 }
-

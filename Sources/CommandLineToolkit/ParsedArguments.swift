@@ -38,4 +38,3 @@ public struct ParsedArguments: Sendable, Equatable {
         try values(option.name).map { try option.value(from: $0) }
     }
 }
-

@@ -32,7 +32,8 @@ public enum Suggestions {
     /// Damerau–Levenshtein (optimal string alignment) distance: insertions, deletions,
     /// substitutions and swaps of neighbours each cost 1, so `singal` is 1 away from `signal`.
     public static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)

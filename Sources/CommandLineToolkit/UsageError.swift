@@ -9,4 +9,3 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
     /// The message.
     public var description: String { message }
 }
-

@@ -38,7 +38,7 @@ public final class ManualClock: SystemClock {
                     defer { state.waitingForSleepers = [] }
                     return state.waitingForSleepers
                 }
-                waiters.forEach { $0.resume() }
+                for item in waiters { item.resume() }
             }
         } onCancel: {
             let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }
@@ -54,7 +54,7 @@ public final class ManualClock: SystemClock {
             for key in ready.keys { state.sleepers[key] = nil }
             return ready.values.map(\.continuation)
         }
-        due.forEach { $0.resume() }
+        for item in due { item.resume() }
     }
 
     /// Suspends until at least one task sleeps on this clock (so a test can advance past it).

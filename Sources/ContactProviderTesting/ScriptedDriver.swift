@@ -27,9 +27,12 @@ public final class ScriptedDriver: EnumeratorDriver {
 
     /// A driver answering content pages with `content` and change batches with `changes` (by
     /// default: `cannotEnumerate`, "not scripted").
-    public init(content: @escaping Content, changes: @escaping Changes = { _, observer in
-        observer.didFinishWithError(code: .cannotEnumerate, description: "not scripted")
-    }) {
+    public init(
+        content: @escaping Content,
+        changes: @escaping Changes = { _, observer in
+            observer.didFinishWithError(code: .cannotEnumerate, description: "not scripted")
+        }
+    ) {
         self.content = content
         self.changes = changes
     }

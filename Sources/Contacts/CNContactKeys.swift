@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (Apple's names, spelled as in the SDK so provider code builds unchanged.)
+
 // The keys of a contact's properties, with Apple's values (each is the property's name), for
 // key descriptors and `isKeyAvailable(_:)`.
 

@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (Apple's names, spelled as in the SDK so provider code builds unchanged.)
+
 import Foundation
 
 /// The error domain of the Contacts framework's errors.

@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (Apple's names, spelled as in the SDK so provider code builds unchanged.)
+
 // Apple's predefined labels for `CNLabeledValue`, with the exact string values
 // Apple's Contacts framework stores, so labels round-trip unchanged.
 

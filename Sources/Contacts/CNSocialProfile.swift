@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (Apple's names, spelled as in the SDK so provider code builds unchanged.)
+
 import Foundation
 
 /// An immutable social network profile: its URL, the user's name and identifier, and the service.

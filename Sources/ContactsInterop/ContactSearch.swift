@@ -56,7 +56,8 @@ public enum ContactSearch {
 
     /// The folded words a name query is matched against (also the keys of the name index).
     static func nameWords(_ record: ContactRecord) -> [String] {
-        [record.givenName, record.middleName, record.familyName, record.nickname, record.organizationName].flatMap(words)
+        [record.givenName, record.middleName, record.familyName, record.nickname, record.organizationName].flatMap(
+            words)
     }
 
     /// Folded (case- and diacritic-insensitive) words, split at whitespace.
@@ -78,7 +79,8 @@ public enum ContactSearch {
     private static let asciiFolding: [UInt16] = (0..<128).map { byte in
         let character = Character(Unicode.Scalar(UInt8(byte)))
         if character.isWhitespace { return separator }
-        let folded = Array(String(character).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).utf8)
+        let folded = Array(
+            String(character).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).utf8)
         return folded.count == 1 && folded[0] < 0x80 && !Character(Unicode.Scalar(folded[0])).isWhitespace
             ? UInt16(folded[0]) : unknown
     }

@@ -159,7 +159,9 @@ struct VCardCardDecoder {
                 case "PHOTO":
                     if record.imageData == nil { record.imageData = photo(property) }
                 case "AGENT":
-                    warn(property, "AGENT (a card for someone who acts for this contact) is not supported and was ignored")
+                    warn(
+                        property,
+                        "AGENT (a card for someone who acts for this contact) is not supported and was ignored")
                 case "X-ABADR", "X-APPLE-SUBLOCALITY", "X-APPLE-SUBADMINISTRATIVEAREA":
                     if property.group == nil { warn(property, "property \(property.name) outside a group was ignored") }
                 case _ where Self.detailProperties.contains(property.name):
@@ -172,7 +174,8 @@ struct VCardCardDecoder {
             } catch {
                 let failure = error as? VCardCardError ?? VCardCardError(line: property.line, message: "\(error)")
                 problems.append(
-                    VCardProblem(line: failure.line, message: "\(failure.message); the property was ignored", skipped: false))
+                    VCardProblem(
+                        line: failure.line, message: "\(failure.message); the property was ignored", skipped: false))
             }
         }
 
@@ -199,8 +202,10 @@ struct VCardCardDecoder {
             if (try? IdentifierRules.validate(uid)) != nil {
                 record.identifier = uid
             } else if let property = properties.first(where: { $0.name == "UID" }) {
-                warn(property, "UID is not a valid identifier (empty, too long or with control characters); "
-                    + "a generated identifier was used")
+                warn(
+                    property,
+                    "UID is not a valid identifier (empty, too long or with control characters); "
+                        + "a generated identifier was used")
             }
         }
         if record.identifier.isEmpty {
@@ -265,7 +270,8 @@ struct VCardCardDecoder {
         } catch {
             let failure = error as? VCardCardError ?? VCardCardError(line: property.line, message: "\(error)")
             problems.append(
-                VCardProblem(line: failure.line, message: "\(failure.message); the property was ignored", skipped: false))
+                VCardProblem(
+                    line: failure.line, message: "\(failure.message); the property was ignored", skipped: false))
             return nil
         }
     }
@@ -342,7 +348,9 @@ struct VCardCardDecoder {
         let payload = String(value[value.index(after: comma)...])
         if meta.hasSuffix(";base64") {
             guard let data = VCardCharset.base64(payload) else {
-                warn(property, "PHOTO data URI has invalid or truncated base64 data; the photo was dropped and the contact kept")
+                warn(
+                    property,
+                    "PHOTO data URI has invalid or truncated base64 data; the photo was dropped and the contact kept")
                 return nil
             }
             return data.isEmpty ? nil : data

@@ -32,9 +32,10 @@ enum VCardCharset {
         let encoding = String.Encoding(rawValue: UInt(CFStringConvertEncodingToNSStringEncoding(cfEncoding)))
         // Every CHARSET a vCard names is ASCII-compatible or UTF-16/32; a converter that cannot
         // read "a" is missing.
-        guard String(data: Data("a".utf8), encoding: encoding) == "a"
-            || String(data: Data([0, 0x61]), encoding: encoding) == "a"
-            || String(data: Data([0x61, 0]), encoding: encoding) == "a"
+        guard
+            String(data: Data("a".utf8), encoding: encoding) == "a"
+                || String(data: Data([0, 0x61]), encoding: encoding) == "a"
+                || String(data: Data([0x61, 0]), encoding: encoding) == "a"
         else { return nil }
         return encoding
     }

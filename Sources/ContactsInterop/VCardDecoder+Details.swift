@@ -61,7 +61,8 @@ extension VCardCardDecoder {
             profile.urlString = try text(property)
             profile.username = property.values(of: "X-USER").first ?? ""
             profile.userIdentifier = property.values(of: "X-USERID").first ?? ""
-            profile.service = property.values(of: "X-SERVICE").first
+            profile.service =
+                property.values(of: "X-SERVICE").first
                 ?? property.types.lazy.compactMap { Self.socialServices[$0] }.first ?? ""
             if profile != ContactRecord.LabeledSocialProfile(label: label) { record.socialProfiles.append(profile) }
         case "IMPP":
@@ -73,7 +74,8 @@ extension VCardCardDecoder {
                 scheme = username[..<colon].lowercased()
                 username = String(username[username.index(after: colon)...])
             }
-            let service = property.values(of: "X-SERVICE-TYPE").first ?? scheme.flatMap { Self.messagingSchemes[$0] } ?? ""
+            let service =
+                property.values(of: "X-SERVICE-TYPE").first ?? scheme.flatMap { Self.messagingSchemes[$0] } ?? ""
             if !username.isEmpty {
                 record.instantMessageAddresses.append(.init(label: label, username: username, service: service))
             }

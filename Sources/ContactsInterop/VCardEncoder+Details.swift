@@ -45,7 +45,9 @@ extension VCardEncoder {
         for address in record.instantMessageAddresses {
             var name = "IMPP"
             if !address.service.isEmpty { name += ";X-SERVICE-TYPE=" + Self.quotedParameter(address.service) }
-            labeled(name, label: address.label, kind: .other, value: "x-apple:" + VCardText.escapeSingleValue(address.username))
+            labeled(
+                name, label: address.label, kind: .other,
+                value: "x-apple:" + VCardText.escapeSingleValue(address.username))
         }
     }
 

@@ -103,7 +103,8 @@ enum VCardFileText {
         guard let encoding = VCardCharset.encoding(named: charset) else {
             return (
                 header + separator + fallback,
-                problem("\(name): character set \(charset) cannot be converted here; the value was read as Windows-1252")
+                problem(
+                    "\(name): character set \(charset) cannot be converted here; the value was read as Windows-1252")
             )
         }
         guard let text = String(data: value, encoding: encoding) else {

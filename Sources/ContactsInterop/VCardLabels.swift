@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (Apple's names, spelled as in the SDK so provider code builds unchanged.)
+
 // ContactsInterop sits below the Contacts module (Contacts' `CNContactVCardSerialization` uses this
 // codec), so it spells Apple's label values itself; a unit test checks they equal Contacts' constants.
 private let CNLabelHome = "_$!<Home>!$_"

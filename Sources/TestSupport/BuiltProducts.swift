@@ -4,7 +4,8 @@ import Foundation
 public enum BuiltProducts {
     /// The build products directory (where the test binary runs from).
     public static var directory: String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var directory = (executable as NSString).deletingLastPathComponent
         // The test binary may live inside an .xctest bundle directory.

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Edits an address book on a CardDAV server the way another client would (PUT, DELETE, MKCOL), so
@@ -40,7 +40,8 @@ public struct CardDAVTestClient: Sendable {
     @discardableResult
     public func put(_ name: String, vCard: String) async throws -> Int {
         try await send(
-            "PUT", collection.appendingPathComponent(name), body: Data(vCard.utf8), contentType: "text/vcard; charset=utf-8",
+            "PUT", collection.appendingPathComponent(name), body: Data(vCard.utf8),
+            contentType: "text/vcard; charset=utf-8",
             expect: [201, 204])
     }
 
@@ -57,9 +58,10 @@ public struct CardDAVTestClient: Sendable {
     }
 
     /// Sends a request and returns the status and body.
-    public func request(_ method: String, _ url: URL, body: Data? = nil, contentType: String? = nil,
-        headers: [String: String] = [:]) async throws -> (Int, Data)
-    {
+    public func request(
+        _ method: String, _ url: URL, body: Data? = nil, contentType: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> (Int, Data) {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.httpBody = body
@@ -76,7 +78,8 @@ public struct CardDAVTestClient: Sendable {
     {
         let (status, data) = try await request(method, url, body: body, contentType: contentType)
         guard expect.contains(status) else {
-            throw CardDAVTestClientError("\(method) \(url.path) answered HTTP \(status): \(String(decoding: data, as: UTF8.self))")
+            throw CardDAVTestClientError(
+                "\(method) \(url.path) answered HTTP \(status): \(String(decoding: data, as: UTF8.self))")
         }
         return status
     }

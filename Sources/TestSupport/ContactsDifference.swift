@@ -39,16 +39,22 @@ public struct ContactsDifference: CustomStringConvertible, Sendable {
     /// Compares two sets of contacts keyed by identifier, each a JSON object's text (as `list --json`
     /// prints one contact).
     /// `sides` names the two in the description, e.g. `("before", "after")`.
-    public init(app: [String: String], system: [String: String], sides: (left: String, right: String) = ("app", "system")) {
+    public init(
+        app: [String: String], system: [String: String], sides: (left: String, right: String) = ("app", "system")
+    ) {
         self.sides = sides
         onlyInApp = app.keys.filter { system[$0] == nil }.sorted()
         onlyInSystem = system.keys.filter { app[$0] == nil }.sorted()
         for identifier in app.keys.sorted() {
-            guard let appText = app[identifier], let systemText = system[identifier], appText != systemText else { continue }
+            guard let appText = app[identifier], let systemText = system[identifier], appText != systemText else {
+                continue
+            }
             let appFields = Self.fields(of: appText)
             let systemFields = Self.fields(of: systemText)
-            for field in Set(appFields.keys).union(systemFields.keys).sorted() where appFields[field] != systemFields[field] {
-                fields.append(Field(identifier: identifier, field: field, app: appFields[field], system: systemFields[field]))
+            for field in Set(appFields.keys).union(systemFields.keys).sorted()
+            where appFields[field] != systemFields[field] {
+                fields.append(
+                    Field(identifier: identifier, field: field, app: appFields[field], system: systemFields[field]))
             }
         }
     }
@@ -56,7 +62,8 @@ public struct ContactsDifference: CustomStringConvertible, Sendable {
     /// Compares the output of `contacts-host list --json` with that of `system list --json`.
     public init(appJSON: String, systemJSON: String, sides: (left: String, right: String) = ("app", "system")) throws {
         self.init(
-            app: try Self.contactsByID(appJSON, side: sides.left), system: try Self.contactsByID(systemJSON, side: sides.right),
+            app: try Self.contactsByID(appJSON, side: sides.left),
+            system: try Self.contactsByID(systemJSON, side: sides.right),
             sides: sides)
     }
 
@@ -73,7 +80,9 @@ public struct ContactsDifference: CustomStringConvertible, Sendable {
             "contact \(field.identifier): \(field.field) \(sides.left)=\(field.app ?? "(absent)") \(sides.right)=\(field.system ?? "(absent)")"
         }
         parts.append(contentsOf: shown)
-        if fields.count > Self.listLimit { parts.append("… and \(fields.count - Self.listLimit) more differing fields") }
+        if fields.count > Self.listLimit {
+            parts.append("… and \(fields.count - Self.listLimit) more differing fields")
+        }
         if !onlyInApp.isEmpty { parts.append("only in \(sides.left): " + Self.list(onlyInApp)) }
         if !onlyInSystem.isEmpty { parts.append("only in \(sides.right): " + Self.list(onlyInSystem)) }
         return parts.joined(separator: "; ")
@@ -87,11 +96,14 @@ public struct ContactsDifference: CustomStringConvertible, Sendable {
     /// Each top-level field of a contact's JSON object as compact JSON with sorted keys; a text
     /// that is not a JSON object is one field named "(contact)".
     private static func fields(of text: String) -> [String: String] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) as? [String: Any]
+        guard
+            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+                as? [String: Any]
         else { return ["(contact)": text] }
         var fields: [String: String] = [:]
         for (key, value) in object {
-            let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+            let data = try? JSONSerialization.data(
+                withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
             fields[key] = data.map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
         }
         return fields
@@ -106,7 +118,8 @@ public struct ContactsDifference: CustomStringConvertible, Sendable {
             guard let identifier = contact["identifier"] as? String else {
                 throw ContactsDifferenceError("a contact in the \(side) output has no identifier")
             }
-            let data = try JSONSerialization.data(withJSONObject: contact, options: [.sortedKeys, .withoutEscapingSlashes])
+            let data = try JSONSerialization.data(
+                withJSONObject: contact, options: [.sortedKeys, .withoutEscapingSlashes])
             byID[identifier] = String(decoding: data, as: UTF8.self)
         }
         return byID
@@ -117,7 +130,8 @@ public struct ContactsDifference: CustomStringConvertible, Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var byID: [String: String] = [:]
         for record in records {
-            byID[record.identifier] = (try? encoder.encode(record)).map { String(decoding: $0, as: UTF8.self) } ?? "\(record)"
+            byID[record.identifier] =
+                (try? encoder.encode(record)).map { String(decoding: $0, as: UTF8.self) } ?? "\(record)"
         }
         return byID
     }
@@ -133,7 +147,8 @@ public struct ContactsDifferenceError: Error, CustomStringConvertible, Sendable 
 /// Expects the app and the system to hold the same contacts; a failure names each differing
 /// contact and field and the identifiers only one side holds, not two whole dictionaries.
 public func expectSameContacts(
-    app: [String: String], system: [String: String], _ context: String = "the system store differs from the app database",
+    app: [String: String], system: [String: String],
+    _ context: String = "the system store differs from the app database",
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     record(ContactsDifference(app: app, system: system), context, sourceLocation)

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The outcome of running a process to completion.
@@ -78,7 +78,9 @@ public enum ProcessRunner {
     }
 
     /// Runs `contacts-host` with `arguments` in `group`.
-    public static func host(_ arguments: [String], in group: TemporaryAppGroup, stdin: Data? = nil) throws -> ProcessResult {
+    public static func host(_ arguments: [String], in group: TemporaryAppGroup, stdin: Data? = nil) throws
+        -> ProcessResult
+    {
         try host(arguments, environment: group.environment, stdin: stdin)
     }
 
@@ -87,7 +89,8 @@ public enum ProcessRunner {
     public static func host(
         _ arguments: [String], environment: [String: String]? = nil, stdin: Data? = nil, currentDirectory: String? = nil
     ) throws -> ProcessResult {
-        try run(BuiltProducts.path("contacts-host"), arguments, environment: environment, stdin: stdin,
+        try run(
+            BuiltProducts.path("contacts-host"), arguments, environment: environment, stdin: stdin,
             currentDirectory: currentDirectory)
     }
 }

@@ -1,3 +1,3 @@
+@_exported import struct ContactsHostKit.RadicaleError
 // Tests start Radicale with the same launcher `contacts-host demo carddav` uses.
 @_exported import class ContactsHostKit.RadicaleServer
-@_exported import struct ContactsHostKit.RadicaleError

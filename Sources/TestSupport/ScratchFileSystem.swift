@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A small `tmpfs` mounted for one test: a disk that can be filled up or made read-only for real.
@@ -43,7 +43,9 @@ public final class ScratchFileSystem: @unchecked Sendable {
             return fileSystem
         case .failure(let refused):
             if ProcessInfo.processInfo.environment["CI"] != nil { throw refused }
-            print("skipped: \(refused.reason) (this test needs a real small or read-only file system; it runs under CI as root)")
+            print(
+                "skipped: \(refused.reason) (this test needs a real small or read-only file system; it runs under CI as root)"
+            )
             return nil
         }
     }
@@ -75,7 +77,9 @@ public final class ScratchFileSystem: @unchecked Sendable {
     public func fill(leaving: Int = 0) throws -> String {
         let filler = path + "/.filler"
         let fd = open(filler, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw MountRefused(reason: "cannot create \(filler): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw MountRefused(reason: "cannot create \(filler): \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         let block = [UInt8](repeating: 0, count: 4096)
         var size = 0

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A child process started with `posix_spawn` and reaped with `waitpid`, for tests that stop
@@ -12,9 +12,10 @@ public final class SpawnedProcess: @unchecked Sendable {
     private var status: Int32?
 
     /// Starts `arguments[0]` with `arguments`; stdin, stdout and stderr are /dev/null unless paths are given.
-    public init(_ arguments: [String], environment: [String: String]? = nil, stdout: String = "/dev/null",
-        stderr: String = "/dev/null") throws
-    {
+    public init(
+        _ arguments: [String], environment: [String: String]? = nil, stdout: String = "/dev/null",
+        stderr: String = "/dev/null"
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -23,15 +24,16 @@ public final class SpawnedProcess: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         // Inherit nothing else: a pipe another test is reading (a parallel ProcessRunner.run) would
         // otherwise stay open in this child, and that reader would wait for it to exit.
-        let inherited = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) } ?? []
+        let inherited =
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) } ?? []
         for fd in inherited where fd > 2 && fcntl(fd, F_GETFD) != -1 {
             posix_spawn_file_actions_addclose(&actions, fd)
         }
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)

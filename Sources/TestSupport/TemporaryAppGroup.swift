@@ -2,7 +2,7 @@ import AppGroupStore
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A fresh App Group directory for one test, removed (with any provider it started stopped) by `cleanUp()`.

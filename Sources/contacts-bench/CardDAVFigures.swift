@@ -6,7 +6,7 @@ import ContactsInterop
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// C1 and C2 (opt-in, `--carddav N`): the `carddav-provider` example against a live Radicale holding
@@ -15,7 +15,9 @@ import FoundationNetworking
 /// The cards are written straight into Radicale's storage folder (PUTting 10,000 cards one request at a
 /// time would measure Radicale's write path, not the sync); the change goes through HTTP as a client's would.
 func cardDAVFigures(products: String, cards n: Int, log: (String) -> Void) throws -> [Figure] {
-    guard let range = products.range(of: "/.build/") else { throw BenchError("cannot find the package root from \(products)") }
+    guard let range = products.range(of: "/.build/") else {
+        throw BenchError("cannot find the package root from \(products)")
+    }
     let script = String(products[..<range.lowerBound]) + "/Scripts/install-test-tools.sh"
     log("carddav: installing Radicale if needed")
     let installer = Process()
@@ -32,7 +34,8 @@ func cardDAVFigures(products: String, cards n: Int, log: (String) -> Void) throw
     }
     let server = try RadicaleServer(python: python)
     defer { server.stop() }
-    let backend = try CardDAVBackend(collection: URL(string: "bench/contacts/", relativeTo: server.baseURL)!.absoluteURL)
+    let backend = try CardDAVBackend(
+        collection: URL(string: "bench/contacts/", relativeTo: server.baseURL)!.absoluteURL)
     try backend.reset()
     log("carddav: writing \(n) cards into Radicale's storage")
     let folder = server.directory + "/collections/collection-root/bench/contacts/"
@@ -64,7 +67,9 @@ func cardDAVFigures(products: String, cards n: Int, log: (String) -> Void) throw
 
     log("carddav: full sync of \(n) cards")
     let full = try Measure.milliseconds { report = try signal(client) }
-    guard report.systemCount == n else { throw BenchError("expected \(n) contacts after the full sync, found \(report.systemCount)") }
+    guard report.systemCount == n else {
+        throw BenchError("expected \(n) contacts after the full sync, found \(report.systemCount)")
+    }
     let peak = client.providerPID.flatMap(Measure.peakRSS(pid:))
 
     log("carddav: one changed card")
@@ -73,9 +78,11 @@ func cardDAVFigures(products: String, cards n: Int, log: (String) -> Void) throw
     let one = try Measure.milliseconds { report = try signal(client) }
     guard report.updated == 1 else { throw BenchError("expected 1 update, got \(report.updated)") }
     return [
-        Figure(id: "C1", path: "carddav", n: n, medianMs: full, peakRSSBytes: peak,
+        Figure(
+            id: "C1", path: "carddav", n: n, medianMs: full, peakRSSBytes: peak,
             note: "full sync from a warmed Radicale (one run, default page size); peak RSS = provider process"),
-        Figure(id: "C2", path: "carddav", n: n, medianMs: one, note: "sync of one card changed on the server (one run)"),
+        Figure(
+            id: "C2", path: "carddav", n: n, medianMs: one, note: "sync of one card changed on the server (one run)"),
     ]
 }
 
@@ -84,7 +91,8 @@ private func warmUp(_ collection: URL) throws {
     var request = URLRequest(url: collection, timeoutInterval: 900)
     request.httpMethod = "REPORT"
     request.setValue("application/xml", forHTTPHeaderField: "Content-Type")
-    request.httpBody = Data("""
+    request.httpBody = Data(
+        """
         <?xml version="1.0" encoding="utf-8"?><D:sync-collection xmlns:D="DAV:"><D:sync-token/>\
         <D:sync-level>1</D:sync-level><D:prop><D:getetag/></D:prop></D:sync-collection>
         """.utf8)

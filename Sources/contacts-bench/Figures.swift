@@ -38,7 +38,8 @@ final class SizeRun {
         var idleRuns = 5
     }
 
-    init(n: Int, products: String, repetitions: Repetitions, only: Set<String>? = nil, log: @escaping (String) -> Void) {
+    init(n: Int, products: String, repetitions: Repetitions, only: Set<String>? = nil, log: @escaping (String) -> Void)
+    {
         self.n = n
         self.only = only
         self.products = products
@@ -102,23 +103,32 @@ final class SizeRun {
         let providerPeak = client.providerPID.flatMap(Measure.peakRSS(pid:))
         var codingSamples: [Double] = []
         for _ in 0..<repetitions.fullSyncs {
-            codingSamples.append(try Measure.milliseconds {
-                let data = try JSONEncoder().encode(contacts)
-                _ = try JSONDecoder().decode([ContactRecord].self, from: data)
-            })
+            codingSamples.append(
+                try Measure.milliseconds {
+                    let data = try JSONEncoder().encode(contacts)
+                    _ = try JSONDecoder().decode([ContactRecord].self, from: data)
+                })
         }
         // The raw floor: reading the app's snapshot and writing the same bytes durably, nothing else.
         var rawSamples: [Double] = []
         for _ in 0..<repetitions.fullSyncs {
-            rawSamples.append(try Measure.milliseconds { try Measure.copyDurably(group.contactsDirectory + "/snapshot.jsonl", to: group.path + "/raw-floor") })
+            rawSamples.append(
+                try Measure.milliseconds {
+                    try Measure.copyDurably(group.contactsDirectory + "/snapshot.jsonl", to: group.path + "/raw-floor")
+                })
         }
         // The seed demo, ported as written, builds its list with one `@Published` append per contact
         // (each copies the array): quadratic, minutes at 100,000. It is measured up to `seedLimit`.
         let baselineFullSync: (sync: Double?, resend: Double?) = n <= Self.seedLimit ? try naiveFullSync() : (nil, nil)
-        figures.append(Figure(
-            id: "P3", path: "library", n: n, medianMs: Measure.median(fullSyncs), baselineMedianMs: baselineFullSync.sync,
-            floorMs: Measure.median(rawSamples), peakRSSBytes: providerPeak, referenceMs: Measure.median(codingSamples),
-            note: "reference = JSON encode+decode of the same contacts; floor = read + write the same bytes (fdatasync); peak RSS = provider process"))
+        figures.append(
+            Figure(
+                id: "P3", path: "library", n: n, medianMs: Measure.median(fullSyncs),
+                baselineMedianMs: baselineFullSync.sync,
+                floorMs: Measure.median(rawSamples), peakRSSBytes: providerPeak,
+                referenceMs: Measure.median(codingSamples),
+                note:
+                    "reference = JSON encode+decode of the same contacts; floor = read + write the same bytes (fdatasync); peak RSS = provider process"
+            ))
 
         // P3 through the CLI: `signal --wait` on a fresh system store (a reset first, not timed).
         var cliFullSyncs: [Double] = []
@@ -126,14 +136,19 @@ final class SizeRun {
         cliEnvironment["CONTACTS_HOST_PEAK_RSS_FILE"] = nil
         for _ in 0..<repetitions.fullSyncs {
             try client.reset()
-            let run = try Measure.spawn([products + "/contacts-host", "signal", "--wait", "--timeout", "600"], environment: cliEnvironment)
-            guard run.exitCode == 0 else { throw BenchError("contacts-host signal --wait failed (exit \(run.exitCode))") }
+            let run = try Measure.spawn(
+                [products + "/contacts-host", "signal", "--wait", "--timeout", "600"], environment: cliEnvironment)
+            guard run.exitCode == 0 else {
+                throw BenchError("contacts-host signal --wait failed (exit \(run.exitCode))")
+            }
             cliFullSyncs.append(run.milliseconds)
         }
         try signalAndCheck(client, expectCount: n)
-        figures.append(Figure(
-            id: "P3", path: "cli", n: n, medianMs: Measure.median(cliFullSyncs), referenceMs: Measure.median(fullSyncs),
-            note: "reference = the in-process full sync of the same run"))
+        figures.append(
+            Figure(
+                id: "P3", path: "cli", n: n, medianMs: Measure.median(cliFullSyncs),
+                referenceMs: Measure.median(fullSyncs),
+                note: "reference = the in-process full sync of the same run"))
         try runAfterFullSync(group: group, database: database, client: client, baselineFullSync: baselineFullSync)
     }
 
@@ -155,7 +170,8 @@ final class SizeRun {
             statuses.append(run.milliseconds)
         }
         if wants("S1") {
-            figures.append(Figure(id: "S1", path: "cli", n: n, medianMs: Measure.median(statuses), note: "contacts-host status"))
+            figures.append(
+                Figure(id: "S1", path: "cli", n: n, medianMs: Measure.median(statuses), note: "contacts-host status"))
         }
         guard wants("P1") || wants("P2") || wants("P4") else { return }
 
@@ -174,7 +190,8 @@ final class SizeRun {
         }
         let naive: Double? = n <= Self.naiveLimit && wants("P1") ? try naiveAdds() : nil
         if wants("P1") {
-            figures.append(Figure(id: "P1", path: "library", n: n, medianMs: Measure.median(adds), baselineMedianMs: naive))
+            figures.append(
+                Figure(id: "P1", path: "library", n: n, medianMs: Measure.median(adds), baselineMedianMs: naive))
         }
 
         // P2: signal → system store updated with one pending change (library), against re-sending everything.
@@ -188,8 +205,10 @@ final class SizeRun {
             signals.append(try Measure.milliseconds { try signalAndCheck(client, expectCount: nil, updated: 1) })
         }
         if wants("P2") {
-            figures.append(Figure(
-                id: "P2", path: "library", n: n, medianMs: Measure.median(signals), baselineMedianMs: baselineFullSync.resend))
+            figures.append(
+                Figure(
+                    id: "P2", path: "library", n: n, medianMs: Measure.median(signals),
+                    baselineMedianMs: baselineFullSync.resend))
         }
 
         // P4: signal round trip with nothing to sync, in `idleRuns` runs: its goal holds in every run,
@@ -204,9 +223,14 @@ final class SizeRun {
             runMedians.append(Measure.median(run))
             idle += run
         }
-        if wants("P4") { figures.append(Figure(
-            id: "P4", path: "library", n: n, medianMs: Measure.median(idle), runMediansMs: runMedians,
-            note: "\(repetitions.idleRuns) runs of \(repetitions.signals) idle signals; runMediansMs = each run's median")) }
+        if wants("P4") {
+            figures.append(
+                Figure(
+                    id: "P4", path: "library", n: n, medianMs: Measure.median(idle), runMediansMs: runMedians,
+                    note:
+                        "\(repetitions.idleRuns) runs of \(repetitions.signals) idle signals; runMediansMs = each run's median"
+                ))
+        }
 
         // The same through the real contacts-host process, against the start-up floor.
         log("n=\(n): CLI runs")
@@ -230,16 +254,27 @@ final class SizeRun {
             cliAdds.append(add.milliseconds)
             hostPeak = max(hostPeak, hostPeakBytes())
             let signal = try Measure.spawn([host, "signal", "--wait"], environment: environment)
-            guard signal.exitCode == 0 else { throw BenchError("contacts-host signal failed (exit \(signal.exitCode))") }
+            guard signal.exitCode == 0 else {
+                throw BenchError("contacts-host signal failed (exit \(signal.exitCode))")
+            }
             cliSignals.append(signal.milliseconds)
             hostPeak = max(hostPeak, hostPeakBytes())
             let quiet = try Measure.spawn([host, "signal", "--wait"], environment: environment)
             cliIdle.append(quiet.milliseconds)
         }
         let floorMs = Measure.median(floor)
-        figures.append(Figure(id: "P1", path: "cli", n: n, medianMs: Measure.median(cliAdds), baselineMedianMs: naive, floorMs: floorMs, peakRSSBytes: hostPeak))
-        figures.append(Figure(id: "P2", path: "cli", n: n, medianMs: Measure.median(cliSignals), baselineMedianMs: baselineFullSync.resend, floorMs: floorMs, peakRSSBytes: hostPeak))
-        figures.append(Figure(id: "P4", path: "cli", n: n, medianMs: Measure.median(cliIdle), floorMs: floorMs, peakRSSBytes: hostPeak))
+        figures.append(
+            Figure(
+                id: "P1", path: "cli", n: n, medianMs: Measure.median(cliAdds), baselineMedianMs: naive,
+                floorMs: floorMs, peakRSSBytes: hostPeak))
+        figures.append(
+            Figure(
+                id: "P2", path: "cli", n: n, medianMs: Measure.median(cliSignals),
+                baselineMedianMs: baselineFullSync.resend, floorMs: floorMs, peakRSSBytes: hostPeak))
+        figures.append(
+            Figure(
+                id: "P4", path: "cli", n: n, medianMs: Measure.median(cliIdle), floorMs: floorMs, peakRSSBytes: hostPeak
+            ))
     }
 
     @discardableResult
@@ -251,7 +286,9 @@ final class SizeRun {
         if let expectCount, report.systemCount != expectCount {
             throw BenchError("expected \(expectCount) contacts in the system store, found \(report.systemCount)")
         }
-        if let updated, report.updated != updated { throw BenchError("expected \(updated) updated, got \(report.updated)") }
+        if let updated, report.updated != updated {
+            throw BenchError("expected \(updated) updated, got \(report.updated)")
+        }
         return report
     }
 

@@ -18,7 +18,10 @@ final class HostRun {
     let log: (String) -> Void
     var figures: [Figure] = []
 
-    init(n: Int, products: String, cliRuns: Int, libraryRuns: Int, alsoStatusAndAdd: Bool, log: @escaping (String) -> Void) {
+    init(
+        n: Int, products: String, cliRuns: Int, libraryRuns: Int, alsoStatusAndAdd: Bool,
+        log: @escaping (String) -> Void
+    ) {
         self.n = n
         self.products = products
         self.cliRuns = cliRuns
@@ -29,7 +32,9 @@ final class HostRun {
 
     /// Writes SizeRun's contacts as a JSON array (as `list --json` would), a slice at a time.
     func writeImportFile(_ path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else { throw BenchError("cannot create \(path)") }
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw BenchError("cannot create \(path)")
+        }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? handle.close() }
         let encoder = JSONEncoder()
@@ -63,12 +68,17 @@ final class HostRun {
         var importEnvironment = environment
         importEnvironment["CONTACTS_HOST_PEAK_RSS_FILE"] = peakFile
         let imported = try Measure.spawn([host, "import", file], environment: importEnvironment)
-        guard imported.exitCode == 0 else { throw BenchError("contacts-host import failed (exit \(imported.exitCode))") }
+        guard imported.exitCode == 0 else {
+            throw BenchError("contacts-host import failed (exit \(imported.exitCode))")
+        }
         let peakText = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? ""
         let importPeak = (peakText.split(separator: " ").compactMap { Int($0) }.first ?? 0) * 1024
-        figures.append(Figure(
-            id: "I1", path: "cli", n: n, medianMs: imported.milliseconds, peakRSSBytes: importPeak,
-            note: "contacts-host import of a JSON array of N contacts into an empty database (one run); peak RSS = host"))
+        figures.append(
+            Figure(
+                id: "I1", path: "cli", n: n, medianMs: imported.milliseconds, peakRSSBytes: importPeak,
+                note:
+                    "contacts-host import of a JSON array of N contacts into an empty database (one run); peak RSS = host"
+            ))
         unlink(file)
 
         let database = AppDatabase(appGroup: group)
@@ -80,9 +90,12 @@ final class HostRun {
         var gets: [Double] = []
         for _ in 0..<libraryRuns {
             let identifier = someIdentifier()
-            gets.append(try Measure.milliseconds {
-                guard try database.get(identifier) != nil else { throw BenchError("get \(identifier) found nothing") }
-            })
+            gets.append(
+                try Measure.milliseconds {
+                    guard try database.get(identifier) != nil else {
+                        throw BenchError("get \(identifier) found nothing")
+                    }
+                })
         }
         figures.append(Figure(id: "G1", path: "library", n: n, medianMs: Measure.median(gets), note: "AppDatabase.get"))
         var cliGets: [Double] = []
@@ -91,7 +104,8 @@ final class HostRun {
             guard run.exitCode == 0 else { throw BenchError("contacts-host get failed (exit \(run.exitCode))") }
             cliGets.append(run.milliseconds)
         }
-        figures.append(Figure(id: "G1", path: "cli", n: n, medianMs: Measure.median(cliGets), note: "contacts-host get ID"))
+        figures.append(
+            Figure(id: "G1", path: "cli", n: n, medianMs: Measure.median(cliGets), note: "contacts-host get ID"))
 
         // Q1: search --name for one contact's given and family name; the first search after the
         // import builds the name index (reported as the reference), the rest use it.
@@ -105,20 +119,27 @@ final class HostRun {
         var searches: [Double] = []
         for _ in 0..<max(3, libraryRuns / 10) {
             let (text, _) = query()
-            searches.append(try Measure.milliseconds {
-                guard try ContactSearch.search(store, .name(text)).count >= 1 else { throw BenchError("search '\(text)' found nothing") }
-            })
+            searches.append(
+                try Measure.milliseconds {
+                    guard try ContactSearch.search(store, .name(text)).count >= 1 else {
+                        throw BenchError("search '\(text)' found nothing")
+                    }
+                })
         }
-        figures.append(Figure(
-            id: "Q1", path: "library", n: n, medianMs: Measure.median(searches), referenceMs: build,
-            note: "ContactSearch.search(store, .name); reference = the first search, which builds the name index"))
+        figures.append(
+            Figure(
+                id: "Q1", path: "library", n: n, medianMs: Measure.median(searches), referenceMs: build,
+                note: "ContactSearch.search(store, .name); reference = the first search, which builds the name index"))
         var cliSearches: [Double] = []
         for _ in 0..<cliRuns {
             let run = try Measure.spawn([host, "search", "--name", query().text], environment: environment)
             guard run.exitCode == 0 else { throw BenchError("contacts-host search failed (exit \(run.exitCode))") }
             cliSearches.append(run.milliseconds)
         }
-        figures.append(Figure(id: "Q1", path: "cli", n: n, medianMs: Measure.median(cliSearches), note: "contacts-host search --name"))
+        figures.append(
+            Figure(
+                id: "Q1", path: "cli", n: n, medianMs: Measure.median(cliSearches), note: "contacts-host search --name")
+        )
 
         guard alsoStatusAndAdd else { return figures }
         log("n=\(n): S1 status, P1 add")
@@ -130,7 +151,8 @@ final class HostRun {
             guard run.exitCode == 0 else { throw BenchError("contacts-host status failed (exit \(run.exitCode))") }
             statuses.append(run.milliseconds)
         }
-        figures.append(Figure(id: "S1", path: "cli", n: n, medianMs: Measure.median(statuses), note: "contacts-host status"))
+        figures.append(
+            Figure(id: "S1", path: "cli", n: n, medianMs: Measure.median(statuses), note: "contacts-host status"))
         var adds: [Double] = []
         for index in 0..<libraryRuns {
             var record = ContactRecord(identifier: "")
@@ -144,7 +166,8 @@ final class HostRun {
             guard run.exitCode == 0 else { throw BenchError("contacts-host add failed (exit \(run.exitCode))") }
             cliAdds.append(run.milliseconds)
         }
-        figures.append(Figure(id: "P1", path: "cli", n: n, medianMs: Measure.median(cliAdds), note: "contacts-host add"))
+        figures.append(
+            Figure(id: "P1", path: "cli", n: n, medianMs: Measure.median(cliAdds), note: "contacts-host add"))
         return figures
     }
 }

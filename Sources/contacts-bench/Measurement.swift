@@ -2,7 +2,7 @@ import CommandLineToolkit
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Timing and process helpers for the benchmark.
@@ -45,7 +45,9 @@ enum Measure {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let start = now()
         let pid: pid_t
-        switch ProcessSpawn.spawn(arguments[0], arguments: arguments, environment: environment, fileActions: &actions, attributes: nil) {
+        switch ProcessSpawn.spawn(
+            arguments[0], arguments: arguments, environment: environment, fileActions: &actions, attributes: nil)
+        {
         case .success(let started): pid = started
         case .failure(let error): throw BenchError("cannot run \(arguments[0]): \(error)")
         }

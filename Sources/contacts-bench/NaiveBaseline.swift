@@ -26,7 +26,8 @@ enum NaiveBaseline {
     static func add(at url: URL) throws {
         let data = try Data(contentsOf: url)
         var items = try JSONDecoder().decode([ContactItemJSON].self, from: data)
-        items.append(ContactItemJSON(firstName: "New", lastName: "Person", phoneNumber: "+1 555 0000000", emailAddress: nil))
+        items.append(
+            ContactItemJSON(firstName: "New", lastName: "Person", phoneNumber: "+1 555 0000000", emailAddress: nil))
         try JSONEncoder().encode(items).write(to: url, options: .atomic)
     }
 }

@@ -5,7 +5,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 signal(SIGPIPE, SIG_IGN)
@@ -27,7 +27,8 @@ while !arguments.isEmpty {
     case "--host-only": hostOnly = true
     case "--carddav":
         guard let value = arguments.first.flatMap({ Int($0) }), value > 0 else {
-            FileHandle.standardError.write(Data("error: --carddav expects N (a positive number of server cards)\n".utf8))
+            FileHandle.standardError.write(
+                Data("error: --carddav expects N (a positive number of server cards)\n".utf8))
             exit(2)
         }
         arguments.removeFirst()
@@ -50,7 +51,8 @@ while !arguments.isEmpty {
         arguments.removeFirst()
         sizes = parsed
     case "-h", "--help":
-        print("""
+        print(
+            """
             USAGE: contacts-bench [--contacts N[,M]] [--only P3,P4] [--host-only] [--json] [--quick] [--carddav N]
 
             Measures P1–P5, I1, G1, Q1, S1 (see README) at each size; --only measures just the figures named;
@@ -65,17 +67,21 @@ while !arguments.isEmpty {
     }
 }
 
-let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+let executable =
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
 let products = (executable as NSString).deletingLastPathComponent
 for product in ["contacts-host", "demo-provider", "seed-demo-provider", "bench-floor"]
 where access(products + "/" + product, X_OK) != 0 {
-    FileHandle.standardError.write(Data("error: \(products)/\(product) is missing; run 'swift build -c release' first\n".utf8))
+    FileHandle.standardError.write(
+        Data("error: \(products)/\(product) is missing; run 'swift build -c release' first\n".utf8))
     exit(1)
 }
 let log: (String) -> Void = { FileHandle.standardError.write(Data("… \($0)\n".utf8)) }
 
 var repetitions = SizeRun.Repetitions()
-if quick { repetitions = SizeRun.Repetitions(libraryAdds: 5, cliRuns: 2, signals: 3, fullSyncs: 1, naiveAdds: 2, idleRuns: 2) }
+if quick {
+    repetitions = SizeRun.Repetitions(libraryAdds: 5, cliRuns: 2, signals: 3, fullSyncs: 1, naiveAdds: 2, idleRuns: 2)
+}
 var figures: [Figure] = []
 do {
     for n in sizes {
@@ -91,7 +97,8 @@ do {
         }
         if only.map({ !$0.isDisjoint(with: HostRun.figureNames) }) ?? true {
             figures += try HostRun(
-                n: n, products: products, cliRuns: quick ? 2 : max(5, sized.cliRuns / 3), libraryRuns: quick ? 5 : sized.libraryAdds,
+                n: n, products: products, cliRuns: quick ? 2 : max(5, sized.cliRuns / 3),
+                libraryRuns: quick ? 5 : sized.libraryAdds,
                 alsoStatusAndAdd: hostOnly, log: log
             ).run()
         }
@@ -130,37 +137,50 @@ for figure in figures {
     let speedup = figure.baselineMedianMs.map { baselineComparison(baselineMs: $0, measuredMs: figure.medianMs) } ?? "-"
     let peak = figure.peakRSSBytes.map { String(format: "%.1f", Double($0) / 1_048_576) } ?? "-"
     print(
-        column(figure.id, 8) + column(figure.path, 9) + column(String(figure.n), 9) + column(format(figure.medianMs), 11)
+        column(figure.id, 8) + column(figure.path, 9) + column(String(figure.n), 9)
+            + column(format(figure.medianMs), 11)
             + column(format(figure.baselineMedianMs), 13) + column(format(figure.floorMs), 10) + column(overFloor, 8)
             + column(speedup, 15) + peak)
 }
 for figure in figures where figure.id == "P3" && figure.path == "library" {
     let reference = figure.referenceMs ?? .nan
     let floor = figure.floorMs ?? .nan
-    print(String(format: "P3 at n=%d: full sync %.1f ms = %.2f× JSON encode+decode (%.1f ms), %.1f× the raw floor (%.1f ms)",
-        figure.n, figure.medianMs, figure.medianMs / reference, reference, figure.medianMs / floor, floor))
+    print(
+        String(
+            format: "P3 at n=%d: full sync %.1f ms = %.2f× JSON encode+decode (%.1f ms), %.1f× the raw floor (%.1f ms)",
+            figure.n, figure.medianMs, figure.medianMs / reference, reference, figure.medianMs / floor, floor))
 }
 for figure in figures where figure.id == "P4" {
     guard let runs = figure.runMediansMs, !runs.isEmpty else { continue }
     let sorted = runs.sorted()
-    print("P4 \(figure.path) at n=\(figure.n): \(runs.count) runs' medians: "
-        + String(format: "min %.3f, median %.3f, max %.3f ms", sorted[0], Measure.median(sorted), sorted[sorted.count - 1]))
+    print(
+        "P4 \(figure.path) at n=\(figure.n): \(runs.count) runs' medians: "
+            + String(
+                format: "min %.3f, median %.3f, max %.3f ms", sorted[0], Measure.median(sorted),
+                sorted[sorted.count - 1]))
 }
 for figure in figures where figure.id == "P3" && figure.path == "cli" {
     let reference = figure.referenceMs ?? .nan
-    print(String(format: "P3 cli at n=%d: signal --wait %.1f ms = %.2f× the in-process full sync (%.1f ms)", figure.n,
-        figure.medianMs, figure.medianMs / reference, reference))
+    print(
+        String(
+            format: "P3 cli at n=%d: signal --wait %.1f ms = %.2f× the in-process full sync (%.1f ms)", figure.n,
+            figure.medianMs, figure.medianMs / reference, reference))
 }
 for figure in figures where figure.id == "Q1" && figure.path == "library" {
-    print(String(format: "Q1 at n=%d: search --name %.1f ms with the name index; the first search after the import built it: %.1f ms",
-        figure.n, figure.medianMs, figure.referenceMs ?? .nan))
+    print(
+        String(
+            format:
+                "Q1 at n=%d: search --name %.1f ms with the name index; the first search after the import built it: %.1f ms",
+            figure.n, figure.medianMs, figure.referenceMs ?? .nan))
 }
 if sizes.count == 2 {
     for id in ["P1", "P2", "P3", "P4", "S1", "I1", "G1", "Q1"] {
         for path in ["library", "cli"] {
             let pair = figures.filter { $0.id == id && $0.path == path }
             if pair.count == 2 {
-                print("growth \(id) \(path): \(pair[0].n) → \(pair[1].n) contacts: ×" + String(format: "%.2f", pair[1].medianMs / pair[0].medianMs))
+                print(
+                    "growth \(id) \(path): \(pair[0].n) → \(pair[1].n) contacts: ×"
+                        + String(format: "%.2f", pair[1].medianMs / pair[0].medianMs))
             }
         }
     }

@@ -3,7 +3,7 @@ import ContactsHostKit
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 signal(SIGPIPE, SIG_IGN)

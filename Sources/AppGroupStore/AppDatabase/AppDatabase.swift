@@ -83,7 +83,9 @@ public final class AppDatabase {
     ///
     /// - Returns: how many were added and how many replaced an existing contact.
     @discardableResult
-    public func upsert(_ records: [ContactRecord], progress: ((Int) -> Void)? = nil) throws -> (added: Int, updated: Int) {
+    public func upsert(_ records: [ContactRecord], progress: ((Int) -> Void)? = nil) throws -> (
+        added: Int, updated: Int
+    ) {
         for record in records where !record.identifier.isEmpty {
             try IdentifierRules.validate(record.identifier)
         }
@@ -169,7 +171,8 @@ public final class AppDatabase {
             if written == total {
                 return "all \(total) contacts were written but flushing them to disk failed: \(underlying)"
             }
-            return "\(written) of \(total) contacts were written (the first \(written) of the file; they are in the database"
+            return
+                "\(written) of \(total) contacts were written (the first \(written) of the file; they are in the database"
                 + (durable ? "" : ", not yet flushed to disk") + "), the rest were not: \(underlying)"
         }
     }

@@ -87,7 +87,8 @@ public final class ProviderDataSource {
             var last = position
             var within = 0
             for entry in entries {
-                let changes = (entry.upsert ?? []).map { ($0.identifier, Optional($0)) } + (entry.delete ?? []).map { ($0, nil) }
+                let changes =
+                    (entry.upsert ?? []).map { ($0.identifier, Optional($0)) } + (entry.delete ?? []).map { ($0, nil) }
                 let start = entry.seq == position + 1 ? min(decoded.within, changes.count) : 0
                 let end = start + min(changes.count - start, budget)
                 for (identifier, record) in changes[start..<end] {
@@ -111,7 +112,8 @@ public final class ProviderDataSource {
                 nextOffset = 0
             }
             return .batch(
-                updated: fold.updated, deleted: fold.deleted, marker: next, offset: nextOffset, moreComing: within > 0 || last < headSeq)
+                updated: fold.updated, deleted: fold.deleted, marker: next, offset: nextOffset,
+                moreComing: within > 0 || last < headSeq)
         }
     }
 }

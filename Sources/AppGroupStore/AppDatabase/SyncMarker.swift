@@ -43,5 +43,7 @@ public struct SyncMarker: Equatable, Sendable {
     }
 
     /// The marker's bytes (never empty).
-    public var data: Data { Data((within > 0 ? "cps1:\(generation):\(seq):\(within)" : "cps1:\(generation):\(seq)").utf8) }
+    public var data: Data {
+        Data((within > 0 ? "cps1:\(generation):\(seq):\(within)" : "cps1:\(generation):\(seq)").utf8)
+    }
 }

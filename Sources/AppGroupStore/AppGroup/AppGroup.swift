@@ -130,7 +130,8 @@ public struct AppGroup: Sendable, Equatable {
         guard !domain.isEmpty, domain.count <= 128, domain != ".", domain != "..",
             domain.allSatisfy({ allowed.contains($0) })
         else {
-            throw StoreError.invalidIdentifier(domain, reason: "a domain identifier may use only letters, digits, '.', '_' and '-'")
+            throw StoreError.invalidIdentifier(
+                domain, reason: "a domain identifier may use only letters, digits, '.', '_' and '-'")
         }
     }
 }

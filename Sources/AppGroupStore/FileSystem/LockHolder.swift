@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Who holds a `flock` lock, for the messages of a waiter (issue 10 item 7).

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A read-only view of a file: memory-mapped when large, so lookups touch only the pages they
@@ -31,7 +31,9 @@ final class MappedFile: @unchecked Sendable {
         guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path, operation: "fstat", errno: errno) }
         let fileSize = Int(info.st_size)
         let wanted = prefix.map { min($0, fileSize) } ?? fileSize
-        guard wanted > 0 else { return MappedFile(path: path, size: 0, inode: UInt64(info.st_ino), base: nil, mapped: false) }
+        guard wanted > 0 else {
+            return MappedFile(path: path, size: 0, inode: UInt64(info.st_ino), base: nil, mapped: false)
+        }
         if prefix != nil || wanted <= readLimit {
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: wanted, alignment: 16)
             var filled = 0

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Gives freed heap memory back to the operating system (glibc's `malloc_trim`).
@@ -14,8 +14,8 @@ enum MemoryTrim {
 
     static func returnFreeMemory() {
         #if canImport(Glibc)
-        guard let symbol = dlsym(nil, "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+            guard let symbol = dlsym(nil, "malloc_trim") else { return }
+            _ = unsafeBitCast(symbol, to: Trim.self)(0)
         #endif
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Low-level file operations with the App Group's safety rules built in.
@@ -34,7 +34,10 @@ public enum SecureFile {
         }
         if info.st_mode & S_IFMT == S_IFLNK {
             throw StoreError.unsafePath(
-                path: path, reason: "the App Group is a symbolic link; it is not followed (give the directory it points to, if it is yours)")
+                path: path,
+                reason:
+                    "the App Group is a symbolic link; it is not followed (give the directory it points to, if it is yours)"
+            )
         }
         try checkOwned(path, expectDirectory: true)
         if info.st_mode & 0o077 != 0 {
@@ -44,7 +47,10 @@ public enum SecureFile {
                 defer { close(fd) }
                 if fchmod(fd, 0o700) != 0, errno != EROFS {
                     throw StoreError.unsafePath(
-                        path: path, reason: "is accessible to other users (mode \(String(info.st_mode & 0o777, radix: 8))) and could not be made 0700")
+                        path: path,
+                        reason:
+                            "is accessible to other users (mode \(String(info.st_mode & 0o777, radix: 8))) and could not be made 0700"
+                    )
                 }
             }
         }
@@ -66,7 +72,9 @@ public enum SecureFile {
                 let kind = info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "a directory"
                 throw StoreError.unsafePath(
                     path: current,
-                    reason: "is \(kind) owned by uid \(info.st_uid) in the shared sticky directory \(parent); refusing to use a path another user controls")
+                    reason:
+                        "is \(kind) owned by uid \(info.st_uid) in the shared sticky directory \(parent); refusing to use a path another user controls"
+                )
             }
             // Past a symbolic link the rest of the path is the link target's: stop (its own checks apply).
             if info.st_mode & S_IFMT == S_IFLNK { return }
@@ -109,7 +117,8 @@ public enum SecureFile {
             throw StoreError.unsafePath(path: path, reason: "is not a directory")
         }
         if info.st_uid != geteuid() {
-            throw StoreError.unsafePath(path: path, reason: "is owned by uid \(info.st_uid), not by this user (uid \(geteuid()))")
+            throw StoreError.unsafePath(
+                path: path, reason: "is owned by uid \(info.st_uid), not by this user (uid \(geteuid()))")
         }
     }
 
@@ -143,7 +152,8 @@ public enum SecureFile {
             throw StoreError.unsafePath(path: path, reason: "is not a regular file")
         }
         guard info.st_uid == geteuid() else {
-            throw StoreError.unsafePath(path: path, reason: "is owned by uid \(info.st_uid), not by this user (uid \(geteuid()))")
+            throw StoreError.unsafePath(
+                path: path, reason: "is owned by uid \(info.st_uid), not by this user (uid \(geteuid()))")
         }
         if info.st_mode & 0o777 != 0o600 {
             _ = fchmod(fd, 0o600)

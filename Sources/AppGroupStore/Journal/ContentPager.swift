@@ -54,7 +54,8 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
             }
             snapshotFile = snapshot
             try readJournal(header: header, snapshot: snapshot, headerEnd: headerEnd)
-            return try readPage(snapshot, header: header, headerEnd: headerEnd, from: max(offset, 0), limit: max(limit, 1))
+            return try readPage(
+                snapshot, header: header, headerEnd: headerEnd, from: max(offset, 0), limit: max(limit, 1))
         }
     }
 
@@ -123,7 +124,8 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
         let decoder = JSONDecoder()
         while index < count, contacts.count < limit {
             guard let end = snapshot.newline(from: byte) else {
-                throw StoreError.malformed(path: store.snapshotPath, line: index + 2, reason: "truncated line (no newline)")
+                throw StoreError.malformed(
+                    path: store.snapshotPath, line: index + 2, reason: "truncated line (no newline)")
             }
             let record: ContactRecord
             do {
@@ -152,7 +154,8 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
         }
         return Page(
             contacts: contacts, nextOffset: index,
-            isLast: try !anyLive(from: index, snapshot, count: count, byte: byte), generation: generation, headSeq: headSeq)
+            isLast: try !anyLive(from: index, snapshot, count: count, byte: byte), generation: generation,
+            headSeq: headSeq)
     }
 
     /// Whether a live contact has a position at or after `index` (`byte`: where line `index` starts).

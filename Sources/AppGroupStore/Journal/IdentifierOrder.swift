@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The order of identifiers in a snapshot: bytewise on UTF-8, so every process agrees.

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The rules that tell a store that was never written, or a harmless crash leftover, from damage.

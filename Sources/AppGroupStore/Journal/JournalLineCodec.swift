@@ -10,13 +10,17 @@ enum JournalLineCodec {
 
     /// The entry on this line, or nil when Foundation must decide. `identifiersOnly` keeps only
     /// each upserted contact's identifier (what `IdentifiersEntry` decoding checks and keeps).
-    static func fastEntry<Meta: Decodable>(_ bytes: UnsafeRawBufferPointer, identifiersOnly: Bool) -> JournalEntry<Meta>? {
+    static func fastEntry<Meta: Decodable>(_ bytes: UnsafeRawBufferPointer, identifiersOnly: Bool) -> JournalEntry<
+        Meta
+    >? {
         guard
-            let entry: (seq: Int, upsert: [ContactRecord]?, delete: [String]?, meta: Meta?) = readEntry(bytes, upsert: { reader in
-                identifiersOnly
-                    ? ContactRecord(identifier: try ContactRecordCodec.readIdentifierOnly(&reader))
-                    : try ContactRecordCodec.readRecord(&reader)
-            })
+            let entry: (seq: Int, upsert: [ContactRecord]?, delete: [String]?, meta: Meta?) = readEntry(
+                bytes,
+                upsert: { reader in
+                    identifiersOnly
+                        ? ContactRecord(identifier: try ContactRecordCodec.readIdentifierOnly(&reader))
+                        : try ContactRecordCodec.readRecord(&reader)
+                })
         else { return nil }
         return JournalEntry(seq: entry.seq, upsert: entry.upsert, delete: entry.delete, meta: entry.meta)
     }
@@ -28,13 +32,15 @@ enum JournalLineCodec {
         seq: Int, upsert: [(identifier: String, range: Range<Int>)], delete: [String], meta: Meta?
     )? {
         let entry: (seq: Int, upsert: [(identifier: String, range: Range<Int>)]?, delete: [String]?, meta: Meta?)? =
-            readEntry(bytes, upsert: { reader in
-                reader.skipWhitespace()
-                let start = reader.position
-                // A full read, so a line that Foundation would refuse is never copied as it is.
-                let record = try ContactRecordCodec.readRecord(&reader)
-                return (record.identifier, start..<reader.position)
-            })
+            readEntry(
+                bytes,
+                upsert: { reader in
+                    reader.skipWhitespace()
+                    let start = reader.position
+                    // A full read, so a line that Foundation would refuse is never copied as it is.
+                    let record = try ContactRecordCodec.readRecord(&reader)
+                    return (record.identifier, start..<reader.position)
+                })
         return entry.map { ($0.seq, $0.upsert ?? [], $0.delete ?? [], $0.meta) }
     }
 
@@ -75,9 +81,14 @@ enum JournalLineCodec {
 
     /// An entry's `meta`: the caller's type, so Foundation decodes it; if it cannot, the whole line
     /// goes to Foundation (which reports the error with its line).
-    private static func readMeta<Meta: Decodable>(_ reader: inout StrictJSONReader, in bytes: UnsafeRawBufferPointer) throws -> Meta {
+    private static func readMeta<Meta: Decodable>(_ reader: inout StrictJSONReader, in bytes: UnsafeRawBufferPointer)
+        throws -> Meta
+    {
         let range = try reader.valueRange()
-        guard let decoded = try? JSONDecoder().decode(Meta.self, from: Data(UnsafeRawBufferPointer(rebasing: bytes[range]))) else {
+        guard
+            let decoded = try? JSONDecoder().decode(
+                Meta.self, from: Data(UnsafeRawBufferPointer(rebasing: bytes[range])))
+        else {
             throw StrictJSONReader.GiveUp()
         }
         return decoded

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Compaction: folding the journal into a new snapshot, and writing snapshots and journals.
@@ -46,7 +46,9 @@ extension JournaledStore {
             while let line = snapshotLines.next() {
                 walked += 1
                 if walked % 65536 == 0 { snapshot.dropResidentPages() }
-                let identifier = try snapshotLines.decoding { try decodeRecord(decoder, snapshot, line, retain: false).identifier }
+                let identifier = try snapshotLines.decoding {
+                    try decodeRecord(decoder, snapshot, line, retain: false).identifier
+                }
                 lines[identifier] = .snapshot(line)
             }
             var headSeq = header.baseSeq
@@ -69,7 +71,8 @@ extension JournaledStore {
                             throw journalLines.malformed("sequence number \(seq) does not follow \(headSeq)")
                         }
                         for item in ranges.upsert {
-                            lines[item.identifier] = .journal((position + item.range.lowerBound)..<(position + item.range.upperBound))
+                            lines[item.identifier] = .journal(
+                                (position + item.range.lowerBound)..<(position + item.range.upperBound))
                         }
                         for identifier in ranges.delete { lines[identifier] = nil }
                         if let entryMeta = ranges.meta { meta = entryMeta }
@@ -81,7 +84,9 @@ extension JournaledStore {
                         guard seq == headSeq + 1 else {
                             throw journalLines.malformed("sequence number \(seq) does not follow \(headSeq)")
                         }
-                        for record in entry.upsert ?? [] { lines[record.identifier] = .encoded(try ContactRecordCodec.encode(record)) }
+                        for record in entry.upsert ?? [] {
+                            lines[record.identifier] = .encoded(try ContactRecordCodec.encode(record))
+                        }
                         for identifier in entry.delete ?? [] { lines[identifier] = nil }
                         if let entryMeta = entry.meta { meta = entryMeta }
                     }
@@ -151,7 +156,8 @@ extension JournaledStore {
     }
 
     func writeEmptyJournal(generation: String, baseSeq: Int) throws {
-        let header = JournalHeader(format: StoreFormat.version, kind: "journal", generation: generation, baseSeq: baseSeq)
+        let header = JournalHeader(
+            format: StoreFormat.version, kind: "journal", generation: generation, baseSeq: baseSeq)
         try SecureFile.replace(journalPath, with: try LineCoding.encodeLine(header))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Queries that read only what they need: a lookup by identifier, the changes after a seq.
@@ -94,7 +94,8 @@ extension JournaledStore {
             // Asked again for the changes after the head of an unchanged journal (an idle signal):
             // the answer is known without mapping the journal.
             var info = stat()
-            let known = stat(journalPath, &info) == 0
+            let known =
+                stat(journalPath, &info) == 0
                 ? JournalEnd(generation: header.generation, info: info) : nil
             if let known, let cached = lastJournalEnd, cached.end == known, seq == cached.headSeq {
                 return .changes([], headSeq: seq, generation: header.generation)

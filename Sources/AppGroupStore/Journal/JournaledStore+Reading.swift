@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Reading: loading the store into memory, refreshing a loaded state, headers.
@@ -143,7 +143,6 @@ extension JournaledStore {
         state.journalOffset = lines.offset
     }
 
-
     func parseHeader(_ snapshot: MappedFile) throws -> (SnapshotHeader<Meta>, Int) {
         guard let end = snapshot.newline(from: 0) else {
             throw StoreError.malformed(path: snapshotPath, line: 1, reason: "missing header line")
@@ -172,7 +171,8 @@ extension JournaledStore {
             throw StoreError.unsupportedFormat(path: snapshotPath, version: header.format)
         }
         guard header.kind == "snapshot" else {
-            throw StoreError.malformed(path: snapshotPath, line: 1, reason: "kind is '\(header.kind)', expected 'snapshot'")
+            throw StoreError.malformed(
+                path: snapshotPath, line: 1, reason: "kind is '\(header.kind)', expected 'snapshot'")
         }
         return (header, end + 1)
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension JournaledStore {
@@ -27,7 +27,8 @@ extension JournaledStore {
                 header = existing
             } else {
                 let generation = UUID().uuidString
-                try store.writeSnapshot(generation: generation, previousGeneration: nil, baseSeq: 0, records: [], meta: nil)
+                try store.writeSnapshot(
+                    generation: generation, previousGeneration: nil, baseSeq: 0, records: [], meta: nil)
                 try store.writeEmptyJournal(generation: generation, baseSeq: 0)
                 header = try store.readSnapshotHeader()!
             }
@@ -235,8 +236,10 @@ extension JournaledStore {
             guard !records.isEmpty else { return }
             var lines = Data()
             for (index, record) in records.enumerated() {
-                lines.append(try LineCoding.encodeEntryLine(
-                    seq: head + 1 + index, upsert: [IdentifierRules.normalized(record)], delete: nil, meta: Meta?.none))
+                lines.append(
+                    try LineCoding.encodeEntryLine(
+                        seq: head + 1 + index, upsert: [IdentifierRules.normalized(record)], delete: nil,
+                        meta: Meta?.none))
             }
             try writeAtEnd(lines)
             do {

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Writing: appends under the exclusive lock, reset and replace.
@@ -30,12 +30,14 @@ extension JournaledStore {
     ) throws -> Bool {
         try withLock(.exclusive) {
             let known = Writer.KnownEnd(
-                generation: state.generation, inode: state.journalInode, offset: state.journalOffset, headSeq: state.headSeq)
+                generation: state.generation, inode: state.journalInode, offset: state.journalOffset,
+                headSeq: state.headSeq)
             let writer = try Writer(store: self, known: known)
             defer { writer.close() }
             guard writer.generation == state.generation else { return false }
             // Mapping copies every record (a retain per field): only when an identifier needs it.
-            let upsert = upsert.allSatisfy { Self.isASCII($0.identifier) } ? upsert : upsert.map(IdentifierRules.normalized)
+            let upsert =
+                upsert.allSatisfy { Self.isASCII($0.identifier) } ? upsert : upsert.map(IdentifierRules.normalized)
             let delete = delete.map(IdentifierRules.normalized)
             if writer.headSeq != state.headSeq {
                 try applyJournalUnlocked(to: &state)
@@ -46,7 +48,8 @@ extension JournaledStore {
             } else {
                 let kept = retainsContacts ? upsert : upsert.map { ContactRecord(identifier: $0.identifier) }
                 state.apply(
-                    JournalEntry(seq: seq, upsert: kept.isEmpty ? nil : kept, delete: delete.isEmpty ? nil : delete, meta: meta))
+                    JournalEntry(
+                        seq: seq, upsert: kept.isEmpty ? nil : kept, delete: delete.isEmpty ? nil : delete, meta: meta))
             }
             state.journalOffset = writer.endOffset
             state.journalInode = writer.inode
@@ -67,7 +70,8 @@ extension JournaledStore {
             let head = try currentHeadUnlocked()
             let generation = UUID().uuidString
             try writeSnapshot(
-                generation: generation, previousGeneration: nil, replacedGeneration: replaced, baseSeq: head, records: [],
+                generation: generation, previousGeneration: nil, replacedGeneration: replaced, baseSeq: head,
+                records: [],
                 meta: meta)
             try writeEmptyJournal(generation: generation, baseSeq: head)
             return generation

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A durable store of contacts: an atomic snapshot plus an append-only journal, in one directory.
@@ -106,7 +106,8 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
         if retain { return try decoder.decode(JournalEntry<Meta>.self, from: data) }
         let light = try decoder.decode(IdentifiersEntry.self, from: data)
         return JournalEntry(
-            seq: light.seq, upsert: light.upsert?.map { ContactRecord(identifier: $0.identifier) }, delete: light.delete,
+            seq: light.seq, upsert: light.upsert?.map { ContactRecord(identifier: $0.identifier) },
+            delete: light.delete,
             meta: light.meta)
     }
 

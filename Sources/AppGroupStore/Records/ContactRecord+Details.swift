@@ -88,7 +88,8 @@ extension ContactRecord {
         public var isLeapMonth: Bool?
 
         /// A date with the given components.
-        public init(calendar: String, era: Int? = nil, year: Int? = nil, month: Int, day: Int, isLeapMonth: Bool? = nil) {
+        public init(calendar: String, era: Int? = nil, year: Int? = nil, month: Int, day: Int, isLeapMonth: Bool? = nil)
+        {
             self.calendar = calendar
             self.era = era
             self.year = year
@@ -110,7 +111,8 @@ extension ContactRecord {
         /// Why this date cannot be stored, or nil when it can.
         public var problem: String? {
             if !Self.knownCalendars.contains(calendar) {
-                return "nonGregorianBirthday calendar '\(calendar)' is not one of \(Self.knownCalendars.sorted().joined(separator: ", "))"
+                return
+                    "nonGregorianBirthday calendar '\(calendar)' is not one of \(Self.knownCalendars.sorted().joined(separator: ", "))"
             }
             if !(1...13).contains(month) || !(1...31).contains(day) {
                 return "nonGregorianBirthday \(month)-\(day) needs a month 1…13 and a day 1…31"

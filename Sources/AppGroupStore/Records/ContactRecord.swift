@@ -137,7 +137,8 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable {
         contactType = try c.decodeIfPresent(String.self, forKey: .contactType)
         if let contactType, !Self.contactTypes.contains(contactType) {
             throw DecodingError.dataCorruptedError(
-                forKey: .contactType, in: c, debugDescription: "contactType '\(contactType)' is not person or organization")
+                forKey: .contactType, in: c,
+                debugDescription: "contactType '\(contactType)' is not person or organization")
         }
         if contactType == "person" { contactType = nil }
         previousFamilyName = try c.decodeIfPresent(String.self, forKey: .previousFamilyName) ?? ""
@@ -274,8 +275,9 @@ public enum IdentifierRules {
     /// `record` with its identifier in NFC.
     public static func normalized(_ record: ContactRecord) -> ContactRecord {
         let identifier = normalized(record.identifier)
-        guard identifier.utf8.count != record.identifier.utf8.count
-            || !identifier.utf8.elementsEqual(record.identifier.utf8)
+        guard
+            identifier.utf8.count != record.identifier.utf8.count
+                || !identifier.utf8.elementsEqual(record.identifier.utf8)
         else { return record }
         var copy = record
         copy.identifier = identifier

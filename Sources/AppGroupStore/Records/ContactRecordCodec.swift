@@ -120,7 +120,9 @@ public enum ContactRecordCodec {
             case 23: record.nonGregorianBirthday = try readNonGregorianDate(&reader)
             case 24:
                 let dates = try readLabeledStrings(&reader)
-                guard dates.allSatisfy({ BirthdayFormat.parse($0.value) != nil }) else { throw StrictJSONReader.GiveUp() }
+                guard dates.allSatisfy({ BirthdayFormat.parse($0.value) != nil }) else {
+                    throw StrictJSONReader.GiveUp()
+                }
                 record.dates = dates
             case 25: record.contactRelations = try readLabeledStrings(&reader)
             case 26: record.socialProfiles = try readArray(&reader, readSocialProfile)
@@ -162,7 +164,8 @@ public enum ContactRecordCodec {
         "isoCountryCode",
     ])
 
-    private static func readPostalAddress(_ reader: inout StrictJSONReader) throws -> ContactRecord.LabeledPostalAddress {
+    private static func readPostalAddress(_ reader: inout StrictJSONReader) throws -> ContactRecord.LabeledPostalAddress
+    {
         var address = ContactRecord.LabeledPostalAddress(label: nil)
         try reader.readObject(keys: postalKeys) { reader, index in
             if try reader.consumeNull() { return }
@@ -184,7 +187,8 @@ public enum ContactRecordCodec {
 
     private static let socialKeys = JSONKeyTable(["label", "urlString", "username", "userIdentifier", "service"])
 
-    private static func readSocialProfile(_ reader: inout StrictJSONReader) throws -> ContactRecord.LabeledSocialProfile {
+    private static func readSocialProfile(_ reader: inout StrictJSONReader) throws -> ContactRecord.LabeledSocialProfile
+    {
         var profile = ContactRecord.LabeledSocialProfile(label: nil)
         try reader.readObject(keys: socialKeys) { reader, index in
             if try reader.consumeNull() { return }
@@ -220,7 +224,8 @@ public enum ContactRecordCodec {
 
     private static let nonGregorianKeys = JSONKeyTable(["calendar", "era", "year", "month", "day", "isLeapMonth"])
 
-    private static func readNonGregorianDate(_ reader: inout StrictJSONReader) throws -> ContactRecord.NonGregorianDate {
+    private static func readNonGregorianDate(_ reader: inout StrictJSONReader) throws -> ContactRecord.NonGregorianDate
+    {
         var calendar: String?
         var era: Int?
         var year: Int?
@@ -427,7 +432,8 @@ struct JSONWriter {
         var value = value
         value.withUTF8 { bytes in
             var clean = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            for (index, byte) in bytes.enumerated()
+            where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<index]))
                 clean = index + 1
                 switch byte {
@@ -441,7 +447,8 @@ struct JSONWriter {
                 default:
                     let hex = Array("0123456789abcdef".utf8)
                     buffer.append(contentsOf: [
-                        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
+                        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                        hex[Int(byte >> 4)],
                         hex[Int(byte & 0xF)],
                     ])
                 }

@@ -28,7 +28,8 @@ struct StrictJSONReader {
     }
 
     /// Runs `body` with a reader over `bytes`.
-    static func withReader<T>(_ bytes: UnsafeRawBufferPointer, _ body: (inout StrictJSONReader) throws -> T) throws -> T {
+    static func withReader<T>(_ bytes: UnsafeRawBufferPointer, _ body: (inout StrictJSONReader) throws -> T) throws -> T
+    {
         guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw GiveUp() }
         var reader = StrictJSONReader(pointer, count: bytes.count)
         return try body(&reader)
@@ -102,7 +103,8 @@ struct StrictJSONReader {
             let key = UnsafeRawBufferPointer(start: base + start, count: position - start)
             // A key Foundation cannot read as UTF-8 makes the line invalid, known key or not.
             if key.contains(where: { $0 >= 0x80 }),
-                String(validating: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self) == nil
+                String(validating: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
+                    == nil
             {
                 throw GiveUp()
             }
@@ -192,7 +194,8 @@ struct StrictJSONReader {
                 case UInt8(ascii: "u"):
                     var scalar = try readHex4()
                     if (0xD800...0xDBFF).contains(scalar) {
-                        guard end - position >= 6, base[position] == UInt8(ascii: "\\"), base[position + 1] == UInt8(ascii: "u")
+                        guard end - position >= 6, base[position] == UInt8(ascii: "\\"),
+                            base[position + 1] == UInt8(ascii: "u")
                         else { throw GiveUp() }
                         position += 2
                         let low = try readHex4()

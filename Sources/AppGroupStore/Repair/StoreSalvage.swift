@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One problem found in a file of the App Group: where it is and what is wrong.
@@ -68,7 +68,8 @@ extension JournaledStore {
         if let snapshotData {
             let (lines, tornTail) = LineSplitter.split(snapshotData)
             if lines.isEmpty {
-                result.problems.append(StoreProblem(path: snapshotPath, line: 1, message: "the snapshot has no header line"))
+                result.problems.append(
+                    StoreProblem(path: snapshotPath, line: 1, message: "the snapshot has no header line"))
             }
             for (index, line) in lines.enumerated() {
                 let number = index + 1
@@ -77,8 +78,9 @@ extension JournaledStore {
                         snapshotHeader = try decoder.decode(SnapshotHeader<Meta>.self, from: Data(line))
                         continue
                     } catch {
-                        result.problems.append(StoreProblem(
-                            path: snapshotPath, line: 1, message: "unreadable header: \(LineCoding.reason(error))"))
+                        result.problems.append(
+                            StoreProblem(
+                                path: snapshotPath, line: 1, message: "unreadable header: \(LineCoding.reason(error))"))
                         // A lost header line leaves a contact line first: keep it if it is one.
                         guard (try? decoder.decode(ContactRecord.self, from: Data(line))) != nil else { continue }
                     }
@@ -87,32 +89,43 @@ extension JournaledStore {
                     // Exactly what load() accepts: a repair must not drop a line that a sound store keeps.
                     let record = IdentifierRules.normalized(try decoder.decode(ContactRecord.self, from: Data(line)))
                     if contacts[record.identifier] != nil {
-                        result.problems.append(StoreProblem(
-                            path: snapshotPath, line: number, message: "duplicate identifier '\(record.identifier)' (the later line is kept)"))
+                        result.problems.append(
+                            StoreProblem(
+                                path: snapshotPath, line: number,
+                                message: "duplicate identifier '\(record.identifier)' (the later line is kept)"))
                     }
                     contacts[record.identifier] = record
                     result.snapshotLinesKept += 1
                 } catch {
-                    result.problems.append(StoreProblem(
-                        path: snapshotPath, line: number, message: "\(StoreSalvage<Meta>.unreadable): \(Self.reason(error))"))
+                    result.problems.append(
+                        StoreProblem(
+                            path: snapshotPath, line: number,
+                            message: "\(StoreSalvage<Meta>.unreadable): \(Self.reason(error))"))
                 }
             }
             if tornTail > 0 {
-                result.problems.append(StoreProblem(
-                    path: snapshotPath, line: lines.count + 1,
-                    message: "\(StoreSalvage<Meta>.unreadable): \(tornTail) bytes with no newline at the end of the file"))
+                result.problems.append(
+                    StoreProblem(
+                        path: snapshotPath, line: lines.count + 1,
+                        message:
+                            "\(StoreSalvage<Meta>.unreadable): \(tornTail) bytes with no newline at the end of the file"
+                    ))
             }
             if let header = snapshotHeader {
                 result.meta = header.meta
                 result.headSeq = header.baseSeq
                 if header.count != lines.count - 1 {
-                    result.problems.append(StoreProblem(
-                        path: snapshotPath, line: 1,
-                        message: "the header says \(header.count) contacts but the file has \(lines.count - 1) contact lines"))
+                    result.problems.append(
+                        StoreProblem(
+                            path: snapshotPath, line: 1,
+                            message:
+                                "the header says \(header.count) contacts but the file has \(lines.count - 1) contact lines"
+                        ))
                 }
             }
         } else if let journalData, !journalData.isEmpty {
-            result.problems.append(StoreProblem(path: snapshotPath, line: 1, message: "missing, but journal.jsonl holds changes"))
+            result.problems.append(
+                StoreProblem(path: snapshotPath, line: 1, message: "missing, but journal.jsonl holds changes"))
         }
         if let journalData, !journalData.isEmpty {
             let (lines, tornTail) = LineSplitter.split(journalData)
@@ -130,14 +143,18 @@ extension JournaledStore {
                         if let snapshotHeader, header.generation != snapshotHeader.generation {
                             superseded = [snapshotHeader.previousGeneration, snapshotHeader.replacedGeneration]
                                 .contains(header.generation)
-                            result.problems.append(StoreProblem(
-                                path: journalPath, line: 1,
-                                message: "generation '\(header.generation)' is not the snapshot's ('\(snapshotHeader.generation)')"))
+                            result.problems.append(
+                                StoreProblem(
+                                    path: journalPath, line: 1,
+                                    message:
+                                        "generation '\(header.generation)' is not the snapshot's ('\(snapshotHeader.generation)')"
+                                ))
                         }
                         continue
                     } catch {
-                        result.problems.append(StoreProblem(
-                            path: journalPath, line: 1, message: "unreadable header: \(LineCoding.reason(error))"))
+                        result.problems.append(
+                            StoreProblem(
+                                path: journalPath, line: 1, message: "unreadable header: \(LineCoding.reason(error))"))
                         // A lost header line leaves an entry first: keep it if it is one.
                         guard (try? decoder.decode(JournalEntry<Meta>.self, from: Data(line))) != nil else { continue }
                     }
@@ -146,13 +163,17 @@ extension JournaledStore {
                 do {
                     entry = try decoder.decode(JournalEntry<Meta>.self, from: Data(line))
                 } catch {
-                    result.problems.append(StoreProblem(
-                        path: journalPath, line: number, message: "\(StoreSalvage<Meta>.unreadable): \(Self.reason(error))"))
+                    result.problems.append(
+                        StoreProblem(
+                            path: journalPath, line: number,
+                            message: "\(StoreSalvage<Meta>.unreadable): \(Self.reason(error))"))
                     continue
                 }
                 if let previousSeq, entry.seq != previousSeq + 1 {
-                    result.problems.append(StoreProblem(
-                        path: journalPath, line: number, message: "sequence number \(entry.seq) does not follow \(previousSeq)"))
+                    result.problems.append(
+                        StoreProblem(
+                            path: journalPath, line: number,
+                            message: "sequence number \(entry.seq) does not follow \(previousSeq)"))
                 }
                 previousSeq = entry.seq
                 if superseded, let snapshotHeader, entry.seq <= snapshotHeader.baseSeq {
@@ -170,11 +191,12 @@ extension JournaledStore {
             }
             // A torn last line is what a crash mid-append leaves: it was never acknowledged.
             if tornTail > 0 {
-                result.problems.append(StoreProblem(
-                    path: journalPath, line: lines.count + 1,
-                    message: lines.isEmpty
-                        ? "a torn header (\(tornTail) bytes, nothing committed) is ignored"
-                        : "a torn last line (\(tornTail) bytes, never committed) is ignored"))
+                result.problems.append(
+                    StoreProblem(
+                        path: journalPath, line: lines.count + 1,
+                        message: lines.isEmpty
+                            ? "a torn header (\(tornTail) bytes, nothing committed) is ignored"
+                            : "a torn last line (\(tornTail) bytes, never committed) is ignored"))
             }
         }
         result.contacts = contacts.values.sorted { IdentifierOrder.precedes($0.identifier, $1.identifier) }
@@ -197,9 +219,12 @@ extension JournaledStore {
             if case .malformed(let path, let line, let reason) = error {
                 problems.append(StoreProblem(path: path, line: line, message: reason))
             } else if case .unsupportedFormat(let path, let version) = error {
-                problems.append(StoreProblem(
-                    path: path, line: 1,
-                    message: "format version \(version), written by a newer version of this tool (this build reads \(StoreFormat.version)); it is not repaired"))
+                problems.append(
+                    StoreProblem(
+                        path: path, line: 1,
+                        message:
+                            "format version \(version), written by a newer version of this tool (this build reads \(StoreFormat.version)); it is not repaired"
+                    ))
             } else {
                 problems.append(StoreProblem(path: directory, message: "\(error)"))
             }

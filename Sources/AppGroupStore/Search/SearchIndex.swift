@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A derived file beside a store's snapshot that lets a search skip decoding every contact:
@@ -132,7 +132,9 @@ extension JournaledStore {
             func scanBody(_ bytes: UnsafeRawBufferPointer) {
                 var position = body.start
                 while position < bytes.count, !damaged {
-                    guard let newline = memchr(bytes.baseAddress! + position, 0x0A, bytes.count - position) else { break }
+                    guard let newline = memchr(bytes.baseAddress! + position, 0x0A, bytes.count - position) else {
+                        break
+                    }
                     let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
                     var line = 0
                     var cursor = position

@@ -28,7 +28,8 @@ public protocol ContactItemEnumerator {
     func enumerateContent(in page: ContactItemPage, for observer: sending any ContactItemContentObserver) async
     /// Enumerates one batch of changes after `syncAnchor`; ends with
     /// `didFinishEnumeratingChanges(upTo:moreComing:)` or `didFinishEnumeratingChangesWithError(_:)`.
-    func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver) async
+    func enumerateChanges(
+        startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver) async
     /// Called before the system terminates the extension.
     func invalidate() async
 }

@@ -24,7 +24,8 @@ public struct DefaultContactProviderDomain: ContactProviderDomain {
     /// The default domain.
     public init() {
         let environment = ProcessInfo.processInfo.environment
-        displayName = environment["CONTACT_PROVIDER_APP_NAME"]
+        displayName =
+            environment["CONTACT_PROVIDER_APP_NAME"]
             ?? (AppGroup.current.path as NSString).lastPathComponent
         userInfo = [:]
     }

@@ -80,7 +80,8 @@ public enum ContactProviderError: Error, LocalizedError, CustomNSError, Equatabl
             return "No provider executable is registered for the domain; use 'contacts-host enable --extension PATH'."
         case .itemsLimitReached: return "The domain's item limit (domain.json itemsLimit) was exceeded."
         case .cannotEnumerate: return "The extension reported that it cannot enumerate."
-        case .enumerationTimeout: return "A page or batch exceeded the system's time limit (domain.json pageTimeoutSeconds)."
+        case .enumerationTimeout:
+            return "A page or batch exceeded the system's time limit (domain.json pageTimeoutSeconds)."
         case .pageExpired: return "The system discards its cached contacts and restarts a content enumeration."
         case .changeAnchorExpired: return "The system discards its cached contacts and restarts a content enumeration."
         case .extensionInvalidated: return "The app called invalidate(), disable() or reset() during an enumeration."

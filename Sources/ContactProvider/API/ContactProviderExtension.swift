@@ -23,6 +23,8 @@ extension ContactProviderExtension {
 }
 
 /// The configuration every Contact Provider extension has; hidden behind `some`, as on iOS.
+// `nonisolated init` is the point: a synthesized init would be isolated to the main actor.
+// swift-format-ignore: UseSynthesizedInitializer
 struct ContactProviderExtensionConfiguration: AppExtensionConfiguration {
     nonisolated init() {}
 }

@@ -6,12 +6,11 @@
 // that imports ContactProvider compile unchanged. (A file that imports only Foundation and uses
 // `URLSession` needs `import FoundationNetworking` on Linux: see the README's porting section.)
 
-@_exported import Foundation
-
-#if canImport(FoundationNetworking)
-@_exported import FoundationNetworking
-#endif
-
 // Foundation on Apple platforms also re-exports Combine, so a model file with only these imports
 // uses `ObservableObject` and `@Published` (the seed demo's `ContactItemDatabase` does).
 @_exported import Combine
+@_exported import Foundation
+
+#if canImport(FoundationNetworking)
+    @_exported import FoundationNetworking
+#endif

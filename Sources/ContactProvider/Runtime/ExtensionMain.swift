@@ -4,7 +4,7 @@ import ContactProviderSystem
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension ContactProviderExtension {
@@ -18,7 +18,8 @@ extension ContactProviderExtension {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let options: RuntimeOptions
         do {
-            guard let parsed = try RuntimeOptions.parse(arguments, defaultDomain: DefaultContactProviderDomain.identifier)
+            guard
+                let parsed = try RuntimeOptions.parse(arguments, defaultDomain: DefaultContactProviderDomain.identifier)
             else {
                 print(RuntimeOptions.usage)
                 exit(0)

@@ -43,7 +43,8 @@ public enum ConformanceKit {
         _ type: any ContactProviderExtension.Type, backend: (any ConformanceBackend)? = nil,
         options: ConformanceOptions = ConformanceOptions()
     ) async throws -> ConformanceReport {
-        try await run(type, makeBackend: { group in backend ?? AppGroupDatabaseBackend(appGroup: group) }, options: options)
+        try await run(
+            type, makeBackend: { group in backend ?? AppGroupDatabaseBackend(appGroup: group) }, options: options)
     }
 
     /// Runs the rules against a provider type in this process, with a backend of `kind` made for
@@ -97,11 +98,14 @@ public enum ConformanceKit {
         let paths = try prepare(group.appGroup, options: options, extensionPath: executable)
         // The backend (an adapter process, perhaps) ends before its App Group is removed.
         func checkWithBackend() async throws -> ConformanceReport {
-            let store = try backend.makeBackend(appGroup: group.appGroup, timeoutSeconds: max(options.timeoutSeconds * 3, 30))
+            let store = try backend.makeBackend(
+                appGroup: group.appGroup, timeoutSeconds: max(options.timeoutSeconds * 3, 30))
             let subject = try ExecutableProvider(paths: paths, timeout: options.timeoutSeconds)
             defer { _ = try? SystemClient(appGroup: paths.appGroup, domain: paths.domain).shutdownProvider() }
             let backendArgument = backend == .appDatabase ? [] : ["--backend", backend.description]
-            let timeoutArgument = options.timeoutSeconds == ConformanceOptions().timeoutSeconds ? [] : ["--page-timeout", "\(options.timeoutSeconds)"]
+            let timeoutArgument =
+                options.timeoutSeconds == ConformanceOptions().timeoutSeconds
+                ? [] : ["--page-timeout", "\(options.timeoutSeconds)"]
             let report = await check(subject: subject, backend: store, provider: executable, options: options) { rule in
                 ([host, "conformance", "--extension", executable] + backendArgument + timeoutArgument + [
                     "--seed", "\(options.seed)", "--operations", "\(options.operations)", "--rules", rule,
@@ -112,7 +116,9 @@ public enum ConformanceKit {
         return try await checkWithBackend()
     }
 
-    private static func prepare(_ appGroup: AppGroup, options: ConformanceOptions, extensionPath: String?) throws -> DomainPaths {
+    private static func prepare(_ appGroup: AppGroup, options: ConformanceOptions, extensionPath: String?) throws
+        -> DomainPaths
+    {
         let client = try SystemClient(appGroup: appGroup, domain: DefaultContactProviderDomain.identifier)
         try client.updateConfiguration { configuration in
             configuration.enabled = true

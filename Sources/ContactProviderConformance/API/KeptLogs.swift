@@ -7,7 +7,8 @@ enum KeptLogs {
     static func keep(_ report: ConformanceReport, groupPath: String) -> ConformanceReport {
         let texts = report.results.flatMap { [$0.explanation, $0.step].compactMap { $0 } + ($0.transcript ?? []) }
         guard texts.contains(where: { $0.contains(groupPath) }) else { return report }
-        let kept = (NSTemporaryDirectory() as NSString).appendingPathComponent("cps-conformance-logs-" + UUID().uuidString)
+        let kept = (NSTemporaryDirectory() as NSString).appendingPathComponent(
+            "cps-conformance-logs-" + UUID().uuidString)
         let manager = FileManager.default
         guard let files = manager.enumerator(atPath: groupPath) else { return report }
         for case let relative as String in files where relative.hasSuffix(".log") {

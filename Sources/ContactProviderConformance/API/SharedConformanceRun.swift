@@ -33,7 +33,8 @@ public actor SharedConformanceRun {
     /// The result of one rule (`C1`, `D8`, …); an unknown id throws.
     public func result(_ rule: String) async throws -> RuleResult {
         guard let result = try await report().results.first(where: { $0.rule.id == rule.uppercased() }) else {
-            throw ConformanceBackendError("no conformance rule '\(rule)' (known: \(ConformanceRule.all.map(\.id).joined(separator: ", ")))")
+            throw ConformanceBackendError(
+                "no conformance rule '\(rule)' (known: \(ConformanceRule.all.map(\.id).joined(separator: ", ")))")
         }
         return result
     }

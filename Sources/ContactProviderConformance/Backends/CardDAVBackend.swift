@@ -3,7 +3,7 @@ import ContactsInterop
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A backend the kit prepares inside its temporary App Group before the provider runs (a provider
@@ -105,7 +105,8 @@ public final class CardDAVBackend: AppGroupConfiguringBackend, @unchecked Sendab
 
     private func put(_ contact: ConformanceContact) throws {
         let text = VCard.encode([contact], version: .v3)
-        try send("PUT", resource(contact.identifier), body: Data(text.utf8), contentType: "text/vcard; charset=utf-8",
+        try send(
+            "PUT", resource(contact.identifier), body: Data(text.utf8), contentType: "text/vcard; charset=utf-8",
             expect: [200, 201, 204])
         // Expected: the card as a reader of these bytes (the provider) gets it.
         guard let decoded = VCard.decode(text).contacts.first else {
@@ -117,11 +118,14 @@ public final class CardDAVBackend: AppGroupConfiguringBackend, @unchecked Sendab
     /// The resource of a contact: its identifier when that is a safe file name, else its hex.
     private func resource(_ identifier: String) -> URL {
         let safe = identifier.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
-        let name = safe && !identifier.isEmpty ? identifier : identifier.utf8.map { String(format: "%02x", $0) }.joined()
+        let name =
+            safe && !identifier.isEmpty ? identifier : identifier.utf8.map { String(format: "%02x", $0) }.joined()
         return collection.appendingPathComponent(name + ".vcf")
     }
 
-    private func send(_ method: String, _ url: URL, body: Data? = nil, contentType: String? = nil, expect: Set<Int>) throws {
+    private func send(_ method: String, _ url: URL, body: Data? = nil, contentType: String? = nil, expect: Set<Int>)
+        throws
+    {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.httpBody = body
@@ -136,9 +140,12 @@ public final class CardDAVBackend: AppGroupConfiguringBackend, @unchecked Sendab
         done.wait()
         let (status, data, error) = outcome.get()
         if let refused = error as? URLError, refused.code == .cancelled {
-            throw CardDAVBackendError("\(method) \(url.path) was refused: HTTP 401 (check the user name and password file)")
+            throw CardDAVBackendError(
+                "\(method) \(url.path) was refused: HTTP 401 (check the user name and password file)")
         }
-        if let error { throw CardDAVBackendError("\(method) \(url.absoluteString) failed: \(error.localizedDescription)") }
+        if let error {
+            throw CardDAVBackendError("\(method) \(url.absoluteString) failed: \(error.localizedDescription)")
+        }
         guard let status, expect.contains(status) else {
             let said = String(decoding: (data ?? Data()).prefix(300), as: UTF8.self)
             throw CardDAVBackendError("\(method) \(url.path) answered HTTP \(status.map(String.init) ?? "?"): \(said)")

@@ -24,7 +24,9 @@ public enum ConformanceBackendKind: Equatable, Sendable, CustomStringConvertible
         case "app-database" where argument == nil:
             return .appDatabase
         case "seed-json":
-            if let argument, argument.isEmpty { throw ConformanceBackendError("--backend seed-json: FILE after ':' is empty") }
+            if let argument, argument.isEmpty {
+                throw ConformanceBackendError("--backend seed-json: FILE after ':' is empty")
+            }
             return .seedJSON(file: argument ?? "ContactItems.json")
         case "exec":
             guard let argument, !argument.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -58,7 +60,8 @@ public enum ConformanceBackendKind: Equatable, Sendable, CustomStringConvertible
         switch self {
         case .appDatabase: return AppGroupDatabaseBackend(appGroup: appGroup)
         case .seedJSON(let file): return SeedJSONBackend(appGroup: appGroup, file: file)
-        case .exec(let command): return try ExecBackend(command: command, appGroup: appGroup, timeoutSeconds: timeoutSeconds)
+        case .exec(let command):
+            return try ExecBackend(command: command, appGroup: appGroup, timeoutSeconds: timeoutSeconds)
         case .carddav(let url):
             let backend = try CardDAVBackend(argument: url)
             try backend.configureProvider(in: appGroup)

@@ -2,7 +2,7 @@ import AppGroupStore
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A backend that is a separate program, in any language, speaking the kit's adapter protocol:
@@ -56,8 +56,12 @@ public final class ExecBackend: ConformanceBackend {
     }
 
     public func reset() throws { _ = try request(["op": "reset"]) }
-    public func add(_ contact: ConformanceContact) throws { _ = try request(["op": "add", "contact": try Self.object(contact)]) }
-    public func update(_ contact: ConformanceContact) throws { _ = try request(["op": "update", "contact": try Self.object(contact)]) }
+    public func add(_ contact: ConformanceContact) throws {
+        _ = try request(["op": "add", "contact": try Self.object(contact)])
+    }
+    public func update(_ contact: ConformanceContact) throws {
+        _ = try request(["op": "update", "contact": try Self.object(contact)])
+    }
     public func delete(identifier: String) throws { _ = try request(["op": "delete", "identifier": identifier]) }
 
     public func contacts() throws -> [ConformanceContact] {
@@ -69,7 +73,8 @@ public final class ExecBackend: ConformanceBackend {
             let data = try JSONSerialization.data(withJSONObject: contacts)
             return try JSONDecoder().decode([ConformanceContact].self, from: data)
         } catch {
-            throw ConformanceBackendError("exec:\(command): the contacts of the list reply are not contact JSON (\(error))")
+            throw ConformanceBackendError(
+                "exec:\(command): the contacts of the list reply are not contact JSON (\(error))")
         }
     }
 
@@ -78,7 +83,9 @@ public final class ExecBackend: ConformanceBackend {
         var body = body
         body["protocol"] = Self.protocolVersion
         let op = body["op"] as? String ?? "?"
-        let line = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
+        let line =
+            try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])
+            + Data("\n".utf8)
         var writeError: (any Error)?
         do {
             try input.write(contentsOf: line)
@@ -90,21 +97,25 @@ public final class ExecBackend: ConformanceBackend {
         if let writeError {
             // The adapter stopped reading; what it wrote before (a protocol mismatch, say) says more.
             guard let line = (try? reader.readLine(timeoutSeconds: 1, what: what)) ?? nil else {
-                throw ConformanceBackendError("exec:\(command): the adapter is gone (writing the \(op) request failed: \(writeError))")
+                throw ConformanceBackendError(
+                    "exec:\(command): the adapter is gone (writing the \(op) request failed: \(writeError))")
             }
             replyLine = line
         } else {
             guard let line = try reader.readLine(timeoutSeconds: timeoutSeconds, what: what) else {
-                throw ConformanceBackendError("exec:\(command): the adapter closed its stdout instead of answering \(op)")
+                throw ConformanceBackendError(
+                    "exec:\(command): the adapter closed its stdout instead of answering \(op)")
             }
             replyLine = line
         }
         guard let reply = (try? JSONSerialization.jsonObject(with: replyLine)) as? [String: Any] else {
             throw ConformanceBackendError(
-                "exec:\(command): the reply to \(op) is not one JSON object: \(String(decoding: replyLine.prefix(200), as: UTF8.self))")
+                "exec:\(command): the reply to \(op) is not one JSON object: \(String(decoding: replyLine.prefix(200), as: UTF8.self))"
+            )
         }
         if let version = reply["protocol"] as? Int, version != Self.protocolVersion {
-            throw ConformanceBackendError("exec:\(command): the adapter speaks protocol \(version); this kit speaks \(Self.protocolVersion)")
+            throw ConformanceBackendError(
+                "exec:\(command): the adapter speaks protocol \(version); this kit speaks \(Self.protocolVersion)")
         }
         guard reply["ok"] as? Bool == true else {
             let message = (reply["error"] as? [String: Any])?["message"] as? String ?? "no message"
@@ -135,7 +146,9 @@ struct LineReader {
                 return Data(line)
             }
             let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { throw ConformanceBackendError("\(what): no answer within \(Int(timeoutSeconds)) s") }
+            guard remaining > 0 else {
+                throw ConformanceBackendError("\(what): no answer within \(Int(timeoutSeconds)) s")
+            }
             var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&pollFD, 1, Int32(min(remaining, 1) * 1000))
             if ready < 0 {
@@ -149,7 +162,15 @@ struct LineReader {
                 if errno == EINTR { continue }
                 throw ConformanceBackendError("\(what): read failed (errno \(errno))")
             }
-            if count == 0 { return buffer.isEmpty ? nil : { let rest = buffer; buffer = Data(); return rest }() }
+            if count == 0 {
+                return buffer.isEmpty
+                    ? nil
+                    : {
+                        let rest = buffer
+                        buffer = Data()
+                        return rest
+                    }()
+            }
             buffer.append(contentsOf: chunk[0..<count])
         }
     }

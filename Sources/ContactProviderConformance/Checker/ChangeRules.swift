@@ -8,7 +8,9 @@ extension ConformanceChecker {
         let (report, transcript) = try await systemSync(maxSteps: .max)
         guard report.error == nil, let anchor = report.anchor else {
             recordBlocked(
-                rules, because: "the content enumeration it needs failed (\(report.error?.message ?? "no anchor")); see rules C1–C5",
+                rules,
+                because:
+                    "the content enumeration it needs failed (\(report.error?.message ?? "no anchor")); see rules C1–C5",
                 transcript: transcript)
             return nil
         }
@@ -47,13 +49,17 @@ extension ConformanceChecker {
         let idle = try await subject.probe(ProbeRequest(kind: .changes, position: anchor0, size: batchSize))
         checkTerminal(idle, step: "changes from \(anchor0) with nothing changed")
         if case .batch(_, let moreComing) = idle.end, !idle.items.isEmpty || !idle.deleted.isEmpty || moreComing {
-            record(.d5, Finding(
-                explanation: "with nothing changed the provider reported \(idle.items.count) updates, \(idle.deleted.count) deletions, moreComing \(moreComing)",
-                step: "changes from \(anchor0) with nothing changed", transcript: idle.transcript))
+            record(
+                .d5,
+                Finding(
+                    explanation:
+                        "with nothing changed the provider reported \(idle.items.count) updates, \(idle.deleted.count) deletions, moreComing \(moreComing)",
+                    step: "changes from \(anchor0) with nothing changed", transcript: idle.transcript))
         }
 
         try mutate(updates: 4, deletes: 3, adds: 3)
-        var system = Dictionary(try subject.systemContacts().map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
+        var system = Dictionary(
+            try subject.systemContacts().map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
         var anchor = anchor0
         var transcript: [String] = []
         for index in 0..<50 {
@@ -62,33 +68,48 @@ extension ConformanceChecker {
             transcript += result.transcript
             guard checkTerminal(result, step: step) else { return }
             if result.items.count + result.deleted.count > batchSize {
-                record(.d7, Finding(
-                    explanation: "a batch carried \(result.items.count + result.deleted.count) changes; suggestedBatchSize is \(batchSize)",
-                    step: step, transcript: result.transcript))
+                record(
+                    .d7,
+                    Finding(
+                        explanation:
+                            "a batch carried \(result.items.count + result.deleted.count) changes; suggestedBatchSize is \(batchSize)",
+                        step: step, transcript: result.transcript))
             }
             let replay = try await subject.probe(ProbeRequest(kind: .changes, position: anchor, size: batchSize))
             if replay.items != result.items || replay.deleted != result.deleted || replay.end != result.end {
-                record(.d6, Finding(
-                    explanation: "the same anchor gave a different batch the second time", step: step,
-                    transcript: result.transcript + replay.transcript))
+                record(
+                    .d6,
+                    Finding(
+                        explanation: "the same anchor gave a different batch the second time", step: step,
+                        transcript: result.transcript + replay.transcript))
             }
             for item in result.items { system[item.identifier] = item }
             for identifier in result.deleted { system[identifier] = nil }
             switch result.end {
             case .error(let code, let message):
-                record(.d2, Finding(explanation: "the provider answered a live anchor with an error: \(code ?? message)", step: step, transcript: transcript))
+                record(
+                    .d2,
+                    Finding(
+                        explanation: "the provider answered a live anchor with an error: \(code ?? message)",
+                        step: step, transcript: transcript))
                 return
             case .batch(let next, let moreComing):
                 if moreComing, next == anchor {
-                    record(.d4, Finding(
-                        explanation: "moreComing is true but the anchor did not advance from \(anchor): the system would ask for the same batch forever",
-                        step: step, transcript: result.transcript))
+                    record(
+                        .d4,
+                        Finding(
+                            explanation:
+                                "moreComing is true but the anchor did not advance from \(anchor): the system would ask for the same batch forever",
+                            step: step, transcript: result.transcript))
                     return
                 }
                 anchor = next
                 if !moreComing {
                     if let difference = difference(system: Array(system.values), data: try backend.contacts()) {
-                        record(.d2, Finding(explanation: "after the last batch: \(difference)", step: step, transcript: transcript))
+                        record(
+                            .d2,
+                            Finding(
+                                explanation: "after the last batch: \(difference)", step: step, transcript: transcript))
                     }
                     return try await systemConverges(rule: .d2)
                 }
@@ -96,7 +117,11 @@ extension ConformanceChecker {
                 return
             }
         }
-        record(.d4, Finding(explanation: "50 batches were not enough for 10 changes", step: "change batch 50", transcript: Array(transcript.suffix(20))))
+        record(
+            .d4,
+            Finding(
+                explanation: "50 batches were not enough for 10 changes", step: "change batch 50",
+                transcript: Array(transcript.suffix(20))))
     }
 
     /// Checks one batch's terminal call (D1); false when there is none.
@@ -106,13 +131,20 @@ extension ConformanceChecker {
             record(.d1, Finding(explanation: violation.message, step: step, transcript: result.transcript))
         }
         if result.timedOut {
-            record(.d1, Finding(explanation: "enumerateChanges did not return within \(options.timeoutSeconds) s", step: step, transcript: result.transcript))
+            record(
+                .d1,
+                Finding(
+                    explanation: "enumerateChanges did not return within \(options.timeoutSeconds) s", step: step,
+                    transcript: result.transcript))
             return false
         }
         if result.end == nil {
-            record(.d1, Finding(
-                explanation: "enumerateChanges returned without didFinishEnumeratingChanges or …WithError (R30)", step: step,
-                transcript: result.transcript))
+            record(
+                .d1,
+                Finding(
+                    explanation: "enumerateChanges returned without didFinishEnumeratingChanges or …WithError (R30)",
+                    step: step,
+                    transcript: result.transcript))
             return false
         }
         return true
@@ -135,7 +167,11 @@ extension ConformanceChecker {
         try freshData(count: 12)
         let (first, firstTranscript) = try await systemSync(maxSteps: 1)
         if let error = first.error {
-            record(.d3, Finding(explanation: "the first content page failed: \(error.message)", step: "content page 1", transcript: firstTranscript))
+            record(
+                .d3,
+                Finding(
+                    explanation: "the first content page failed: \(error.message)", step: "content page 1",
+                    transcript: firstTranscript))
             return
         }
         let data = Dictionary(try backend.contacts().map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
@@ -144,7 +180,9 @@ extension ConformanceChecker {
         for record in delivered.prefix(2) { try backend.update(edited(record)) }
         if let victim = delivered.dropFirst(2).last { try backend.delete(identifier: victim.identifier) }
         try backend.add(makeContact())
-        try await systemConverges(rule: .d3, step: "content enumeration finished after edits made between its pages, then a change enumeration")
+        try await systemConverges(
+            rule: .d3,
+            step: "content enumeration finished after edits made between its pages, then a change enumeration")
     }
 
     /// E1: after the data forgets its generation, the old anchor must expire (or yield the full truth).
@@ -153,7 +191,8 @@ extension ConformanceChecker {
         guard let anchor = try await completeContent(rules: [.e1]) else { return }
         try backend.reset()
         for _ in 0..<3 { try backend.add(makeContact()) }
-        var system = Dictionary(try subject.systemContacts().map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
+        var system = Dictionary(
+            try subject.systemContacts().map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
         var position = anchor
         var transcript: [String] = []
         for index in 0..<40 {
@@ -168,16 +207,23 @@ extension ConformanceChecker {
                 for identifier in result.deleted { system[identifier] = nil }
                 if !moreComing {
                     if let difference = difference(system: Array(system.values), data: try backend.contacts()) {
-                        record(.e1, Finding(
-                            explanation: "the anchor's generation was forgotten but the provider answered with changes instead of changeAnchorExpired, leaving: \(difference)",
-                            step: step, transcript: transcript))
+                        record(
+                            .e1,
+                            Finding(
+                                explanation:
+                                    "the anchor's generation was forgotten but the provider answered with changes instead of changeAnchorExpired, leaving: \(difference)",
+                                step: step, transcript: transcript))
                     }
                     return
                 }
                 if next == position { return }
                 position = next
             default:
-                record(.e1, Finding(explanation: "the provider gave no valid answer to a forgotten anchor", step: step, transcript: transcript))
+                record(
+                    .e1,
+                    Finding(
+                        explanation: "the provider gave no valid answer to a forgotten anchor", step: step,
+                        transcript: transcript))
                 return
             }
         }
@@ -189,13 +235,22 @@ extension ConformanceChecker {
         try await subject.restart()
         let first = try await subject.probe(ProbeRequest(kind: .content, position: .initial, size: options.pageSize))
         if first.end == nil || first.timedOut {
-            record(.l1, Finding(explanation: "a freshly started extension did not answer its first enumerateContent", step: "first request after launch", transcript: first.transcript))
+            record(
+                .l1,
+                Finding(
+                    explanation: "a freshly started extension did not answer its first enumerateContent",
+                    step: "first request after launch", transcript: first.transcript))
         }
         let (seconds, error) = try await subject.invalidate()
         if let error {
             record(.l2, Finding(explanation: error, step: "invalidate()"))
         } else if seconds > options.timeoutSeconds {
-            record(.l2, Finding(explanation: String(format: "invalidate() took %.1f s; the limit is %.1f s", seconds, options.timeoutSeconds), step: "invalidate()"))
+            record(
+                .l2,
+                Finding(
+                    explanation: String(
+                        format: "invalidate() took %.1f s; the limit is %.1f s", seconds, options.timeoutSeconds),
+                    step: "invalidate()"))
         }
 
         try freshData(count: 5)
@@ -204,11 +259,23 @@ extension ConformanceChecker {
         try await subject.restart()
         let (report, transcript) = try await syncUntilCaughtUp()
         if report.restarted {
-            record(.l3, Finding(explanation: "after a restart the provider expired the committed anchor, forcing a full re-enumeration", step: "sync after restart", transcript: transcript))
+            record(
+                .l3,
+                Finding(
+                    explanation:
+                        "after a restart the provider expired the committed anchor, forcing a full re-enumeration",
+                    step: "sync after restart", transcript: transcript))
         } else if let error = report.error {
-            record(.l3, Finding(explanation: "the sync after a restart failed: \(error.message)", step: "sync after restart", transcript: transcript))
+            record(
+                .l3,
+                Finding(
+                    explanation: "the sync after a restart failed: \(error.message)", step: "sync after restart",
+                    transcript: transcript))
         } else if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
-            record(.l3, Finding(explanation: "after a restart: \(difference)", step: "sync after restart", transcript: transcript))
+            record(
+                .l3,
+                Finding(
+                    explanation: "after a restart: \(difference)", step: "sync after restart", transcript: transcript))
         }
     }
 }

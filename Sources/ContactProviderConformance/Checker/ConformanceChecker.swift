@@ -46,7 +46,10 @@ final class ConformanceChecker {
     /// Set when a content page outlasted the page timeout: every other rule depends on content.
     var contentTimedOut = false
 
-    init(subject: ProviderUnderTest, backend: ConformanceBackend, options: ConformanceOptions, reproduce: @escaping (String) -> String) {
+    init(
+        subject: ProviderUnderTest, backend: ConformanceBackend, options: ConformanceOptions,
+        reproduce: @escaping (String) -> String
+    ) {
         self.subject = subject
         self.backend = backend
         self.options = options
@@ -73,7 +76,8 @@ final class ConformanceChecker {
             if contentTimedOut {
                 recordBlocked(
                     rules + [.d10, .w1], step: "after content page timeout",
-                    because: "C1 failed: a content page took longer than the page timeout (enumerationTimeout); every other rule needs whole content pages",
+                    because:
+                        "C1 failed: a content page took longer than the page timeout (enumerationTimeout); every other rule needs whole content pages",
                     transcript: [])
                 continue
             }
@@ -111,7 +115,9 @@ final class ConformanceChecker {
     func failed(_ rule: ConformanceRule) -> Bool { results[rule.id] != nil }
 
     /// Marks rules that could not be checked because a step they depend on failed.
-    func recordBlocked(_ rules: [ConformanceRule], step: String = "initial sync", because reason: String, transcript: [String]) {
+    func recordBlocked(
+        _ rules: [ConformanceRule], step: String = "initial sync", because reason: String, transcript: [String]
+    ) {
         for rule in rules where results[rule.id] == nil && (options.rules?.contains(rule.id) ?? true) {
             results[rule.id] = RuleResult(
                 rule: rule, status: .skipped, explanation: "not checked: \(reason)", step: step,
@@ -129,9 +135,13 @@ final class ConformanceChecker {
         var record = ContactRecord(identifier: "kit-\(options.seed)-\(nextIdentifier)")
         record.givenName = given.randomElement(using: &random)!
         record.familyName = family.randomElement(using: &random)!
-        record.phoneNumbers = [.init(label: "_$!<Mobile>!$_", value: "+1 555 \(Int.random(in: 1_000_000...9_999_999, using: &random))")]
+        record.phoneNumbers = [
+            .init(label: "_$!<Mobile>!$_", value: "+1 555 \(Int.random(in: 1_000_000...9_999_999, using: &random))")
+        ]
         if Bool.random(using: &random) {
-            record.emailAddresses = [.init(label: "_$!<Work>!$_", value: "\(record.givenName.lowercased())\(nextIdentifier)@example.com")]
+            record.emailAddresses = [
+                .init(label: "_$!<Work>!$_", value: "\(record.givenName.lowercased())\(nextIdentifier)@example.com")
+            ]
         }
         // Every fourth contact or so carries the less common values, so a provider that drops one is caught.
         if Int.random(in: 0..<4, using: &random) == 0 {
@@ -143,8 +153,11 @@ final class ConformanceChecker {
             profile.service = "Twitter"
             profile.username = "kit\(nextIdentifier)"
             record.socialProfiles = [profile]
-            record.instantMessageAddresses = [.init(label: "_$!<Home>!$_", username: "kit\(nextIdentifier)", service: "Skype")]
-            record.nonGregorianBirthday = .init(calendar: "chinese", era: 78, year: 40, month: 3, day: 15, isLeapMonth: false)
+            record.instantMessageAddresses = [
+                .init(label: "_$!<Home>!$_", username: "kit\(nextIdentifier)", service: "Skype")
+            ]
+            record.nonGregorianBirthday = .init(
+                calendar: "chinese", era: 78, year: 40, month: 3, day: 15, isLeapMonth: false)
         }
         return record
     }
@@ -196,11 +209,14 @@ final class ConformanceChecker {
         let stale = dataByID.keys.filter { id in systemByID[id].map { $0 != dataByID[id]! } ?? false }.sorted()
         var parts: [String] = []
         if !missing.isEmpty { parts.append("missing from the system: \(list(missing))") }
-        if !extra.isEmpty { parts.append("deleted in the data but still in the system (resurrected or never deleted): \(list(extra))") }
+        if !extra.isEmpty {
+            parts.append("deleted in the data but still in the system (resurrected or never deleted): \(list(extra))")
+        }
         if !stale.isEmpty {
             let details = stale.prefix(3).map { id -> String in
                 let fields = FieldDifference.between(expected: dataByID[id]!, got: systemByID[id]!)
-                return "contact \(id) (\(dataByID[id]!.displayName)): " + fields.map(\.description).joined(separator: "; ")
+                return "contact \(id) (\(dataByID[id]!.displayName)): "
+                    + fields.map(\.description).joined(separator: "; ")
             }
             parts.append(
                 "different in the system than in the data (a missed, altered or lossy update) for \(stale.count) contact(s): "

@@ -22,40 +22,66 @@ extension ConformanceChecker {
             }
             if result.timedOut {
                 contentTimedOut = true
-                record(.c1, Finding(
-                    explanation: "enumerateContent did not return within the page timeout of \(options.timeoutSeconds) s: the system ends such a page with enumerationTimeout (ContactProviderError.enumerationTimeout)",
-                    step: step, transcript: result.transcript))
+                record(
+                    .c1,
+                    Finding(
+                        explanation:
+                            "enumerateContent did not return within the page timeout of \(options.timeoutSeconds) s: the system ends such a page with enumerationTimeout (ContactProviderError.enumerationTimeout)",
+                        step: step, transcript: result.transcript))
                 recordBlocked(
                     [.c2, .c3, .c4, .c5, .c6], step: step,
-                    because: "C1 failed: a content page took longer than the page timeout (enumerationTimeout)", transcript: [])
+                    because: "C1 failed: a content page took longer than the page timeout (enumerationTimeout)",
+                    transcript: [])
                 return
             }
             guard let end = result.end else {
-                record(.c1, Finding(
-                    explanation: "enumerateContent returned without calling didFinishEnumeratingPage, didFinishEnumeratingContent or …WithError (R20: the terminal call must come before returning)",
-                    step: step, transcript: result.transcript))
+                record(
+                    .c1,
+                    Finding(
+                        explanation:
+                            "enumerateContent returned without calling didFinishEnumeratingPage, didFinishEnumeratingContent or …WithError (R20: the terminal call must come before returning)",
+                        step: step, transcript: result.transcript))
                 return
             }
             if result.items.count > pageSize {
-                record(.c6, Finding(explanation: "a page delivered \(result.items.count) items; suggestedPageSize is \(pageSize)", step: step, transcript: result.transcript))
+                record(
+                    .c6,
+                    Finding(
+                        explanation: "a page delivered \(result.items.count) items; suggestedPageSize is \(pageSize)",
+                        step: step, transcript: result.transcript))
             }
             for item in result.items {
                 if let earlier = seen[item.identifier] {
-                    record(.c3, Finding(explanation: "identifier \(item.identifier) was delivered on page \(earlier + 1) and again on page \(index + 1)", step: step, transcript: result.transcript))
+                    record(
+                        .c3,
+                        Finding(
+                            explanation:
+                                "identifier \(item.identifier) was delivered on page \(earlier + 1) and again on page \(index + 1)",
+                            step: step, transcript: result.transcript))
                 }
                 seen[item.identifier] = index
                 union[item.identifier] = item
             }
             switch end {
             case .error(let code, let message):
-                record(.c4, Finding(explanation: "the provider ended a page with an error: \(code ?? message)", step: step, transcript: result.transcript))
+                record(
+                    .c4,
+                    Finding(
+                        explanation: "the provider ended a page with an error: \(code ?? message)", step: step,
+                        transcript: result.transcript))
                 return
             case .batch:
                 return
             case .page(let next):
-                checkMarker(next.generationMarker, page: page, first: &firstMarker, step: step, transcript: result.transcript)
+                checkMarker(
+                    next.generationMarker, page: page, first: &firstMarker, step: step, transcript: result.transcript)
                 if next == page {
-                    record(.c4, Finding(explanation: "didFinishEnumeratingPage(upTo:) returned the same page; the enumeration would never end", step: step, transcript: result.transcript))
+                    record(
+                        .c4,
+                        Finding(
+                            explanation:
+                                "didFinishEnumeratingPage(upTo:) returned the same page; the enumeration would never end",
+                            step: step, transcript: result.transcript))
                     return
                 }
                 page = next
@@ -66,34 +92,54 @@ extension ConformanceChecker {
             if finished { break }
         }
         guard finished else {
-            record(.c4, Finding(explanation: "content enumeration did not finish within 60 pages for 13 contacts", step: "content page 60"))
+            record(
+                .c4,
+                Finding(
+                    explanation: "content enumeration did not finish within 60 pages for 13 contacts",
+                    step: "content page 60"))
             return
         }
         if let difference = difference(system: Array(union.values), data: try backend.contacts()) {
-            record(.c4, Finding(explanation: "the pages do not add up to the data: \(difference)", step: "after the last content page",
-                transcript: walked.flatMap(\.1.transcript)))
+            record(
+                .c4,
+                Finding(
+                    explanation: "the pages do not add up to the data: \(difference)",
+                    step: "after the last content page",
+                    transcript: walked.flatMap(\.1.transcript)))
         }
         // C5: every page again, from the same ContactItemPage.
         for (index, (position, first)) in walked.enumerated() {
             let again = try await subject.probe(ProbeRequest(kind: .content, position: position, size: pageSize))
             if again.items != first.items || again.end != first.end {
-                record(.c5, Finding(
-                    explanation: "enumerating page \(index + 1) again gave different items or a different next page (\(first.items.map(\.identifier)) then \(again.items.map(\.identifier)))",
-                    step: "content page \(index + 1) repeated, enumerateContent(in: \(position))", transcript: first.transcript + again.transcript))
+                record(
+                    .c5,
+                    Finding(
+                        explanation:
+                            "enumerating page \(index + 1) again gave different items or a different next page (\(first.items.map(\.identifier)) then \(again.items.map(\.identifier)))",
+                        step: "content page \(index + 1) repeated, enumerateContent(in: \(position))",
+                        transcript: first.transcript + again.transcript))
                 break
             }
         }
     }
 
-    private func checkMarker(_ marker: Data, page: SyncPosition, first: inout Data?, step: String, transcript: [String]) {
+    private func checkMarker(_ marker: Data, page: SyncPosition, first: inout Data?, step: String, transcript: [String])
+    {
         if marker.isEmpty {
-            record(.c2, Finding(explanation: "an empty generation marker was returned (R23a: it must be non-empty)", step: step, transcript: transcript))
+            record(
+                .c2,
+                Finding(
+                    explanation: "an empty generation marker was returned (R23a: it must be non-empty)", step: step,
+                    transcript: transcript))
             return
         }
         if let first, first != marker {
-            record(.c2, Finding(
-                explanation: "the generation marker changed during one content enumeration: \(describe(first)) then \(describe(marker))",
-                step: step, transcript: transcript))
+            record(
+                .c2,
+                Finding(
+                    explanation:
+                        "the generation marker changed during one content enumeration: \(describe(first)) then \(describe(marker))",
+                    step: step, transcript: transcript))
         }
         if first == nil { first = marker }
     }

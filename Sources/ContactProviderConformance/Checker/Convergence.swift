@@ -88,10 +88,14 @@ extension ConformanceChecker {
             if !removedAny { chunk /= 2 }
         }
         let steps = candidate.enumerated().map { "\($0.offset + 1). \($0.element)" }
-        record(.v1, Finding(
-            explanation: "\(failure.explanation). Shrunk from \(operations.count) to \(candidate.count) operations: " + steps.joined(separator: "; "),
-            step: "operation \(failure.index + 1) of \(candidate.count): \(candidate[failure.index])",
-            transcript: failure.transcript))
+        record(
+            .v1,
+            Finding(
+                explanation:
+                    "\(failure.explanation). Shrunk from \(operations.count) to \(candidate.count) operations: "
+                    + steps.joined(separator: "; "),
+                step: "operation \(failure.index + 1) of \(candidate.count): \(candidate[failure.index])",
+                transcript: failure.transcript))
     }
 
     struct ReplayFailure {
@@ -118,7 +122,8 @@ extension ConformanceChecker {
             case .stepThenEdit(let pick, let salt):
                 let (report, transcript) = try await systemSync(maxSteps: 1)
                 if let error = report.error {
-                    return ReplayFailure(index: index, explanation: "a sync step failed: \(error.message)", transcript: transcript)
+                    return ReplayFailure(
+                        index: index, explanation: "a sync step failed: \(error.message)", transcript: transcript)
                 }
                 let current = try backend.contacts()
                 if !current.isEmpty { try backend.update(edit(current[pick % current.count], salt: salt)) }
@@ -131,7 +136,8 @@ extension ConformanceChecker {
             case .signal:
                 let (report, transcript) = try await syncUntilCaughtUp()
                 if let error = report.error {
-                    return ReplayFailure(index: index, explanation: "the sync failed: \(error.message)", transcript: transcript)
+                    return ReplayFailure(
+                        index: index, explanation: "the sync failed: \(error.message)", transcript: transcript)
                 }
                 if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
                     return ReplayFailure(index: index, explanation: difference, transcript: transcript)
@@ -147,7 +153,9 @@ extension ConformanceChecker {
         var record = ContactRecord(identifier: "v-\(number)")
         record.givenName = ["Ada", "Zoë", "Émile", "Kwame", "Mei"].randomElement(using: &random)!
         record.familyName = ["Lovelace", "Nguyen", "Okafor", "Müller"].randomElement(using: &random)!
-        record.phoneNumbers = [.init(label: "_$!<Mobile>!$_", value: "+1 555 \(Int.random(in: 1_000_000...9_999_999, using: &random))")]
+        record.phoneNumbers = [
+            .init(label: "_$!<Mobile>!$_", value: "+1 555 \(Int.random(in: 1_000_000...9_999_999, using: &random))")
+        ]
         return record
     }
 

@@ -23,7 +23,8 @@ public struct FieldDifference: Equatable, Sendable, CustomStringConvertible {
         let keys = Set(left.keys).union(right.keys).sorted()
         var differences: [FieldDifference] = []
         for key in keys where left[key] != right[key] {
-            differences.append(FieldDifference(field: key, expected: left[key] ?? "absent", got: right[key] ?? "absent"))
+            differences.append(
+                FieldDifference(field: key, expected: left[key] ?? "absent", got: right[key] ?? "absent"))
         }
         if differences.isEmpty {
             // Equal encodings of unequal records: a field the encoding omits; say so rather than nothing.
@@ -41,7 +42,9 @@ public struct FieldDifference: Equatable, Sendable, CustomStringConvertible {
         else { return [:] }
         var result: [String: String] = [:]
         for (key, value) in object {
-            guard let encoded = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+            guard
+                let encoded = try? JSONSerialization.data(
+                    withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
             else { continue }
             result[key] = String(decoding: encoded, as: UTF8.self)
         }

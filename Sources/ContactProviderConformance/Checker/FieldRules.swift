@@ -13,7 +13,11 @@ extension ConformanceChecker {
         }
         guard try await completeContent(rules: [.f1]) != nil else { return }
         if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
-            record(.f1, Finding(explanation: "after the content enumeration: \(difference)", step: "content enumeration of contacts of every shape"))
+            record(
+                .f1,
+                Finding(
+                    explanation: "after the content enumeration: \(difference)",
+                    step: "content enumeration of contacts of every shape"))
             return
         }
         // Each contact takes the next shape: fields appear, disappear and change through updates.
@@ -22,11 +26,18 @@ extension ConformanceChecker {
         }
         let (report, transcript) = try await syncUntilCaughtUp()
         if let error = report.error {
-            record(.f1, Finding(explanation: "the sync of updated contacts failed: \(error.message)", step: "change enumeration", transcript: transcript))
+            record(
+                .f1,
+                Finding(
+                    explanation: "the sync of updated contacts failed: \(error.message)", step: "change enumeration",
+                    transcript: transcript))
         } else if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
-            record(.f1, Finding(
-                explanation: "after each contact changed shape: \(difference)", step: "change enumeration of contacts that changed shape",
-                transcript: transcript))
+            record(
+                .f1,
+                Finding(
+                    explanation: "after each contact changed shape: \(difference)",
+                    step: "change enumeration of contacts that changed shape",
+                    transcript: transcript))
         }
     }
 
@@ -39,19 +50,25 @@ extension ConformanceChecker {
         again.identifier = records[0].identifier
         try backend.delete(identifier: again.identifier)
         try backend.add(again)
-        try await systemConverges(rule: .d8, step: "sync after \(again.identifier) was deleted and added again before one signal")
+        try await systemConverges(
+            rule: .d8, step: "sync after \(again.identifier) was deleted and added again before one signal")
         guard !failed(.d8) else { return }
         // Across batches: the deletion is synced first, then the identifier comes back.
         let identifier = records[1].identifier
         try backend.delete(identifier: identifier)
         let (report, transcript) = try await syncUntilCaughtUp()
         if let error = report.error {
-            record(.d8, Finding(explanation: "the sync of a deletion failed: \(error.message)", step: "sync after deleting \(identifier)", transcript: transcript))
+            record(
+                .d8,
+                Finding(
+                    explanation: "the sync of a deletion failed: \(error.message)",
+                    step: "sync after deleting \(identifier)", transcript: transcript))
             return
         }
         var back = makeContact()
         back.identifier = identifier
         try backend.add(back)
-        try await systemConverges(rule: .d8, step: "sync after \(identifier), deleted by the previous sync, was added again")
+        try await systemConverges(
+            rule: .d8, step: "sync after \(identifier), deleted by the previous sync, was added again")
     }
 }

@@ -31,17 +31,24 @@ extension ConformanceChecker {
         guard try await editor.value else {
             recordBlocked(
                 [.d9], step: "sync with a pending change",
-                because: "the provider delivered no items during a sync with a pending change, so there was no call to write into (see D2)",
+                because:
+                    "the provider delivered no items during a sync with a pending change, so there was no call to write into (see D2)",
                 transcript: transcript)
             return
         }
         if let error = report.error {
-            record(.d9, Finding(explanation: "the sync during which the data was edited failed: \(error.message)", step: "sync paused inside a call", transcript: transcript))
+            record(
+                .d9,
+                Finding(
+                    explanation: "the sync during which the data was edited failed: \(error.message)",
+                    step: "sync paused inside a call", transcript: transcript))
             return
         }
         try await systemConverges(
             rule: .d9,
-            step: "syncs after \(edit.identifier) was updated, \(added.identifier) added and \(victim) deleted while the provider was inside an enumerator call (after its first items, before it returned)")
+            step:
+                "syncs after \(edit.identifier) was updated, \(added.identifier) added and \(victim) deleted while the provider was inside an enumerator call (after its first items, before it returned)"
+        )
     }
 }
 

@@ -34,8 +34,10 @@ enum RichContacts {
                 .init(label: "_$!<Work>!$_", value: "grace\(salt)@navy.example"),
                 .init(label: "_$!<Home>!$_", value: "grace@home.example"),
             ]
-            record.postalAddresses = [address("_$!<Work>!$_", street: "1 Navy Way", city: "Arlington", iso: "us"),
-                address("_$!<Home>!$_", street: "2 Elm St\nApt 3", city: "Wolfeboro", iso: "us")]
+            record.postalAddresses = [
+                address("_$!<Work>!$_", street: "1 Navy Way", city: "Arlington", iso: "us"),
+                address("_$!<Home>!$_", street: "2 Elm St\nApt 3", city: "Wolfeboro", iso: "us"),
+            ]
             record.urlAddresses = [.init(label: "_$!<HomePage>!$_", value: "https://example.org/grace?\(salt)")]
             record.note = "Found the first bug.\nTabs\tand \"quotes\", commas; semicolons \\ backslashes."
             record.birthday = "1906-12-09"
@@ -76,8 +78,10 @@ enum RichContacts {
                 .init(label: "_$!<Work>!$_", value: "https://work.example/bear"),
                 .init(label: "Mastodon", value: "https://social.example/@bear\(salt)"),
             ]
-            record.emailAddresses = [.init(label: "_$!<Other>!$_", value: "bear@example.com"),
-                .init(label: "_$!<iCloud>!$_", value: "bear@icloud.example")]
+            record.emailAddresses = [
+                .init(label: "_$!<Other>!$_", value: "bear@example.com"),
+                .init(label: "_$!<iCloud>!$_", value: "bear@icloud.example"),
+            ]
         default:
             // A plain person with a phone: the common case still works next to the others.
             record.givenName = "Ada"
@@ -88,7 +92,9 @@ enum RichContacts {
         return record
     }
 
-    private static func address(_ label: String?, street: String, city: String, iso: String) -> ContactRecord.LabeledPostalAddress {
+    private static func address(_ label: String?, street: String, city: String, iso: String)
+        -> ContactRecord.LabeledPostalAddress
+    {
         var address = ContactRecord.LabeledPostalAddress(label: label)
         address.street = street
         address.city = city
@@ -98,6 +104,8 @@ enum RichContacts {
 
     /// A small PNG-signed image whose bytes depend on `salt`.
     private static func image(_ salt: Int) -> Data {
-        Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<56).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ salt) })
+        Data(
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+                + (0..<56).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ salt) })
     }
 }

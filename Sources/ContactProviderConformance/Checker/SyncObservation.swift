@@ -33,25 +33,35 @@ extension ConformanceChecker {
     private func checkIdleResync(after caughtUp: (SyncReport, [String])) async throws {
         guard options.rules?.contains(ConformanceRule.d10.id) ?? true, !failed(.d10) else { return }
         let (report, transcript) = try await systemSync(maxSteps: .max)
-        guard report.error == nil, report.updated + report.deleted > 0 || report.enumeration != "changes" else { return }
+        guard report.error == nil, report.updated + report.deleted > 0 || report.enumeration != "changes" else {
+            return
+        }
         let previous = caughtUp.0.anchor.map { "\($0)" } ?? "none"
         let cause =
-            caughtUp.0.warnings.first { $0.hasPrefix(FrameworkRule.r40.id) }.map { " The sync before warned: \($0) — so every sync re-sends it." }
+            caughtUp.0.warnings.first { $0.hasPrefix(FrameworkRule.r40.id) }.map {
+                " The sync before warned: \($0) — so every sync re-sends it."
+            }
             ?? " The sync before ended at anchor \(previous); the provider's last batch must return an anchor past the changes it sent (R40)."
-        record(.d10, Finding(
-            explanation: report.enumeration != "changes"
-                ? "a signal right after a sync that caught up started a \(report.enumeration) enumeration instead of an empty change batch"
-                : "a signal right after a sync that caught up brought \(report.updated) updates and \(report.deleted) deletions although nothing had changed." + cause,
-            step: "signal right after a sync that caught up", transcript: caughtUp.1.suffix(12) + transcript))
+        record(
+            .d10,
+            Finding(
+                explanation: report.enumeration != "changes"
+                    ? "a signal right after a sync that caught up started a \(report.enumeration) enumeration instead of an empty change batch"
+                    : "a signal right after a sync that caught up brought \(report.updated) updates and \(report.deleted) deletions although nothing had changed."
+                        + cause,
+                step: "signal right after a sync that caught up", transcript: caughtUp.1.suffix(12) + transcript))
     }
 
     /// W1: the first warnings the system raised during the kit's syncs.
     func recordSystemWarnings() {
         guard let first = systemWarnings.first else { return }
         let distinct = systemWarnings.map(\.warning).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-        record(.w1, Finding(
-            explanation: "the system warned \(systemWarnings.count) time(s) during the kit's syncs: "
-                + distinct.prefix(3).joined(separator: "; ") + (distinct.count > 3 ? "; and \(distinct.count - 3) more" : ""),
-            step: "a sync through the system", transcript: first.transcript))
+        record(
+            .w1,
+            Finding(
+                explanation: "the system warned \(systemWarnings.count) time(s) during the kit's syncs: "
+                    + distinct.prefix(3).joined(separator: "; ")
+                    + (distinct.count > 3 ? "; and \(distinct.count - 3) more" : ""),
+                step: "a sync through the system", transcript: first.transcript))
     }
 }

@@ -62,7 +62,8 @@ public struct ConformanceRule: Codable, Equatable, Sendable {
         references: [.r21])
     /// F1: every field of every contact arrives as written, in every shape (no field-level loss).
     public static let f1 = ConformanceRule(
-        id: "F1", title: "every field of every contact arrives as written, in every shape (no field-level loss)", level: .must,
+        id: "F1", title: "every field of every contact arrives as written, in every shape (no field-level loss)",
+        level: .must,
         references: [.r24, .r32])
     /// D1: exactly one terminal call per change batch, before returning.
     public static let d1 = ConformanceRule(
@@ -94,19 +95,28 @@ public struct ConformanceRule: Codable, Equatable, Sendable {
         references: [.r31])
     /// D8: an identifier deleted and added again arrives as the new contact (in one batch window and across batches).
     public static let d8 = ConformanceRule(
-        id: "D8", title: "an identifier deleted and added again arrives as the new contact (in one batch window and across batches)", level: .must,
+        id: "D8",
+        title:
+            "an identifier deleted and added again arrives as the new contact (in one batch window and across batches)",
+        level: .must,
         references: [.r32, .r33])
     /// D9: edits made while the provider is inside an enumerator call (after it read, before it returns) are not lost.
     public static let d9 = ConformanceRule(
-        id: "D9", title: "edits made while the provider is inside an enumerator call (after it read, before it returns) are not lost", level: .must,
+        id: "D9",
+        title:
+            "edits made while the provider is inside an enumerator call (after it read, before it returns) are not lost",
+        level: .must,
         references: [.r29, .r35])
     /// D10: after a sync that caught up, another signal brings nothing (the last batch advances its anchor).
     public static let d10 = ConformanceRule(
-        id: "D10", title: "after a sync that caught up, another signal brings nothing (the last batch advances its anchor)", level: .must,
+        id: "D10",
+        title: "after a sync that caught up, another signal brings nothing (the last batch advances its anchor)",
+        level: .must,
         references: [.r34, .r40])
     /// E1: a forgotten generation is answered with an expiry error, never a partial answer.
     public static let e1 = ConformanceRule(
-        id: "E1", title: "a forgotten generation is answered with an expiry error, never a partial answer", level: .must,
+        id: "E1", title: "a forgotten generation is answered with an expiry error, never a partial answer",
+        level: .must,
         references: [.r27, .r38])
     /// L1: configured before any enumeration, the new extension answers its first request.
     public static let l1 = ConformanceRule(
@@ -122,7 +132,8 @@ public struct ConformanceRule: Codable, Equatable, Sendable {
         references: [.r35])
     /// V1: convergence: after every signal of a random edit sequence, the system equals the data.
     public static let v1 = ConformanceRule(
-        id: "V1", title: "convergence: after every signal of a random edit sequence, the system equals the data", level: .must,
+        id: "V1", title: "convergence: after every signal of a random edit sequence, the system equals the data",
+        level: .must,
         references: [.r12, .r24, .r34, .r38])
     /// W1: the system raises no warning during the kit's syncs.
     public static let w1 = ConformanceRule(

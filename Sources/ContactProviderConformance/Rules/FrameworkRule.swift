@@ -46,7 +46,8 @@ public struct FrameworkRule: Hashable, Sendable, CustomStringConvertible {
     /// section's heading, then its rules.
     public static var documentMarkdown: String {
         Section.allCases.map { section in
-            "### \(section.rawValue)\n\n" + all.filter { $0.section == section }.map(\.markdown).joined(separator: "\n") + "\n"
+            "### \(section.rawValue)\n\n" + all.filter { $0.section == section }.map(\.markdown).joined(separator: "\n")
+                + "\n"
         }.joined(separator: "\n")
     }
 }

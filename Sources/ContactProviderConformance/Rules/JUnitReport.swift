@@ -19,7 +19,9 @@ extension ConformanceReport {
         for result in results {
             let rule = result.rule
             let name = "\(rule.id) \(rule.title) (\(rule.level.rawValue); \(rule.references.joined(separator: ", ")))"
-            lines.append("  <testcase classname=\"ContactProviderConformance.\(rule.level.rawValue)\" name=\(XMLText.quoted(name)) time=\"0\">")
+            lines.append(
+                "  <testcase classname=\"ContactProviderConformance.\(rule.level.rawValue)\" name=\(XMLText.quoted(name)) time=\"0\">"
+            )
             switch result.status {
             case .pass:
                 break
@@ -30,7 +32,10 @@ extension ConformanceReport {
             case .skipped:
                 lines.append("    <skipped message=\(XMLText.quoted(result.explanation ?? "not selected (--rules)"))/>")
             case .warn:
-                lines.append("    <system-out>" + XMLText.escape("WARN (SHOULD): " + (result.explanation ?? "") + "\n" + result.details) + "</system-out>")
+                lines.append(
+                    "    <system-out>"
+                        + XMLText.escape("WARN (SHOULD): " + (result.explanation ?? "") + "\n" + result.details)
+                        + "</system-out>")
             }
             lines.append("  </testcase>")
         }

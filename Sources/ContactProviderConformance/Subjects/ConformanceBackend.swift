@@ -42,7 +42,9 @@ public final class AppGroupDatabaseBackend: ConformanceBackend {
 
     public func reset() throws { try database.reset() }
     public func add(_ contact: ConformanceContact) throws { try database.add(contact) }
-    public func update(_ contact: ConformanceContact) throws { _ = try database.update(contact.identifier) { $0 = contact } }
+    public func update(_ contact: ConformanceContact) throws {
+        _ = try database.update(contact.identifier) { $0 = contact }
+    }
     public func delete(identifier: String) throws { try database.delete([identifier]) }
     public func contacts() throws -> [ConformanceContact] { try database.all() }
 }

@@ -4,7 +4,7 @@ import ContactProviderSystem
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A provider the kit can drive: in this process (a type) or as an executable over the real pipes.
@@ -79,9 +79,12 @@ final class InProcessProvider: ProviderUnderTest {
             // R11: the system ends an extension that does not return; the kit abandons the call and
             // goes on with a fresh instance.
             session = ExtensionSession(type, domain: DefaultContactProviderDomain())
-            return (seconds, String(
-                format: "invalidate() did not return within %.1f s; the system ends the extension "
-                    + "(extensionInvalidateTimeout, R11)", timeout))
+            return (
+                seconds,
+                String(
+                    format: "invalidate() did not return within %.1f s; the system ends the extension "
+                        + "(extensionInvalidateTimeout, R11)", timeout)
+            )
         case .finished:
             session = ExtensionSession(type, domain: DefaultContactProviderDomain())
             return (seconds, nil)

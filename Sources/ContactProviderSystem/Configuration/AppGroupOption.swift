@@ -5,7 +5,8 @@ extension AppGroup {
     /// `--app-group DIR`, declared once for every executable (the host and the providers).
     public static let option = Option<AppGroup>(
         "--app-group", value: "DIR",
-        help: "The App Group directory (default: $\(environmentVariable), else ~/.local/share/contact-provider-simulator/AppGroup).",
+        help:
+            "The App Group directory (default: $\(environmentVariable), else ~/.local/share/contact-provider-simulator/AppGroup).",
         convert: { text, name in
             guard !text.isEmpty else { throw UsageError("option '\(name)' needs a value (DIR)") }
             return AppGroup(path: text)

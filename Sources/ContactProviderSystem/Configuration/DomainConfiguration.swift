@@ -48,10 +48,12 @@ public struct DomainConfiguration: Codable, Equatable, Sendable {
         pageSize = try c.decodeIfPresent(Int.self, forKey: .pageSize) ?? defaults.pageSize
         batchSize = try c.decodeIfPresent(Int.self, forKey: .batchSize) ?? defaults.batchSize
         hardCapMultiplier = try c.decodeIfPresent(Int.self, forKey: .hardCapMultiplier) ?? defaults.hardCapMultiplier
-        pageTimeoutSeconds = try c.decodeIfPresent(Double.self, forKey: .pageTimeoutSeconds) ?? defaults.pageTimeoutSeconds
+        pageTimeoutSeconds =
+            try c.decodeIfPresent(Double.self, forKey: .pageTimeoutSeconds) ?? defaults.pageTimeoutSeconds
         invalidateTimeoutSeconds =
             try c.decodeIfPresent(Double.self, forKey: .invalidateTimeoutSeconds) ?? defaults.invalidateTimeoutSeconds
-        idleTimeoutSeconds = try c.decodeIfPresent(Double.self, forKey: .idleTimeoutSeconds) ?? defaults.idleTimeoutSeconds
+        idleTimeoutSeconds =
+            try c.decodeIfPresent(Double.self, forKey: .idleTimeoutSeconds) ?? defaults.idleTimeoutSeconds
         itemsLimit = try c.decodeIfPresent(Int.self, forKey: .itemsLimit) ?? defaults.itemsLimit
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A one-shot pause inside a provider's enumerator call, so the conformance kit can edit the data
@@ -61,7 +61,9 @@ public struct MidCallPause: Sendable {
             }
             pausedFIFO = open(pause.pausedPath, O_RDWR | O_NONBLOCK | O_CLOEXEC)
             resumeFIFO = open(pause.resumePath, O_RDWR | O_CLOEXEC)
-            guard pausedFIFO >= 0, resumeFIFO >= 0 else { throw PauseError("\(pause.pausedPath): cannot open the pause FIFOs (errno \(errno))") }
+            guard pausedFIFO >= 0, resumeFIFO >= 0 else {
+                throw PauseError("\(pause.pausedPath): cannot open the pause FIFOs (errno \(errno))")
+            }
             guard FileManager.default.createFile(atPath: pause.requestPath, contents: Data()) else {
                 throw PauseError("\(pause.requestPath): cannot create the pause request")
             }

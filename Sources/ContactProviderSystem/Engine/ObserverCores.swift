@@ -81,7 +81,9 @@ public final class ObserverCallLog<Payload: Sendable, End: Sendable>: Sendable {
         state.withLock { state in
             if state.end != nil {
                 state.violations.append(
-                    .ruleViolation(rule: terminalRule, message: "a second terminal call (\(call)) after the \(method) call had ended"))
+                    .ruleViolation(
+                        rule: terminalRule,
+                        message: "a second terminal call (\(call)) after the \(method) call had ended"))
             } else {
                 state.end = end
             }
@@ -128,7 +130,8 @@ public final class ContentObserverCore: Sendable {
     init(suggestedPageSize: Int, transcript: Transcript, pause: MidCallPause? = nil) {
         self.suggestedPageSize = suggestedPageSize
         self.pause = pause
-        log = ObserverCallLog(payload: [], transcript: transcript, method: "enumerateContent", lateRule: "R20", terminalRule: "R19")
+        log = ObserverCallLog(
+            payload: [], transcript: transcript, method: "enumerateContent", lateRule: "R20", terminalRule: "R19")
     }
 
     /// `didEnumerate(_:)`.
@@ -144,13 +147,16 @@ public final class ContentObserverCore: Sendable {
 
     /// `didFinishEnumeratingContent(upTo:)`.
     public func didFinishContent(upTo marker: Data) {
-        let text = SyncPosition(generationMarker: marker, offset: 0).description.dropFirst().split(separator: ",").first ?? ""
+        let text =
+            SyncPosition(generationMarker: marker, offset: 0).description.dropFirst().split(separator: ",").first ?? ""
         log.finish(.content(marker), call: "didFinishEnumeratingContent(upTo: \(text))")
     }
 
     /// `didFinishEnumeratingContentWithError(_:)`.
     public func didFinishWithError(code: ProviderErrorCode?, description: String) {
-        log.finish(.error(code, description), call: "didFinishEnumeratingContentWithError(\(code.map { ".\($0.rawValue)" } ?? description))")
+        log.finish(
+            .error(code, description),
+            call: "didFinishEnumeratingContentWithError(\(code.map { ".\($0.rawValue)" } ?? description))")
     }
 
     func close() -> ObserverCallLog<[ContactRecord], ContentPageEnd>.State { log.close() }
@@ -192,7 +198,8 @@ public final class ChangeObserverCore: Sendable {
         self.suggestedBatchSize = suggestedBatchSize
         self.pause = pause
         log = ObserverCallLog(
-            payload: ChangePayload(), transcript: transcript, method: "enumerateChanges", lateRule: "R20/R30", terminalRule: "R30")
+            payload: ChangePayload(), transcript: transcript, method: "enumerateChanges", lateRule: "R20/R30",
+            terminalRule: "R30")
     }
 
     /// `didUpdate(_:)`.
@@ -215,12 +222,16 @@ public final class ChangeObserverCore: Sendable {
 
     /// `didFinishEnumeratingChanges(upTo:moreComing:)`.
     public func didFinishBatch(upTo anchor: SyncPosition, moreComing: Bool) {
-        log.finish(.batch(anchor, moreComing: moreComing), call: "didFinishEnumeratingChanges(upTo: \(anchor), moreComing: \(moreComing))")
+        log.finish(
+            .batch(anchor, moreComing: moreComing),
+            call: "didFinishEnumeratingChanges(upTo: \(anchor), moreComing: \(moreComing))")
     }
 
     /// `didFinishEnumeratingChangesWithError(_:)`.
     public func didFinishWithError(code: ProviderErrorCode?, description: String) {
-        log.finish(.error(code, description), call: "didFinishEnumeratingChangesWithError(\(code.map { ".\($0.rawValue)" } ?? description))")
+        log.finish(
+            .error(code, description),
+            call: "didFinishEnumeratingChangesWithError(\(code.map { ".\($0.rawValue)" } ?? description))")
     }
 
     func close() -> ObserverCallLog<ChangePayload, ChangeBatchEnd>.State { log.close() }

@@ -128,7 +128,8 @@ public final class SyncEngine {
                         throw SyncFailure.provider(
                             code, message: "the provider reported \(code.rawValue) again right after a restart")
                     }
-                    transcript.record("system: \(code.rawValue) → dropping the system store, restarting content enumeration")
+                    transcript.record(
+                        "system: \(code.rawValue) → dropping the system store, restarting content enumeration")
                     try store.reset(meta: .initial)
                     state = try store.load()
                     WatchChannel.notify(paths, WatchEvent(kind: .reset, seq: nil, generation: state.generation))
@@ -149,7 +150,8 @@ public final class SyncEngine {
         report.durationMs = (clock.now() - started) * 1000
         // A run of idle syncs (nothing changed, no error) is recorded once: rewriting the report
         // file is most of an idle signal's cost.
-        let idle = report.error == nil && report.updated == 0 && report.deleted == 0 && report.pages == 0 && !report.restarted
+        let idle =
+            report.error == nil && report.updated == 0 && report.deleted == 0 && report.pages == 0 && !report.restarted
         if !(idle && lastSavedWasIdle) {
             try? Self.saveReport(report, to: paths.lastSync)
         }
@@ -192,17 +194,22 @@ public final class SyncEngine {
         transcript: Transcript, report: inout SyncReport
     ) async throws -> StepOutcome {
         let observer = ContentObserverCore(
-            suggestedPageSize: configuration.pageSize, transcript: transcript, pause: MidCallPause(runDirectory: paths.runDirectory))
+            suggestedPageSize: configuration.pageSize, transcript: transcript,
+            pause: MidCallPause(runDirectory: paths.runDirectory))
         let call = "enumerateContent(in: \(page))"
-        try await invoke(call, observer: observer.log, timeout: configuration.pageTimeoutSeconds, transcript: transcript) {
+        try await invoke(
+            call, observer: observer.log, timeout: configuration.pageTimeoutSeconds, transcript: transcript
+        ) {
             await driver.enumerateContent(in: page, observer: observer)
         }
         let result = observer.close()
         if let violation = result.violations.first { throw violation }
         guard let end = result.end else {
-            throw SyncFailure.ruleViolation(rule: "R20", message: "\(call) returned without calling a terminal observer method")
+            throw SyncFailure.ruleViolation(
+                rule: "R20", message: "\(call) returned without calling a terminal observer method")
         }
-        try checkSize(result.items.count, suggested: configuration.pageSize, cap: configuration.hardCapMultiplier,
+        try checkSize(
+            result.items.count, suggested: configuration.pageSize, cap: configuration.hardCapMultiplier,
             rule: "R21", what: "page", report: &report)
         let ids = result.items.map(\.identifier)
         if Set(ids).count != ids.count {
@@ -221,13 +228,18 @@ public final class SyncEngine {
             if page != .initial, next.generationMarker != page.generationMarker {
                 throw SyncFailure.ruleViolation(
                     rule: "R23",
-                    message: "the generation marker changed during content enumeration (page \(page) → next page \(next))")
+                    message:
+                        "the generation marker changed during content enumeration (page \(page) → next page \(next))")
             }
             if next == page {
                 throw SyncFailure.ruleViolation(
-                    rule: "R22", message: "didFinishEnumeratingPage(upTo:) returned the current page \(page); the enumeration would never end")
+                    rule: "R22",
+                    message:
+                        "didFinishEnumeratingPage(upTo:) returned the current page \(page); the enumeration would never end"
+                )
             }
-            try commit(upsert: result.items, delete: [], meta: SyncState(phase: .content, nextPage: next),
+            try commit(
+                upsert: result.items, delete: [], meta: SyncState(phase: .content, nextPage: next),
                 itemsLimit: configuration.itemsLimit)
             report.pages += 1
             report.updated += result.items.count
@@ -258,17 +270,22 @@ public final class SyncEngine {
         transcript: Transcript, report: inout SyncReport
     ) async throws -> StepOutcome {
         let observer = ChangeObserverCore(
-            suggestedBatchSize: configuration.batchSize, transcript: transcript, pause: MidCallPause(runDirectory: paths.runDirectory))
+            suggestedBatchSize: configuration.batchSize, transcript: transcript,
+            pause: MidCallPause(runDirectory: paths.runDirectory))
         let call = "enumerateChanges(startingAt: \(anchor))"
-        try await invoke(call, observer: observer.log, timeout: configuration.pageTimeoutSeconds, transcript: transcript) {
+        try await invoke(
+            call, observer: observer.log, timeout: configuration.pageTimeoutSeconds, transcript: transcript
+        ) {
             await driver.enumerateChanges(from: anchor, observer: observer)
         }
         let result = observer.close()
         if let violation = result.violations.first { throw violation }
         guard let end = result.end else {
-            throw SyncFailure.ruleViolation(rule: "R30", message: "\(call) returned without calling a terminal observer method")
+            throw SyncFailure.ruleViolation(
+                rule: "R30", message: "\(call) returned without calling a terminal observer method")
         }
-        try checkSize(result.count, suggested: configuration.batchSize, cap: configuration.hardCapMultiplier,
+        try checkSize(
+            result.count, suggested: configuration.batchSize, cap: configuration.hardCapMultiplier,
             rule: "R31", what: "batch", report: &report)
         switch end {
         case .error(let code, let message):
@@ -278,17 +295,21 @@ public final class SyncEngine {
         case .batch(let next, let moreComing):
             if moreComing, next == anchor {
                 throw SyncFailure.ruleViolation(
-                    rule: "R40", message: "moreComing is true but the anchor did not advance from \(anchor); the system would loop forever")
+                    rule: "R40",
+                    message:
+                        "moreComing is true but the anchor did not advance from \(anchor); the system would loop forever"
+                )
             }
             if !moreComing, next == anchor, result.count > 0 {
-                report.warnings.append("R40: a batch with \(result.count) changes returned the starting anchor \(anchor)")
+                report.warnings.append(
+                    "R40: a batch with \(result.count) changes returned the starting anchor \(anchor)")
             }
             // Apply in call order (R32 upsert, R33 delete; unknown ids are a no-op) and commit once.
             var fold = ChangeFold()
             for change in result.changes {
                 switch change {
                 case .update(let records):
-                    records.forEach { fold.upsert($0) }
+                    for item in records { fold.upsert(item) }
                 case .delete(let identifiers):
                     for identifier in identifiers where state.contains(identifier) || fold.isUpserted(identifier) {
                         fold.delete(identifier)
@@ -302,7 +323,8 @@ public final class SyncEngine {
                 report.batches += 1
                 return moreComing ? .continue : .done
             }
-            try commit(upsert: upsertList, delete: deleteList, meta: SyncState(phase: .changes, anchor: next),
+            try commit(
+                upsert: upsertList, delete: deleteList, meta: SyncState(phase: .changes, anchor: next),
                 itemsLimit: configuration.itemsLimit)
             report.batches += 1
             report.updated += upsertList.count
@@ -334,7 +356,8 @@ public final class SyncEngine {
         guard try store.append(upsert: upsert, delete: delete, meta: meta, to: &state) else {
             state = try store.load()
             throw SyncFailure.provider(
-                .extensionInvalidated, message: "the domain was reset or disabled while the enumeration was running (R43)")
+                .extensionInvalidated,
+                message: "the domain was reset or disabled while the enumeration was running (R43)")
         }
         WatchChannel.notify(paths, WatchEvent(kind: .commit, seq: state.headSeq, generation: state.generation))
     }
@@ -427,7 +450,8 @@ private final class TimeoutRace: Sendable {
     }
 
     func finish(_ completed: Bool) {
-        let (continuation, cleanup) = state.withLock { state -> (CheckedContinuation<Bool, Never>?, (@Sendable () -> Void)?) in
+        let (continuation, cleanup) = state.withLock {
+            state -> (CheckedContinuation<Bool, Never>?, (@Sendable () -> Void)?) in
             guard state.result == nil else { return (nil, nil) }
             state.result = completed
             defer {

@@ -15,7 +15,8 @@ public struct SyncPosition: Codable, Equatable, Hashable, Sendable, CustomString
     public static let initial = SyncPosition(generationMarker: Data(), offset: 0)
 
     public var description: String {
-        let marker = String(data: generationMarker, encoding: .utf8).map { "\"\($0)\"" }
+        let marker =
+            String(data: generationMarker, encoding: .utf8).map { "\"\($0)\"" }
             ?? generationMarker.base64EncodedString()
         return "(\(generationMarker.isEmpty ? "initial" : marker), \(offset))"
     }

@@ -29,6 +29,7 @@ public final class Transcript: Sendable {
     static func summarize(_ identifiers: [String]) -> String {
         let shown = identifiers.prefix(5).joined(separator: ", ")
         let rest = identifiers.count > 5 ? ", … (\(identifiers.count - 5) more)" : ""
-        return "\(identifiers.count) item\(identifiers.count == 1 ? "" : "s")\(identifiers.isEmpty ? "" : ": ")\(shown)\(rest)"
+        return
+            "\(identifiers.count) item\(identifiers.count == 1 ? "" : "s")\(identifiers.isEmpty ? "" : ": ")\(shown)\(rest)"
     }
 }

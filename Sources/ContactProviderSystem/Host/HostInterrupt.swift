@@ -1,7 +1,7 @@
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns Ctrl-C (SIGINT, and SIGTERM/SIGHUP) during a host's wait into an error, so the wait's

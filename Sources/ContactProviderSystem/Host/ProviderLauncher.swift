@@ -3,7 +3,7 @@ import CommandLineToolkit
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Starts a provider executable the way the system launches an extension on demand.
@@ -23,7 +23,8 @@ public enum ProviderLauncher {
         executable: String, paths: DomainPaths, extraArguments: [String] = [], onExit: (@Sendable () -> Void)? = nil
     ) throws -> pid_t {
         guard access(executable, X_OK) == 0 else {
-            throw LaunchError(description: "the provider executable '\(executable)' does not exist or is not executable")
+            throw LaunchError(
+                description: "the provider executable '\(executable)' does not exist or is not executable")
         }
         var fileActions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&fileActions)
@@ -52,7 +53,8 @@ public enum ProviderLauncher {
         for number in [SIGPIPE, SIGTERM, SIGINT, SIGCHLD] { sigaddset(&defaults, number) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
 
-        let arguments = [executable, "--app-group", paths.appGroup.path, "--domain", paths.domain, "--launched-by-system"]
+        let arguments =
+            [executable, "--app-group", paths.appGroup.path, "--domain", paths.domain, "--launched-by-system"]
             + extraArguments
         var environment = ProcessInfo.processInfo.environment
         environment[AppGroup.environmentVariable] = paths.appGroup.path
@@ -60,7 +62,8 @@ public enum ProviderLauncher {
         environment = paths.appGroup.environmentForPreferences(environment)
         let pid: pid_t
         switch ProcessSpawn.spawn(
-            executable, arguments: arguments, environment: environment, fileActions: &fileActions, attributes: &attributes)
+            executable, arguments: arguments, environment: environment, fileActions: &fileActions,
+            attributes: &attributes)
         {
         case .success(let started): pid = started
         case .failure(let error): throw LaunchError(description: "could not launch '\(executable)': \(error)")

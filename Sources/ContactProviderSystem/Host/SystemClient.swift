@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The host's side of the system: what `ContactProviderManager` and `contacts-host` do to a domain.
@@ -37,7 +37,8 @@ public final class SystemClient: Sendable {
         public var description: String {
             switch self {
             case .domainDisabled:
-                return "the domain is disabled; run 'contacts-host enable' first (signalling a disabled domain is an error, R7)"
+                return
+                    "the domain is disabled; run 'contacts-host enable' first (signalling a disabled domain is an error, R7)"
             case .noExtension:
                 return "no provider executable is registered; run 'contacts-host enable --extension PATH'"
             case .timeout(let seconds, let log):
@@ -61,7 +62,8 @@ public final class SystemClient: Sendable {
 
     /// Changes the configuration under the domain's configuration lock.
     @discardableResult
-    public func updateConfiguration(_ change: (inout DomainConfiguration) throws -> Void) throws -> DomainConfiguration {
+    public func updateConfiguration(_ change: (inout DomainConfiguration) throws -> Void) throws -> DomainConfiguration
+    {
         try paths.ensureDirectories()
         let lock = try FileLock(path: paths.domainDirectory + "/domain.lock")
         return try lock.withLock(.exclusive) {
@@ -159,11 +161,14 @@ public final class SystemClient: Sendable {
     }
 
     /// Runs one enumerator call in the provider without committing anything (the conformance kit).
-    public func probe(_ request: ProbeRequest, timeout: Double = 60, extensionPath: String? = nil) throws -> ProbeResult {
+    public func probe(_ request: ProbeRequest, timeout: Double = 60, extensionPath: String? = nil) throws -> ProbeResult
+    {
         let configuration = try configuration()
         guard configuration.enabled else { throw ClientError.domainDisabled }
         let message = Doorbell(kind: .probe, id: UUID().uuidString, reply: true, probe: request)
-        guard let reply = try send(message, wait: true, timeout: timeout, launch: configuration.extensionPath ?? extensionPath ?? ""),
+        guard
+            let reply = try send(
+                message, wait: true, timeout: timeout, launch: configuration.extensionPath ?? extensionPath ?? ""),
             let path = reply.trace, let data = try SecureFile.readIfPresent(path)
         else {
             throw ClientError.malformedReply("the provider returned no probe result")
@@ -221,8 +226,11 @@ public final class SystemClient: Sendable {
     }
 
     /// Delivers `line` to the provider under the shared doorbell lock, launching it if none listens.
-    private func ringDoorbell(_ line: Data, lock doorbellLock: FileLock, wait: Bool, timeout: Double, launch executable: String?) throws {
-        try doorbellLock.withLock(.shared, shouldStop: { HostInterrupt.isRaised }) {
+    private func ringDoorbell(
+        _ line: Data, lock doorbellLock: FileLock, wait: Bool, timeout: Double, launch executable: String?
+    ) throws {
+        let interrupted = { HostInterrupt.isRaised }
+        try doorbellLock.withLock(.shared, shouldStop: interrupted) {
             switch try NamedPipe.openForWriting(paths.requests) {
             case .opened(let fd):
                 defer { close(fd) }
@@ -258,7 +266,9 @@ public final class SystemClient: Sendable {
     /// A blocking open is the signal (no polling). It is abandoned — and released by opening the
     /// read end ourselves — when the launched process exits first (it crashed, or refused because
     /// another provider serves: then that one's reader is used) or the timeout passes.
-    private func openWhenReaderArrives(timeout: Double, wake: DispatchSemaphore, launchedExited: ExitFlag) throws -> Int32 {
+    private func openWhenReaderArrives(timeout: Double, wake: DispatchSemaphore, launchedExited: ExitFlag) throws
+        -> Int32
+    {
         try NamedPipe.ensure(paths.requests)
         let path = paths.requests
         let result = OpenResult()

@@ -101,7 +101,9 @@ public struct DoorbellReply: Codable, Equatable, Sendable {
     /// Path of the transcript file, when tracing (or of the probe result for `probe`).
     public var trace: String?
 
-    public init(id: String, ok: Bool, report: SyncReport? = nil, error: SyncReport.ReportedError? = nil, trace: String? = nil) {
+    public init(
+        id: String, ok: Bool, report: SyncReport? = nil, error: SyncReport.ReportedError? = nil, trace: String? = nil
+    ) {
         self.id = id
         self.ok = ok
         self.report = report

@@ -2,7 +2,7 @@ import AppGroupStore
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// FIFOs in the App Group, with the Linux pitfalls handled (design notes §3.1).
@@ -41,7 +41,8 @@ public enum NamedPipe {
             throw StoreError.unsafePath(path: path, reason: "is owned by uid \(info.st_uid), not by this user")
         }
         if info.st_mode & 0o077 != 0 {
-            throw StoreError.unsafePath(path: path, reason: "is accessible to other users (mode \(String(info.st_mode & 0o777, radix: 8)))")
+            throw StoreError.unsafePath(
+                path: path, reason: "is accessible to other users (mode \(String(info.st_mode & 0o777, radix: 8)))")
         }
     }
 
@@ -87,7 +88,8 @@ public enum NamedPipe {
     /// Writes one message line atomically. Throws if it is too large or the reader went away.
     public static func writeLine(_ fd: Int32, _ line: Data, path: String) throws {
         guard line.count <= atomicWriteLimit else {
-            throw StoreError.io(path: path, operation: "write (message of \(line.count) bytes exceeds PIPE_BUF)", errno: EMSGSIZE)
+            throw StoreError.io(
+                path: path, operation: "write (message of \(line.count) bytes exceeds PIPE_BUF)", errno: EMSGSIZE)
         }
         let written = line.withUnsafeBytes { write(fd, $0.baseAddress, line.count) }
         if written != line.count {

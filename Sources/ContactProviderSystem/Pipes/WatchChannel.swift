@@ -2,7 +2,7 @@ import AppGroupStore
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A doorbell to `contacts-host watch`: something was committed to the system store.

@@ -20,7 +20,8 @@ public enum Deadline {
     }
 
     /// Runs `operation`, returning when it ends or after `seconds`, whichever comes first.
-    public static func race(seconds: Double, _ operation: @escaping @Sendable () async throws -> Void) async -> Outcome {
+    public static func race(seconds: Double, _ operation: @escaping @Sendable () async throws -> Void) async -> Outcome
+    {
         let gate = Gate()
         return await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
             gate.install(continuation)
@@ -49,10 +50,12 @@ public enum Deadline {
 
         @discardableResult
         func resume(_ outcome: Outcome) -> Bool {
-            guard let waiting = continuation.withLock({ state -> CheckedContinuation<Outcome, Never>? in
-                defer { state = nil }
-                return state
-            }) else { return false }
+            guard
+                let waiting = continuation.withLock({ state -> CheckedContinuation<Outcome, Never>? in
+                    defer { state = nil }
+                    return state
+                })
+            else { return false }
             waiting.resume(returning: outcome)
             return true
         }

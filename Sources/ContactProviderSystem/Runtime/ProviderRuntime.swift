@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The provider process: it waits on the request FIFO and lets the system engine drive the
@@ -49,12 +49,16 @@ public final class ProviderRuntime {
             try paths.ensureDirectories()
             let configuration = try DomainConfiguration.load(from: paths.configuration)
             guard configuration.enabled else {
-                log("domain '\(options.domain)' is not enabled; the system does not run the extension (R7). Run 'contacts-host enable'.")
+                log(
+                    "domain '\(options.domain)' is not enabled; the system does not run the extension (R7). Run 'contacts-host enable'."
+                )
                 return ExitCode.failure
             }
             let providerLock = try FileLock(path: paths.providerLock)
             guard try acquire(providerLock) else {
-                log("another provider is already running for domain '\(options.domain)' (pid \(FileLock.contents(of: paths.providerLock) ?? "?")); refusing to start a second one")
+                log(
+                    "another provider is already running for domain '\(options.domain)' (pid \(FileLock.contents(of: paths.providerLock) ?? "?")); refusing to start a second one"
+                )
                 return ExitCode.alreadyRunning
             }
             providerLock.writeContents("\(getpid())\n")
@@ -65,7 +69,7 @@ public final class ProviderRuntime {
             }
             let requests = try NamedPipe.openForReading(paths.requests)
             let signalSources = installTerminationHandlers(requestsFD: requests)
-            defer { signalSources.forEach { $0.cancel() } }
+            defer { for source in signalSources { source.cancel() } }
             log("serving domain '\(options.domain)' in \(options.appGroup.path)")
             let session = try makeSession()
             let code = await serve(session: session, requests: requests, configuration: configuration)
@@ -95,10 +99,13 @@ public final class ProviderRuntime {
         }
         // A waiting host holds its reply FIFO open for reading from the moment it creates it; one
         // without a reader for a minute belongs to a host that is gone.
-        for name in (try? fileManager.contentsOfDirectory(atPath: paths.repliesDirectory)) ?? [] where name.hasSuffix(".fifo") {
+        for name in (try? fileManager.contentsOfDirectory(atPath: paths.repliesDirectory)) ?? []
+        where name.hasSuffix(".fifo") {
             let path = paths.repliesDirectory + "/" + name
             var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFIFO, now - info.st_mtim.tv_sec > 60 else { continue }
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFIFO, now - info.st_mtim.tv_sec > 60 else {
+                continue
+            }
             switch try? NamedPipe.openForWriting(path) {
             case .opened(let fd): close(fd)
             case .noReader: unlink(path)
@@ -157,13 +164,15 @@ public final class ProviderRuntime {
         // The report of a sync that an `invalidate`/`shutdown` ended: hosts whose signals arrived
         // during that sync get it too, instead of a new sync before the process exits (R10, R43).
         var invalidatedSync: SyncReport?
-        let idle = options.foreground ? Double.infinity : (options.idleTimeoutSeconds ?? configuration.idleTimeoutSeconds)
+        let idle =
+            options.foreground ? Double.infinity : (options.idleTimeoutSeconds ?? configuration.idleTimeoutSeconds)
         while !stopping {
             if pending.isEmpty {
                 if !NamedPipe.waitReadable(requests, timeoutSeconds: idle) {
                     // Idle: under the doorbell lock no host is mid-ring, so after a final drain
                     // nothing can be left unanswered in the pipe.
-                    guard let doorbellLock = try? FileLock(path: paths.doorbellLock), (try? doorbellLock.lock(.exclusive)) != nil
+                    guard let doorbellLock = try? FileLock(path: paths.doorbellLock),
+                        (try? doorbellLock.lock(.exclusive)) != nil
                     else { break }
                     let late = drain(requests, into: &buffer)
                     if late.isEmpty {
@@ -188,11 +197,15 @@ public final class ProviderRuntime {
             var wantsSync = false
             for message in batch {
                 if options.foreground { log("request: \(message.kind.rawValue)\(message.id.map { " \($0)" } ?? "")") }
-                let waiter = message.reply == true ? message.id.map { Waiter(id: $0, fd: openReply($0), trace: message.trace == true) } : nil
+                let waiter =
+                    message.reply == true
+                    ? message.id.map { Waiter(id: $0, fd: openReply($0), trace: message.trace == true) } : nil
                 switch message.kind {
                 case .signal:
                     wantsSync = true
-                    if let waiter { syncWaiters.append(waiter) } else if message.trace == true, let id = message.id {
+                    if let waiter {
+                        syncWaiters.append(waiter)
+                    } else if message.trace == true, let id = message.id {
                         syncWaiters.append(Waiter(id: id, fd: nil, trace: true))
                     }
                 case .step:
@@ -205,7 +218,9 @@ public final class ProviderRuntime {
                 }
             }
             if let invalidatedSync {
-                for waiter in syncWaiters { reply(waiter, DoorbellReply(id: waiter.id, ok: false, report: invalidatedSync)) }
+                for waiter in syncWaiters {
+                    reply(waiter, DoorbellReply(id: waiter.id, ok: false, report: invalidatedSync))
+                }
                 syncWaiters = []
                 wantsSync = false
             }
@@ -242,7 +257,8 @@ public final class ProviderRuntime {
                 let result = await SyncEngine.probe(
                     request, driver: session.driver, timeoutSeconds: configuration.pageTimeoutSeconds)
                 let path = paths.tracesDirectory + "/" + waiter.id + ".json"
-                let written = (try? JSONEncoder().encode(result)).flatMap { try? SecureFile.replace(path, with: $0) } != nil
+                let written =
+                    (try? JSONEncoder().encode(result)).flatMap { try? SecureFile.replace(path, with: $0) } != nil
                 reply(waiter, DoorbellReply(id: waiter.id, ok: written, trace: written ? path : nil))
                 if result.timedOut {
                     log("the enumerator timed out during a probe; ending the extension")
@@ -263,7 +279,8 @@ public final class ProviderRuntime {
         if !finished {
             invalidateError = .init(
                 code: ProviderErrorCode.extensionInvalidateTimeout.rawValue, rule: "R11",
-                message: "the extension's invalidate() did not return within \(configuration.invalidateTimeoutSeconds) s")
+                message:
+                    "the extension's invalidate() did not return within \(configuration.invalidateTimeoutSeconds) s")
             log(invalidateError!.message)
         }
         // Answer everything that is still waiting, so no host times out on us.
@@ -280,7 +297,8 @@ public final class ProviderRuntime {
     }
 
     private func runSync(
-        engine: SyncEngine, session: ProviderSession, waiters: [Waiter], maxSteps: Int, stopRequested: () -> Bool = { false }
+        engine: SyncEngine, session: ProviderSession, waiters: [Waiter], maxSteps: Int,
+        stopRequested: () -> Bool = { false }
     ) async -> SyncReport {
         let log = self.log
         var echo: (@Sendable (String) -> Void)?
@@ -294,7 +312,8 @@ public final class ProviderRuntime {
         if let error = report.error {
             summary = "failed: \(error.message)"
         } else {
-            summary = "\(report.enumeration): \(report.pages) pages, \(report.batches) batches, "
+            summary =
+                "\(report.enumeration): \(report.pages) pages, \(report.batches) batches, "
                 + "\(report.updated) updated, \(report.deleted) deleted, \(report.systemCount) in the system store"
         }
         log("sync \(summary)")
@@ -305,7 +324,10 @@ public final class ProviderRuntime {
             if (try? SecureFile.replace(path, with: Data(text.utf8))) != nil { tracePath = path }
         }
         for waiter in waiters {
-            reply(waiter, DoorbellReply(id: waiter.id, ok: report.error == nil, report: report, trace: waiter.trace ? tracePath : nil))
+            reply(
+                waiter,
+                DoorbellReply(
+                    id: waiter.id, ok: report.error == nil, report: report, trace: waiter.trace ? tracePath : nil))
         }
         return report
     }

@@ -32,7 +32,8 @@ public struct RuntimeOptions: Sendable, Equatable {
     }
 
     /// `--domain ID`.
-    static let domainOption = Option<String>("--domain", value: "ID", help: "The domain to serve (default: the default domain).")
+    static let domainOption = Option<String>(
+        "--domain", value: "ID", help: "The domain to serve (default: the default domain).")
     /// `--foreground`.
     static let foregroundFlag = Flag("--foreground", help: "Log every call to stderr and do not exit when idle.")
     /// `--idle-timeout SECONDS`.
@@ -40,7 +41,8 @@ public struct RuntimeOptions: Sendable, Equatable {
         "--idle-timeout", value: "SECONDS", help: "Exit after this long without a request (default: from domain.json).",
         convert: ArgumentValue.seconds)
     /// Added by the system when it launches the provider (`ProviderLauncher`); changes nothing.
-    static let launchedBySystemFlag = Flag("--launched-by-system", help: "Set by the system when it starts the provider.")
+    static let launchedBySystemFlag = Flag(
+        "--launched-by-system", help: "Set by the system when it starts the provider.")
 
     /// The options a provider accepts, in help order.
     static var optionSpecs: [OptionSpec] {

@@ -4,12 +4,11 @@
 // `Data`, `NSString` and `DateComponents` with only `import Contacts`. On Linux `URLSession` lives
 // in FoundationNetworking; it is re-exported too, so such a file's network code compiles unchanged.
 
-@_exported import Foundation
-
-#if canImport(FoundationNetworking)
-@_exported import FoundationNetworking
-#endif
-
 // Foundation on Apple platforms also re-exports Combine, so a model file with only these imports
 // uses `ObservableObject` and `@Published` (the seed demo's `ContactItemDatabase` does).
 @_exported import Combine
+@_exported import Foundation
+
+#if canImport(FoundationNetworking)
+    @_exported import FoundationNetworking
+#endif

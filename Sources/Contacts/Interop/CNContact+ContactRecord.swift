@@ -55,7 +55,8 @@ extension ContactRecord {
         dates = contact.dates.compactMap { labeled in
             let date = labeled.value as DateComponents
             guard let month = date.month, let day = date.day else { return nil }
-            return LabeledString(label: labeled.label, value: BirthdayFormat.format(year: date.year, month: month, day: day))
+            return LabeledString(
+                label: labeled.label, value: BirthdayFormat.format(year: date.year, month: month, day: day))
         }
         contactRelations = contact.contactRelations.map { LabeledString(label: $0.label, value: $0.value.name) }
         socialProfiles = contact.socialProfiles.map { labeled in
@@ -119,7 +120,9 @@ extension ContactRecord {
         values.jobTitle = jobTitle
         values.note = note
         values.imageData = imageData
-        values.phoneNumbers = phoneNumbers.map { CNLabeledValue(label: $0.label, value: CNPhoneNumber(stringValue: $0.value)) }
+        values.phoneNumbers = phoneNumbers.map {
+            CNLabeledValue(label: $0.label, value: CNPhoneNumber(stringValue: $0.value))
+        }
         values.emailAddresses = emailAddresses.map { CNLabeledValue(label: $0.label, value: $0.value as NSString) }
         values.urlAddresses = urlAddresses.map { CNLabeledValue(label: $0.label, value: $0.value as NSString) }
         values.postalAddresses = postalAddresses.map { labeled in
@@ -162,7 +165,8 @@ extension ContactRecord {
             CNLabeledValue(
                 label: $0.label,
                 value: CNSocialProfile(
-                    urlString: $0.urlString, username: $0.username, userIdentifier: $0.userIdentifier, service: $0.service))
+                    urlString: $0.urlString, username: $0.username, userIdentifier: $0.userIdentifier,
+                    service: $0.service))
         }
         values.instantMessageAddresses = instantMessageAddresses.map {
             CNLabeledValue(label: $0.label, value: CNInstantMessageAddress(username: $0.username, service: $0.service))

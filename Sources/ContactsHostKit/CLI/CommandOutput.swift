@@ -2,7 +2,7 @@ import CommandLineToolkit
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where a command writes: results on stdout, diagnostics on stderr.

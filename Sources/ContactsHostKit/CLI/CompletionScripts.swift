@@ -154,7 +154,8 @@ public enum CompletionScripts {
 
             """
         for (group, members) in groups(commands) {
-            let entries = members.map { described($0.name.dropFirst().joined(separator: " "), $0.summary) }.joined(separator: " ")
+            let entries = members.map { described($0.name.dropFirst().joined(separator: " "), $0.summary) }.joined(
+                separator: " ")
             script += """
                         \(group))
                             if [[ -z "$sub" ]]; then entries=(\(entries)); _describe 'subcommand' entries; return; fi
@@ -193,7 +194,9 @@ public enum CompletionScripts {
             "complete -c contacts-host -s h -l help -d 'Show the help'",
             "complete -c contacts-host -n '__fish_use_subcommand' -a help -d 'Show the help of a command'",
         ]
-        let quote: (String) -> String = { "'" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'" }
+        let quote: (String) -> String = {
+            "'" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        }
         let groupMap = groups(commands)
         for first in firstWords(commands) {
             let summary = commands.first { $0.name == [first] }?.summary ?? "\(first) subcommands"
@@ -203,7 +206,8 @@ public enum CompletionScripts {
             let names = members.map { $0.name.dropFirst().joined(separator: " ") }.joined(separator: " ")
             for member in members {
                 lines.append(
-                    "complete -c contacts-host -n '__fish_seen_subcommand_from \(group); and not __fish_seen_subcommand_from \(names)' -a \(member.name.dropFirst().joined(separator: " ")) -d \(quote(member.summary))")
+                    "complete -c contacts-host -n '__fish_seen_subcommand_from \(group); and not __fish_seen_subcommand_from \(names)' -a \(member.name.dropFirst().joined(separator: " ")) -d \(quote(member.summary))"
+                )
             }
         }
         for command in commands {
@@ -211,7 +215,8 @@ public enum CompletionScripts {
             for option in command.options {
                 let value = option.value == nil ? "" : (takesPath(option) ? " -r -F" : " -r")
                 lines.append(
-                    "complete -c contacts-host -n \(quote(condition)) -l \(option.name.dropFirst(2))\(value) -d \(quote(option.help))")
+                    "complete -c contacts-host -n \(quote(condition)) -l \(option.name.dropFirst(2))\(value) -d \(quote(option.help))"
+                )
             }
         }
         return lines.joined(separator: "\n") + "\n"

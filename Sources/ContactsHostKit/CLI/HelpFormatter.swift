@@ -8,8 +8,10 @@ public enum HelpFormatter {
     /// Every environment variable a command may list, with what it does.
     public static let environmentVariables: [String: String] = [
         AppGroup.environmentVariable: "The App Group directory when --app-group is not given.",
-        "XDG_DATA_HOME": "With HOME, places the default App Group ($XDG_DATA_HOME/contact-provider-simulator/AppGroup).",
-        "CONTACT_PROVIDER_EXTENSION": "The provider executable when none is registered yet and --extension is not given.",
+        "XDG_DATA_HOME":
+            "With HOME, places the default App Group ($XDG_DATA_HOME/contact-provider-simulator/AppGroup).",
+        "CONTACT_PROVIDER_EXTENSION":
+            "The provider executable when none is registered yet and --extension is not given.",
         "CONTACT_PROVIDER_USER_DECISION": "'deny' simulates the user declining the Contacts access prompt.",
         "CONTACT_PROVIDER_APP_NAME": "The domain's display name (default: the App Group directory's name).",
         "OSLOG_DISABLE": "1 silences the provider's Logger output on stderr.",
@@ -30,7 +32,8 @@ public enum HelpFormatter {
         AppGroup.option.spec,
         OptionSpec("-h, --help", help: "Show this help; 'contacts-host help COMMAND' shows a command's."),
         OptionSpec("--version", help: "Print the version."),
-        OptionSpec("--generate-completion-script", value: "SHELL", help: "Print a completion script for bash, zsh or fish."),
+        OptionSpec(
+            "--generate-completion-script", value: "SHELL", help: "Print a completion script for bash, zsh or fish."),
     ]
 
     /// `contacts-host --help`.

@@ -10,7 +10,8 @@ import Foundation
 public enum HostTool {
     /// Every command, in help order.
     public static var commands: [Command] {
-        ContactCommands.all + [GenerateCommand.command] + SystemCommands.all + InteropCommands.all + CardDAVCommands.all + [StepCommand.command, ConformanceCommand.command, DemoCommand.command, DoctorCommand.command]
+        ContactCommands.all + [GenerateCommand.command] + SystemCommands.all + InteropCommands.all + CardDAVCommands.all
+            + [StepCommand.command, ConformanceCommand.command, DemoCommand.command, DoctorCommand.command]
     }
 
     /// The tool's help.
@@ -47,10 +48,14 @@ public enum HostTool {
             return ExitCode.success
         }
         if first == "--generate-completion-script" || first.hasPrefix("--generate-completion-script=") {
-            let shell = first.hasPrefix("--generate-completion-script=")
-                ? String(first.dropFirst("--generate-completion-script=".count)) : (arguments.count > 1 ? arguments[1] : "")
+            let shell =
+                first.hasPrefix("--generate-completion-script=")
+                ? String(first.dropFirst("--generate-completion-script=".count))
+                : (arguments.count > 1 ? arguments[1] : "")
             guard let script = CompletionScripts.script(for: shell, commands: commands) else {
-                output.err("error: --generate-completion-script expects one of \(CompletionScripts.shells.joined(separator: ", ")), got '\(shell)'")
+                output.err(
+                    "error: --generate-completion-script expects one of \(CompletionScripts.shells.joined(separator: ", ")), got '\(shell)'"
+                )
                 return ExitCode.usage
             }
             output.out(script)
@@ -67,7 +72,9 @@ public enum HostTool {
                 }
                 let names = groups.map { $0.name.joined(separator: " ") }
                 if let second = rest.first, !second.hasPrefix("-") {
-                    output.err("error: unknown subcommand '\(first) \(second)'" + Suggestions.didYouMean("\(first) \(second)", among: names))
+                    output.err(
+                        "error: unknown subcommand '\(first) \(second)'"
+                            + Suggestions.didYouMean("\(first) \(second)", among: names))
                 } else {
                     output.err("error: '\(first)' needs a subcommand: \(names.joined(separator: ", "))")
                 }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real CardDAV server for a test or the demo: Radicale (installed by `Scripts/install-test-tools.sh`)
@@ -75,10 +75,12 @@ public final class RadicaleServer: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = arguments
-        let log = FileHandle(forWritingAtPath: logPath) ?? {
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-            return FileHandle(forWritingAtPath: logPath)!
-        }()
+        let log =
+            FileHandle(forWritingAtPath: logPath)
+            ?? {
+                _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+                return FileHandle(forWritingAtPath: logPath)!
+            }()
         log.seekToEndOfFile()
         process.standardOutput = log
         process.standardError = log
@@ -90,7 +92,8 @@ public final class RadicaleServer: @unchecked Sendable {
         while Date() < deadline {
             if !process.isRunning {
                 self.process = nil
-                throw RadicaleError("Radicale exited with status \(process.terminationStatus) on port \(port): \(self.log)")
+                throw RadicaleError(
+                    "Radicale exited with status \(process.terminationStatus) on port \(port): \(self.log)")
             }
             if Self.accepts(port: port) { return }
             usleep(20_000)
@@ -136,7 +139,9 @@ public final class RadicaleServer: @unchecked Sendable {
         defer { close(fd) }
         var address = loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0 else { throw RadicaleError("bind() failed: errno \(errno)") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -154,7 +159,9 @@ public final class RadicaleServer: @unchecked Sendable {
         defer { close(fd) }
         var address = loopback(port: port)
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         } == 0
     }
 

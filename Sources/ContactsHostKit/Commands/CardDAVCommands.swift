@@ -12,14 +12,16 @@ enum CardDAVCommands {
             else { throw UsageError("'--url' must be an http or https URL with a host, got '\(url)'") }
             return url
         })
-    static let usernameOption = Option<String>("--username", value: "USER", help: "The user name for HTTP basic authentication.")
+    static let usernameOption = Option<String>(
+        "--username", value: "USER", help: "The user name for HTTP basic authentication.")
     static let passwordFileOption = Option<String>(
         "--password-file", value: "FILE", help: "A file (mode 0600) holding the password; needs --username.")
 
     static var all: [Command] { [configure, CardDAVDemoCommand.command] }
 
     static let configure = Command(
-        ["carddav", "configure"], summary: "Point the CardDAV example provider at an address book (writes carddav.json).",
+        ["carddav", "configure"],
+        summary: "Point the CardDAV example provider at an address book (writes carddav.json).",
         discussion: """
             Writes carddav.json (mode 0600) into the App Group: the address book collection's URL and,
             for servers that need a login, the user name and the path of a file holding the password.
@@ -43,18 +45,23 @@ enum CardDAVCommands {
                 guard FileManager.default.isReadableFile(atPath: path) else {
                     throw CommandFailure("cannot read the password file \(path)")
                 }
-                let permissions = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? 0
+                let permissions =
+                    (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+                    ?? 0
                 if permissions & 0o077 != 0 {
                     context.output.err(
-                        "warning: \(path) is readable by others (mode \(String(permissions, radix: 8))); run 'chmod 600 \(path)'")
+                        "warning: \(path) is readable by others (mode \(String(permissions, radix: 8))); run 'chmod 600 \(path)'"
+                    )
                 }
                 configuration["passwordFile"] = path
             }
             try SecureFile.ensureDirectory(context.appGroup.path)
-            let data = try JSONSerialization.data(withJSONObject: configuration, options: [.sortedKeys, .prettyPrinted])
+            let data = try JSONSerialization.data(
+                withJSONObject: configuration, options: [.sortedKeys, .prettyPrinted])
             let path = context.appGroup.path + "/carddav.json"
             try SecureFile.replace(path, with: data + Data("\n".utf8))
-            context.output.out("Wrote \(path) (mode 0600): \(url)\(configuration["username"].map { " as \($0)" } ?? "")")
+            context.output.out(
+                "Wrote \(path) (mode 0600): \(url)\(configuration["username"].map { " as \($0)" } ?? "")")
             return ExitCode.success
         })
 }

@@ -22,20 +22,25 @@ enum CardDAVDemoCommand {
 
     static let extensionOption = Option<String>(
         "--extension", value: "PATH", help: "Use this provider executable instead of carddav-provider.")
-    static let pythonOption = Option<String>("--python", value: "PATH", help: "A python3 with Radicale installed (skips the installer).")
+    static let pythonOption = Option<String>(
+        "--python", value: "PATH", help: "A python3 with Radicale installed (skips the installer).")
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> Int32 {
         let out = context.output
-        let productDirectory = ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let productDirectory =
+            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]).deletingLastPathComponentPath
-        let provider = try arguments.value(extensionOption).map { AppGroup(path: $0).path } ?? productDirectory + "/carddav-provider"
+        let provider =
+            try arguments.value(extensionOption).map { AppGroup(path: $0).path } ?? productDirectory
+            + "/carddav-provider"
         guard FileManager.default.isExecutableFile(atPath: provider) else {
             throw CommandFailure("cannot find the provider \(provider); run 'swift build' first")
         }
         let python = try arguments.value(pythonOption) ?? installRadicale(near: productDirectory, out)
         let server = try RadicaleServer(python: python)
         defer { server.stop() }
-        let backend = try CardDAVBackend(collection: URL(string: "demo/contacts/", relativeTo: server.baseURL)!.absoluteURL)
+        let backend = try CardDAVBackend(
+            collection: URL(string: "demo/contacts/", relativeTo: server.baseURL)!.absoluteURL)
         try backend.reset()
         out.out("App Group: \(context.appGroup.path)")
         out.out("Provider:  \(provider)")
@@ -54,8 +59,10 @@ enum CardDAVDemoCommand {
         try await ContactProviderManager(appGroup: context.appGroup).enable()
         out.out("1. Wrote carddav.json and enabled the domain (suggestedPageSize 2, suggestedBatchSize 2).\n")
 
-        let people = [("ada", "Ada", "Lovelace", "+44 20 7946 0000"), ("bob", "Bob", "Smith", "+1 212 555 0199"),
-            ("cleo", "Cléo", "Dupont", "+33 1 23 45 67 89")]
+        let people = [
+            ("ada", "Ada", "Lovelace", "+44 20 7946 0000"), ("bob", "Bob", "Smith", "+1 212 555 0199"),
+            ("cleo", "Cléo", "Dupont", "+33 1 23 45 67 89"),
+        ]
         for (identifier, given, family, phone) in people {
             var record = ContactRecord(identifier: identifier)
             record.givenName = given
@@ -64,7 +71,8 @@ enum CardDAVDemoCommand {
             try backend.add(record)
         }
         out.out("2. PUT \(people.count) vCards on the server.\n")
-        try step("3. signalEnumerator() → content enumeration from the server's listing (sync-token as marker):",
+        try step(
+            "3. signalEnumerator() → content enumeration from the server's listing (sync-token as marker):",
             client, backend, out)
 
         var ada = try backend.contacts().first { $0.identifier == "ada" } ?? ContactRecord(identifier: "ada")
@@ -76,10 +84,13 @@ enum CardDAVDemoCommand {
         dan.familyName = "Brown"
         try backend.add(dan)
         out.out("4. On the server: edited Ada, deleted Bob, added Dan.\n")
-        try step("5. signalEnumerator() → sync-collection from the anchor's token delivers only the changes:",
+        try step(
+            "5. signalEnumerator() → sync-collection from the anchor's token delivers only the changes:",
             client, backend, out)
         out.out("6. Stopping the provider and Radicale.")
-        out.out("\nPoint the example at your own server: contacts-host carddav configure --url URL --username U --password-file F")
+        out.out(
+            "\nPoint the example at your own server: contacts-host carddav configure --url URL --username U --password-file F"
+        )
         return ExitCode.success
     }
 
@@ -106,7 +117,9 @@ enum CardDAVDemoCommand {
         return python
     }
 
-    private static func step(_ title: String, _ client: SystemClient, _ backend: CardDAVBackend, _ out: CommandOutput) throws {
+    private static func step(_ title: String, _ client: SystemClient, _ backend: CardDAVBackend, _ out: CommandOutput)
+        throws
+    {
         try DemoCommand.syncStep(title, client, out, source: "the server's address book") { try backend.contacts() }
     }
 }

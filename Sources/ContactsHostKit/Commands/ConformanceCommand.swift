@@ -13,14 +13,28 @@ enum ConformanceCommand {
             App Group, and speaks the README's adapter protocol (one JSON object per line, "protocol": 1).
             Rules: \(ConformanceRule.all.map(\.id).joined(separator: ", ")) (see the README's rule table).
             """,
-        options: [extensionOption, backendOption, seedOption, operationsOption, rulesOption, pageTimeoutOption, jsonFlag, junitOption],
-        examples: ["contacts-host conformance --extension .build/debug/MyProvider", "contacts-host conformance --extension .build/debug/MyProvider --rules C1,D3 --junit conformance.xml"],
+        options: [
+            extensionOption, backendOption, seedOption, operationsOption, rulesOption, pageTimeoutOption, jsonFlag,
+            junitOption,
+        ],
+        examples: [
+            "contacts-host conformance --extension .build/debug/MyProvider",
+            "contacts-host conformance --extension .build/debug/MyProvider --rules C1,D3 --junit conformance.xml",
+        ],
         environment: ["OSLOG_DISABLE"],
-        exitCodes: [ExitCodeHelp(0, "every MUST rule passed (SHOULD failures are warnings)"), ExitCodeHelp(1, "a MUST rule failed, or the run could not start"), ExitCodeHelp(2, "usage error: nothing was run")],
+        exitCodes: [
+            ExitCodeHelp(0, "every MUST rule passed (SHOULD failures are warnings)"),
+            ExitCodeHelp(1, "a MUST rule failed, or the run could not start"),
+            ExitCodeHelp(2, "usage error: nothing was run"),
+        ],
         run: { arguments, context in
-            guard let path = try arguments.value(extensionOption) else { throw UsageError("missing option '--extension PATH'") }
+            guard let path = try arguments.value(extensionOption) else {
+                throw UsageError("missing option '--extension PATH'")
+            }
             let executable = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-            guard access(executable, X_OK) == 0 else { throw CommandFailure("--extension \(path): not an executable file") }
+            guard access(executable, X_OK) == 0 else {
+                throw CommandFailure("--extension \(path): not an executable file")
+            }
             var options = ConformanceOptions()
             if let seed = try arguments.value(seedOption) { options.seed = seed }
             if let operations = try arguments.value(operationsOption) { options.operations = operations }
@@ -28,7 +42,8 @@ enum ConformanceCommand {
             if let rules = try arguments.value(rulesOption) { options.rules = rules }
             let backend = try arguments.value(backendOption) ?? .appDatabase
             let report = try await ConformanceKit.run(
-                executable: (executable as NSString).standardizingPath, backend: backend, host: hostPath, options: options)
+                executable: (executable as NSString).standardizingPath, backend: backend, host: hostPath,
+                options: options)
             if arguments.has(jsonFlag) {
                 context.output.out(try ContactJSON.encode(report))
             } else {
@@ -38,13 +53,16 @@ enum ConformanceCommand {
                 do {
                     try Data(report.junitXML.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
                 } catch {
-                    throw CommandFailure("--junit \(file): cannot write the JUnit report (\(error.localizedDescription)); the conformance run itself finished")
+                    throw CommandFailure(
+                        "--junit \(file): cannot write the JUnit report (\(error.localizedDescription)); the conformance run itself finished"
+                    )
                 }
             }
             return report.passed ? ExitCode.success : ExitCode.failure
         })
 
-    static let extensionOption = Option<String>("--extension", value: "PATH", required: true, help: "The provider executable to check.")
+    static let extensionOption = Option<String>(
+        "--extension", value: "PATH", required: true, help: "The provider executable to check.")
     static let backendOption = Option<ConformanceBackendKind>(
         "--backend", value: "KIND[:ARG]",
         help: "The store the kit edits: app-database (default), seed-json[:FILE], exec:COMMAND (an adapter program).",
@@ -52,7 +70,8 @@ enum ConformanceCommand {
             do { return try ConformanceBackendKind.parse(text) } catch { throw UsageError("\(error)") }
         })
     static let seedOption = Option<UInt64>(
-        "--seed", value: "N", help: "Seed of the random data and operations (default 42).", convert: ArgumentValue.nonNegativeInteger)
+        "--seed", value: "N", help: "Seed of the random data and operations (default 42).",
+        convert: ArgumentValue.nonNegativeInteger)
     static let operationsOption = Option<Int>(
         "--operations", value: "N", help: "Random operations for the convergence rule V1 (default 200).",
         convert: ArgumentValue.positiveInt)
@@ -61,12 +80,15 @@ enum ConformanceCommand {
         convert: { text, _ in
             let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             for name in names where ConformanceRule.named(name) == nil {
-                throw UsageError("unknown rule '\(name)' in --rules (known: \(ConformanceRule.all.map(\.id).joined(separator: ",")))")
+                throw UsageError(
+                    "unknown rule '\(name)' in --rules (known: \(ConformanceRule.all.map(\.id).joined(separator: ",")))"
+                )
             }
             return Set(names.map { $0.uppercased() })
         })
     static let pageTimeoutOption = Option<Double>(
-        "--page-timeout", value: "SECONDS", help: "Seconds one page or batch may take (default 10).", convert: ArgumentValue.seconds)
+        "--page-timeout", value: "SECONDS", help: "Seconds one page or batch may take (default 10).",
+        convert: ArgumentValue.seconds)
     static let jsonFlag = Flag("--json", help: "Print the report as one JSON object.")
     static let junitOption = Option<String>(
         "--junit", value: "FILE", help: "Also write the report as JUnit XML (one testcase per rule) for CI.")

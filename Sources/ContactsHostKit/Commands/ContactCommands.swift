@@ -53,10 +53,14 @@ enum ContactCommands {
         ["add"], summary: "Add a contact to the app database; prints its identifier.",
         discussion: "Without --id a new UUID is assigned. Adding appends one journal line: O(1) in the database size.",
         options: fieldOptions + [ContactFieldOptions.identifier],
-        examples: ["contacts-host add --given-name Ada --family-name Lovelace --phone \"mobile=+44 20 7946 0000\" --email work=ada@example.com", "contacts-host add --id ada-1 --organization \"Analytical Engines Ltd\""],
+        examples: [
+            "contacts-host add --given-name Ada --family-name Lovelace --phone \"mobile=+44 20 7946 0000\" --email work=ada@example.com",
+            "contacts-host add --id ada-1 --organization \"Analytical Engines Ltd\"",
+        ],
         validate: { arguments in
             typealias Field = ContactFieldOptions
-            guard arguments.has(Field.givenName) || arguments.has(Field.familyName) || arguments.has(Field.organization) else {
+            guard arguments.has(Field.givenName) || arguments.has(Field.familyName) || arguments.has(Field.organization)
+            else {
                 throw UsageError("a contact needs --given-name, --family-name or --organization")
             }
         },
@@ -74,7 +78,10 @@ enum ContactCommands {
         ["update"], summary: "Change fields of an existing contact.",
         discussion: "Only the options given change. A repeated --phone/--email/--url replaces that whole list.",
         options: fieldOptions, positional: PositionalSpec("ID", minimum: 1, maximum: 1),
-        examples: ["contacts-host update ada-1 --job-title Mathematician", "contacts-host update ada-1 --phone \"home=+44 20 7946 0001\" --phone \"mobile=+44 7700 900000\""],
+        examples: [
+            "contacts-host update ada-1 --job-title Mathematician",
+            "contacts-host update ada-1 --phone \"home=+44 20 7946 0001\" --phone \"mobile=+44 7700 900000\"",
+        ],
         validate: { arguments in
             guard fieldOptions.contains(where: { arguments.has($0.spec.name) }) else {
                 throw UsageError("nothing to change: give at least one field option")
@@ -132,7 +139,8 @@ enum ContactCommands {
 
     static let reset = Command(
         ["reset"], summary: "Empty the app database (new generation) and reset the system side.",
-        discussion: "Like the seed demo's Reset button: the database is emptied and ContactProviderManager.reset() is called.",
+        discussion:
+            "Like the seed demo's Reset button: the database is emptied and ContactProviderManager.reset() is called.",
         examples: ["contacts-host reset"],
         run: { _, context in
             try AppDatabase(appGroup: context.appGroup).reset()
@@ -157,7 +165,11 @@ enum ContactCommands {
             """,
         options: [stopOnError],
         positional: PositionalSpec("FILE", minimum: 1, maximum: 1),
-        examples: ["contacts-host import contacts.vcf", "contacts-host export > backup.json && contacts-host import backup.json", "cat contacts.vcf | contacts-host import -"],
+        examples: [
+            "contacts-host import contacts.vcf",
+            "contacts-host export > backup.json && contacts-host import backup.json",
+            "cat contacts.vcf | contacts-host import -",
+        ],
         environment: ["CONTACTS_HOST_PROGRESS"],
         run: { arguments, context in
             let path = arguments.positionals[0]
@@ -184,22 +196,32 @@ enum ContactCommands {
             do {
                 if ContactImport.isVCard(data, path: path) {
                     let decoded = VCard.decode(data: data, stopOnError: arguments.has(stopOnError))
-                    for problem in decoded.problems { context.output.err("\(source):\(problem.line): \(problem.message)") }
+                    for problem in decoded.problems {
+                        context.output.err("\(source):\(problem.line): \(problem.message)")
+                    }
                     if arguments.has(stopOnError), let first = decoded.errors.first {
-                        throw CommandFailure("\(source):\(first.line): import aborted (--stop-on-error); nothing was written")
+                        throw CommandFailure(
+                            "\(source):\(first.line): import aborted (--stop-on-error); nothing was written")
                     }
                     skipped = decoded.errors.count
                     total = decoded.contacts.count
                     ticker.set("writing 0/\(total) contacts")
-                    result = try database.upsert(decoded.contacts) { done in ticker.set("writing \(done)/\(total) contacts") }
-                } else if let stream = try { ticker.set("checking \(source)"); return try ContactImportStream.check(data) }() {
+                    result = try database.upsert(decoded.contacts) { done in
+                        ticker.set("writing \(done)/\(total) contacts")
+                    }
+                } else if let stream = try {
+                    ticker.set("checking \(source)")
+                    return try ContactImportStream.check(data)
+                }() {
                     // JSON, streamed: every contact was checked above (nothing is written for a bad
                     // file); now each is decoded again as it is written, batch by batch.
                     total = stream.elements.count
                     ticker.set("writing 0/\(total) contacts")
-                    result = try database.upsert(count: total, progress: { done in
-                        ticker.set("writing \(done)/\(total) contacts")
-                    }, record: stream.record(at:))
+                    result = try database.upsert(
+                        count: total,
+                        progress: { done in
+                            ticker.set("writing \(done)/\(total) contacts")
+                        }, record: stream.record(at:))
                 } else {
                     // Anything unusual (the seed demo's format, an error to report with its line): the
                     // whole document at once.
@@ -272,6 +294,7 @@ enum ContactCommands {
                 }
                 return version
             })
-        static let salvage = Flag("--salvage", help: "Every readable contact of a damaged database (bad lines are listed on stderr).")
+        static let salvage = Flag(
+            "--salvage", help: "Every readable contact of a damaged database (bad lines are listed on stderr).")
     }
 }

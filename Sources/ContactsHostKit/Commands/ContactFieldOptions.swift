@@ -25,7 +25,8 @@ enum ContactFieldOptions {
             }
         })
     static let email = Option<ContactRecord.LabeledString>(
-        "--email", value: "[LABEL=]ADDRESS", repeatable: true, help: "E-mail address (labels: home, work, icloud, other, …).",
+        "--email", value: "[LABEL=]ADDRESS", repeatable: true,
+        help: "E-mail address (labels: home, work, icloud, other, …).",
         convert: { text, name in
             try labeled(text, option: name, defaultLabel: CNLabelHome) { value in
                 let parts = value.split(separator: "@", omittingEmptySubsequences: false)
@@ -50,7 +51,8 @@ enum ContactFieldOptions {
 
     /// Every field option, in help order.
     static let all: [any OptionDeclaration] = [
-        givenName, familyName, middleName, nickname, organization, department, jobTitle, phone, email, url, note, birthday,
+        givenName, familyName, middleName, nickname, organization, department, jobTitle, phone, email, url, note,
+        birthday,
     ]
 
     /// `[LABEL=]VALUE` as a labeled value: the value must not be blank and must pass `check`; a
@@ -78,8 +80,9 @@ enum ContactFieldOptions {
             throw UsageError("option '\(option)' expects YYYY-MM-DD or --MM-DD, got '\(text)'")
         }
         guard date.day <= daysIn(month: date.month, year: date.year) else {
-            throw UsageError("option '\(option)': \(text) is not a date (\(monthNames[date.month - 1]) has no day \(date.day)"
-                + (date.year.map { " in \($0)" } ?? "") + ")")
+            throw UsageError(
+                "option '\(option)': \(text) is not a date (\(monthNames[date.month - 1]) has no day \(date.day)"
+                    + (date.year.map { " in \($0)" } ?? "") + ")")
         }
         return text
     }

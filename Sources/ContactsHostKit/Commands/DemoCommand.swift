@@ -63,17 +63,22 @@ enum DemoCommand {
 
     static let extensionOption = Option<String>(
         "--extension", value: "PATH", help: "Use this provider executable instead of demo-provider.")
-    static let forceFlag = Flag("--force", help: "Reset a chosen App Group that holds other contacts or another provider.")
+    static let forceFlag = Flag(
+        "--force", help: "Reset a chosen App Group that holds other contacts or another provider.")
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> Int32 {
         let out = context.output
         let group = demoGroup(context)
-        guard let provider = try arguments.value(extensionOption).map({ AppGroup(path: $0).path })
-            ?? ExtensionDiscovery.executable(configured: nil) ?? buildDemoProvider(out)
+        guard
+            let provider = try arguments.value(extensionOption).map({ AppGroup(path: $0).path })
+                ?? ExtensionDiscovery.executable(configured: nil) ?? buildDemoProvider(out)
         else {
-            throw CommandFailure("cannot find the 'demo-provider' executable next to contacts-host; run 'swift build' first")
+            throw CommandFailure(
+                "cannot find the 'demo-provider' executable next to contacts-host; run 'swift build' first")
         }
-        if context.appGroupSource != .default, !arguments.has(forceFlag), let reason = try userData(in: group, provider: provider) {
+        if context.appGroupSource != .default, !arguments.has(forceFlag),
+            let reason = try userData(in: group, provider: provider)
+        {
             throw CommandFailure(
                 "demo would reset the App Group \(group.path) (\(context.appGroupSource.explanation)): \(reason). "
                     + "Run 'contacts-host demo' without --app-group and $\(AppGroup.environmentVariable) to use the demo's own App Group, "
@@ -110,9 +115,13 @@ enum DemoCommand {
             identifiers.append(try database.add(record).identifier)
         }
         out.out("2. The app added \(samples.count) contacts.\n")
-        try step("3. signalEnumerator() → the provider is launched; first sync is a content enumeration:", client, database, out)
+        try step(
+            "3. signalEnumerator() → the provider is launched; first sync is a content enumeration:", client, database,
+            out)
 
-        try database.update(identifiers[0]) { $0.phoneNumbers = [.init(label: Labels.stored("work"), value: "+1 408 555 0102")] }
+        try database.update(identifiers[0]) {
+            $0.phoneNumbers = [.init(label: Labels.stored("work"), value: "+1 408 555 0102")]
+        }
         try database.delete([identifiers[1]])
         var added = ContactRecord(identifier: "")
         added.givenName = "Carol"
@@ -123,7 +132,9 @@ enum DemoCommand {
         try step("5. signalEnumerator() → a change enumeration delivers only the changes:", client, database, out)
 
         try await manager.reset()
-        try step("6. ContactProviderManager.reset() then signalEnumerator() → a full content enumeration again:", client, database, out)
+        try step(
+            "6. ContactProviderManager.reset() then signalEnumerator() → a full content enumeration again:", client,
+            database, out)
 
         _ = try client.invalidate()
         try client.updateConfiguration { configuration in
@@ -132,21 +143,26 @@ enum DemoCommand {
         }
         out.out("7. invalidate() → the provider's invalidate() ran and the process exited.")
         let groupOption = context.appGroupSource == .default ? " --app-group \(group.path)" : ""
-        out.out("\nTry it yourself: contacts-host\(groupOption) add --given-name Ada --family-name Lovelace && contacts-host\(groupOption) signal --wait --trace")
+        out.out(
+            "\nTry it yourself: contacts-host\(groupOption) add --given-name Ada --family-name Lovelace && contacts-host\(groupOption) signal --wait --trace"
+        )
         return ExitCode.success
     }
 
     /// `swift run contacts-host demo` builds only contacts-host: build the example provider beside
     /// it (same package, same configuration) the first time.
     private static func buildDemoProvider(_ out: CommandOutput) throws -> String? {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         guard let range = executable.range(of: "/.build/") else { return nil }
         let packageRoot = String(executable[..<range.lowerBound])
         let configuration = executable.contains("/release/") ? "release" : "debug"
         out.err("building demo-provider (first run)…")
         let build = Process()
         build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        build.arguments = ["swift", "build", "--package-path", packageRoot, "-c", configuration, "--product", "demo-provider"]
+        build.arguments = [
+            "swift", "build", "--package-path", packageRoot, "-c", configuration, "--product", "demo-provider",
+        ]
         build.standardOutput = FileHandle.standardError
         try build.run()
         build.waitUntilExit()
@@ -156,7 +172,9 @@ enum DemoCommand {
         return ExtensionDiscovery.executable(configured: nil)
     }
 
-    private static func step(_ title: String, _ client: SystemClient, _ database: AppDatabase, _ out: CommandOutput) throws {
+    private static func step(_ title: String, _ client: SystemClient, _ database: AppDatabase, _ out: CommandOutput)
+        throws
+    {
         try syncStep(title, client, out, source: "the app database") { try database.all() }
     }
 
@@ -183,7 +201,9 @@ enum DemoCommand {
         }
         let wanted = try expected()
         let matches = Set(wanted) == Set(system)
-        out.out("   \(matches ? "✓" : "✗") the system store \(matches ? "equals" : "DIFFERS FROM") \(source) (\(wanted.count) contacts)\n")
+        out.out(
+            "   \(matches ? "✓" : "✗") the system store \(matches ? "equals" : "DIFFERS FROM") \(source) (\(wanted.count) contacts)\n"
+        )
         if !matches { throw CommandFailure("the system store does not match \(source)") }
     }
 }

@@ -7,7 +7,8 @@ enum DoctorCommand {
     static let repairFlag = Flag("--repair", help: "Repair what is damaged (moving damaged files aside).")
 
     static let command = Command(
-        ["doctor"], summary: "Check every file of the App Group; --repair rebuilds what is damaged without deleting data.",
+        ["doctor"],
+        summary: "Check every file of the App Group; --repair rebuilds what is damaged without deleting data.",
         discussion: """
             Checks the app database, each domain's system store and domain.json, the pipes (a request pipe that is
             not a pipe, stale reply and watcher pipes) and temp files left by interrupted writes. Prints one line per
@@ -19,7 +20,11 @@ enum DoctorCommand {
             """,
         options: [repairFlag],
         examples: ["contacts-host doctor", "contacts-host doctor --repair"],
-        exitCodes: [ExitCodeHelp(0, "no problems (or, with --repair, everything was repaired)"), ExitCodeHelp(1, "problems were found (each printed as path:line: reason) or could not be repaired"), ExitCodeHelp(2, "usage error: nothing was run")],
+        exitCodes: [
+            ExitCodeHelp(0, "no problems (or, with --repair, everything was repaired)"),
+            ExitCodeHelp(1, "problems were found (each printed as path:line: reason) or could not be repaired"),
+            ExitCodeHelp(2, "usage error: nothing was run"),
+        ],
         run: { arguments, context in
             let doctor = AppGroupDoctor(appGroup: context.appGroup)
             guard arguments.has(repairFlag) else {
@@ -29,7 +34,8 @@ enum DoctorCommand {
                     context.output.out("no problems in \(context.appGroup.path)")
                     return ExitCode.success
                 }
-                context.output.err("\(problems.count) problem(s); `contacts-host doctor --repair` rebuilds what is readable")
+                context.output.err(
+                    "\(problems.count) problem(s); `contacts-host doctor --repair` rebuilds what is readable")
                 return ExitCode.failure
             }
             let report = try doctor.repair()
@@ -38,7 +44,9 @@ enum DoctorCommand {
                 for problem in report.remaining { context.output.err("still damaged: \(problem)") }
                 return ExitCode.failure
             }
-            context.output.out(report.lines.isEmpty ? "no problems in \(context.appGroup.path); nothing to repair" : "repaired; no problems remain")
+            context.output.out(
+                report.lines.isEmpty
+                    ? "no problems in \(context.appGroup.path); nothing to repair" : "repaired; no problems remain")
             return ExitCode.success
         })
 }

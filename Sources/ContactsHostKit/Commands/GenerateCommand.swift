@@ -5,10 +5,12 @@ import Foundation
 /// `contacts-host generate N [--seed S]`: sample data for trying things at scale.
 enum GenerateCommand {
     static let seedOption = Option<UInt64>(
-        "--seed", value: "S", help: "Seed of the generated data (a non-negative integer).", convert: ArgumentValue.nonNegativeInteger)
+        "--seed", value: "S", help: "Seed of the generated data (a non-negative integer).",
+        convert: ArgumentValue.nonNegativeInteger)
 
     static let command = Command(
-        ["generate"], summary: "Add N realistic sample contacts (every field shape); the same seed gives the same contacts.",
+        ["generate"],
+        summary: "Add N realistic sample contacts (every field shape); the same seed gives the same contacts.",
         discussion: """
             Identifiers are sample-<seed>-<index>, so running again with the same seed replaces those contacts
             instead of adding more; another seed adds others. Without --seed a random seed is used and printed.
@@ -16,7 +18,9 @@ enum GenerateCommand {
             """,
         options: [seedOption],
         positional: PositionalSpec("N", minimum: 1, maximum: 1),
-        examples: ["contacts-host generate 1000 --seed 42", "contacts-host generate 50000 && contacts-host signal --wait"],
+        examples: [
+            "contacts-host generate 1000 --seed 42", "contacts-host generate 50000 && contacts-host signal --wait",
+        ],
         environment: ["CONTACTS_HOST_PROGRESS"],
         validate: { arguments in
             guard let count = Int(arguments.positionals[0]), count > 0 else {
@@ -34,7 +38,9 @@ enum GenerateCommand {
             ticker.set("compacting the database (the \(count) contacts are committed)")
             try database.compactIfNeeded()
             ticker.stop()
-            context.output.out("generated \(records.count) contacts with seed \(seed) (\(result.added) added, \(result.updated) updated)")
+            context.output.out(
+                "generated \(records.count) contacts with seed \(seed) (\(result.added) added, \(result.updated) updated)"
+            )
             return ExitCode.success
         })
 }

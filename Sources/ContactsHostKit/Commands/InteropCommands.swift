@@ -6,7 +6,7 @@ import ContactsInterop
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Search (after the Contacts predicates) and change notification (after `CNContactStoreDidChange`).
@@ -17,7 +17,8 @@ enum InteropCommands {
     enum SearchOptions {
         static let name = Option<ContactSearch.Query>(
             "--name", value: "TEXT",
-            help: "Every word is a prefix of a given, middle, family, nick or organization name (case and diacritics ignored).",
+            help:
+                "Every word is a prefix of a given, middle, family, nick or organization name (case and diacritics ignored).",
             convert: { text, option in .name(try nonBlank(text, option)) })
         static let email = Option<ContactSearch.Query>(
             "--email", value: "ADDRESS", help: "An e-mail address (case ignored).",
@@ -34,13 +35,17 @@ enum InteropCommands {
         static let all: [any OptionDeclaration] = [name, email, phone, json]
 
         private static func nonBlank(_ text: String, _ option: String) throws -> String {
-            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("option '\(option)' needs a non-empty value") }
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw UsageError("option '\(option)' needs a non-empty value")
+            }
             return text
         }
     }
 
     static func query(_ arguments: ParsedArguments) throws -> ContactSearch.Query {
-        let queries = try [SearchOptions.name, SearchOptions.email, SearchOptions.phone].compactMap { try arguments.value($0) }
+        let queries = try [SearchOptions.name, SearchOptions.email, SearchOptions.phone].compactMap {
+            try arguments.value($0)
+        }
         guard queries.count == 1 else { throw UsageError("give exactly one of --name, --email, --phone") }
         return queries[0]
     }
@@ -48,7 +53,9 @@ enum InteropCommands {
     static let search = Command(
         ["search"], summary: "Find the app's contacts by name, e-mail or phone number.",
         options: SearchOptions.all,
-        examples: ["contacts-host search --name \"ada lov\"", "contacts-host search --phone \"+44 20 7946 0000\" --json"],
+        examples: [
+            "contacts-host search --name \"ada lov\"", "contacts-host search --phone \"+44 20 7946 0000\" --json",
+        ],
         validate: { _ = try query($0) },
         run: { arguments, context in
             // A name query reads the name index (contacts/name-index), not every contact.
@@ -64,7 +71,8 @@ enum InteropCommands {
         validate: { _ = try query($0) },
         run: { arguments, context in
             let paths = try DomainPaths(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
-            let found = ContactSearch.search(try SystemStore(directory: paths.systemStore).load().contacts, try query(arguments))
+            let found = ContactSearch.search(
+                try SystemStore(directory: paths.systemStore).load().contacts, try query(arguments))
             ContactCommands.printList(found, json: arguments.has(SearchOptions.json), context: context)
             return ExitCode.success
         })
@@ -77,7 +85,10 @@ enum InteropCommands {
             """,
         options: [watchJSON],
         examples: ["contacts-host watch", "contacts-host watch --json"],
-        exitCodes: [ExitCodeHelp(0, "interrupted (Ctrl-C)"), ExitCodeHelp(1, "the watch could not start"), ExitCodeHelp(2, "usage error: nothing was run")],
+        exitCodes: [
+            ExitCodeHelp(0, "interrupted (Ctrl-C)"), ExitCodeHelp(1, "the watch could not start"),
+            ExitCodeHelp(2, "usage error: nothing was run"),
+        ],
         run: { arguments, context in try runWatch(json: arguments.has(watchJSON), context: context) })
 
     static let watchJSON = Flag("--json", help: "One JSON object per line.")
@@ -115,7 +126,8 @@ enum InteropCommands {
             let items = chunk.withUnsafeBytes { buffer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             for item in items {
                 // The doorbell only says "look"; what changed is read from the store below.
-                guard case .line(let line) = item, (try? JSONDecoder().decode(WatchEvent.self, from: line)) != nil else {
+                guard case .line(let line) = item, (try? JSONDecoder().decode(WatchEvent.self, from: line)) != nil
+                else {
                     context.output.err("ignored a malformed message on \(path)")
                     continue
                 }
@@ -135,14 +147,18 @@ enum InteropCommands {
                         // Compacted before we read them: the commits up to baseSeq exist only as a snapshot
                         // now. Never drop them silently (seqs are global and contiguous, so the count is exact).
                         let folded = try store.readSnapshotHeader()
-                        lines.append(ChangeLine(
-                            kind: "compacted", seq: state.baseSeq, commits: state.baseSeq - before.headSeq, updated: [],
-                            deleted: [], systemCount: folded?.generation == state.generation ? folded!.count : state.count))
+                        lines.append(
+                            ChangeLine(
+                                kind: "compacted", seq: state.baseSeq, commits: state.baseSeq - before.headSeq,
+                                updated: [],
+                                deleted: [],
+                                systemCount: folded?.generation == state.generation ? folded!.count : state.count))
                         afterGap = true
                     }
                     since = state.baseSeq
                 }
-                if case .changes(let entries, _, _) = try store.changes(after: since, in: state.generation, limit: .max) {
+                if case .changes(let entries, _, _) = try store.changes(after: since, in: state.generation, limit: .max)
+                {
                     // Everything committed since the last line (doorbells may coalesce); each line gets
                     // the count after its own commit.
                     let committed = entries.filter { $0.seq <= state.headSeq && ($0.upsert != nil || $0.delete != nil) }
@@ -158,9 +174,10 @@ enum InteropCommands {
                             count = ids.count
                             present = ids
                         }
-                        lines.append(ChangeLine(
-                            kind: "commit", seq: entry.seq, updated: entry.upsert?.map(\.identifier) ?? [],
-                            deleted: entry.delete ?? [], systemCount: count))
+                        lines.append(
+                            ChangeLine(
+                                kind: "commit", seq: entry.seq, updated: entry.upsert?.map(\.identifier) ?? [],
+                                deleted: entry.delete ?? [], systemCount: count))
                     }
                 }
                 for change in lines {

@@ -16,14 +16,18 @@ enum StepCommand {
         options: [listFlag, timeoutOption, jsonFlag],
         examples: ["contacts-host step --list", "contacts-host step", "contacts-host step --json"],
         environment: ["CONTACT_PROVIDER_EXTENSION", "OSLOG_DISABLE", "CONTACTS_HOST_PROGRESS"],
-        exitCodes: [ExitCodeHelp(0, "the step ran (or --list printed it)"), ExitCodeHelp(1, "the step failed (the report says why)"), ExitCodeHelp(2, "usage error: nothing was run")],
+        exitCodes: [
+            ExitCodeHelp(0, "the step ran (or --list printed it)"),
+            ExitCodeHelp(1, "the step failed (the report says why)"), ExitCodeHelp(2, "usage error: nothing was run"),
+        ],
         run: { arguments, context in
             let client = try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
             let state = try SystemStore(directory: client.paths.systemStore).load().meta ?? .initial
             let pending = SyncEngine.pendingOperation(for: state)
             if arguments.has(listFlag) {
                 if arguments.has(jsonFlag) {
-                    context.output.out(try ContactJSON.encode(PendingJSON(pending: "\(pending)", phase: state.phase.rawValue)))
+                    context.output.out(
+                        try ContactJSON.encode(PendingJSON(pending: "\(pending)", phase: state.phase.rawValue)))
                 } else {
                     context.output.out("pending: \(pending)")
                 }
@@ -37,7 +41,8 @@ enum StepCommand {
 
     static let listFlag = Flag("--list", help: "Only list the pending operation; run nothing.")
     static let timeoutOption = Option<Double>(
-        "--timeout", value: "SECONDS", help: "How long to wait for the step (default 60).", convert: ArgumentValue.seconds)
+        "--timeout", value: "SECONDS", help: "How long to wait for the step (default 60).",
+        convert: ArgumentValue.seconds)
     static let jsonFlag = Flag("--json", help: "Print the step's report (with --list: the pending operation) as JSON.")
 }
 

@@ -3,7 +3,7 @@ import ContactProviderSystem
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Watches the system store while `signal --wait` waits: tells the client whether the sync
@@ -50,7 +50,8 @@ final class SyncProgressMonitor {
         let advanced = current != signature
         signature = current
         if advanced, state == nil { commitsBeforeFirstRead += 1 }
-        guard printsProgress, now.timeIntervalSince(started) >= 1, now.timeIntervalSince(lastLine ?? .distantPast) >= 1 else {
+        guard printsProgress, now.timeIntervalSince(started) >= 1, now.timeIntervalSince(lastLine ?? .distantPast) >= 1
+        else {
             return advanced
         }
         lastLine = now
@@ -64,7 +65,8 @@ final class SyncProgressMonitor {
         }
         let commits = commitsBeforeFirstRead + max(0, (state?.headSeq ?? 0) - (startSeq ?? 0))
         output.err(
-            String(format: "syncing… %ld commits so far (pages or batches), %ld contacts in the system store (%.0f s)",
+            String(
+                format: "syncing… %ld commits so far (pages or batches), %ld contacts in the system store (%.0f s)",
                 commits, state?.count ?? 0, now.timeIntervalSince(started)))
         return advanced
     }

@@ -4,7 +4,8 @@ import ContactProviderSystem
 /// The options of `contacts-host enable`, each declared once with its type; `Settings` carries
 /// their values onto the domain's configuration.
 enum EnableOptions {
-    static let extensionPath = Option<String>("--extension", value: "PATH", help: "The provider executable the system launches.")
+    static let extensionPath = Option<String>(
+        "--extension", value: "PATH", help: "The provider executable the system launches.")
     static let pageSize = Option<Int>(
         "--page-size", value: "N", help: "suggestedPageSize (default \(DomainConfiguration.defaultPageSize)).",
         convert: ArgumentValue.positiveInt)
@@ -15,11 +16,14 @@ enum EnableOptions {
         "--hard-cap", value: "N", help: "Fail a page/batch larger than N × the suggestion (default 100).",
         convert: ArgumentValue.positiveInt)
     static let pageTimeout = Option<Double>(
-        "--page-timeout", value: "SECONDS", help: "Time limit per page or batch (default 10).", convert: ArgumentValue.seconds)
+        "--page-timeout", value: "SECONDS", help: "Time limit per page or batch (default 10).",
+        convert: ArgumentValue.seconds)
     static let invalidateTimeout = Option<Double>(
-        "--invalidate-timeout", value: "SECONDS", help: "Time limit for invalidate() (default 5).", convert: ArgumentValue.seconds)
+        "--invalidate-timeout", value: "SECONDS", help: "Time limit for invalidate() (default 5).",
+        convert: ArgumentValue.seconds)
     static let idleTimeout = Option<Double>(
-        "--idle-timeout", value: "SECONDS", help: "Idle provider exits after this long (default 30).", convert: ArgumentValue.seconds)
+        "--idle-timeout", value: "SECONDS", help: "Idle provider exits after this long (default 30).",
+        convert: ArgumentValue.seconds)
     static let itemsLimit = Option<Int>(
         "--items-limit", value: "N", help: "Most contacts the domain may provide (default 1000000).",
         convert: ArgumentValue.positiveInt)

@@ -23,11 +23,16 @@ enum SystemCommands {
             """,
         options: [
             EnableOptions.extensionPath, EnableOptions.pageSize, EnableOptions.batchSize, EnableOptions.hardCap,
-            EnableOptions.pageTimeout, EnableOptions.invalidateTimeout, EnableOptions.idleTimeout, EnableOptions.itemsLimit,
+            EnableOptions.pageTimeout, EnableOptions.invalidateTimeout, EnableOptions.idleTimeout,
+            EnableOptions.itemsLimit,
         ],
         examples: ["contacts-host enable", "contacts-host enable --extension .build/debug/MyProvider --page-size 50"],
         environment: ["CONTACT_PROVIDER_EXTENSION", "CONTACT_PROVIDER_USER_DECISION", "CONTACT_PROVIDER_APP_NAME"],
-        exitCodes: [ExitCodeHelp(0, "the domain is enabled"), ExitCodeHelp(1, "the user declined, or no provider executable was found"), ExitCodeHelp(2, "usage error: nothing was run")],
+        exitCodes: [
+            ExitCodeHelp(0, "the domain is enabled"),
+            ExitCodeHelp(1, "the user declined, or no provider executable was found"),
+            ExitCodeHelp(2, "usage error: nothing was run"),
+        ],
         run: { arguments, context in
             let client = try client(context)
             var executable: String?
@@ -46,7 +51,9 @@ enum SystemCommands {
             let manager = try ContactProviderManager(appGroup: context.appGroup)
             try await manager.enable()
             let configuration = try client.configuration()
-            context.output.out("enabled \(DefaultContactProviderDomain.identifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize))")
+            context.output.out(
+                "enabled \(DefaultContactProviderDomain.identifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize))"
+            )
             return ExitCode.success
         })
 
@@ -68,7 +75,8 @@ enum SystemCommands {
                 _ = try client.invalidate()
             } catch {
                 ContactCommands.warnAfterCommit(
-                    "the domain is disabled, but stopping the provider failed: " + HostTool.describe(error), context: context)
+                    "the domain is disabled, but stopping the provider failed: " + HostTool.describe(error),
+                    context: context)
             }
             return ExitCode.success
         })
@@ -80,7 +88,10 @@ enum SystemCommands {
             committed stays, and the next signal resumes from there.
             """,
         examples: ["contacts-host invalidate"],
-        exitCodes: [ExitCodeHelp(0, "the provider invalidated and exited, or none was running"), ExitCodeHelp(1, "the provider reported an error"), ExitCodeHelp(2, "usage error: nothing was run")],
+        exitCodes: [
+            ExitCodeHelp(0, "the provider invalidated and exited, or none was running"),
+            ExitCodeHelp(1, "the provider reported an error"), ExitCodeHelp(2, "usage error: nothing was run"),
+        ],
         run: { _, context in
             let client = try client(context)
             guard let reply = try client.invalidate() else {
@@ -99,11 +110,19 @@ enum SystemCommands {
             contacts in the system store). --timeout bounds silence: every committed page or batch restarts it.
             """,
         options: [SignalOptions.wait, SignalOptions.timeout, SignalOptions.json, SignalOptions.trace],
-        examples: ["contacts-host signal --wait", "contacts-host signal --wait --trace", "contacts-host signal --json"],
+        examples: [
+            "contacts-host signal --wait", "contacts-host signal --wait --trace", "contacts-host signal --json",
+        ],
         environment: ["CONTACT_PROVIDER_EXTENSION", "OSLOG_DISABLE", "CONTACTS_HOST_PROGRESS"],
-        exitCodes: [ExitCodeHelp(0, "signalled (with --wait: the sync succeeded)"), ExitCodeHelp(1, "the domain is disabled, the provider did not answer, or the sync failed (the report says why)"), ExitCodeHelp(2, "usage error: nothing was run")],
+        exitCodes: [
+            ExitCodeHelp(0, "signalled (with --wait: the sync succeeded)"),
+            ExitCodeHelp(
+                1, "the domain is disabled, the provider did not answer, or the sync failed (the report says why)"),
+            ExitCodeHelp(2, "usage error: nothing was run"),
+        ],
         run: { arguments, context in
-            let json = arguments.has(SignalOptions.json), trace = arguments.has(SignalOptions.trace)
+            let json = arguments.has(SignalOptions.json)
+            let trace = arguments.has(SignalOptions.trace)
             return try await signalCommand(
                 context: context, wait: arguments.has(SignalOptions.wait) || json || trace,
                 timeout: try arguments.value(SignalOptions.timeout, default: 60), json: json, trace: trace, step: false)
@@ -131,7 +150,8 @@ enum SystemCommands {
                 wait: true, timeout: timeout, trace: trace, step: step, extensionPath: fallback ?? nil,
                 progress: monitor.check)
         } catch SystemClient.ClientError.interrupted {
-            context.output.err("interrupted; the sync goes on in the provider ('contacts-host status' shows its result)")
+            context.output.err(
+                "interrupted; the sync goes on in the provider ('contacts-host status' shows its result)")
             return 128 + SIGINT
         }
         guard let reply, let report = reply.report else {
@@ -144,9 +164,10 @@ enum SystemCommands {
         }
         if json {
             // One line, so scripts can read it with `read` or `jq -c` and logs keep one record per line.
-            context.output.out(try ContactJSON.encode(ReportJSON(report, transcript: trace ? transcript : nil), pretty: false))
+            context.output.out(
+                try ContactJSON.encode(ReportJSON(report, transcript: trace ? transcript : nil), pretty: false))
         } else {
-            transcript.forEach { context.output.out($0) }
+            for line in transcript { context.output.out(line) }
             context.output.out(ReportJSON.text(report))
         }
         if let error = report.error {
@@ -173,7 +194,8 @@ enum SystemCommands {
                 extensionPath: configuration.extensionPath, providerRunning: client.isProviderRunning,
                 providerPID: client.providerPID, pageSize: configuration.pageSize, batchSize: configuration.batchSize,
                 phase: syncState.phase.rawValue,
-                nextPage: syncState.phase == .content ? (syncState.nextPage.map(PositionJSON.init) ?? PositionJSON(.initial)) : nil,
+                nextPage: syncState.phase == .content
+                    ? (syncState.nextPage.map(PositionJSON.init) ?? PositionJSON(.initial)) : nil,
                 anchor: syncState.phase == .changes ? syncState.anchor.map(PositionJSON.init) : nil,
                 appCount: appCount, systemCount: system.count,
                 lastSync: try SyncEngine.lastReport(paths: client.paths).map { ReportJSON($0, transcript: nil) })
@@ -196,7 +218,9 @@ enum SystemCommands {
         })
 
     static let systemReset = Command(
-        ["system", "reset"], summary: "ContactProviderManager.reset(): empty the system store; the next sync is a full content enumeration (R9).",
+        ["system", "reset"],
+        summary:
+            "ContactProviderManager.reset(): empty the system store; the next sync is a full content enumeration (R9).",
         examples: ["contacts-host system reset && contacts-host signal --wait"],
         run: { _, context in
             try await ContactProviderManager(appGroup: context.appGroup).reset()
@@ -292,14 +316,18 @@ struct StatusJSON: Codable {
             "page size: \(pageSize), batch size: \(batchSize)",
         ]
         if phase == "content" {
-            lines.append("next sync: content enumeration from \(nextPage.map { $0.generationMarker.isEmpty ? "the initial page" : "offset \($0.offset)" } ?? "the initial page")")
+            lines.append(
+                "next sync: content enumeration from \(nextPage.map { $0.generationMarker.isEmpty ? "the initial page" : "offset \($0.offset)" } ?? "the initial page")"
+            )
         } else {
             lines.append("next sync: changes from anchor offset \(anchor?.offset ?? 0)")
         }
         lines.append("app database: \(appCount) contacts")
         lines.append("system store: \(systemCount) contacts")
         if let lastSync {
-            lines.append("last sync: \(lastSync.enumeration), \(lastSync.updated) updated, \(lastSync.deleted) deleted" + (lastSync.error.map { ", failed: \($0.message)" } ?? ", ok"))
+            lines.append(
+                "last sync: \(lastSync.enumeration), \(lastSync.updated) updated, \(lastSync.deleted) deleted"
+                    + (lastSync.error.map { ", failed: \($0.message)" } ?? ", ok"))
         } else {
             lines.append("last sync: never")
         }

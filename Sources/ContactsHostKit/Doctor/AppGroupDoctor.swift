@@ -4,7 +4,7 @@ import ContactsInterop
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Checks every file of an App Group and repairs what can be repaired without losing data.
@@ -51,9 +51,12 @@ public struct AppGroupDoctor {
     /// are reported by `check()` itself.
     private func nameIndexProblems() -> [StoreProblem] {
         guard let problem = (try? appStore.indexProblem(ContactSearch.nameIndex)) ?? nil else { return [] }
-        return [StoreProblem(
-            path: appStore.path(of: ContactSearch.nameIndex),
-            message: problem + "; it holds no contact data (`doctor --repair` removes it, the next search rebuilds it)")]
+        return [
+            StoreProblem(
+                path: appStore.path(of: ContactSearch.nameIndex),
+                message: problem
+                    + "; it holds no contact data (`doctor --repair` removes it, the next search rebuilds it)")
+        ]
     }
 
     private func domainProblems(_ paths: DomainPaths) throws -> [StoreProblem] {
@@ -69,7 +72,10 @@ public struct AppGroupDoctor {
         }
         problems += Self.temporaryFileDirectories(paths).flatMap(temporaryFileProblems)
         if let kind = Self.fileType(paths.requests), kind != S_IFIFO {
-            problems.append(StoreProblem(path: paths.requests, message: "not a named pipe (\(Self.describe(kind))); providers cannot be signalled"))
+            problems.append(
+                StoreProblem(
+                    path: paths.requests,
+                    message: "not a named pipe (\(Self.describe(kind))); providers cannot be signalled"))
         }
         for directory in [paths.repliesDirectory, paths.watchersDirectory] {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -79,7 +85,10 @@ public struct AppGroupDoctor {
                 if Self.fileType(path) != S_IFIFO {
                     problems.append(StoreProblem(path: path, message: "not a named pipe"))
                 } else if !open.contains(Self.resolved(path)) {
-                    problems.append(StoreProblem(path: path, message: "a stale pipe: no process has it open (left by an interrupted command)"))
+                    problems.append(
+                        StoreProblem(
+                            path: path, message: "a stale pipe: no process has it open (left by an interrupted command)"
+                        ))
                 }
             }
         }
@@ -174,7 +183,9 @@ public struct AppGroupDoctor {
 
     private func temporaryFileProblems(in directory: String) -> [StoreProblem] {
         temporaryFiles(in: directory).map {
-            StoreProblem(path: $0, message: "a temp file left by an interrupted write (never renamed in; holds no committed data)")
+            StoreProblem(
+                path: $0,
+                message: "a temp file left by an interrupted write (never renamed in; holds no committed data)")
         }
     }
 
@@ -199,7 +210,9 @@ public struct AppGroupDoctor {
     }
 
     static func problem(_ error: StoreError, path: String) -> StoreProblem {
-        if case .malformed(let path, let line, let reason) = error { return StoreProblem(path: path, line: line, message: reason) }
+        if case .malformed(let path, let line, let reason) = error {
+            return StoreProblem(path: path, line: line, message: reason)
+        }
         return StoreProblem(path: path, message: "\(error)")
     }
 

@@ -41,7 +41,8 @@ public enum ContactImport {
         let records = try decodeJSON(data, source: source)
         if let duplicate = JSONDuplicateKeys.first(in: data) {
             throw ImportError(
-                description: "\(source): line \(duplicate.line): the key '\(duplicate.key)' appears twice in one object; "
+                description:
+                    "\(source): line \(duplicate.line): the key '\(duplicate.key)' appears twice in one object; "
                     + "remove one of them (nothing was imported)")
         }
         return records
@@ -74,7 +75,8 @@ public enum ContactImport {
     }
 
     private static func looksLikeSeedFormat(_ data: Data) -> Bool {
-        guard let array = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]], let first = array.first else {
+        guard let array = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]], let first = array.first
+        else {
             return false
         }
         return first["firstName"] != nil || first["lastName"] != nil
@@ -153,7 +155,13 @@ public enum ContactImport {
         for byte in data {
             if byte == 0x0A { line += 1 }
             if inString {
-                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == 0x5C {
+                    escaped = true
+                } else if byte == 0x22 {
+                    inString = false
+                }
                 continue
             }
             // Any value (object, string, number, …) starts an element, not only an object.
@@ -186,7 +194,8 @@ enum LineReason {
         switch error {
         case DecodingError.dataCorrupted(let context):
             let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return [context.debugDescription, underlying].compactMap { $0 }.joined(separator: ": ") + path(context.codingPath)
+            return [context.debugDescription, underlying].compactMap { $0 }.joined(separator: ": ")
+                + path(context.codingPath)
         case DecodingError.keyNotFound(let key, let context):
             return "missing key '\(key.stringValue)'" + path(context.codingPath)
         case DecodingError.typeMismatch(let type, let context):

@@ -119,7 +119,8 @@ public struct ContactImportStream {
                     let start = position
                     while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 { position += 1 }
                     guard position > start, position - start < 10 else { return nil }
-                    format = Int(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
+                    format = Int(
+                        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
                 case "kind":
                     guard plainString() != nil else { return nil }
                     kind = true

@@ -8,7 +8,8 @@ public enum ContactJSON {
     /// Pretty, key-sorted JSON (stable output for scripts and tests).
     public static func encode<T: Encodable>(_ value: T, pretty: Bool = true) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
@@ -46,7 +47,9 @@ public enum ContactJSON {
         for email in record.emailAddresses { lines.append("email (\(Labels.display(email.label))): \(email.value)") }
         for url in record.urlAddresses { lines.append("url (\(Labels.display(url.label))): \(url.value)") }
         for address in record.postalAddresses {
-            let parts = [address.street, address.city, address.state, address.postalCode, address.country].filter { !$0.isEmpty }
+            let parts = [address.street, address.city, address.state, address.postalCode, address.country].filter {
+                !$0.isEmpty
+            }
             lines.append("address (\(Labels.display(address.label))): \(parts.joined(separator: ", "))")
         }
         if let birthday = record.birthday { lines.append("birthday: \(birthday)") }
@@ -69,7 +72,9 @@ public enum ContactJSON {
         }
         if let date = record.nonGregorianBirthday {
             let year = date.year.map { "\($0)-" } ?? "--"
-            lines.append("birthday (\(date.calendar)): \(year)\(date.month)-\(date.day)\(date.isLeapMonth == true ? " (leap month)" : "")")
+            lines.append(
+                "birthday (\(date.calendar)): \(year)\(date.month)-\(date.day)\(date.isLeapMonth == true ? " (leap month)" : "")"
+            )
         }
         for date in record.dates { lines.append("date (\(Labels.display(date.label))): \(date.value)") }
         for relation in record.contactRelations {

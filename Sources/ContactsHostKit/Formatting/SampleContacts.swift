@@ -15,12 +15,23 @@ public struct SampleContacts {
         random = SeededRandom(seed: seed)
     }
 
-    private static let given = ["Ada", "Grace", "Alan", "Zoë", "José", "Mei", "Olu", "Søren", "Priya", "Liam", "Élodie", "Kenji", "Fatima", "Noah", "Ingrid", "Mateo"]
-    private static let family = ["Lovelace", "Hopper", "Turing", "de Groot", "García", "Chen", "Adeyemi", "Kierkegaard", "Patel", "O'Brien", "Dubois", "Tanaka", "Al-Sayed", "Müller", "Nguyen", "van der Berg"]
-    private static let organizations = ["Example Corp", "Analytical Engines Ltd", "Acme", "Northwind Traders", "Contoso", "Globex"]
+    private static let given = [
+        "Ada", "Grace", "Alan", "Zoë", "José", "Mei", "Olu", "Søren", "Priya", "Liam", "Élodie", "Kenji", "Fatima",
+        "Noah", "Ingrid", "Mateo",
+    ]
+    private static let family = [
+        "Lovelace", "Hopper", "Turing", "de Groot", "García", "Chen", "Adeyemi", "Kierkegaard", "Patel", "O'Brien",
+        "Dubois", "Tanaka", "Al-Sayed", "Müller", "Nguyen", "van der Berg",
+    ]
+    private static let organizations = [
+        "Example Corp", "Analytical Engines Ltd", "Acme", "Northwind Traders", "Contoso", "Globex",
+    ]
     private static let departments = ["Engineering", "Sales", "Research", "Support"]
     private static let titles = ["Engineer", "Designer", "Manager", "Director", "Analyst"]
-    private static let cities = [("Cupertino", "CA", "95014", "United States", "us"), ("Amsterdam", "", "1012 AB", "Netherlands", "nl"), ("London", "", "SW1A 1AA", "United Kingdom", "gb"), ("Tokyo", "", "100-0001", "Japan", "jp")]
+    private static let cities = [
+        ("Cupertino", "CA", "95014", "United States", "us"), ("Amsterdam", "", "1012 AB", "Netherlands", "nl"),
+        ("London", "", "SW1A 1AA", "United Kingdom", "gb"), ("Tokyo", "", "100-0001", "Japan", "jp"),
+    ]
 
     private mutating func next() -> UInt64 { random.next() }
 
@@ -32,7 +43,8 @@ public struct SampleContacts {
     /// The contact at `index` of this seed's sequence (call in order: each call advances the generator).
     public mutating func contact(_ index: Int) -> ContactRecord {
         var record = ContactRecord(identifier: "sample-\(seed)-\(index)")
-        let given = pick(Self.given), family = pick(Self.family)
+        let given = pick(Self.given)
+        let family = pick(Self.family)
         let organization = pick(Self.organizations)
         if chance(10) {
             // An organization card: no person name.
@@ -53,20 +65,32 @@ public struct SampleContacts {
                 if chance(70) { record.jobTitle = pick(Self.titles) }
             }
         }
-        let phoneLabels = [CNLabelPhoneNumberMobile, CNLabelHome, CNLabelWork, CNLabelPhoneNumberMain, CNLabelPhoneNumberiPhone, "Studio"]
+        let phoneLabels = [
+            CNLabelPhoneNumberMobile, CNLabelHome, CNLabelWork, CNLabelPhoneNumberMain, CNLabelPhoneNumberiPhone,
+            "Studio",
+        ]
         for _ in 0..<below(3) + 1 {
-            let number = pick(["+1 408 555 \(digits(4))", "+31 6 \(digits(4)) \(digits(4))", "+44 20 7946 \(digits(4))", "(212) 555-\(digits(4))"])
+            let number = pick([
+                "+1 408 555 \(digits(4))", "+31 6 \(digits(4)) \(digits(4))", "+44 20 7946 \(digits(4))",
+                "(212) 555-\(digits(4))",
+            ])
             record.phoneNumbers.append(.init(label: pick(phoneLabels), value: number))
         }
-        let mailbox = (record.givenName.isEmpty ? "info" : record.givenName.lowercased()).filter { $0.isLetter && $0.isASCII }
+        let mailbox = (record.givenName.isEmpty ? "info" : record.givenName.lowercased()).filter {
+            $0.isLetter && $0.isASCII
+        }
         for index in 0..<below(3) {
             let domain = pick(["example.com", "example.org", "icloud.com"])
-            record.emailAddresses.append(.init(label: pick([CNLabelHome, CNLabelWork, CNLabelEmailiCloud]), value: "\(mailbox.isEmpty ? "x" : mailbox)\(index == 0 ? "" : String(index))@\(domain)"))
+            record.emailAddresses.append(
+                .init(
+                    label: pick([CNLabelHome, CNLabelWork, CNLabelEmailiCloud]),
+                    value: "\(mailbox.isEmpty ? "x" : mailbox)\(index == 0 ? "" : String(index))@\(domain)"))
         }
         if chance(40) {
             let (city, region, postalCode, country, iso) = pick(Self.cities)
             var address = ContactRecord.LabeledPostalAddress(label: pick([CNLabelHome, CNLabelWork]))
-            address.street = "\(below(200) + 1) \(pick(["Infinite Loop", "Keizersgracht", "Baker Street", "Main Street"]))"
+            address.street =
+                "\(below(200) + 1) \(pick(["Infinite Loop", "Keizersgracht", "Baker Street", "Main Street"]))"
             address.city = city
             address.state = region
             address.postalCode = postalCode
@@ -74,14 +98,27 @@ public struct SampleContacts {
             address.isoCountryCode = iso
             record.postalAddresses.append(address)
         }
-        if chance(20) { record.urlAddresses.append(.init(label: CNLabelURLAddressHomePage, value: "https://example.com/\(mailbox)")) }
-        if chance(30) {
-            let month = below(12) + 1, day = below(28) + 1
-            record.birthday = chance(20)
-                ? String(format: "--%02d-%02d", month, day) : String(format: "%04d-%02d-%02d", 1940 + below(65), month, day)
+        if chance(20) {
+            record.urlAddresses.append(.init(label: CNLabelURLAddressHomePage, value: "https://example.com/\(mailbox)"))
         }
-        if chance(10) { record.dates.append(.init(label: CNLabelDateAnniversary, value: String(format: "%04d-%02d-%02d", 1990 + below(30), below(12) + 1, below(28) + 1))) }
-        if chance(10) { record.contactRelations.append(.init(label: CNLabelContactRelationSpouse, value: "\(pick(Self.given)) \(family)")) }
+        if chance(30) {
+            let month = below(12) + 1
+            let day = below(28) + 1
+            record.birthday =
+                chance(20)
+                ? String(format: "--%02d-%02d", month, day)
+                : String(format: "%04d-%02d-%02d", 1940 + below(65), month, day)
+        }
+        if chance(10) {
+            record.dates.append(
+                .init(
+                    label: CNLabelDateAnniversary,
+                    value: String(format: "%04d-%02d-%02d", 1990 + below(30), below(12) + 1, below(28) + 1)))
+        }
+        if chance(10) {
+            record.contactRelations.append(
+                .init(label: CNLabelContactRelationSpouse, value: "\(pick(Self.given)) \(family)"))
+        }
         if chance(10) {
             var profile = ContactRecord.LabeledSocialProfile(label: nil)
             profile.service = CNSocialProfileServiceTwitter
@@ -89,8 +126,12 @@ public struct SampleContacts {
             profile.urlString = "https://twitter.com/\(mailbox)"
             record.socialProfiles.append(profile)
         }
-        if chance(5) { record.instantMessageAddresses.append(.init(label: CNLabelHome, username: mailbox, service: "Skype")) }
-        if chance(15) { record.note = pick(["Met at WWDC.", "Prefers e-mail.", "Line one\nline two", "Café ☕️ on Fridays"]) }
+        if chance(5) {
+            record.instantMessageAddresses.append(.init(label: CNLabelHome, username: mailbox, service: "Skype"))
+        }
+        if chance(15) {
+            record.note = pick(["Met at WWDC.", "Prefers e-mail.", "Line one\nline two", "Café ☕️ on Fridays"])
+        }
         return record
     }
 

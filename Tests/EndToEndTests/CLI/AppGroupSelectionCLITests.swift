@@ -5,7 +5,8 @@ import Testing
 
 @Suite("contacts-host: choosing the App Group with --app-group and CONTACT_PROVIDER_APP_GROUP")
 struct AppGroupSelectionCLITests {
-    private func run(_ arguments: [String], environment: [String: String], in directory: String) throws -> ProcessResult {
+    private func run(_ arguments: [String], environment: [String: String], in directory: String) throws -> ProcessResult
+    {
         try ProcessRunner.run(
             BuiltProducts.path("contacts-host"), arguments, environment: environment, currentDirectory: directory)
     }
@@ -20,7 +21,8 @@ struct AppGroupSelectionCLITests {
     func environmentVariable() throws {
         try withTemporaryAppGroup { group in
             let cwd = try workingDirectory(group)
-            let result = try run(["add", "--id", "env", "--given-name", "Env"], environment: group.environment, in: cwd)
+            let result = try run(
+                ["add", "--id", "env", "--given-name", "Env"], environment: group.environment, in: cwd)
             #expect(result.exitCode == 0, "\(result)")
             #expect(try AppDatabase(appGroup: group.appGroup).get("env")?.givenName == "Env")
             #expect(!FileManager.default.fileExists(atPath: cwd + "/AppGroup"))
@@ -33,9 +35,11 @@ struct AppGroupSelectionCLITests {
             let cwd = try workingDirectory(group)
             let target = group.path + "/flagged"
             let environment = CLIHarness.environmentWithoutAppGroup
-            var result = try run(["--app-group", target, "add", "--id", "f1", "--given-name", "F"], environment: environment, in: cwd)
+            var result = try run(
+                ["--app-group", target, "add", "--id", "f1", "--given-name", "F"], environment: environment, in: cwd)
             #expect(result.exitCode == 0, "\(result)")
-            result = try run(["add", "--id", "f2", "--given-name", "G", "--app-group=\(target)"], environment: environment, in: cwd)
+            result = try run(
+                ["add", "--id", "f2", "--given-name", "G", "--app-group=\(target)"], environment: environment, in: cwd)
             #expect(result.exitCode == 0, "\(result)")
             result = try run(["list", "--app-group", target], environment: environment, in: cwd)
             #expect(result.output == "f1\tF\nf2\tG", "\(result)")
@@ -70,7 +74,9 @@ struct AppGroupSelectionCLITests {
         }
     }
 
-    @Test("Without flag or variable, the per-user default under $XDG_DATA_HOME (else ~/.local/share) is used, wherever the command runs")
+    @Test(
+        "Without flag or variable, the per-user default under $XDG_DATA_HOME (else ~/.local/share) is used, wherever the command runs"
+    )
     func defaultDirectory() throws {
         try withTemporaryAppGroup { group in
             let cwd = try workingDirectory(group)
@@ -99,7 +105,8 @@ struct AppGroupSelectionCLITests {
     @Test("--app-group given twice is a usage error")
     func flagTwice() throws {
         try withTemporaryAppGroup { group in
-            let result = try ProcessRunner.host(["--app-group", group.path, "list", "--app-group", group.path], in: group)
+            let result = try ProcessRunner.host(
+                ["--app-group", group.path, "list", "--app-group", group.path], in: group)
             CLIHarness.expectUsageError(result, mentioning: "given more than once")
         }
     }

@@ -34,7 +34,10 @@ struct FrontDoorCLITests {
                 #expect(text.exitCode == 0, "\(text)")
                 let firstLine = text.stdout.split(separator: "\n").first.map(String.init) ?? ""
                 #expect(firstLine.hasPrefix("App Group: \(path) ("), "\(text)")
-                #expect(firstLine.contains(source == "flag" ? "--app-group" : source == "environment" ? "$CONTACT_PROVIDER_APP_GROUP" : "the default"))
+                #expect(
+                    firstLine.contains(
+                        source == "flag"
+                            ? "--app-group" : source == "environment" ? "$CONTACT_PROVIDER_APP_GROUP" : "the default"))
                 let json = try host(prefix + ["status", "--json"], environment)
                 let object = try #require(try CLIHarness.json(json.stdout) as? [String: Any])
                 #expect(object["appGroup"] as? String == path)
@@ -57,10 +60,14 @@ struct FrontDoorCLITests {
 
             let demo = try host(["demo"], environment)
             #expect(demo.exitCode == 0, "\(demo)")
-            #expect(demo.stdout.hasPrefix("App Group: \(demoPath) (the demo's own; your App Group \(defaultGroup.path) is not touched)"), "\(demo)")
+            #expect(
+                demo.stdout.hasPrefix(
+                    "App Group: \(demoPath) (the demo's own; your App Group \(defaultGroup.path) is not touched)"),
+                "\(demo)")
             #expect(demo.stdout.contains("equals the app database"))
             #expect(try FileManager.default.subpathsOfDirectory(atPath: defaultGroup.path).sorted() == before)
-            #expect([database.snapshotPath, database.journalPath].map { FileManager.default.contents(atPath: $0) } == bytes)
+            #expect(
+                [database.snapshotPath, database.journalPath].map { FileManager.default.contents(atPath: $0) } == bytes)
             #expect(try AppDatabase(appGroup: defaultGroup).all().map(\.identifier) == ["mine"])
             #expect(try AppDatabase(appGroup: AppGroup(path: demoPath)).all().count == 5)
         }
@@ -120,7 +127,9 @@ struct GenerateCLITests {
             #expect(a.contains { !$0.socialProfiles.isEmpty } && a.contains { !$0.instantMessageAddresses.isEmpty })
             #expect(a.contains { $0.contactType == "organization" } && a.contains { !$0.middleName.isEmpty })
             // The same seed again replaces; another seed adds different contacts.
-            #expect(try CLIHarness.succeed(["generate", "300", "--seed", "7"], in: first).contains("(0 added, 300 updated)"))
+            #expect(
+                try CLIHarness.succeed(["generate", "300", "--seed", "7"], in: first).contains("(0 added, 300 updated)")
+            )
             try CLIHarness.succeed(["generate", "300", "--seed", "8"], in: second)
             let c = try CLIHarness.database(second).all()
             #expect(c.count == 600)
@@ -133,7 +142,9 @@ struct GenerateCLITests {
 
 @Suite("signal --wait on a long sync: progress on stderr, a timeout that counts silence")
 struct SignalProgressCLITests {
-    @Test("A sync longer than --timeout that keeps committing pages succeeds, with progress lines on stderr after a second")
+    @Test(
+        "A sync longer than --timeout that keeps committing pages succeeds, with progress lines on stderr after a second"
+    )
     func progressAndSilenceTimeout() throws {
         try withTemporaryAppGroup { group in
             var environment = group.environment
@@ -151,8 +162,13 @@ struct SignalProgressCLITests {
             #expect(result.stdout.contains("system store: 12 contacts"), "\(result)")
             let progress = result.stderr.split(separator: "\n").filter { $0.hasPrefix("syncing… ") }
             #expect(!progress.isEmpty, "\(result)")
-            #expect(progress.allSatisfy { $0.contains("commits so far (pages or batches)") && $0.contains("contacts in the system store") })
-            #expect(result.stderr.split(separator: "\n").count == progress.count, "only progress lines on stderr: \(result)")
+            #expect(
+                progress.allSatisfy {
+                    $0.contains("commits so far (pages or batches)") && $0.contains("contacts in the system store")
+                })
+            #expect(
+                result.stderr.split(separator: "\n").count == progress.count, "only progress lines on stderr: \(result)"
+            )
             _ = try host(["invalidate"])
         }
     }
@@ -168,7 +184,8 @@ struct ImportProgressCLITests {
             process.executableURL = URL(fileURLWithPath: BuiltProducts.path("contacts-host"))
             process.arguments = ["import", "-"]
             process.environment = group.environment
-            let input = Pipe(), errors = Pipe()
+            let input = Pipe()
+            let errors = Pipe()
             process.standardInput = input
             process.standardOutput = FileHandle.nullDevice
             process.standardError = errors
@@ -180,7 +197,8 @@ struct ImportProgressCLITests {
             twin.executableURL = URL(fileURLWithPath: BuiltProducts.path("contacts-host"))
             twin.arguments = ["--app-group", group.path + "/twin", "import", "-"]
             twin.environment = forcedEnvironment
-            let twinInput = Pipe(), twinErrors = Pipe()
+            let twinInput = Pipe()
+            let twinErrors = Pipe()
             twin.standardInput = twinInput
             twin.standardOutput = FileHandle.nullDevice
             twin.standardError = twinErrors
@@ -207,7 +225,9 @@ struct ImportProgressCLITests {
             var environment = group.environment
             environment["CONTACTS_HOST_PROGRESS"] = "1"  // stderr is a pipe here, not a terminal
             process.environment = environment
-            let input = Pipe(), output = Pipe(), errors = Pipe()
+            let input = Pipe()
+            let output = Pipe()
+            let errors = Pipe()
             process.standardInput = input
             process.standardOutput = output
             process.standardError = errors

@@ -10,7 +10,9 @@ struct ImportExportCLITests {
     func importStdin() throws {
         try withTemporaryAppGroup { group throws in
             let input = Data(#"[{"identifier":"in1","givenName":"Piped"}]"#.utf8)
-            #expect(try CLIHarness.succeed(["import", "-"], in: group, stdin: input) == "imported 1 contacts (1 added, 0 updated, 0 skipped)")
+            #expect(
+                try CLIHarness.succeed(["import", "-"], in: group, stdin: input)
+                    == "imported 1 contacts (1 added, 0 updated, 0 skipped)")
             #expect(try CLIHarness.database(group).get("in1")?.givenName == "Piped")
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The README's "Write and check your own provider", run as a newcomer would: each block marked
 /// `<!-- walkthrough file: PATH -->` is written to PATH, each `<!-- walkthrough run -->` block runs in
@@ -71,12 +71,17 @@ struct ReadmeWalkthroughTests {
             echo hi
             ```
             """
-        #expect(try Self.steps(in: markdown) == [.file(path: "Sources/A/a.swift", contents: "let a = 1\n"), .run(script: "echo hi\n")])
+        #expect(
+            try Self.steps(in: markdown) == [
+                .file(path: "Sources/A/a.swift", contents: "let a = 1\n"), .run(script: "echo hi\n"),
+            ])
         #expect(throws: WalkthroughError.self) { try Self.steps(in: "<!-- walkthrough run -->\ntext") }
         #expect(throws: WalkthroughError.self) { try Self.steps(in: "<!-- walkthrough file: ../x -->\n```\n```") }
     }
 
-    @Test("From an empty directory: the README's Package.swift and provider build, sync and pass contacts-host conformance")
+    @Test(
+        "From an empty directory: the README's Package.swift and provider build, sync and pass contacts-host conformance"
+    )
     func walkthroughAsWritten() throws {
         let readme = try String(contentsOfFile: Self.packageRoot + "/README.md", encoding: .utf8)
         let steps = try Self.steps(in: readme)

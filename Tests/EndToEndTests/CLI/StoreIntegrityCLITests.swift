@@ -12,13 +12,16 @@ struct StoreIntegrityCLITests {
         }
     }
 
-    @Test("doctor finds a damaged journal line, export --salvage gets every readable contact, doctor --repair rebuilds the store")
+    @Test(
+        "doctor finds a damaged journal line, export --salvage gets every readable contact, doctor --repair rebuilds the store"
+    )
     func doctorRepairsDamagedJournal() throws {
         try withTemporaryAppGroup { group in
             try addThree(group)
             #expect(try CLIHarness.succeed(["doctor"], in: group).hasPrefix("no problems"))
             let journal = CLIHarness.database(group).store.journalPath
-            try IntegrityFiles.appendLine("{\"seq\":4,\"upsert\":[{\"identifier\":\"bad\",\"birthday\":\"never\"}]}", to: journal)
+            try IntegrityFiles.appendLine(
+                "{\"seq\":4,\"upsert\":[{\"identifier\":\"bad\",\"birthday\":\"never\"}]}", to: journal)
 
             let list = try ProcessRunner.host(["list"], in: group)
             CLIHarness.expectFailure(list, mentioning: [journal + ":5:"])
@@ -31,7 +34,8 @@ struct StoreIntegrityCLITests {
             #expect(salvage.stderr.contains(journal + ":5: unreadable line"), "\(salvage)")
             let exported = try JSONSerialization.jsonObject(with: Data(salvage.stdout.utf8)) as? [String: Any]
             let contacts = exported?["contacts"] as? [[String: Any]]
-            #expect(contacts?.compactMap { $0["identifier"] as? String }.sorted() == ["ada", "alan", "grace"], "\(salvage)")
+            #expect(
+                contacts?.compactMap { $0["identifier"] as? String }.sorted() == ["ada", "alan", "grace"], "\(salvage)")
 
             let repair = try ProcessRunner.host(["doctor", "--repair"], in: group)
             #expect(repair.exitCode == 0, "\(repair)")
@@ -44,7 +48,9 @@ struct StoreIntegrityCLITests {
         }
     }
 
-    @Test("A bad byte in the system store's last journal line: system reset refuses, doctor --repair drops the store, then it works")
+    @Test(
+        "A bad byte in the system store's last journal line: system reset refuses, doctor --repair drops the store, then it works"
+    )
     func doctorDropsDamagedSystemStore() throws {
         try withTemporaryAppGroup { group in
             try addThree(group)
@@ -52,13 +58,15 @@ struct StoreIntegrityCLITests {
             let journal = group.path + "/domains/defaultDomain/store/journal.jsonl"
             // One changed byte in the last line ("seq" → "sEq").
             try IntegrityFiles.appendLine("{\"sEq\":1,\"upsert\":[{\"identifier\":\"x\"}]}", to: journal)
-            CLIHarness.expectFailure(try ProcessRunner.host(["system", "reset"], in: group), mentioning: [journal + ":2:"])
+            CLIHarness.expectFailure(
+                try ProcessRunner.host(["system", "reset"], in: group), mentioning: [journal + ":2:"])
 
             let check = try ProcessRunner.host(["doctor"], in: group)
             #expect(check.exitCode == 1 && check.stdout.hasPrefix(journal + ":2: "), "\(check)")
             let repair = try ProcessRunner.host(["doctor", "--repair"], in: group)
             #expect(repair.exitCode == 0, "\(repair)")
-            #expect(repair.stdout.contains("dropped (rebuilt by the next sync, a full content enumeration)"), "\(repair)")
+            #expect(
+                repair.stdout.contains("dropped (rebuilt by the next sync, a full content enumeration)"), "\(repair)")
             #expect(repair.stdout.contains("moved aside: " + journal + ".damaged-"), "\(repair)")
             try CLIHarness.succeed(["system", "reset"], in: group)
             #expect(try CLIHarness.succeed(["system", "list"], in: group).isEmpty)
@@ -76,7 +84,8 @@ struct StoreIntegrityCLITests {
             try CLIHarness.succeed(["add", "--id", "late", "--given-name", "Late"], in: group)
             try FileManager.default.removeItem(atPath: store.snapshotPath)
             let files = CLIHarness.databaseFiles(group)
-            CLIHarness.expectFailure(try ProcessRunner.host(["list"], in: group), mentioning: [store.snapshotPath + ":1:"])
+            CLIHarness.expectFailure(
+                try ProcessRunner.host(["list"], in: group), mentioning: [store.snapshotPath + ":1:"])
             let add = try ProcessRunner.host(["add", "--given-name", "X"], in: group)
             #expect(add.exitCode == 1 && add.stderr.contains(store.snapshotPath + ":1:"), "\(add)")
             #expect(CLIHarness.databaseFiles(group) == files)
@@ -91,7 +100,8 @@ struct StoreIntegrityCLITests {
     func identifierIdentity() throws {
         try withTemporaryAppGroup { group in
             try CLIHarness.succeed(["add", "--id", "caf\u{E9}", "--given-name", "Composed"], in: group)
-            let second = try ProcessRunner.host(["add", "--id", "cafe\u{301}", "--given-name", "Decomposed"], in: group)
+            let second = try ProcessRunner.host(
+                ["add", "--id", "cafe\u{301}", "--given-name", "Decomposed"], in: group)
             CLIHarness.expectFailure(second, mentioning: ["already exists"])
             #expect(try CLIHarness.succeed(["list"], in: group).split(separator: "\n").count == 1)
             #expect(try CLIHarness.succeed(["get", "cafe\u{301}"], in: group).contains("Composed"))
@@ -103,13 +113,19 @@ struct StoreIntegrityCLITests {
     @Test("JSON and vCard imports with both spellings of café keep one contact")
     func importIdentity() throws {
         try withTemporaryAppGroup { group in
-            let json = #"[{"identifier":"caf\u00e9","givenName":"Composed"},{"identifier":"cafe\u0301","givenName":"Decomposed"}]"#
-            #expect(try CLIHarness.succeed(["import", "-"], in: group, stdin: Data(json.utf8)) == "imported 2 contacts (1 added, 1 updated, 0 skipped)")
+            let json =
+                #"[{"identifier":"caf\u00e9","givenName":"Composed"},{"identifier":"cafe\u0301","givenName":"Decomposed"}]"#
+            #expect(
+                try CLIHarness.succeed(["import", "-"], in: group, stdin: Data(json.utf8))
+                    == "imported 2 contacts (1 added, 1 updated, 0 skipped)")
             let listed = try CLIHarness.succeed(["list"], in: group)
             #expect(listed.split(separator: "\n").count == 1 && listed.contains("Decomposed"), "\(listed)")
-            let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:cafe\u{301}\r\nFN:From vCard\r\nN:;From vCard;;;\r\nEND:VCARD\r\n"
+            let card =
+                "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:cafe\u{301}\r\nFN:From vCard\r\nN:;From vCard;;;\r\nEND:VCARD\r\n"
             let result = try ProcessRunner.host(["import", "-"], in: group, stdin: Data(card.utf8))
-            #expect(result.exitCode == 0 && result.output == "imported 1 contacts (0 added, 1 updated, 0 skipped)", "\(result)")
+            #expect(
+                result.exitCode == 0 && result.output == "imported 1 contacts (0 added, 1 updated, 0 skipped)",
+                "\(result)")
             let after = try CLIHarness.succeed(["list"], in: group)
             #expect(after.split(separator: "\n").count == 1 && after.contains("From vCard"), "\(after)")
         }

@@ -6,7 +6,9 @@ import Testing
 @Suite("contacts-host writers: concurrency and cost")
 struct StoreScalingCLITests {
     /// Starts `/bin/sh -c script` with `environment`, its output going to files in `directory`.
-    private func startLoop(_ script: String, name: String, environment: [String: String], directory: String) throws -> Process {
+    private func startLoop(_ script: String, name: String, environment: [String: String], directory: String) throws
+        -> Process
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script, name, BuiltProducts.path("contacts-host")]
@@ -34,17 +36,25 @@ struct StoreScalingCLITests {
                 name: "chosen", environment: group.environment, directory: logs)
             generated.waitUntilExit()
             chosen.waitUntilExit()
-            #expect(generated.terminationStatus == 0, "\(String(decoding: FileManager.default.contents(atPath: logs + "/generated.err") ?? Data(), as: UTF8.self))")
-            #expect(chosen.terminationStatus == 0, "\(String(decoding: FileManager.default.contents(atPath: logs + "/chosen.err") ?? Data(), as: UTF8.self))")
+            #expect(
+                generated.terminationStatus == 0,
+                "\(String(decoding: FileManager.default.contents(atPath: logs + "/generated.err") ?? Data(), as: UTF8.self))"
+            )
+            #expect(
+                chosen.terminationStatus == 0,
+                "\(String(decoding: FileManager.default.contents(atPath: logs + "/chosen.err") ?? Data(), as: UTF8.self))"
+            )
 
             let printed = try ["generated", "chosen"].flatMap { name in
-                try String(contentsOfFile: "\(logs)/\(name).out", encoding: .utf8).split(separator: "\n").map(String.init)
+                try String(contentsOfFile: "\(logs)/\(name).out", encoding: .utf8).split(separator: "\n").map(
+                    String.init)
             }
             #expect(printed.count == 100)
             #expect(printed.filter { $0.hasPrefix("chosen-") }.count == 50)
             #expect(printed.filter { UUID(uuidString: $0) != nil }.count == 50)
 
-            let listed = try CLIHarness.contacts(try CLIHarness.succeed(["list", "--json"], in: group)).map(\.identifier)
+            let listed = try CLIHarness.contacts(try CLIHarness.succeed(["list", "--json"], in: group)).map(
+                \.identifier)
             #expect(listed.count == 100)
             #expect(Set(listed).count == 100)
             #expect(Set(listed) == Set(printed))

@@ -40,7 +40,9 @@ struct UsageCLITests {
     func addHelpOptions() throws {
         try withTemporaryAppGroup { group in
             let help = try CLIHarness.succeed(["add", "--help"], in: group)
-            for option in ["--given-name G", "--family-name F", "--phone [LABEL=]NUMBER ...", "--birthday YYYY-MM-DD", "--id ID"] {
+            for option in [
+                "--given-name G", "--family-name F", "--phone [LABEL=]NUMBER ...", "--birthday YYYY-MM-DD", "--id ID",
+            ] {
                 #expect(help.contains(option), "\(option)")
             }
         }
@@ -50,7 +52,10 @@ struct UsageCLITests {
     func labelsAccepted() throws {
         try withTemporaryAppGroup { group in
             try CLIHarness.succeed(
-                ["add", "--id", "l", "--given-name", "L", "--phone", "Mobile=+1 555", "--phone", "Studio=123 456", "--email", "icloud=l@icloud.com"],
+                [
+                    "add", "--id", "l", "--given-name", "L", "--phone", "Mobile=+1 555", "--phone", "Studio=123 456",
+                    "--email", "icloud=l@icloud.com",
+                ],
                 in: group)
             let record = try #require(try CLIHarness.database(group).get("l"))
             #expect(record.phoneNumbers.map(\.label) == ["_$!<Mobile>!$_", "Studio"])

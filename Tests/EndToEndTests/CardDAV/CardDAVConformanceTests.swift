@@ -1,13 +1,14 @@
 import ContactProviderConformance
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The conformance kit with the `carddav:` backend: it edits a live Radicale over HTTP and checks
 /// the `carddav-provider` example, a real process, against every rule.
 @Suite("End to end: the conformance kit through carddav: against a live Radicale")
 struct CardDAVConformanceTests {
-    @Test("carddav-provider passes every MUST rule with the carddav: backend",
+    @Test(
+        "carddav-provider passes every MUST rule with the carddav: backend",
         .enabled(if: PythonTestTools.shouldRun, Comment(rawValue: PythonTestTools.skipReason)))
     func carddavProviderConforms() async throws {
         let server = try RadicaleServer(python: try PythonTestTools.python())

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// One test's world: a Radicale with an empty address book, an App Group whose domain runs the
 /// `carddav-provider` example pointed at it, and a client that edits the server behind its back.
@@ -13,14 +13,16 @@ final class CardDAVFixture: @unchecked Sendable {
     init(credentials: (user: String, password: String)? = nil, enableOptions: [String] = []) async throws {
         server = try RadicaleServer(python: try PythonTestTools.python(), credentials: credentials)
         group = TemporaryAppGroup()
-        book = CardDAVTestClient(collection: URL(string: "tester/contacts/", relativeTo: server.baseURL)!.absoluteURL,
+        book = CardDAVTestClient(
+            collection: URL(string: "tester/contacts/", relativeTo: server.baseURL)!.absoluteURL,
             credentials: credentials)
         do {
             try await book.createAddressBook()
             var configure = ["carddav", "configure", "--url", book.collection.absoluteString]
             if let credentials {
                 let passwordFile = group.path + "/password"
-                _ = FileManager.default.createFile(atPath: passwordFile, contents: Data(credentials.password.utf8),
+                _ = FileManager.default.createFile(
+                    atPath: passwordFile, contents: Data(credentials.password.utf8),
                     attributes: [.posixPermissions: 0o600])
                 configure += ["--username", credentials.user, "--password-file", passwordFile]
             }
@@ -42,7 +44,8 @@ final class CardDAVFixture: @unchecked Sendable {
     /// Signals and waits; returns the sync report (exit code `code`).
     @discardableResult
     func signal(expect code: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
-        try jsonObject(try host(["signal", "--wait", "--json"], in: group, expect: code, sourceLocation: sourceLocation))
+        try jsonObject(
+            try host(["signal", "--wait", "--json"], in: group, expect: code, sourceLocation: sourceLocation))
     }
 
     /// The system store's contacts by identifier.
@@ -96,7 +99,8 @@ struct ServerCard: Sendable {
         #expect(phones == (phone.map { [$0] } ?? []), "\(uid) phoneNumbers", sourceLocation: sourceLocation)
         let emails = (contact["emailAddresses"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
         #expect(emails == (email.map { [$0] } ?? []), "\(uid) emailAddresses", sourceLocation: sourceLocation)
-        #expect((contact["organizationName"] as? String ?? "") == (organization ?? ""), "\(uid) organizationName",
+        #expect(
+            (contact["organizationName"] as? String ?? "") == (organization ?? ""), "\(uid) organizationName",
             sourceLocation: sourceLocation)
         #expect((contact["note"] as? String ?? "") == (note ?? ""), "\(uid) note", sourceLocation: sourceLocation)
     }
@@ -110,8 +114,11 @@ extension CardDAVTestClient {
 }
 
 /// Expects the system store to hold exactly `cards`, field by field.
-func expectSystem(_ fixture: CardDAVFixture, holds cards: [ServerCard], sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectSystem(
+    _ fixture: CardDAVFixture, holds cards: [ServerCard], sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     let system = try fixture.systemContacts()
-    #expect(Set(system.keys) == Set(cards.map(\.uid)), "identifiers in the system store", sourceLocation: sourceLocation)
+    #expect(
+        Set(system.keys) == Set(cards.map(\.uid)), "identifiers in the system store", sourceLocation: sourceLocation)
     for card in cards { card.expectMatches(system[card.uid], sourceLocation: sourceLocation) }
 }

@@ -1,17 +1,19 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The `carddav-provider` example against a live Radicale (installed by `Scripts/install-test-tools.sh`),
 /// with real processes: what is edited on the server reaches the system store after a signal.
 @Suite("End to end: the CardDAV provider syncs from a live Radicale")
 struct CardDAVSyncTests {
-    static let ada = ServerCard(uid: "ada", given: "Ada", family: "Lovelace", phone: "+44 20 7946 0000",
+    static let ada = ServerCard(
+        uid: "ada", given: "Ada", family: "Lovelace", phone: "+44 20 7946 0000",
         email: "ada@example.com", organization: "Analytical Engines", note: "First programmer")
     static let bob = ServerCard(uid: "bob", given: "Bob", family: "Smith", email: "bob@example.com")
     static let cleo = ServerCard(uid: "cleo", given: "Cléo", family: "Doe", phone: "+33 1 23 45 67 89")
 
-    @Test("cards added, changed and deleted on the server reach the system store, field by field",
+    @Test(
+        "cards added, changed and deleted on the server reach the system store, field by field",
         .enabled(if: PythonTestTools.shouldRun, Comment(rawValue: PythonTestTools.skipReason)))
     func addChangeDelete() async throws {
         let fixture = try await CardDAVFixture(enableOptions: ["--page-size", "2", "--batch-size", "2"])
@@ -45,12 +47,15 @@ struct CardDAVSyncTests {
         try expectSystem(fixture, holds: [ada, Self.cleo, dan])
     }
 
-    @Test("more cards than one page and more changes than one batch arrive complete",
+    @Test(
+        "more cards than one page and more changes than one batch arrive complete",
         .enabled(if: PythonTestTools.shouldRun, Comment(rawValue: PythonTestTools.skipReason)))
     func pagesAndBatches() async throws {
         let fixture = try await CardDAVFixture(enableOptions: ["--page-size", "5", "--batch-size", "4"])
         defer { fixture.tearDown() }
-        var cards = (0..<23).map { ServerCard(uid: String(format: "p%03d", $0), given: "Given\($0)", family: "Family\($0)") }
+        var cards = (0..<23).map {
+            ServerCard(uid: String(format: "p%03d", $0), given: "Given\($0)", family: "Family\($0)")
+        }
         for card in cards { try await fixture.book.put(card) }
         let content = try fixture.signal()
         #expect(content["pages"] as? Int == 5)
@@ -71,7 +76,8 @@ struct CardDAVSyncTests {
         try expectSystem(fixture, holds: cards)
     }
 
-    @Test("a sync-token the server no longer accepts leads to a full re-enumeration with nothing stale",
+    @Test(
+        "a sync-token the server no longer accepts leads to a full re-enumeration with nothing stale",
         .enabled(if: PythonTestTools.shouldRun, Comment(rawValue: PythonTestTools.skipReason)))
     func expiredToken() async throws {
         let fixture = try await CardDAVFixture()
@@ -93,7 +99,8 @@ struct CardDAVSyncTests {
         try expectSystem(fixture, holds: [ada, eve])
     }
 
-    @Test("Radicale killed in the middle of a sync: a clear error, nothing half-committed, converges after a restart",
+    @Test(
+        "Radicale killed in the middle of a sync: a clear error, nothing half-committed, converges after a restart",
         .enabled(if: PythonTestTools.shouldRun, Comment(rawValue: PythonTestTools.skipReason)))
     func serverKilledMidSync() async throws {
         let fixture = try await CardDAVFixture(enableOptions: ["--batch-size", "2"])
@@ -118,7 +125,8 @@ struct CardDAVSyncTests {
         let error = try #require(failed["error"] as? [String: Any], "\(failed)")
         let message = try #require(error["message"] as? String)
         #expect(message.contains("unreachable") && message.contains("nothing was committed"), "\(message)")
-        let afterFailure = try ContactsDifference(appJSON: afterOneBatch, systemJSON: try fixture.systemSnapshot(), sides: ("before", "after"))
+        let afterFailure = try ContactsDifference(
+            appJSON: afterOneBatch, systemJSON: try fixture.systemSnapshot(), sides: ("before", "after"))
         #expect(afterFailure.isEmpty, "a failed sync must not change the system store: \(afterFailure)")
 
         try fixture.server.restart()
@@ -127,7 +135,8 @@ struct CardDAVSyncTests {
         try expectSystem(fixture, holds: cards)
     }
 
-    @Test("with basic authentication: the password file is used, a wrong password fails with HTTP 401",
+    @Test(
+        "with basic authentication: the password file is used, a wrong password fails with HTTP 401",
         .enabled(if: PythonTestTools.shouldRun, Comment(rawValue: PythonTestTools.skipReason)))
     func basicAuthentication() async throws {
         let fixture = try await CardDAVFixture(credentials: ("tester", "s3cret pass"))
@@ -138,7 +147,9 @@ struct CardDAVSyncTests {
         try expectSystem(fixture, holds: [Self.ada])
         let configuration = try String(contentsOfFile: fixture.group.path + "/carddav.json", encoding: .utf8)
         #expect(!configuration.contains("s3cret"), "carddav.json must name the password file, not hold the password")
-        let mode = try FileManager.default.attributesOfItem(atPath: fixture.group.path + "/carddav.json")[.posixPermissions] as? NSNumber
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: fixture.group.path + "/carddav.json")[.posixPermissions]
+            as? NSNumber
         #expect(mode?.intValue == 0o600)
 
         try Data("wrong".utf8).write(to: URL(fileURLWithPath: fixture.group.path + "/password"))
@@ -151,16 +162,22 @@ struct CardDAVSyncTests {
         try expectSystem(fixture, holds: [Self.ada])
     }
 
-    @Test("vCards written by the project's encoder are accepted by Radicale and read back equal",
+    @Test(
+        "vCards written by the project's encoder are accepted by Radicale and read back equal",
         .enabled(if: PythonTestTools.shouldRun, Comment(rawValue: PythonTestTools.skipReason)))
     func encoderRoundTrip() async throws {
         let fixture = try await CardDAVFixture()
         defer { fixture.tearDown() }
-        try host(["add", "--id", "rich-1", "--given-name", "Zoë", "--family-name", "Ångström", "--middle-name", "Q",
-            "--nickname", "Zo", "--organization", "Acme; Inc.", "--department", "R&D", "--job-title", "Chief, Tester",
-            "--phone", "mobile=+1 408 555 0101", "--phone", "work=+1 408 555 0102", "--email", "home=zoe@example.com",
-            "--url", "homepage=https://example.com/zoe", "--note", "Line one\nLine two, with comma; and semicolon",
-            "--birthday", "1984-02-29"], in: fixture.group)
+        try host(
+            [
+                "add", "--id", "rich-1", "--given-name", "Zoë", "--family-name", "Ångström", "--middle-name", "Q",
+                "--nickname", "Zo", "--organization", "Acme; Inc.", "--department", "R&D", "--job-title",
+                "Chief, Tester",
+                "--phone", "mobile=+1 408 555 0101", "--phone", "work=+1 408 555 0102", "--email",
+                "home=zoe@example.com",
+                "--url", "homepage=https://example.com/zoe", "--note", "Line one\nLine two, with comma; and semicolon",
+                "--birthday", "1984-02-29",
+            ], in: fixture.group)
         try host(["add", "--id", "plain-2", "--given-name", "Li", "--family-name", "Wei"], in: fixture.group)
         let exported = try host(["export", "--vcard"], in: fixture.group).stdout
         let cards = exported.components(separatedBy: "END:VCARD\r\n").filter { $0.contains("BEGIN:VCARD") }

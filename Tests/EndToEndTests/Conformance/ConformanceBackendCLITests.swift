@@ -1,7 +1,7 @@
 import Foundation
 import FoundationXML
-import Testing
 import TestSupport
+import Testing
 
 /// `contacts-host conformance --backend`: providers with their own store, judged on what they do.
 @Suite("End to end: conformance backends")
@@ -9,7 +9,11 @@ struct ConformanceBackendCLITests {
     @Test("the vdir example passes every rule through its Swift adapter (exec backend)", arguments: [3, 9, 27])
     func vdirSwiftAdapter(seed: Int) throws {
         let result = try ConformanceHarness.run(
-            "vdir-provider", ["--backend", "exec:" + BuiltProducts.path("vdir-adapter"), "--seed", "\(seed)", "--operations", "80", "--json"])
+            "vdir-provider",
+            [
+                "--backend", "exec:" + BuiltProducts.path("vdir-adapter"), "--seed", "\(seed)", "--operations", "80",
+                "--json",
+            ])
         #expect(result.exitCode == 0, "\(result)")
         let outcomes = try ConformanceHarness.outcomes(result)
         #expect(ConformanceHarness.rules(outcomes, "pass").count == outcomes.count, "\(outcomes)")
@@ -19,15 +23,22 @@ struct ConformanceBackendCLITests {
     @Test("the vdir example passes every rule through its Python adapter (exec backend)", arguments: [5, 17])
     func vdirPythonAdapter(seed: Int) throws {
         let result = try ConformanceHarness.run(
-            "vdir-provider", ["--backend", "exec:" + ConformanceHarness.pythonAdapter, "--seed", "\(seed)", "--operations", "80", "--json"])
+            "vdir-provider",
+            [
+                "--backend", "exec:" + ConformanceHarness.pythonAdapter, "--seed", "\(seed)", "--operations", "80",
+                "--json",
+            ])
         #expect(result.exitCode == 0, "\(result)")
         let outcomes = try ConformanceHarness.outcomes(result)
         #expect(ConformanceHarness.rules(outcomes, "pass").count == outcomes.count, "\(outcomes)")
     }
 
-    @Test("the seed demo, compiled verbatim and reading ContactItems.json: its content passes, its missing deletions fail")
+    @Test(
+        "the seed demo, compiled verbatim and reading ContactItems.json: its content passes, its missing deletions fail"
+    )
     func seedDemoThroughSeedJSON() throws {
-        let result = try ConformanceHarness.run("seed-demo-provider", ["--backend", "seed-json", "--seed", "9", "--operations", "60", "--json"])
+        let result = try ConformanceHarness.run(
+            "seed-demo-provider", ["--backend", "seed-json", "--seed", "9", "--operations", "60", "--json"])
         #expect(result.exitCode == 1, "\(result)")
         let outcomes = try ConformanceHarness.outcomes(result)
         for rule in ["C1", "C2", "C3", "C4", "C5"] {
@@ -42,7 +53,8 @@ struct ConformanceBackendCLITests {
     @Test("the app-database backend is the default and judges the demo provider", arguments: [4, 21])
     func appDatabaseBackend(seed: Int) throws {
         for arguments in [["--backend", "app-database"], []] {
-            let result = try ConformanceHarness.run("demo-provider", arguments + ["--seed", "\(seed)", "--operations", "80"])
+            let result = try ConformanceHarness.run(
+                "demo-provider", arguments + ["--seed", "\(seed)", "--operations", "80"])
             #expect(result.exitCode == 0, "\(result)")
             #expect(result.stdout.contains("23 passed, 0 failed, 0 warnings"), "\(result)")
         }
@@ -55,14 +67,19 @@ struct ConformanceBackendCLITests {
         #expect(missing.stdout.isEmpty)
         #expect(missing.stderr.contains("exec:/nonexistent/adapter"), "\(missing)")
         // printf answers the greeting with protocol 2 (and prints its extra arguments after it).
-        let newer = try ConformanceHarness.run("vdir-provider", ["--backend", #"exec:printf '%s\n' '{"protocol":2,"ok":true}'"#])
+        let newer = try ConformanceHarness.run(
+            "vdir-provider", ["--backend", #"exec:printf '%s\n' '{"protocol":2,"ok":true}'"#])
         #expect(newer.exitCode == 1, "\(newer)")
         #expect(newer.stderr.contains("speaks protocol 2"), "\(newer)")
     }
 
     @Test("unknown backends and bad arguments are usage errors naming what is wrong")
     func unknownBackends() throws {
-        for (backend, text) in [("nope", "unknown --backend 'nope'"), ("carddav:ftp://dav.example/book/", "needs an http or https address book URL"), ("exec:", "needs a command")] {
+        for (backend, text) in [
+            ("nope", "unknown --backend 'nope'"),
+            ("carddav:ftp://dav.example/book/", "needs an http or https address book URL"),
+            ("exec:", "needs a command"),
+        ] {
             let result = try ConformanceHarness.run("demo-provider", ["--backend", backend])
             CLIHarness.expectUsageError(result, mentioning: text)
         }
@@ -72,7 +89,9 @@ struct ConformanceBackendCLITests {
 /// `--junit FILE`: the report as JUnit XML, read back with FoundationXML as a CI system would.
 @Suite("End to end: conformance JUnit output")
 struct ConformanceJUnitCLITests {
-    @Test("--junit writes one testsuite with one testcase per rule: failures with message and transcript, skips with a reason")
+    @Test(
+        "--junit writes one testsuite with one testcase per rule: failures with message and transcript, skips with a reason"
+    )
     func junitFile() throws {
         let directory = NSTemporaryDirectory() + "/cps-junit-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -90,18 +109,23 @@ struct ConformanceJUnitCLITests {
         #expect(suite.attribute(forName: "failures")?.stringValue == "1")
         let d2 = try #require(cases.first { $0.attribute(forName: "name")?.stringValue?.hasPrefix("D2 ") == true })
         let failure = try #require(d2.elements(forName: "failure").first)
-        #expect(failure.attribute(forName: "message")?.stringValue?.contains("deleted in the data but still in the system") == true)
+        #expect(
+            failure.attribute(forName: "message")?.stringValue?.contains("deleted in the data but still in the system")
+                == true)
         #expect(failure.stringValue?.contains("enumerateChanges") == true, "the transcript")
         #expect(failure.stringValue?.contains("reproduce: ") == true)
         let c1 = try #require(cases.first { $0.attribute(forName: "name")?.stringValue?.hasPrefix("C1 ") == true })
         #expect(c1.elements(forName: "failure").isEmpty && c1.elements(forName: "skipped").isEmpty)
         let v1 = try #require(cases.first { $0.attribute(forName: "name")?.stringValue?.hasPrefix("V1 ") == true })
-        #expect(v1.elements(forName: "skipped").first?.attribute(forName: "message")?.stringValue == "not selected (--rules)")
+        #expect(
+            v1.elements(forName: "skipped").first?.attribute(forName: "message")?.stringValue
+                == "not selected (--rules)")
     }
 
     @Test("an unwritable --junit file is an error that says the run itself finished")
     func unwritableJUnit() throws {
-        let result = try ConformanceHarness.run("demo-provider", ["--rules", "C1", "--junit", "/nonexistent-dir/x.xml"])
+        let result = try ConformanceHarness.run(
+            "demo-provider", ["--rules", "C1", "--junit", "/nonexistent-dir/x.xml"])
         #expect(result.exitCode == 1, "\(result)")
         #expect(result.stderr.contains("--junit /nonexistent-dir/x.xml"), "\(result)")
         #expect(result.stderr.contains("the conformance run itself finished"))

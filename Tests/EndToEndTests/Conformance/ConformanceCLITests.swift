@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `contacts-host conformance` against the built example executables, over real pipes and processes.
 @Suite("End to end: contacts-host conformance")
@@ -8,7 +8,8 @@ struct ConformanceCLITests {
     private func conformance(_ provider: String, _ extra: [String] = []) throws -> ProcessResult {
         return try withTemporaryAppGroup { group in
             let result = try ProcessRunner.host(
-                ["conformance", "--extension", BuiltProducts.path(provider), "--seed", "9", "--operations", "60"] + extra, in: group)
+                ["conformance", "--extension", BuiltProducts.path(provider), "--seed", "9", "--operations", "60"]
+                    + extra, in: group)
             // The kit works in its own temporary App Group: the user's is untouched.
             #expect(!FileManager.default.fileExists(atPath: group.path + "/contacts"))
             return result
@@ -55,7 +56,10 @@ struct ConformanceCLITests {
     @Test("bad arguments are usage errors (exit 2)")
     func usage() throws {
         try withTemporaryAppGroup { group in
-            for arguments in [["conformance"], ["conformance", "--extension", "x", "--rules", "Z9"], ["conformance", "--extension", "x", "--seed", "-1"]] {
+            for arguments in [
+                ["conformance"], ["conformance", "--extension", "x", "--rules", "Z9"],
+                ["conformance", "--extension", "x", "--seed", "-1"],
+            ] {
                 let result = try ProcessRunner.host(arguments, in: group)
                 #expect(result.exitCode == 2, "\(arguments): \(result)")
                 #expect(result.stderr.split(separator: "\n").count == 1)

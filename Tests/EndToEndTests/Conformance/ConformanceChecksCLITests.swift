@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The kit's newer checks, each against the known-bad provider only it catches (`bad-provider`,
 /// which takes its bug from BAD_PROVIDER_BUG).
@@ -17,7 +17,9 @@ struct ConformanceChecksCLITests {
             "bad-provider", ["--seed", "9", "--operations", "60", "--json"], environment: ["BAD_PROVIDER_BUG": bug])
         #expect(result.exitCode == 1, "\(result)")
         let outcomes = try ConformanceHarness.outcomes(result)
-        #expect(ConformanceHarness.rules(outcomes, "fail") == [rule], "\(bug): \(outcomes.filter { $0.value.status != "pass" })")
+        #expect(
+            ConformanceHarness.rules(outcomes, "fail") == [rule],
+            "\(bug): \(outcomes.filter { $0.value.status != "pass" })")
         #expect(ConformanceHarness.rules(outcomes, "warn") == warnings, "\(bug)")
         #expect(outcomes[rule]?.reproduce.contains("--rules \(rule)") == true)
     }
@@ -35,7 +37,8 @@ struct ConformanceChecksCLITests {
     @Test("a provider that oversizes only its first batch after a launch gets a SHOULD warning (W1), and passes")
     func systemWarningsCount() throws {
         let result = try ConformanceHarness.run(
-            "bad-provider", ["--seed", "9", "--operations", "60", "--json"], environment: ["BAD_PROVIDER_BUG": "oversized-after-launch"])
+            "bad-provider", ["--seed", "9", "--operations", "60", "--json"],
+            environment: ["BAD_PROVIDER_BUG": "oversized-after-launch"])
         #expect(result.exitCode == 0, "\(result)")
         let outcomes = try ConformanceHarness.outcomes(result)
         #expect(ConformanceHarness.rules(outcomes, "fail").isEmpty)
@@ -60,14 +63,16 @@ struct ConformanceChecksCLITests {
     @Test("the human report says which rules were not checked and why")
     func skippedInText() throws {
         let result = try ConformanceHarness.run(
-            "bad-provider", ["--page-timeout", "1"], environment: ["BAD_PROVIDER_BUG": "slow-page", "BAD_PROVIDER_DELAY_SECONDS": "3"])
+            "bad-provider", ["--page-timeout", "1"],
+            environment: ["BAD_PROVIDER_BUG": "slow-page", "BAD_PROVIDER_DELAY_SECONDS": "3"])
         #expect(result.stdout.contains("SKIP C2, C3, C4, C5, C6: not checked: C1 failed"), "\(result)")
         #expect(result.stdout.contains("22 not checked"), "\(result)")
     }
 
     @Test("a reproduce line runs when pasted into a shell, with its backend, seed and rule")
     func reproduceInShell() throws {
-        let first = try ConformanceHarness.run("seed-demo-provider", ["--backend", "seed-json", "--seed", "5", "--operations", "40", "--json"])
+        let first = try ConformanceHarness.run(
+            "seed-demo-provider", ["--backend", "seed-json", "--seed", "5", "--operations", "40", "--json"])
         let reproduce = try #require(try ConformanceHarness.outcomes(first)["D2"]?.reproduce)
         #expect(reproduce.hasPrefix("/"), "the host's absolute path: \(reproduce)")
         try withTemporaryAppGroup { group in
@@ -75,11 +80,17 @@ struct ConformanceChecksCLITests {
             #expect(again.exitCode == 1, "\(again)")
             let outcomes = try ConformanceHarness.outcomes(again)
             #expect(outcomes["D2"]?.status == "fail")
-            #expect(ConformanceHarness.rules(outcomes, "pass").isEmpty && ConformanceHarness.rules(outcomes, "fail") == ["D2"])
+            #expect(
+                ConformanceHarness.rules(outcomes, "pass").isEmpty
+                    && ConformanceHarness.rules(outcomes, "fail") == ["D2"])
 
             // An exec backend's command has spaces: the line quotes it, and pasted it gives the same verdict.
             let bug = try ConformanceHarness.run(
-                "bad-provider", ["--backend", "exec:" + BuiltProducts.path("vdir-adapter") + " --unused-flag", "--rules", "D8", "--json"],
+                "bad-provider",
+                [
+                    "--backend", "exec:" + BuiltProducts.path("vdir-adapter") + " --unused-flag", "--rules", "D8",
+                    "--json",
+                ],
                 environment: ["BAD_PROVIDER_BUG": "reused-identifier"])
             let line = try #require(try ConformanceHarness.outcomes(bug)["D8"]?.reproduce, "\(bug)")
             #expect(line.contains("'exec:"), "\(line)")

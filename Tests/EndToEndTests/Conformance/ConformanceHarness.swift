@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Runs `contacts-host conformance` and reads its `--json` report.
 enum ConformanceHarness {
@@ -36,7 +36,8 @@ enum ConformanceHarness {
 
     /// The outcome of each rule, by id, from a `--json` run.
     static func outcomes(_ result: ProcessResult) throws -> [String: Outcome] {
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
         let results = try #require(object["results"] as? [[String: Any]])
         var outcomes: [String: Outcome] = [:]
         for entry in results {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A smoke run of the benchmark at a tiny size: it runs end to end and reports every figure.
 /// (No timing assertions: speed is measured by the release benchmark, not by tests.)
@@ -10,11 +10,17 @@ struct BenchmarkSmokeTests {
     func smoke() throws {
         try withTemporaryAppGroup { group in
             let result = try ProcessRunner.run(
-                BuiltProducts.path("contacts-bench"), ["--quick", "--contacts", "40", "--json"], environment: group.environment)
+                BuiltProducts.path("contacts-bench"), ["--quick", "--contacts", "40", "--json"],
+                environment: group.environment)
             #expect(result.exitCode == 0, "\(result)")
-            let figures = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+            let figures = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
             for id in ["P1", "P2", "P3", "P4"] {
-                #expect(figures.contains { $0["id"] as? String == id && $0["path"] as? String == "library" && ($0["medianMs"] as? Double ?? 0) > 0 })
+                #expect(
+                    figures.contains {
+                        $0["id"] as? String == id && $0["path"] as? String == "library"
+                            && ($0["medianMs"] as? Double ?? 0) > 0
+                    })
             }
             for id in ["P1", "P2", "P4"] {
                 let cli = try #require(figures.first { $0["id"] as? String == id && $0["path"] as? String == "cli" })

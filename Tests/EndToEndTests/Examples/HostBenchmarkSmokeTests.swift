@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A smoke run of the benchmark's host figures at a tiny size (no timing assertions).
 @Suite("Examples: contacts-bench --host-only smoke run")
@@ -12,9 +12,14 @@ struct HostBenchmarkSmokeTests {
                 BuiltProducts.path("contacts-bench"), ["--quick", "--host-only", "--contacts", "40", "--json"],
                 environment: group.environment)
             #expect(result.exitCode == 0, "\(result)")
-            let figures = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-            for (id, path) in [("I1", "cli"), ("G1", "library"), ("G1", "cli"), ("Q1", "library"), ("Q1", "cli"), ("S1", "cli"), ("P1", "library"), ("P1", "cli")] {
-                let figure = try #require(figures.first { $0["id"] as? String == id && $0["path"] as? String == path }, "\(id) \(path)")
+            let figures = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+            for (id, path) in [
+                ("I1", "cli"), ("G1", "library"), ("G1", "cli"), ("Q1", "library"), ("Q1", "cli"), ("S1", "cli"),
+                ("P1", "library"), ("P1", "cli"),
+            ] {
+                let figure = try #require(
+                    figures.first { $0["id"] as? String == id && $0["path"] as? String == path }, "\(id) \(path)")
                 #expect((figure["medianMs"] as? Double ?? 0) > 0, "\(id) \(path)")
                 #expect(figure["n"] as? Int == 40)
             }

@@ -1,14 +1,17 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Runs `contacts-host` in `group` and requires exit code `code`.
 @discardableResult
-func host(_ arguments: [String], in group: TemporaryAppGroup, expect code: Int32 = 0, stdin: Data? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult
-{
+func host(
+    _ arguments: [String], in group: TemporaryAppGroup, expect code: Int32 = 0, stdin: Data? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> ProcessResult {
     let result = try ProcessRunner.host(arguments, in: group, stdin: stdin)
-    #expect(result.exitCode == code, "contacts-host \(arguments.joined(separator: " ")) → \(result)", sourceLocation: sourceLocation)
+    #expect(
+        result.exitCode == code, "contacts-host \(arguments.joined(separator: " ")) → \(result)",
+        sourceLocation: sourceLocation)
     return result
 }
 
@@ -21,7 +24,8 @@ func jsonObject(_ result: ProcessResult, sourceLocation: SourceLocation = #_sour
 /// Parses a JSON array of objects (contacts) printed on stdout.
 func jsonArray(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
     let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
-    return try #require(object as? [[String: Any]], "not a JSON array of objects: \(result.stdout)", sourceLocation: sourceLocation)
+    return try #require(
+        object as? [[String: Any]], "not a JSON array of objects: \(result.stdout)", sourceLocation: sourceLocation)
 }
 
 /// Parses a JSON array of contacts and returns them keyed by identifier, as canonical JSON strings.
@@ -38,7 +42,9 @@ func contactsByID(_ result: ProcessResult) throws -> [String: String] {
 }
 
 /// Asserts the system store equals the app database, contact for contact.
-func expectSystemMatchesApp(_ group: TemporaryAppGroup, count: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectSystemMatchesApp(
+    _ group: TemporaryAppGroup, count: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     let app = try contactsByID(try host(["list", "--json"], in: group))
     let system = try contactsByID(try host(["system", "list", "--json"], in: group))
     expectSameContacts(app: app, system: system, sourceLocation: sourceLocation)
@@ -56,7 +62,8 @@ func makeImportFile(_ group: TemporaryAppGroup, count: Int, prefix: String = "bu
         ])
     }
     let path = group.path + "/import-\(prefix).json"
-    try JSONSerialization.data(withJSONObject: ["format": 1, "kind": "contacts", "contacts": contacts]).write(to: URL(fileURLWithPath: path))
+    try JSONSerialization.data(withJSONObject: ["format": 1, "kind": "contacts", "contacts": contacts]).write(
+        to: URL(fileURLWithPath: path))
     return path
 }
 
@@ -67,7 +74,9 @@ func stopProvider(_ group: TemporaryAppGroup, sourceLocation: SourceLocation = #
 }
 
 /// The app database as the CLI sees it, by identifier (parsed `list --json`).
-func appContacts(_ group: TemporaryAppGroup, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: [String: Any]] {
+func appContacts(_ group: TemporaryAppGroup, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String:
+    [String: Any]]
+{
     let result = try ProcessRunner.host(["list", "--json"], in: group)
     #expect(result.exitCode == 0, "the database must open after a crash: \(result)", sourceLocation: sourceLocation)
     let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])

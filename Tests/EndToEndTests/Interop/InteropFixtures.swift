@@ -55,5 +55,6 @@ enum InteropFixtures {
     }
 
     /// Bytes that start like a JPEG and are long enough to need several folded lines.
-    static let jpegBytes = Data([0xFF, 0xD8, 0xFF, 0xE0] + (0..<300).map { UInt8(($0 * 37 + 11) % 256) } + [0xFF, 0xD9])
+    static let jpegBytes = Data(
+        [0xFF, 0xD8, 0xFF, 0xE0] + (0..<300).map { UInt8(($0 * 37 + 11) % 256) } + [0xFF, 0xD9])
 }

@@ -12,11 +12,18 @@ struct SearchInteropTests {
                 "add", "--id", "john", "--given-name", "John", "--family-name", "Appleseed",
                 "--phone", "mobile=+1 408 555 0101", "--email", "work=john@example.com",
             ], in: group)
-        try host(["add", "--id", "zoe", "--given-name", "Zoë", "--family-name", "Žižek", "--email", "zoe@example.org"], in: group)
         try host(
-            ["add", "--id", "joanna", "--given-name", "Joanna", "--family-name", "Smith", "--organization", "Apple Orchards"],
+            ["add", "--id", "zoe", "--given-name", "Zoë", "--family-name", "Žižek", "--email", "zoe@example.org"],
             in: group)
-        try host(["add", "--id", "jim", "--given-name", "Jim", "--family-name", "Appleby", "--phone", "+44 20 7946 0958"], in: group)
+        try host(
+            [
+                "add", "--id", "joanna", "--given-name", "Joanna", "--family-name", "Smith", "--organization",
+                "Apple Orchards",
+            ],
+            in: group)
+        try host(
+            ["add", "--id", "jim", "--given-name", "Jim", "--family-name", "Appleby", "--phone", "+44 20 7946 0958"],
+            in: group)
     }
 
     /// Queries and the identifiers they must find, in database order.
@@ -68,7 +75,9 @@ struct SearchInteropTests {
     func searchNoMatch() throws {
         try withTemporaryAppGroup { group in
             try seed(group)
-            for arguments in [["--name", "nobody"], ["--email", "nobody@example.com"], ["--phone", "+1 999 999 9999"]] {
+            for arguments in [
+                ["--name", "nobody"], ["--email", "nobody@example.com"], ["--phone", "+1 999 999 9999"],
+            ] {
                 let result = try host(["search"] + arguments, in: group)
                 #expect(result.stdout.isEmpty, "\(result)")
                 #expect(result.stderr.isEmpty, "\(result)")
@@ -82,11 +91,13 @@ struct SearchInteropTests {
         }
     }
 
-    @Test("search needs exactly one of --name, --email, --phone (exit 2)", arguments: [
-        ["search"], ["search", "--json"], ["search", "--name", "jo", "--email", "john@example.com"],
-        ["search", "--email", "a@b.c", "--phone", "555"], ["search", "--name", "  "],
-        ["system", "search"], ["system", "search", "--name", "jo", "--phone", "555"],
-    ])
+    @Test(
+        "search needs exactly one of --name, --email, --phone (exit 2)",
+        arguments: [
+            ["search"], ["search", "--json"], ["search", "--name", "jo", "--email", "john@example.com"],
+            ["search", "--email", "a@b.c", "--phone", "555"], ["search", "--name", "  "],
+            ["system", "search"], ["system", "search", "--name", "jo", "--phone", "555"],
+        ])
     func searchUsage(_ arguments: [String]) throws {
         try withTemporaryAppGroup { group in
             try seed(group)
@@ -102,7 +113,8 @@ struct SearchInteropTests {
             #expect(try host(["system", "search", "--name", "jo"], in: group).stdout.isEmpty)
             try host(["enable"], in: group)
             for (arguments, _) in Self.queries {
-                #expect(try host(["system", "search"] + arguments, in: group).stdout.isEmpty, "system search \(arguments)")
+                #expect(
+                    try host(["system", "search"] + arguments, in: group).stdout.isEmpty, "system search \(arguments)")
             }
             #expect(try jsonArray(try host(["system", "search", "--name", "jo", "--json"], in: group)).isEmpty)
 
@@ -120,7 +132,9 @@ struct SearchInteropTests {
 
             // A change is visible to system search only after the next sync.
             try host(["delete", "john"], in: group)
-            #expect(try InteropFixtures.identifiers(try host(["system", "search", "--name", "john", "--json"], in: group)) == ["john"])
+            #expect(
+                try InteropFixtures.identifiers(try host(["system", "search", "--name", "john", "--json"], in: group))
+                    == ["john"])
             try host(["signal", "--wait"], in: group)
             #expect(try host(["system", "search", "--name", "john"], in: group).stdout.isEmpty)
 

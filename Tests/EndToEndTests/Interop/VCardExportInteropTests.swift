@@ -19,12 +19,15 @@ struct VCardExportInteropTests {
                 "--birthday", "1990-02-03",
             ], in: group)
         try host(["add", "--id", "org-only", "--organization", "Only An Organization"], in: group)
-        try host(["add", "--id", "emoji", "--given-name", "名前", "--family-name", "😀", "--birthday", "--12-31"], in: group)
+        try host(
+            ["add", "--id", "emoji", "--given-name", "名前", "--family-name", "😀", "--birthday", "--12-31"], in: group)
     }
 
-    @Test("export --vcard (3.0 and 4.0) → import into another App Group gives the same list --json", arguments: [
-        [] as [String], ["--version", "3.0"], ["--version", "4.0"],
-    ])
+    @Test(
+        "export --vcard (3.0 and 4.0) → import into another App Group gives the same list --json",
+        arguments: [
+            [] as [String], ["--version", "3.0"], ["--version", "4.0"],
+        ])
     func roundTrip(_ versionArguments: [String]) throws {
         try withTemporaryAppGroup { source in
             try seed(source)
@@ -45,7 +48,8 @@ struct VCardExportInteropTests {
                 #expect(imported.stderr.isEmpty, "\(imported)")
 
                 let copy = try host(["list", "--json"], in: target)
-                #expect(try InteropFixtures.canonicalJSON(copy.stdout) == InteropFixtures.canonicalJSON(original.stdout))
+                #expect(
+                    try InteropFixtures.canonicalJSON(copy.stdout) == InteropFixtures.canonicalJSON(original.stdout))
                 #expect(try contactsByID(copy) == contactsByID(original))
             }
         }
@@ -67,10 +71,13 @@ struct VCardExportInteropTests {
         }
     }
 
-    @Test("export --version without --vcard, or an unknown version, is a usage error (exit 2)", arguments: [
-        ["export", "--version", "4.0"], ["export", "--vcard", "--version", "5.0"], ["export", "--vcard", "--version", "2.1"],
-        ["export", "--json", "--vcard"],
-    ])
+    @Test(
+        "export --version without --vcard, or an unknown version, is a usage error (exit 2)",
+        arguments: [
+            ["export", "--version", "4.0"], ["export", "--vcard", "--version", "5.0"],
+            ["export", "--vcard", "--version", "2.1"],
+            ["export", "--json", "--vcard"],
+        ])
     func exportUsageErrors(_ arguments: [String]) throws {
         try withTemporaryAppGroup { group in
             try host(["add", "--id", "x", "--given-name", "X"], in: group)
@@ -79,7 +86,8 @@ struct VCardExportInteropTests {
         }
     }
 
-    @Test("export --vcard ends every line with CRLF (RFC 2426 / RFC 6350), the last one too", arguments: ["3.0", "4.0"])
+    @Test(
+        "export --vcard ends every line with CRLF (RFC 2426 / RFC 6350), the last one too", arguments: ["3.0", "4.0"])
     func exportLineEndings(_ version: String) throws {
         try withTemporaryAppGroup { group in
             try host(["add", "--id", "one", "--given-name", "One", "--note", "two\nlines"], in: group)
@@ -89,7 +97,9 @@ struct VCardExportInteropTests {
             #expect(newlines.count >= 10)
             #expect(newlines.last == bytes.count - 1, "the output ends with a line break")
             let bare = newlines.filter { $0 == 0 || bytes[$0 - 1] != UInt8(ascii: "\r") }
-            #expect(bare.allSatisfy { $0 == bytes.count - 1 }, "only the final line break may be a bare LF (known issue below)")
+            #expect(
+                bare.allSatisfy { $0 == bytes.count - 1 },
+                "only the final line break may be a bare LF (known issue below)")
             #expect(bare.isEmpty, "lines ending in a bare LF at byte offsets \(bare)")
         }
     }

@@ -125,7 +125,9 @@ struct VCardImportInteropTests {
             #expect(result.stdout == InteropFixtures.summary(2, added: 2, updated: 0, skipped: 1) + "\n")
             let problems = result.stderrLines
             #expect(problems.count == 1, "\(result)")
-            #expect(problems.first?.hasPrefix("\(path):\(badLine): ") == true, "expected \(path):\(badLine): …, got \(problems)")
+            #expect(
+                problems.first?.hasPrefix("\(path):\(badLine): ") == true,
+                "expected \(path):\(badLine): …, got \(problems)")
             #expect(problems.first?.contains("END:VCARD") == true, "\(problems)")
 
             #expect(try InteropFixtures.identifiers(try host(["list", "--json"], in: group)) == ["ok-1", "ok-3"])
@@ -177,7 +179,10 @@ struct VCardImportInteropTests {
             #expect(contact["familyName"] as? String == "Müller")
             #expect(contact["givenName"] as? String == "Jürgen")
             #expect(contact["note"] as? String == "Grüße aus München, schönes Wetter\nheute")
-            #expect(contact["phoneNumbers"] as? [[String: String]] == [["label": "_$!<Mobile>!$_", "value": "+49 89 1234567"]])
+            #expect(
+                contact["phoneNumbers"] as? [[String: String]] == [
+                    ["label": "_$!<Mobile>!$_", "value": "+49 89 1234567"]
+                ])
         }
     }
 
@@ -198,11 +203,16 @@ struct VCardImportInteropTests {
     func reimportUpdates() throws {
         try withTemporaryAppGroup { group in
             // The second card has no UID: its generated identifier must be the same on every import.
-            let noUID = ["BEGIN:VCARD", "VERSION:3.0", "N:Nouid;Nora;;;", "FN:Nora Nouid", "TEL;type=CELL:+1 555 0142", "END:VCARD"]
+            let noUID = [
+                "BEGIN:VCARD", "VERSION:3.0", "N:Nouid;Nora;;;", "FN:Nora Nouid", "TEL;type=CELL:+1 555 0142",
+                "END:VCARD",
+            ]
             let text = InteropFixtures.crlf(Self.appleCard() + noUID)
             let path = try InteropFixtures.write(text, named: "two.vcf", in: group)
 
-            #expect(try host(["import", path], in: group).stdout == InteropFixtures.summary(2, added: 2, updated: 0, skipped: 0) + "\n")
+            #expect(
+                try host(["import", path], in: group).stdout == InteropFixtures.summary(
+                    2, added: 2, updated: 0, skipped: 0) + "\n")
             let before = try InteropFixtures.canonicalJSON(try host(["list", "--json"], in: group).stdout)
             #expect(try jsonArray(try host(["list", "--json"], in: group)).count == 2)
 

@@ -6,31 +6,40 @@ import Testing
 /// reported as FILE:LINE and costs no card; labels with spaces on the command line; urn:uuid UIDs.
 @Suite("Interop: real writers' vCards through the built contacts-host")
 struct VCardRealWriterCLITests {
-    @Test("An iOS 6 card (\\r\\r\\n), a Nokia card with colon-less lines and a broken photo all import; warnings name FILE:LINE")
+    @Test(
+        "An iOS 6 card (\\r\\r\\n), a Nokia card with colon-less lines and a broken photo all import; warnings name FILE:LINE"
+    )
     func problemsCostNoCard() throws {
         try withTemporaryAppGroup { group in
-            let ios6 = ["BEGIN:VCARD", "VERSION:3.0", "N:Appleseed;Kate;;;", "NOTE:fol", " ded", "UID:ios6", "END:VCARD"]
-                .map { $0 + "\r\r\n" }.joined()
+            let ios6 = [
+                "BEGIN:VCARD", "VERSION:3.0", "N:Appleseed;Kate;;;", "NOTE:fol", " ded", "UID:ios6", "END:VCARD",
+            ]
+            .map { $0 + "\r\r\n" }.joined()
             let nokia = InteropFixtures.crlf([
                 "BEGIN:VCARD", "VERSION:2.1", "N:Smith;Anna", "FN", "# comment", "UID:nokia", "END:VCARD",
             ])
             let photo = InteropFixtures.crlf([
-                "BEGIN:VCARD", "VERSION:3.0", "N:Broken;Photo;;;", "PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQSkZJR", "UID:photo",
+                "BEGIN:VCARD", "VERSION:3.0", "N:Broken;Photo;;;", "PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQSkZJR",
+                "UID:photo",
                 "END:VCARD",
             ])
             var bytes = Data((ios6 + nokia + photo).utf8)
             // A Latin-1 line with no CHARSET (line 23), after the three cards (FN at 11, # at 12, PHOTO at 18).
-            bytes += Data("BEGIN:VCARD\r\nVERSION:3.0\r\nN:M".utf8) + Data([0xFC]) + Data("ller;Hans;;;\r\nUID:latin\r\nEND:VCARD\r\n".utf8)
+            bytes +=
+                Data("BEGIN:VCARD\r\nVERSION:3.0\r\nN:M".utf8) + Data([0xFC])
+                + Data("ller;Hans;;;\r\nUID:latin\r\nEND:VCARD\r\n".utf8)
             let path = group.path + "/writers.vcf"
             try bytes.write(to: URL(fileURLWithPath: path))
 
             let result = try host(["import", path], in: group)
             #expect(result.stdout == InteropFixtures.summary(4, added: 4, updated: 0, skipped: 0) + "\n", "\(result)")
             let problems = result.stderrLines
-            #expect(problems.map { $0.split(separator: ":").prefix(2).joined(separator: ":") }
-                == ["\(path):11", "\(path):12", "\(path):18", "\(path):23"], "\(problems)")
-            #expect(try InteropFixtures.identifiers(try host(["list", "--json"], in: group)).sorted()
-                == ["ios6", "latin", "nokia", "photo"])
+            #expect(
+                problems.map { $0.split(separator: ":").prefix(2).joined(separator: ":") }
+                    == ["\(path):11", "\(path):12", "\(path):18", "\(path):23"], "\(problems)")
+            #expect(
+                try InteropFixtures.identifiers(try host(["list", "--json"], in: group)).sorted()
+                    == ["ios6", "latin", "nokia", "photo"])
             let kate = try jsonObject(try host(["get", "ios6", "--json"], in: group))
             #expect(kate["note"] as? String == "folded")
             let hans = try jsonObject(try host(["get", "latin", "--json"], in: group))
@@ -53,7 +62,8 @@ struct VCardRealWriterCLITests {
     func urnUUIDReimport() throws {
         try withTemporaryAppGroup { group in
             let card = InteropFixtures.crlf([
-                "BEGIN:VCARD", "VERSION:4.0", "UID:urn:uuid:6f9619ff-8b86-d011-b42d-00c04fc964ff", "FN:Uu Id", "N:Id;Uu;;;",
+                "BEGIN:VCARD", "VERSION:4.0", "UID:urn:uuid:6f9619ff-8b86-d011-b42d-00c04fc964ff", "FN:Uu Id",
+                "N:Id;Uu;;;",
                 "TEL:+1 555 0100,,123#", "END:VCARD",
             ])
             let path = try InteropFixtures.write(card, named: "uuid.vcf", in: group)
@@ -63,9 +73,14 @@ struct VCardRealWriterCLITests {
                 #expect(exported.stdout.contains("UID:urn:uuid:6f9619ff-8b86-d011-b42d-00c04fc964ff\r\n"))
                 #expect(exported.stdout.contains(#"+1 555 0100\,\,123#"#))
                 let again = try InteropFixtures.write(exported.stdout, named: "again.vcf", in: group)
-                #expect(try host(["import", again], in: group).stdout == InteropFixtures.summary(1, added: 0, updated: 1, skipped: 0) + "\n")
+                #expect(
+                    try host(["import", again], in: group).stdout == InteropFixtures.summary(
+                        1, added: 0, updated: 1, skipped: 0) + "\n")
             }
-            #expect(try InteropFixtures.identifiers(try host(["list", "--json"], in: group)) == ["urn:uuid:6f9619ff-8b86-d011-b42d-00c04fc964ff"])
+            #expect(
+                try InteropFixtures.identifiers(try host(["list", "--json"], in: group)) == [
+                    "urn:uuid:6f9619ff-8b86-d011-b42d-00c04fc964ff"
+                ])
         }
     }
 }

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads newline-terminated lines from a pipe with blocking reads (`availableData` waits for data).
@@ -107,7 +107,8 @@ final class WatchProcess: @unchecked Sendable {
 
     /// The next stdout line parsed as a JSON object.
     func nextJSONLine(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
-        let line = try #require(stdout.nextLine(), "the watcher ended without printing a line", sourceLocation: sourceLocation)
+        let line = try #require(
+            stdout.nextLine(), "the watcher ended without printing a line", sourceLocation: sourceLocation)
         let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
         return try #require(object as? [String: Any], "not a JSON object: \(line)", sourceLocation: sourceLocation)
     }
@@ -137,7 +138,9 @@ struct WatchCLITests {
     /// The FIFOs in the domain's watchers directory.
     private func watcherFIFOs(_ group: TemporaryAppGroup) -> [String] {
         let directory = group.path + "/run/defaultDomain/watchers"
-        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".fifo") }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
+            $0.hasSuffix(".fifo")
+        }
     }
 
     @Test("watch --json prints one line per commit (updated, deleted) and a reset line; SIGINT removes its FIFO")

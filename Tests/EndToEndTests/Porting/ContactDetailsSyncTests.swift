@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every less common CNContact value goes app database → provider (`CNContact`) → system store →
 /// `--json`, and through the vCard provider, unchanged.
@@ -8,14 +8,23 @@ import TestSupport
 struct ContactDetailsSyncTests {
     static var detailed: [String: Any] {
         [
-        "identifier": "ada", "givenName": "Ada", "familyName": "Lovelace", "contactType": "organization",
-        "organizationName": "Analytical Engines", "previousFamilyName": "Byron", "phoneticGivenName": "AY-duh",
-        "phoneticMiddleName": "KING", "phoneticFamilyName": "LUV-layss", "phoneticOrganizationName": "an-uh-LIT",
-        "nonGregorianBirthday": ["calendar": "chinese", "era": 78, "year": 40, "month": 3, "day": 15, "isLeapMonth": true],
-        "dates": [["label": "_$!<Anniversary>!$_", "value": "2009-08-08"], ["label": "First met", "value": "--02-29"]],
-        "contactRelations": [["label": "_$!<Manager>!$_", "value": "Grace Hopper"]],
-        "socialProfiles": [["service": "Twitter", "username": "ada", "userIdentifier": "1815", "urlString": "https://twitter.com/ada"]],
-        "instantMessageAddresses": [["label": "_$!<Home>!$_", "username": "ada.l", "service": "Skype"]],
+            "identifier": "ada", "givenName": "Ada", "familyName": "Lovelace", "contactType": "organization",
+            "organizationName": "Analytical Engines", "previousFamilyName": "Byron", "phoneticGivenName": "AY-duh",
+            "phoneticMiddleName": "KING", "phoneticFamilyName": "LUV-layss", "phoneticOrganizationName": "an-uh-LIT",
+            "nonGregorianBirthday": [
+                "calendar": "chinese", "era": 78, "year": 40, "month": 3, "day": 15, "isLeapMonth": true,
+            ],
+            "dates": [
+                ["label": "_$!<Anniversary>!$_", "value": "2009-08-08"], ["label": "First met", "value": "--02-29"],
+            ],
+            "contactRelations": [["label": "_$!<Manager>!$_", "value": "Grace Hopper"]],
+            "socialProfiles": [
+                [
+                    "service": "Twitter", "username": "ada", "userIdentifier": "1815",
+                    "urlString": "https://twitter.com/ada",
+                ]
+            ],
+            "instantMessageAddresses": [["label": "_$!<Home>!$_", "username": "ada.l", "service": "Skype"]],
         ]
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The documentation-sample-shaped provider (`Examples/sample-provider`: only `import ContactProvider`
 /// in its main file, an `actor` enumerator, vCards decoded with `CNContactVCardSerialization`),
@@ -26,13 +26,16 @@ struct SampleProviderTests {
         return names
     }
 
-    @Test("pages of vCards arrive; an edit and a deletion converge through a restarted content enumeration",
+    @Test(
+        "pages of vCards arrive; an edit and a deletion converge through a restarted content enumeration",
         arguments: ["sample-provider", "sample-provider-swift5"])
     func syncsAndConverges(executable: String) throws {
         try withTemporaryAppGroup { group in
             try host(["enable", "--extension", BuiltProducts.path(executable), "--page-size", "2"], in: group)
-            try writeCard("ada", "N:Lovelace;Ada;;;\r\nFN:Ada Lovelace\r\nTEL;TYPE=CELL:+44 20 7946 0000\r\n", in: group)
-            try writeCard("bob", "N:Smith;Bob;;;\r\nFN:Bob Smith\r\nEMAIL;TYPE=INTERNET,WORK:bob@example.com\r\n", in: group)
+            try writeCard(
+                "ada", "N:Lovelace;Ada;;;\r\nFN:Ada Lovelace\r\nTEL;TYPE=CELL:+44 20 7946 0000\r\n", in: group)
+            try writeCard(
+                "bob", "N:Smith;Bob;;;\r\nFN:Bob Smith\r\nEMAIL;TYPE=INTERNET,WORK:bob@example.com\r\n", in: group)
             try writeCard("cleo", "N:Doe;Cleo;;;\r\nFN:Cleo Doe\r\nBDAY:1990-04-01\r\n", in: group)
 
             let first = try jsonObject(try host(["signal", "--wait", "--json"], in: group))

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The Xcode-template-shaped provider (`Examples/template-provider`: `import ExtensionFoundation`,
@@ -35,9 +35,10 @@ struct TemplateProviderTests {
         return byID
     }
 
-    private func expectSystem(_ group: TemporaryAppGroup, equals items: [ContactItemJSON],
-        sourceLocation: SourceLocation = #_sourceLocation) throws
-    {
+    private func expectSystem(
+        _ group: TemporaryAppGroup, equals items: [ContactItemJSON],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let system = try systemContacts(group)
         #expect(Set(system.keys) == Set(items.map(\.identifier)), sourceLocation: sourceLocation)
         for item in items {
@@ -60,7 +61,8 @@ struct TemplateProviderTests {
         try withTemporaryAppGroup { group in
             try host(["enable", "--extension", BuiltProducts.path(executable)], in: group)
             var items = [
-                ContactItemJSON(identifier: "a", firstName: "Ada", lastName: "Lovelace", phoneNumber: "+44 20 7946 0000"),
+                ContactItemJSON(
+                    identifier: "a", firstName: "Ada", lastName: "Lovelace", phoneNumber: "+44 20 7946 0000"),
                 ContactItemJSON(identifier: "b", firstName: "Bob", lastName: "Smith", emailAddress: "bob@example.com"),
                 ContactItemJSON(identifier: "c", firstName: "Cleo", lastName: "Doe"),
             ]
@@ -72,8 +74,9 @@ struct TemplateProviderTests {
 
             // The provider's position is in the App Group, where iOS keeps a group suite.
             let plist = group.path + "/Library/Preferences/\(Self.suite).plist"
-            let stored = try PropertyListSerialization.propertyList(
-                from: try Data(contentsOf: URL(fileURLWithPath: plist)), format: nil) as? [String: Any]
+            let stored =
+                try PropertyListSerialization.propertyList(
+                    from: try Data(contentsOf: URL(fileURLWithPath: plist)), format: nil) as? [String: Any]
             let sent = try #require(stored?["sentContacts"] as? [String: String], "no sync position in \(plist)")
             #expect(Set(sent.keys) == ["a", "b", "c"])
 
@@ -83,7 +86,8 @@ struct TemplateProviderTests {
             #expect(ProcessExit.waitUntilGone(pid), "process \(pid) did not exit after SIGKILL")
             items.remove(at: 1)
             items[0].lastName = "King"
-            items.append(ContactItemJSON(identifier: "d", firstName: "Dan", lastName: "Brown", phoneNumber: "+1 555 0100"))
+            items.append(
+                ContactItemJSON(identifier: "d", firstName: "Dan", lastName: "Brown", phoneNumber: "+1 555 0100"))
             try writeAppDatabase(items, in: group)
 
             let second = try jsonObject(try host(["signal", "--wait", "--json"], in: group))

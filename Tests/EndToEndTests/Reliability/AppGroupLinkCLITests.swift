@@ -1,10 +1,10 @@
 import AppGroupStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 10 item 3: a link or directory planted in a shared sticky directory must not decide where a

@@ -1,10 +1,10 @@
 import AppGroupStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 10 item 4: a command whose change is committed exits 0, even when what follows the commit

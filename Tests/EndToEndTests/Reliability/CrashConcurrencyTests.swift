@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Many hosts at once, and a single consumer per domain.
@@ -18,7 +18,11 @@ struct CrashConcurrencyTests {
             let writers = (0..<4).map { writer in
                 Thread {
                     for index in 0..<perHost {
-                        results.append(Result { try ProcessRunner.host(["add", "--id", "w\(writer)-\(index)", "--given-name", "W"], in: group) })
+                        results.append(
+                            Result {
+                                try ProcessRunner.host(
+                                    ["add", "--id", "w\(writer)-\(index)", "--given-name", "W"], in: group)
+                            })
                     }
                 }
             }
@@ -28,7 +32,7 @@ struct CrashConcurrencyTests {
                     signals.append(Result { try ProcessRunner.host(["signal", "--wait"], in: group) })
                 }
             }
-            writers.forEach { $0.start() }
+            for item in writers { item.start() }
             signaller.start()
             results.wait(for: 4 * perHost)
             signals.wait(for: TestScale.isFullSize ? 40 : 10)
@@ -43,7 +47,9 @@ struct CrashConcurrencyTests {
             try host(["signal", "--wait"], in: group)
             try expectSystemMatchesApp(group, count: 4 * perHost)
             try stopProvider(group)
-            print("concurrency: 4 hosts × \(perHost) adds with concurrent signals; \(4 * perHost) contacts in the database and the system store")
+            print(
+                "concurrency: 4 hosts × \(perHost) adds with concurrent signals; \(4 * perHost) contacts in the database and the system store"
+            )
         }
     }
 

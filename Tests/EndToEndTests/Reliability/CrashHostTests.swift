@@ -1,10 +1,10 @@
 import ContactProviderTesting
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SIGKILL `contacts-host` at random points while it writes: nothing acknowledged is lost, nothing
@@ -33,7 +33,8 @@ struct CrashHostTests {
                 var killedReset = false
                 if kind < 45 || mustHave.isEmpty {
                     let id = "h\(step)"
-                    run = try KilledRun.run(host, ["add", "--id", id, "--given-name", "Kill\(step)", "--note", "n0"],
+                    run = try KilledRun.run(
+                        host, ["add", "--id", id, "--given-name", "Kill\(step)", "--note", "n0"],
                         environment: group.environment, delayMicroseconds: delay)
                     if run.acknowledged {
                         #expect(run.stdout == id + "\n", "add prints the identifier alone")
@@ -42,18 +43,21 @@ struct CrashHostTests {
                 } else if kind < 70 {
                     let id = mustHave.keys.sorted()[random.below(mustHave.count)]
                     let note = "n\(step)"
-                    run = try KilledRun.run(host, ["update", id, "--note", note], environment: group.environment, delayMicroseconds: delay)
+                    run = try KilledRun.run(
+                        host, ["update", id, "--note", note], environment: group.environment, delayMicroseconds: delay)
                     mustHave[id] = run.acknowledged ? [note] : mustHave[id]!.union([note])
                 } else if kind < 85 {
                     let id = mustHave.keys.sorted()[random.below(mustHave.count)]
-                    run = try KilledRun.run(host, ["delete", id], environment: group.environment, delayMicroseconds: delay)
+                    run = try KilledRun.run(
+                        host, ["delete", id], environment: group.environment, delayMicroseconds: delay)
                     mustHave[id] = nil
                     if run.acknowledged { mustNotHave.insert(id) }
                 } else if kind < 97 {
                     importCount += 1
                     let prefix = "imp\(importCount)"
                     let file = try makeImportFile(group, count: 60, prefix: prefix)
-                    run = try KilledRun.run(host, ["import", file], environment: group.environment, delayMicroseconds: delay)
+                    run = try KilledRun.run(
+                        host, ["import", file], environment: group.environment, delayMicroseconds: delay)
                     let ids = (0..<60).map { "\(prefix)-\(String(format: "%05d", $0))" }
                     if run.acknowledged {
                         for id in ids { mustHave[id] = [""] }
@@ -80,8 +84,11 @@ struct CrashHostTests {
                 }
                 // …every acknowledged write is there, and no acknowledged delete came back…
                 for (id, notes) in mustHave {
-                    let contact = try #require(contacts[id], "step \(step): acknowledged contact \(id) is missing (seed \(seed))")
-                    #expect(notes.contains(contact["note"] as? String ?? ""), "step \(step): \(id) has a note no write gave it: \(contact)")
+                    let contact = try #require(
+                        contacts[id], "step \(step): acknowledged contact \(id) is missing (seed \(seed))")
+                    #expect(
+                        notes.contains(contact["note"] as? String ?? ""),
+                        "step \(step): \(id) has a note no write gave it: \(contact)")
                 }
                 for id in mustNotHave {
                     #expect(contacts[id] == nil, "step \(step): deleted contact \(id) came back (seed \(seed))")
@@ -91,9 +98,12 @@ struct CrashHostTests {
                 if let ids = killedImport {
                     let there = ids.map { contacts[$0] != nil }
                     let count = there.prefix(while: { $0 }).count
-                    #expect(!there[count...].contains(true), "step \(step): a killed import left a non-prefix of the file")
+                    #expect(
+                        !there[count...].contains(true), "step \(step): a killed import left a non-prefix of the file")
                     for id in ids.prefix(count) {
-                        #expect(contacts[id]?["givenName"] as? String == "Given\(Int(id.suffix(5))!)", "step \(step): \(id) is not whole")
+                        #expect(
+                            contacts[id]?["givenName"] as? String == "Given\(Int(id.suffix(5))!)",
+                            "step \(step): \(id) is not whole")
                         mustHave[id] = [""]
                     }
                 }
@@ -102,7 +112,9 @@ struct CrashHostTests {
                 #expect(probe.exitCode == 0, "step \(step): a write after the kill failed: \(probe)")
                 mustHave["probe\(step)"] = [""]
             }
-            print("crash-host: \(kills) runs killed at random points, \(interrupted) before acknowledging; no acknowledged write lost (seed \(seed))")
+            print(
+                "crash-host: \(kills) runs killed at random points, \(interrupted) before acknowledging; no acknowledged write lost (seed \(seed))"
+            )
             #expect(interrupted > 0, "no run was interrupted; the kill delays are too long to test anything")
         }
     }

@@ -1,10 +1,10 @@
 import ContactProviderTesting
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SIGKILL the provider at random points of content and change enumeration; after a relaunch the
@@ -31,7 +31,8 @@ struct CrashProviderTests {
                     edits += 1
                     switch random.below(3) {
                     case 0: try host(["add", "--given-name", "R\(round)"], in: group)
-                    case 1 where !all.isEmpty: try host(["update", all[random.below(all.count)], "--note", "r\(round)"], in: group)
+                    case 1 where !all.isEmpty:
+                        try host(["update", all[random.below(all.count)], "--note", "r\(round)"], in: group)
                     case 2 where !all.isEmpty: try host(["delete", all[random.below(all.count)]], in: group)
                     default: break
                     }
@@ -49,7 +50,9 @@ struct CrashProviderTests {
                 let victim = group.providerPID()
                 if let victim { kill(victim, SIGKILL) }
                 waiter.waitUntilExit()  // it answers, or reports that the provider died
-                if let victim { #expect(ProcessExit.waitUntilGone(victim), "process \(victim) did not exit after SIGKILL") }
+                if let victim {
+                    #expect(ProcessExit.waitUntilGone(victim), "process \(victim) did not exit after SIGKILL")
+                }
 
                 // Relaunch: the first sync resumes from the committed position, not from scratch.
                 let status = try jsonObject(try host(["status", "--json"], in: group))
@@ -58,7 +61,8 @@ struct CrashProviderTests {
                 #expect(traced["error"] == nil, "round \(round): \(traced)")
                 let first = (traced["transcript"] as? [String])?.first ?? ""
                 if status["phase"] as? String == "content", resume > 0 {
-                    #expect(first.hasPrefix("→ enumerateContent(in: (\"cps1:") && first.hasSuffix(", \(resume)))"),
+                    #expect(
+                        first.hasPrefix("→ enumerateContent(in: (\"cps1:") && first.hasSuffix(", \(resume)))"),
                         "round \(round): expected to resume at offset \(resume), started with \(first)")
                     resumedPages += 1
                 }
@@ -67,7 +71,9 @@ struct CrashProviderTests {
                 try expectSystemMatchesApp(group)
             }
             try stopProvider(group)
-            print("crash-provider: \(kills) kills at random points (\(resumedPages) mid content enumeration, resumed from the committed page), \(edits) edits, \(size) contacts; system store equal to the app database after every relaunch (seed \(seed))")
+            print(
+                "crash-provider: \(kills) kills at random points (\(resumedPages) mid content enumeration, resumed from the committed page), \(edits) edits, \(size) contacts; system store equal to the app database after every relaunch (seed \(seed))"
+            )
         }
     }
 }

@@ -1,10 +1,10 @@
 import AppGroupStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 10 item 7: a process stopped while it holds the database lock no longer hangs every
@@ -41,8 +41,13 @@ struct LockWaitCLITests {
             let lines = result.stderrLines
             #expect(lines.count == 2, "\(result)")
             let holderText = "pid \(holderPID) (flock -o -x \(lockPath) /usr/bin/sleep 600, stopped)"
-            #expect(lines.first?.hasPrefix("note: waiting for the lock on \(lockPath), held by \(holderText)") == true, "\(result)")
-            #expect(lines.last?.hasPrefix("error: \(lockPath): timed out after 2 s waiting for the lock, held by \(holderText)") == true, "\(result)")
+            #expect(
+                lines.first?.hasPrefix("note: waiting for the lock on \(lockPath), held by \(holderText)") == true,
+                "\(result)")
+            #expect(
+                lines.last?.hasPrefix(
+                    "error: \(lockPath): timed out after 2 s waiting for the lock, held by \(holderText)") == true,
+                "\(result)")
             #expect(result.stderr.contains(FileLock.timeoutVariable))
             #expect(CLIHarness.databaseFiles(group) == before)
 

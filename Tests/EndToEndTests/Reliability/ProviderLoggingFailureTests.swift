@@ -1,10 +1,10 @@
 import AppGroupStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 10 item 8: a provider that cannot write its log keeps serving (it died with SIGILL), and a

@@ -1,10 +1,10 @@
 import AppGroupStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 10 item 9: an App Group on a read-only file system (a read-only mount, a backup) can be
@@ -20,7 +20,9 @@ struct ReadOnlyAppGroupCLITests {
             try host(["add", "--given-name", "Grace", "--id", "grace"], in: group)
             try host(["signal", "--wait"], in: group)
             try stopProvider(group)
-            let commands = [["list"], ["get", "ada"], ["export"], ["status", "--json"], ["system", "list", "--json"]]
+            let commands = [
+                ["list"], ["get", "ada"], ["export"], ["status", "--json"], ["system", "list", "--json"],
+            ]
             let before = try commands.map { try CLIHarness.succeed($0, in: group) }
             // A backup may come without the app database's lock file; the system store keeps its own.
             unlink(group.path + "/contacts/lock")

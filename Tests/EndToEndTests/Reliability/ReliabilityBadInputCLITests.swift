@@ -1,7 +1,7 @@
 import AppGroupStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Bad command lines for every command `contacts-host --help` lists: exit 2, one line on stderr
 /// naming the problem, nothing on stdout, and not one byte of the App Group changed.
@@ -49,12 +49,16 @@ struct ReliabilityBadInputCLITests {
                 (["get", "a", "b"], "'b'"),
             ],
             "list": [
-                (["list", "--bogus"], "--bogus"), (["list", "--json", "--json"], "--json"), (["list", "extra"], "'extra'"),
+                (["list", "--bogus"], "--bogus"), (["list", "--json", "--json"], "--json"),
+                (["list", "extra"], "'extra'"),
                 (["list", "--json=yes"], "--json"),
             ],
-            "reset": [(["reset", "--bogus"], "--bogus"), (["reset", "now"], "'now'"), (["reset", "--json"], "--json")],
+            "reset": [
+                (["reset", "--bogus"], "--bogus"), (["reset", "now"], "'now'"), (["reset", "--json"], "--json"),
+            ],
             "import": [
-                (["import", "f.json", "--bogus"], "--bogus"), (["import"], "FILE"), (["import", "a.json", "b.json"], "'b.json'"),
+                (["import", "f.json", "--bogus"], "--bogus"), (["import"], "FILE"),
+                (["import", "a.json", "b.json"], "'b.json'"),
                 (["import", "f.json", "--stop-on-error", "--stop-on-error"], "--stop-on-error"),
             ],
             "export": [
@@ -69,9 +73,12 @@ struct ReliabilityBadInputCLITests {
             ],
             "enable": [
                 (["enable", "--bogus"], "--bogus"), (["enable", "--page-size", "x"], "--page-size"),
-                (["enable", "--page-size", "0"], "--page-size"), (["enable", "--page-timeout", "-1"], "--page-timeout"),
-                (["enable", "--idle-timeout", "nan"], "--idle-timeout"), (["enable", "--items-limit", "1e3"], "--items-limit"),
-                (["enable", "--batch-size", "1", "--batch-size", "2"], "--batch-size"), (["enable", "--extension"], "--extension"),
+                (["enable", "--page-size", "0"], "--page-size"),
+                (["enable", "--page-timeout", "-1"], "--page-timeout"),
+                (["enable", "--idle-timeout", "nan"], "--idle-timeout"),
+                (["enable", "--items-limit", "1e3"], "--items-limit"),
+                (["enable", "--batch-size", "1", "--batch-size", "2"], "--batch-size"),
+                (["enable", "--extension"], "--extension"),
                 (["enable", "extra"], "'extra'"),
             ],
             "disable": noOptions("disable"),
@@ -79,9 +86,13 @@ struct ReliabilityBadInputCLITests {
             "signal": [
                 (["signal", "--bogus"], "--bogus"), (["signal", "--timeout", "-1"], "--timeout"),
                 (["signal", "--timeout", "x"], "--timeout"), (["signal", "--timeout", "inf"], "--timeout"),
-                (["signal", "--wait", "--wait"], "--wait"), (["signal", "--timeout"], "--timeout"), (["signal", "now"], "'now'"),
+                (["signal", "--wait", "--wait"], "--wait"), (["signal", "--timeout"], "--timeout"),
+                (["signal", "now"], "'now'"),
             ],
-            "status": [(["status", "--bogus"], "--bogus"), (["status", "--json", "--json"], "--json"), (["status", "x"], "'x'")],
+            "status": [
+                (["status", "--bogus"], "--bogus"), (["status", "--json", "--json"], "--json"),
+                (["status", "x"], "'x'"),
+            ],
             "system list": [
                 (["system", "list", "--bogus"], "--bogus"), (["system", "list", "x"], "'x'"),
                 (["system", "list", "--json", "--json"], "--json"),
@@ -89,9 +100,12 @@ struct ReliabilityBadInputCLITests {
             "system reset": noOptions("system", "reset"),
             "search": search("search"),
             "system search": search("system", "search"),
-            "watch": [(["watch", "--bogus"], "--bogus"), (["watch", "--json", "--json"], "--json"), (["watch", "x"], "'x'")],
+            "watch": [
+                (["watch", "--bogus"], "--bogus"), (["watch", "--json", "--json"], "--json"), (["watch", "x"], "'x'"),
+            ],
             "step": [
-                (["step", "--bogus"], "--bogus"), (["step", "--timeout", "-1"], "--timeout"), (["step", "--list", "--list"], "--list"),
+                (["step", "--bogus"], "--bogus"), (["step", "--timeout", "-1"], "--timeout"),
+                (["step", "--list", "--list"], "--list"),
                 (["step", "--timeout"], "--timeout"), (["step", "x"], "'x'"),
             ],
             "conformance": [
@@ -106,7 +120,8 @@ struct ReliabilityBadInputCLITests {
             ],
             "generate": [
                 (["generate", "10", "--bogus"], "--bogus"), (["generate"], "missing argument N"),
-                (["generate", "0"], "positive integer"), (["generate", "ten"], "'ten'"), (["generate", "1", "2"], "'2'"),
+                (["generate", "0"], "positive integer"), (["generate", "ten"], "'ten'"),
+                (["generate", "1", "2"], "'2'"),
                 (["generate", "5", "--seed", "-1"], "--seed"), (["generate", "5", "--seed"], "--seed"),
             ],
             "demo": [
@@ -121,7 +136,10 @@ struct ReliabilityBadInputCLITests {
             "carddav configure": [
                 (["carddav", "configure", "--url", "http://h/b/", "--bogus"], "--bogus"),
                 (["carddav", "configure"], "--url"), (["carddav", "configure", "--url", "ftp://h/b/"], "--url"),
-                (["carddav", "configure", "--url", "http://h/b/", "--password-file", "/etc/hostname"], "--password-file"),
+                (
+                    ["carddav", "configure", "--url", "http://h/b/", "--password-file", "/etc/hostname"],
+                    "--password-file"
+                ),
                 (["carddav", "configure", "--url", "http://a/", "--url", "http://b/"], "--url"),
                 (["carddav", "configure", "--url", "http://h/b/", "extra"], "'extra'"),
             ],
@@ -158,7 +176,8 @@ struct ReliabilityBadInputCLITests {
         }
     }
 
-    @Test("Bad input exits 2 with one stderr line naming the problem, no stdout, and the App Group byte for byte unchanged",
+    @Test(
+        "Bad input exits 2 with one stderr line naming the problem, no stdout, and the App Group byte for byte unchanged",
         arguments: Self.cases.keys.sorted())
     func badInput(command: String) throws {
         try withTemporaryAppGroup { group in
@@ -188,7 +207,9 @@ struct ReliabilityBadInputCLITests {
             }
             #expect(group.providerPID() == nil, "a bad command line started a provider")
             #expect(try database.all().map(\.identifier) == ["a", "b", "c"])
-            print("bad input: \(command): \(rows.count) command lines, each exit 2 with one stderr line, App Group unchanged")
+            print(
+                "bad input: \(command): \(rows.count) command lines, each exit 2 with one stderr line, App Group unchanged"
+            )
         }
     }
 }

@@ -1,10 +1,10 @@
 import ContactProviderTesting
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Garbage written straight into a running provider's request FIFO.
@@ -13,7 +13,8 @@ struct ReliabilityFIFOFloodTests {
     /// The provider's resident set size in kB (`VmRSS` in /proc/<pid>/status).
     static func residentKilobytes(_ pid: pid_t) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }, "no VmRSS in /proc/\(pid)/status")
+        let line = try #require(
+            status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }, "no VmRSS in /proc/\(pid)/status")
         return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]), "\(line)")
     }
 
@@ -40,7 +41,9 @@ struct ReliabilityFIFOFloodTests {
     ///
     /// When it arrives, the provider has read everything written before it: this is how the test
     /// knows the flood has been drained, without sleeping.
-    static func ringAndWait(_ group: TemporaryAppGroup, requests fd: Int32, timeout: Int32 = 60_000) throws -> [String: Any] {
+    static func ringAndWait(_ group: TemporaryAppGroup, requests fd: Int32, timeout: Int32 = 60_000) throws -> [String:
+        Any]
+    {
         let id = UUID().uuidString
         let replyPath = group.path + "/run/defaultDomain/replies/" + id + ".fifo"
         try #require(mkfifo(replyPath, 0o600) == 0, "mkfifo \(replyPath): errno \(errno)")
@@ -63,7 +66,9 @@ struct ReliabilityFIFOFloodTests {
         return try #require(object as? [String: Any])
     }
 
-    @Test("Random bytes, oversized and non-UTF-8 lines and a burst of 10,000 doorbells: same provider answers, memory bounded, garbage logged")
+    @Test(
+        "Random bytes, oversized and non-UTF-8 lines and a burst of 10,000 doorbells: same provider answers, memory bounded, garbage logged"
+    )
     func flood() throws {
         try withTemporaryAppGroup { group in
             let seed = TestScale.seed
@@ -92,13 +97,18 @@ struct ReliabilityFIFOFloodTests {
             }
             // Lines far beyond PIPE_BUF (never buffered whole by the reader).
             try send([UInt8](repeating: UInt8(ascii: "{"), count: 100 * 1024) + [0x0A])
-            try send(Array(#"{"v":1,"kind":"signal","pad":""#.utf8) + [UInt8](repeating: 0x61, count: 1 << 20) + Array("\"}\n".utf8))
+            try send(
+                Array(#"{"v":1,"kind":"signal","pad":""#.utf8) + [UInt8](repeating: 0x61, count: 1 << 20)
+                    + Array("\"}\n".utf8))
             garbageLines += 2
             // Not UTF-8, wrongly typed, or asking for a reply pipe outside the App Group.
             let hostile: [[UInt8]] = [
-                [0xFF, 0xFE, 0x00, 0x0A], [0xC3, 0x28, 0x0A], Array(#"{"v":1,"kind":"signal","id":""#.utf8) + [0xED, 0xA0, 0x80] + Array("\"}\n".utf8),
-                Array("{\"v\":\"1\",\"kind\":\"signal\"}\n".utf8), Array("{\"v\":1,\"kind\":7}\n".utf8), Array("[]\n".utf8), Array("null\n".utf8),
-                Array("{\"v\":2,\"kind\":\"signal\"}\n".utf8), Array("{\"v\":1,\"kind\":\"signal\",\"reply\":true}\n".utf8),
+                [0xFF, 0xFE, 0x00, 0x0A], [0xC3, 0x28, 0x0A],
+                Array(#"{"v":1,"kind":"signal","id":""#.utf8) + [0xED, 0xA0, 0x80] + Array("\"}\n".utf8),
+                Array("{\"v\":\"1\",\"kind\":\"signal\"}\n".utf8), Array("{\"v\":1,\"kind\":7}\n".utf8),
+                Array("[]\n".utf8), Array("null\n".utf8),
+                Array("{\"v\":2,\"kind\":\"signal\"}\n".utf8),
+                Array("{\"v\":1,\"kind\":\"signal\",\"reply\":true}\n".utf8),
                 Array("{\"v\":1,\"kind\":\"signal\",\"id\":\"../../../../tmp/cps-escape\",\"reply\":true}\n".utf8),
                 Array("{\"v\":1,\"kind\":\"probe\",\"id\":\"6B1C5F6E\",\"reply\":true}\n".utf8),
                 Array("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\n".utf8),
@@ -131,21 +141,30 @@ struct ReliabilityFIFOFloodTests {
             #expect(report["systemCount"] as? Int == 1, "\(answer)")
             #expect(group.providerPID() == pid, "the provider was replaced: it should have survived the flood")
             let residentAfter = try Self.residentKilobytes(pid)
-            #expect(residentAfter - residentBefore < 50 * 1024, "VmRSS grew from \(residentBefore) kB to \(residentAfter) kB")
-            #expect(!FileManager.default.fileExists(atPath: "/tmp/cps-escape.fifo"), "a request id escaped the replies directory")
+            #expect(
+                residentAfter - residentBefore < 50 * 1024,
+                "VmRSS grew from \(residentBefore) kB to \(residentAfter) kB")
+            #expect(
+                !FileManager.default.fileExists(atPath: "/tmp/cps-escape.fifo"),
+                "a request id escaped the replies directory")
 
             try stopProvider(group)
             let log = try String(contentsOfFile: group.path + "/run/defaultDomain/provider.log", encoding: .utf8)
             #expect(log.contains("ignored a request line longer than 4096 bytes"), "\(log.suffix(2000))")
             #expect(log.contains("ignored a malformed request"), "\(log.suffix(2000))")
-            #expect(log.contains("a request id must be a UUID"), "the escaping id should be refused: \(log.suffix(2000))")
+            #expect(
+                log.contains("a request id must be a UUID"), "the escaping id should be refused: \(log.suffix(2000))")
             let syncs = log.components(separatedBy: " sync ").count - 1
             #expect(syncs < doorbells / 10, "\(doorbells) doorbells should coalesce into far fewer syncs, got \(syncs)")
-            print("fifo flood: \(totalBytes) bytes (\(doorbells) doorbells, \(garbageLines) garbage lines incl. 100 KB and 1 MB lines) → provider pid \(pid) kept, \(syncs) syncs, VmRSS \(residentBefore) → \(residentAfter) kB, seed \(seed)")
+            print(
+                "fifo flood: \(totalBytes) bytes (\(doorbells) doorbells, \(garbageLines) garbage lines incl. 100 KB and 1 MB lines) → provider pid \(pid) kept, \(syncs) syncs, VmRSS \(residentBefore) → \(residentAfter) kB, seed \(seed)"
+            )
         }
     }
 
-    @Test("A reader that stopped reading behind a full request pipe: signal fails within its timeout with one line; once drained, all is well")
+    @Test(
+        "A reader that stopped reading behind a full request pipe: signal fails within its timeout with one line; once drained, all is well"
+    )
     func fullPipe() throws {
         try withTemporaryAppGroup { group in
             try host(["enable", "--idle-timeout", "600"], in: group)
@@ -160,7 +179,9 @@ struct ReliabilityFIFOFloodTests {
             defer { if readerOpen { close(reader) } }
             let doorbell = Array(#"{"v":1,"kind":"signal"}"#.utf8) + [0x0A]
             var queued = 0
-            while doorbell.withUnsafeBytes({ write(reader, $0.baseAddress, doorbell.count) }) == doorbell.count { queued += 1 }
+            while doorbell.withUnsafeBytes({ write(reader, $0.baseAddress, doorbell.count) }) == doorbell.count {
+                queued += 1
+            }
             let code = errno
             #expect(code == EAGAIN, "errno \(code)")
 
@@ -187,7 +208,9 @@ struct ReliabilityFIFOFloodTests {
             #expect(report["systemCount"] as? Int == 1)
             #expect(group.providerPID() != nil)
             try stopProvider(group)
-            print("full pipe: \(queued) queued doorbells behind a stuck reader; signal refused in \(elapsed), then served after the drain")
+            print(
+                "full pipe: \(queued) queued doorbells behind a stuck reader; signal refused in \(elapsed), then served after the drain"
+            )
         }
     }
 }

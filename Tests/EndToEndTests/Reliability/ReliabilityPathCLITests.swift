@@ -1,17 +1,19 @@
 import AppGroupStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Modes, symlinks, foreign files and path-like identifiers, through the built executables.
 @Suite("Reliability: permissions and paths (end to end)")
 struct ReliabilityPathCLITests {
     /// Checks every entry of the App Group: directories 0700, files and FIFOs 0600, all ours, nothing else.
-    static func expectPrivateTree(_ group: TemporaryAppGroup, _ stage: String, sourceLocation: SourceLocation = #_sourceLocation) -> Int {
+    static func expectPrivateTree(
+        _ group: TemporaryAppGroup, _ stage: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Int {
         let tree = ReliabilityTree.walk(group.path, readContents: false)
         for (path, entry) in tree.sorted(by: { $0.key < $1.key }) {
             let shown = "\(stage): \(path.isEmpty ? "." : path) is a \(entry)"
@@ -19,13 +21,18 @@ struct ReliabilityPathCLITests {
             switch entry.type {
             case S_IFDIR: #expect(entry.mode == 0o700, "\(shown)", sourceLocation: sourceLocation)
             case S_IFREG, S_IFIFO: #expect(entry.mode == 0o600, "\(shown)", sourceLocation: sourceLocation)
-            default: Issue.record("\(shown): only directories, regular files and FIFOs belong in an App Group", sourceLocation: sourceLocation)
+            default:
+                Issue.record(
+                    "\(shown): only directories, regular files and FIFOs belong in an App Group",
+                    sourceLocation: sourceLocation)
             }
         }
         return tree.count
     }
 
-    @Test("After enable, add, signal --wait (and after the provider stops) every directory is 0700 and every file and FIFO 0600")
+    @Test(
+        "After enable, add, signal --wait (and after the provider stops) every directory is 0700 and every file and FIFO 0600"
+    )
     func modes() throws {
         try withTemporaryAppGroup { group in
             try host(["enable"], in: group)
@@ -35,16 +42,21 @@ struct ReliabilityPathCLITests {
             #expect(group.providerPID() != nil)
             let running = Self.expectPrivateTree(group, "provider running")
             let tree = ReliabilityTree.walk(group.path, readContents: false)
-            for expected in ["contacts/snapshot.jsonl", "contacts/journal.jsonl", "contacts/lock", "domains/defaultDomain/domain.json",
-                "domains/defaultDomain/store/journal.jsonl", "run/defaultDomain/requests.fifo", "run/defaultDomain/provider.lock",
-                "run/defaultDomain/provider.log"]
-            {
+            for expected in [
+                "contacts/snapshot.jsonl", "contacts/journal.jsonl", "contacts/lock",
+                "domains/defaultDomain/domain.json",
+                "domains/defaultDomain/store/journal.jsonl", "run/defaultDomain/requests.fifo",
+                "run/defaultDomain/provider.lock",
+                "run/defaultDomain/provider.log",
+            ] {
                 #expect(tree[expected] != nil, "\(expected) missing: \(tree.keys.sorted())")
             }
             #expect(tree["run/defaultDomain/requests.fifo"]?.type == S_IFIFO)
             try stopProvider(group)
             let stopped = Self.expectPrivateTree(group, "provider stopped")
-            print("permissions: \(running) entries with the provider running, \(stopped) after it stopped: all 0700/0600, all ours")
+            print(
+                "permissions: \(running) entries with the provider running, \(stopped) after it stopped: all 0700/0600, all ours"
+            )
         }
     }
 
@@ -57,11 +69,16 @@ struct ReliabilityPathCLITests {
         let lines = result.stderrLines
         #expect(lines.count == 1, "\(result)", sourceLocation: sourceLocation)
         #expect(lines.first?.contains(path) == true, "should name \(path): \(result)", sourceLocation: sourceLocation)
-        #expect(lines.first?.contains(reason) == true, "should say \(reason): \(result)", sourceLocation: sourceLocation)
+        #expect(
+            lines.first?.contains(reason) == true, "should say \(reason): \(result)", sourceLocation: sourceLocation)
     }
 
-    @Test("journal.jsonl, snapshot.jsonl or the lock as a symlink to a file outside the App Group: list, get, add and delete refuse, the target is untouched",
-        arguments: ["contacts/journal.jsonl", "contacts/snapshot.jsonl", "contacts/lock", "domains/defaultDomain/store/journal.jsonl"])
+    @Test(
+        "journal.jsonl, snapshot.jsonl or the lock as a symlink to a file outside the App Group: list, get, add and delete refuse, the target is untouched",
+        arguments: [
+            "contacts/journal.jsonl", "contacts/snapshot.jsonl", "contacts/lock",
+            "domains/defaultDomain/store/journal.jsonl",
+        ])
     func storeSymlink(relative: String) throws {
         try withTemporaryAppGroups { group, outside in
             try host(["enable"], in: group)
@@ -74,23 +91,31 @@ struct ReliabilityPathCLITests {
             #expect(unlink(path) == 0)
             #expect(symlink(target, path) == 0)
 
-            let commands: [[String]] = relative.hasPrefix("domains/")
+            let commands: [[String]] =
+                relative.hasPrefix("domains/")
                 ? [["system", "list"], ["status"], ["system", "search", "--name", "Ada"]]
-                : [["list"], ["get", "ada"], ["add", "--given-name", "Eve"], ["delete", "ada"], ["update", "ada", "--note", "x"]]
+                : [
+                    ["list"], ["get", "ada"], ["add", "--given-name", "Eve"], ["delete", "ada"],
+                    ["update", "ada", "--note", "x"],
+                ]
             for command in commands {
                 let result = try ProcessRunner.host(command, in: group)
                 Self.expectRefusal(result, path, "symbolic link")
             }
-            #expect(FileManager.default.contents(atPath: target) == Data("outside the App Group\n".utf8), "the symlink's target was modified")
+            #expect(
+                FileManager.default.contents(atPath: target) == Data("outside the App Group\n".utf8),
+                "the symlink's target was modified")
             var info = stat()
             #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, "the symlink was replaced")
             group.cleanUp()
-            #expect(FileManager.default.contents(atPath: target) != nil, "cleaning up the App Group followed the symlink")
+            #expect(
+                FileManager.default.contents(atPath: target) != nil, "cleaning up the App Group followed the symlink")
             print("symlink: \(relative) refused by \(commands.count) commands, target untouched")
         }
     }
 
-    @Test("requests.fifo as a symlink or a regular file: signal refuses naming the path, no provider starts, and a provider started by hand refuses too",
+    @Test(
+        "requests.fifo as a symlink or a regular file: signal refuses naming the path, no provider starts, and a provider started by hand refuses too",
         arguments: ["symlink", "regular file"])
     func requestFIFOReplaced(kind: String) throws {
         try withTemporaryAppGroups { group, outside in
@@ -113,13 +138,15 @@ struct ReliabilityPathCLITests {
                 reason = "is not a FIFO"
             }
 
-            Self.expectRefusal(try ProcessRunner.host(["signal", "--wait", "--timeout", "20"], in: group), fifo, reason)
+            Self.expectRefusal(
+                try ProcessRunner.host(["signal", "--wait", "--timeout", "20"], in: group), fifo, reason)
             Self.expectRefusal(try ProcessRunner.host(["signal"], in: group), fifo, reason)
             #expect(group.providerPID() == nil, "a provider was started on a refused FIFO")
 
             // The provider itself refuses the path too (bounded by its idle timeout should it not).
             let provider = try ProcessRunner.run(
-                BuiltProducts.path("demo-provider"), ["--app-group", group.path, "--domain", "defaultDomain", "--idle-timeout", "1"],
+                BuiltProducts.path("demo-provider"),
+                ["--app-group", group.path, "--domain", "defaultDomain", "--idle-timeout", "1"],
                 environment: group.environment)
             #expect(provider.exitCode == 1, "\(provider)")
             #expect(provider.stderr.contains(fifo) && provider.stderr.contains(reason), "\(provider)")
@@ -131,8 +158,12 @@ struct ReliabilityPathCLITests {
         }
     }
 
-    @Test("Files and the contacts directory owned by another uid are refused naming 'owned by uid' (root only)",
-        arguments: ["contacts/journal.jsonl", "contacts/snapshot.jsonl", "contacts/lock", "contacts", "run/defaultDomain/requests.fifo"])
+    @Test(
+        "Files and the contacts directory owned by another uid are refused naming 'owned by uid' (root only)",
+        arguments: [
+            "contacts/journal.jsonl", "contacts/snapshot.jsonl", "contacts/lock", "contacts",
+            "run/defaultDomain/requests.fifo",
+        ])
     func foreignOwner(relative: String) throws {
         try withTemporaryAppGroup { group in
             try host(["enable"], in: group)
@@ -153,7 +184,9 @@ struct ReliabilityPathCLITests {
                 return
             }
             if geteuid() != 0 { Issue.record("chown to another uid succeeded without root") }
-            let commands: [[String]] = relative.hasSuffix(".fifo") ? [["signal"], ["signal", "--wait", "--timeout", "20"]] : [["list"], ["add", "--given-name", "Eve"]]
+            let commands: [[String]] =
+                relative.hasSuffix(".fifo")
+                ? [["signal"], ["signal", "--wait", "--timeout", "20"]] : [["list"], ["add", "--given-name", "Eve"]]
             for command in commands {
                 Self.expectRefusal(try ProcessRunner.host(command, in: group), path, "owned by uid 12345")
             }
@@ -167,7 +200,9 @@ struct ReliabilityPathCLITests {
         }
     }
 
-    @Test("Path-like contact identifiers are plain data: nothing appears outside the App Group; control characters are usage errors")
+    @Test(
+        "Path-like contact identifiers are plain data: nothing appears outside the App Group; control characters are usage errors"
+    )
     func pathLikeIdentifiers() throws {
         // The App Group is a subdirectory of a private directory, so everything around it can be compared.
         try withTemporaryAppGroup { outer in
@@ -184,9 +219,13 @@ struct ReliabilityPathCLITests {
             let passwd = FileManager.default.contents(atPath: "/etc/passwd")
             let absExisted = FileManager.default.fileExists(atPath: "/abs")
             let tmpXExisted = FileManager.default.fileExists(atPath: "/tmp/x")
-            let siblingsBefore = Set((try? FileManager.default.contentsOfDirectory(atPath: parentOfOuter)) ?? []).filter { $0.hasPrefix("etc") || $0 == "abs" }
+            let siblingsBefore = Set((try? FileManager.default.contentsOfDirectory(atPath: parentOfOuter)) ?? []).filter
+            { $0.hasPrefix("etc") || $0 == "abs" }
 
-            let identifiers = ["../../etc/passwd", "/abs/path", "..", "../../../../../../tmp/x", "a/../../b", "./.", "~root", "$(touch x)"]
+            let identifiers = [
+                "../../etc/passwd", "/abs/path", "..", "../../../../../../tmp/x", "a/../../b", "./.", "~root",
+                "$(touch x)",
+            ]
             for identifier in identifiers {
                 let added = try run(["add", "--given-name", "Path", "--id", identifier])
                 #expect(added.exitCode == 0 && added.output == identifier, "\(identifier): \(added)")
@@ -201,11 +240,14 @@ struct ReliabilityPathCLITests {
             #expect(try run(["delete", "/abs/path", ".."]).exitCode == 0)
             #expect(try run(["get", "/abs/path"]).exitCode == 1)
 
-            #expect(outside() == before, "something changed outside the App Group: \(ReliabilityTree.difference(before, outside()))")
+            #expect(
+                outside() == before,
+                "something changed outside the App Group: \(ReliabilityTree.difference(before, outside()))")
             #expect(FileManager.default.contents(atPath: "/etc/passwd") == passwd)
             #expect(FileManager.default.fileExists(atPath: "/abs") == absExisted)
             #expect(FileManager.default.fileExists(atPath: "/tmp/x") == tmpXExisted)
-            let siblingsAfter = Set((try? FileManager.default.contentsOfDirectory(atPath: parentOfOuter)) ?? []).filter { $0.hasPrefix("etc") || $0 == "abs" }
+            let siblingsAfter = Set((try? FileManager.default.contentsOfDirectory(atPath: parentOfOuter)) ?? []).filter
+            { $0.hasPrefix("etc") || $0 == "abs" }
             #expect(siblingsAfter == siblingsBefore)
             let names = try FileManager.default.contentsOfDirectory(atPath: appGroup + "/contacts").sorted()
             #expect(names == ["journal.jsonl", "lock", "snapshot.jsonl"], "\(names)")
@@ -222,7 +264,9 @@ struct ReliabilityPathCLITests {
             #expect(throws: StoreError.self) {
                 try AppDatabase(appGroup: AppGroup(path: appGroup)).add(ContactRecord(identifier: "nul\0byte"))
             }
-            print("identifiers: \(identifiers.count) path-like identifiers stored as data, nothing outside the App Group changed; 6 control-character ids refused")
+            print(
+                "identifiers: \(identifiers.count) path-like identifiers stored as data, nothing outside the App Group changed; 6 control-character ids refused"
+            )
         }
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One entry of an App Group tree, as `lstat` sees it.
@@ -50,10 +50,13 @@ enum ReliabilityTree {
     }
 
     /// A readable difference between two walks.
-    static func difference(_ before: [String: ReliabilityTreeEntry], _ after: [String: ReliabilityTreeEntry]) -> String {
+    static func difference(_ before: [String: ReliabilityTreeEntry], _ after: [String: ReliabilityTreeEntry]) -> String
+    {
         var lines: [String] = []
         for path in Set(before.keys).union(after.keys).sorted() where before[path] != after[path] {
-            lines.append("\(path.isEmpty ? "." : path): \(before[path]?.description ?? "absent") → \(after[path]?.description ?? "absent")")
+            lines.append(
+                "\(path.isEmpty ? "." : path): \(before[path]?.description ?? "absent") → \(after[path]?.description ?? "absent")"
+            )
         }
         return lines.joined(separator: "; ")
     }

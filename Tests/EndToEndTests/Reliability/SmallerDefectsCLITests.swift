@@ -1,10 +1,10 @@
 import AppGroupStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 10 item 12: impossible birthdays, byte order marks, duplicate JSON keys, leftovers of
@@ -30,8 +30,11 @@ struct SmallerDefectsCLITests {
     func byteOrderMark() throws {
         try withTemporaryAppGroup { group in
             let file = group.path + "/bom.json"
-            try (Data([0xEF, 0xBB, 0xBF]) + Data(#"[{"identifier":"bom","givenName":"Bom"}]"#.utf8)).write(to: URL(fileURLWithPath: file))
-            #expect(try CLIHarness.succeed(["import", file], in: group) == "imported 1 contacts (1 added, 0 updated, 0 skipped)")
+            try (Data([0xEF, 0xBB, 0xBF]) + Data(#"[{"identifier":"bom","givenName":"Bom"}]"#.utf8)).write(
+                to: URL(fileURLWithPath: file))
+            #expect(
+                try CLIHarness.succeed(["import", file], in: group)
+                    == "imported 1 contacts (1 added, 0 updated, 0 skipped)")
             #expect(try AppDatabase(appGroup: group.appGroup).get("bom")?.givenName == "Bom")
         }
     }
@@ -40,15 +43,19 @@ struct SmallerDefectsCLITests {
     func duplicateKeys() throws {
         try withTemporaryAppGroup { group in
             let file = group.path + "/dup.json"
-            let text = "[\n{\"identifier\":\"a\",\"givenName\":\"A\"},\n{\"identifier\":\"b\",\"givenName\":\"B\",\"given\\u004eame\":\"C\"}\n]\n"
+            let text =
+                "[\n{\"identifier\":\"a\",\"givenName\":\"A\"},\n{\"identifier\":\"b\",\"givenName\":\"B\",\"given\\u004eame\":\"C\"}\n]\n"
             try Data(text.utf8).write(to: URL(fileURLWithPath: file))
             let result = try ProcessRunner.host(["import", file], in: group)
             CLIHarness.expectFailure(result, mentioning: [file, "line 3", "'givenName' appears twice"])
             #expect(CLIHarness.databaseFiles(group) == [nil, nil])
             // The same key in two different contacts (or nested objects) is fine.
             let fine = group.path + "/fine.json"
-            try Data(#"[{"identifier":"a","givenName":"A","phoneNumbers":[{"label":"x","value":"1"},{"label":"y","value":"2"}]}]"#.utf8)
-                .write(to: URL(fileURLWithPath: fine))
+            try Data(
+                #"[{"identifier":"a","givenName":"A","phoneNumbers":[{"label":"x","value":"1"},{"label":"y","value":"2"}]}]"#
+                    .utf8
+            )
+            .write(to: URL(fileURLWithPath: fine))
             try CLIHarness.succeed(["import", fine], in: group)
         }
     }
@@ -77,7 +84,8 @@ struct SmallerDefectsCLITests {
 
             // A provider that takes the doorbell but never answers: a foreground one, stopped.
             let provider = try SpawnedProcess(
-                [BuiltProducts.path("demo-provider"), "--app-group", group.path, "--foreground"], environment: group.environment)
+                [BuiltProducts.path("demo-provider"), "--app-group", group.path, "--foreground"],
+                environment: group.environment)
             defer { provider.kill() }
             let started = Date()
             while group.providerPID() != provider.pid, Date().timeIntervalSince(started) < 20 { usleep(10_000) }
@@ -87,7 +95,8 @@ struct SmallerDefectsCLITests {
             let waitingErrors = NSTemporaryDirectory() + "/cps-waiting-\(UUID().uuidString).err"
             defer { unlink(waitingErrors) }
             let waiting = try SpawnedProcess(
-                [BuiltProducts.path("contacts-host"), "signal", "--wait"], environment: group.environment, stderr: waitingErrors)
+                [BuiltProducts.path("contacts-host"), "signal", "--wait"], environment: group.environment,
+                stderr: waitingErrors)
             defer { waiting.kill() }
             // The FIFO appears when the host starts waiting (no event to wait on from here: poll, bounded).
             while ((try? FileManager.default.contentsOfDirectory(atPath: replies)) ?? []).isEmpty,
@@ -97,7 +106,9 @@ struct SmallerDefectsCLITests {
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: replies).count == 1)
             #expect(kill(waiting.pid, SIGINT) == 0)
-            #expect(waiting.exitCode == 130, "stderr: \((try? String(contentsOfFile: waitingErrors, encoding: .utf8)) ?? "")")
+            #expect(
+                waiting.exitCode == 130,
+                "stderr: \((try? String(contentsOfFile: waitingErrors, encoding: .utf8)) ?? "")")
             #expect(try FileManager.default.contentsOfDirectory(atPath: replies).isEmpty)
             provider.kill()
 
@@ -131,9 +142,12 @@ struct SmallerDefectsCLITests {
             try disk.fill(leaving: 32 * 1024)
 
             let result = try ProcessRunner.host(["import", file], in: group)
-            CLIHarness.expectFailure(result, mentioning: ["import stopped: ", " of 400 contacts were written", "No space left on device"])
+            CLIHarness.expectFailure(
+                result, mentioning: ["import stopped: ", " of 400 contacts were written", "No space left on device"])
             let written = try #require(
-                result.stderr.range(of: "import stopped: ").flatMap { Int(result.stderr[$0.upperBound...].prefix { $0.isNumber }) })
+                result.stderr.range(of: "import stopped: ").flatMap {
+                    Int(result.stderr[$0.upperBound...].prefix { $0.isNumber })
+                })
             #expect(written > 0 && written < 400, "\(result)")
             let all = try AppDatabase(appGroup: group.appGroup).all()
             #expect(all.count == written + 1)

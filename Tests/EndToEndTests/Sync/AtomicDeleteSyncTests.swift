@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 10, item 5, through the provider: one atomic `delete` of many ids still syncs in batches
 /// within the suggested size (a batch over 100× the suggestion would fail every sync, R31).

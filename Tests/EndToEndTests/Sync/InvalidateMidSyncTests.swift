@@ -1,10 +1,10 @@
 import ContactProviderSystem
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `contacts-host invalidate` during a long content sync (R10, R43): the provider is held inside a
@@ -12,7 +12,9 @@ import Glibc
 /// and only then does the page go on.
 @Suite("End to end: invalidate in the middle of a long sync")
 struct InvalidateMidSyncTests {
-    @Test("invalidate during a 20-page content sync ends it after the page in flight; whole pages stay, the next signal resumes and converges")
+    @Test(
+        "invalidate during a 20-page content sync ends it after the page in flight; whole pages stay, the next signal resumes and converges"
+    )
     func invalidateDuringLongContentSync() throws {
         try withTemporaryAppGroup { group in
             let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
@@ -43,7 +45,9 @@ struct InvalidateMidSyncTests {
         }
     }
 
-    @Test("invalidate during a 20-batch change sync ends it after the batch in flight; the next signal resumes from its anchor")
+    @Test(
+        "invalidate during a 20-batch change sync ends it after the batch in flight; the next signal resumes from its anchor"
+    )
     func invalidateDuringLongChangeSync() throws {
         try withTemporaryAppGroup { group in
             let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
@@ -60,7 +64,9 @@ struct InvalidateMidSyncTests {
             #expect(report["systemCount"] as? Int == 18, "\(report)")
             let committed = ContactsDifference(
                 app: try contactsByID(try host(["list", "--json"], in: group)), system: try systemContacts(group))
-            #expect(committed.fields.isEmpty && committed.onlyInSystem.isEmpty && committed.onlyInApp.count == 32, "\(committed)")
+            #expect(
+                committed.fields.isEmpty && committed.onlyInSystem.isEmpty && committed.onlyInApp.count == 32,
+                "\(committed)")
 
             let resumed = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
             #expect(resumed["enumeration"] as? String == "changes")
@@ -82,7 +88,8 @@ struct InvalidateMidSyncTests {
             let report = try invalidateInsideNextCall(group, paths, lateSignalOutput: lateOutput)
             #expect(report["pages"] as? Int == 1, "\(report)")
             let late = try #require(
-                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: lateOutput))) as? [String: Any])
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: lateOutput)))
+                    as? [String: Any])
             #expect((late["error"] as? [String: Any])?["code"] as? String == "extensionInvalidated", "\(late)")
             #expect(late["pages"] as? Int == 1 && late["systemCount"] as? Int == 4, "no second sync ran: \(late)")
             #expect(try systemContacts(group).count == 4)
@@ -108,7 +115,8 @@ struct InvalidateMidSyncTests {
             [BuiltProducts.path("contacts-host"), "signal", "--wait", "--json"], environment: group.environment,
             stdout: signalOutput, stderr: group.path + "/signal.err")
         defer { signal.kill() }
-        try #require(pause.waitUntilPaused(timeoutSeconds: 60), "the provider never paused", sourceLocation: sourceLocation)
+        try #require(
+            pause.waitUntilPaused(timeoutSeconds: 60), "the provider never paused", sourceLocation: sourceLocation)
 
         var lateSignal: SpawnedProcess?
         defer { lateSignal?.kill() }
@@ -117,13 +125,15 @@ struct InvalidateMidSyncTests {
                 [BuiltProducts.path("contacts-host"), "signal", "--wait", "--json"], environment: group.environment,
                 stdout: lateSignalOutput)
             try #require(
-                bytesArrive(at: paths.requests, moreThan: 0, within: 60), "the second signal never reached the request FIFO",
+                bytesArrive(at: paths.requests, moreThan: 0, within: 60),
+                "the second signal never reached the request FIFO",
                 sourceLocation: sourceLocation)
         }
         let waitingBefore = bytesWaiting(at: paths.requests)
         let invalidateErrors = group.path + "/invalidate.err"
         let invalidate = try SpawnedProcess(
-            [BuiltProducts.path("contacts-host"), "invalidate"], environment: group.environment, stderr: invalidateErrors)
+            [BuiltProducts.path("contacts-host"), "invalidate"], environment: group.environment,
+            stderr: invalidateErrors)
         defer { invalidate.kill() }
         try #require(
             bytesArrive(at: paths.requests, moreThan: waitingBefore, within: 60),
@@ -136,11 +146,14 @@ struct InvalidateMidSyncTests {
             sourceLocation: sourceLocation)
         #expect(signal.exitCode == 1, "the interrupted sync reports a failure", sourceLocation: sourceLocation)
         if let lateSignal {
-            #expect(lateSignal.exitCode == 1, "the signal rung during the sync gets its failure", sourceLocation: sourceLocation)
+            #expect(
+                lateSignal.exitCode == 1, "the signal rung during the sync gets its failure",
+                sourceLocation: sourceLocation)
         }
         #expect(group.providerPID() == nil, "the provider exited after invalidate()", sourceLocation: sourceLocation)
         let report = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: signalOutput))) as? [String: Any],
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: signalOutput)))
+                as? [String: Any],
             sourceLocation: sourceLocation)
         let error = try #require(report["error"] as? [String: Any], "\(report)", sourceLocation: sourceLocation)
         #expect(error["code"] as? String == "extensionInvalidated", "\(report)", sourceLocation: sourceLocation)

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The provider executable's own lifecycle: foreground debugging, SIGTERM, idle exit, R7.
@@ -84,10 +84,12 @@ struct ProviderProcessTests {
     @Test("a provider started for a disabled domain refuses to run the extension (R7)")
     func disabledDomainRefused() throws {
         try withTemporaryAppGroup { group in
-            let result = try ProcessRunner.run(BuiltProducts.path("demo-provider"), ["--app-group", group.path], environment: group.environment)
+            let result = try ProcessRunner.run(
+                BuiltProducts.path("demo-provider"), ["--app-group", group.path], environment: group.environment)
             #expect(result.exitCode == 1)
             #expect(result.stderr.contains("is not enabled"))
-            let usage = try ProcessRunner.run(BuiltProducts.path("demo-provider"), ["--bogus"], environment: group.environment)
+            let usage = try ProcessRunner.run(
+                BuiltProducts.path("demo-provider"), ["--bogus"], environment: group.environment)
             #expect(usage.exitCode == 2)
             #expect(usage.stderr.contains("unknown option '--bogus'"))
         }

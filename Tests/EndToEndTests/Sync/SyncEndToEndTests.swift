@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Real processes, real FIFOs: contacts-host launches demo-provider on demand and the system
@@ -14,7 +14,10 @@ struct SyncEndToEndTests {
     func addUpdateDelete() throws {
         try withTemporaryAppGroup { group in
             try host(["enable"], in: group)
-            let john = try host(["add", "--given-name", "John", "--family-name", "Appleseed", "--phone", "mobile=+1 408 555 0101"], in: group).output
+            let john = try host(
+                ["add", "--given-name", "John", "--family-name", "Appleseed", "--phone", "mobile=+1 408 555 0101"],
+                in: group
+            ).output
             let jane = try host(["add", "--given-name", "Jane", "--email", "work=jane@example.com"], in: group).output
             #expect(group.providerPID() == nil)
 
@@ -157,7 +160,7 @@ struct SyncEndToEndTests {
             let threads = (0..<2).map { _ in
                 Thread { results.append(Result { try ProcessRunner.host(["signal", "--wait", "--json"], in: group) }) }
             }
-            threads.forEach { $0.start() }
+            for item in threads { item.start() }
             results.wait(for: 2)
             for result in results.all {
                 let output = try result.get()

@@ -68,7 +68,9 @@ struct ContactProviderAPITests {
         contact.givenName = "Zoë"
         contact.familyName = "Müller"
         contact.organizationName = "Acme"
-        contact.phoneNumbers = [CNLabeledValue(label: CNLabelPhoneNumberMobile, value: CNPhoneNumber(stringValue: "+1 555 0100"))]
+        contact.phoneNumbers = [
+            CNLabeledValue(label: CNLabelPhoneNumberMobile, value: CNPhoneNumber(stringValue: "+1 555 0100"))
+        ]
         contact.emailAddresses = [.init(label: "Email", value: "zoe@example.com" as NSString)]
         let address = CNMutablePostalAddress()
         address.city = "Zürich"

@@ -69,7 +69,8 @@ struct CompletionScriptTests {
         let path = try write(try await script("bash"), "contacts-host.bash")
         defer { unlink(path) }
         let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-        let program = "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _contacts_host; printf '%s\\n' \"${COMPREPLY[@]}\""
+        let program =
+            "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _contacts_host; printf '%s\\n' \"${COMPREPLY[@]}\""
         let result = try ProcessRunner.run(bash, ["-c", program])
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stdout.split(separator: "\n").map(String.init) == [expected], "\(result)")
@@ -84,7 +85,8 @@ struct CompletionScriptTests {
         #expect(result.exitCode == 0, "\(result)")
     }
 
-    @Test("fish -n accepts the fish script", .enabled(if: installedShell("fish") != nil || isCI, "fish is not installed"))
+    @Test(
+        "fish -n accepts the fish script", .enabled(if: installedShell("fish") != nil || isCI, "fish is not installed"))
     func fishSyntax() async throws {
         let fish = try #require(installedShell("fish"))
         let path = try write(try await script("fish"), "contacts-host.fish")

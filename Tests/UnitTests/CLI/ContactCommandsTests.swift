@@ -10,7 +10,8 @@ struct ContactCommandsTests {
     @Test("add prints only the new identifier and exits 0")
     func addPrintsIdentifier() async throws {
         try await withTemporaryAppGroup { group in
-            let result = await InProcessHost.run(["add", "--given-name", "Ada", "--family-name", "Lovelace"], in: group)
+            let result = await InProcessHost.run(
+                ["add", "--given-name", "Ada", "--family-name", "Lovelace"], in: group)
             #expect(result.exitCode == 0)
             #expect(result.stderr.isEmpty)
             #expect(result.stdout.hasSuffix("\n"))
@@ -28,9 +29,12 @@ struct ContactCommandsTests {
         try await withTemporaryAppGroup { group in
             let output = await InProcessHost.succeed(
                 [
-                    "add", "--id", "ada", "--given-name", "Ada", "--family-name", "Lovelace", "--middle-name", "Augusta",
-                    "--nickname", "Countess", "--organization", "Engines Ltd", "--department", "R&D", "--job-title", "Analyst",
-                    "--phone", "work=+44 1", "--phone", "+44 2", "--email", "ada@example.org", "--url", "https://example.org",
+                    "add", "--id", "ada", "--given-name", "Ada", "--family-name", "Lovelace", "--middle-name",
+                    "Augusta",
+                    "--nickname", "Countess", "--organization", "Engines Ltd", "--department", "R&D", "--job-title",
+                    "Analyst",
+                    "--phone", "work=+44 1", "--phone", "+44 2", "--email", "ada@example.org", "--url",
+                    "https://example.org",
                     "--note", "Notes", "--birthday", "1815-12-10",
                 ], in: group)
             #expect(output == "ada")
@@ -40,7 +44,10 @@ struct ContactCommandsTests {
             #expect(stored.organizationName == "Engines Ltd")
             #expect(stored.departmentName == "R&D")
             #expect(stored.jobTitle == "Analyst")
-            #expect(stored.phoneNumbers == [.init(label: "_$!<Work>!$_", value: "+44 1"), .init(label: "_$!<Mobile>!$_", value: "+44 2")])
+            #expect(
+                stored.phoneNumbers == [
+                    .init(label: "_$!<Work>!$_", value: "+44 1"), .init(label: "_$!<Mobile>!$_", value: "+44 2"),
+                ])
             #expect(stored.emailAddresses == [.init(label: "_$!<Home>!$_", value: "ada@example.org")])
             #expect(stored.urlAddresses.map(\.value) == ["https://example.org"])
             #expect(stored.note == "Notes")
@@ -72,9 +79,11 @@ struct ContactCommandsTests {
     @Test("An identifier with a slash can be added, read, duplicated-checked, updated and deleted")
     func slashIdentifier() async throws {
         try await withTemporaryAppGroup { group async throws in
-            #expect(await InProcessHost.succeed(["add", "--id", "team/a", "--given-name", "Slash"], in: group) == "team/a")
+            #expect(
+                await InProcessHost.succeed(["add", "--id", "team/a", "--given-name", "Slash"], in: group) == "team/a")
             #expect(await InProcessHost.succeed(["get", "team/a"], in: group).contains("name: Slash"))
-            CLIHarness.expectFailure(await InProcessHost.run(["add", "--id", "team/a", "--given-name", "Again"], in: group))
+            CLIHarness.expectFailure(
+                await InProcessHost.run(["add", "--id", "team/a", "--given-name", "Again"], in: group))
             await InProcessHost.succeed(["update", "team/a", "--family-name", "Updated"], in: group)
             await InProcessHost.succeed(["delete", "team/a"], in: group)
             #expect(try CLIHarness.database(group).all().isEmpty)
@@ -85,14 +94,19 @@ struct ContactCommandsTests {
     func updateListReplacement() async throws {
         try await withTemporaryAppGroup { group in
             await InProcessHost.succeed(
-                ["add", "--id", "u", "--given-name", "Old", "--family-name", "Keep", "--phone", "1", "--phone", "2",
-                 "--email", "u@example.org"], in: group)
-            #expect(await InProcessHost.succeed(["update", "u", "--phone", "home=3", "--phone", "4", "--phone", "5"], in: group) == "u")
+                [
+                    "add", "--id", "u", "--given-name", "Old", "--family-name", "Keep", "--phone", "1", "--phone", "2",
+                    "--email", "u@example.org",
+                ], in: group)
+            #expect(
+                await InProcessHost.succeed(
+                    ["update", "u", "--phone", "home=3", "--phone", "4", "--phone", "5"], in: group) == "u")
             var stored = try #require(try CLIHarness.database(group).get("u"))
-            #expect(stored.phoneNumbers == [
-                .init(label: "_$!<Home>!$_", value: "3"), .init(label: "_$!<Mobile>!$_", value: "4"),
-                .init(label: "_$!<Mobile>!$_", value: "5"),
-            ])
+            #expect(
+                stored.phoneNumbers == [
+                    .init(label: "_$!<Home>!$_", value: "3"), .init(label: "_$!<Mobile>!$_", value: "4"),
+                    .init(label: "_$!<Mobile>!$_", value: "5"),
+                ])
             #expect(stored.emailAddresses.map(\.value) == ["u@example.org"])
 
             await InProcessHost.succeed(["update", "u", "--given-name", "New"], in: group)
@@ -111,7 +125,8 @@ struct ContactCommandsTests {
         try await withTemporaryAppGroup { group async throws in
             await InProcessHost.succeed(["add", "--id", "known", "--given-name", "K"], in: group)
             let before = CLIHarness.databaseFiles(group)
-            CLIHarness.expectFailure(await InProcessHost.run(["update", "ghost", "--given-name", "Boo"], in: group), mentioning: ["'ghost'"])
+            CLIHarness.expectFailure(
+                await InProcessHost.run(["update", "ghost", "--given-name", "Boo"], in: group), mentioning: ["'ghost'"])
             #expect(CLIHarness.databaseFiles(group) == before)
         }
     }
@@ -135,7 +150,8 @@ struct ContactCommandsTests {
                 await InProcessHost.succeed(["add", "--id", identifier, "--given-name", identifier], in: group)
             }
             let before = CLIHarness.databaseFiles(group)
-            CLIHarness.expectFailure(await InProcessHost.run(["delete", "k1", "missing", "k2"], in: group), mentioning: ["'missing'"])
+            CLIHarness.expectFailure(
+                await InProcessHost.run(["delete", "k1", "missing", "k2"], in: group), mentioning: ["'missing'"])
             #expect(CLIHarness.databaseFiles(group) == before)
             #expect(try CLIHarness.database(group).all().map(\.identifier) == ["k1", "k2"])
         }
@@ -145,13 +161,16 @@ struct ContactCommandsTests {
     func getText() async throws {
         try await withTemporaryAppGroup { group async throws in
             await InProcessHost.succeed(
-                ["add", "--id", "g", "--given-name", "Grace", "--family-name", "Hopper", "--organization", "Navy",
-                 "--phone", "work=555", "--email", "g@example.org", "--birthday", "1906-12-09", "--note", "Bug"], in: group)
+                [
+                    "add", "--id", "g", "--given-name", "Grace", "--family-name", "Hopper", "--organization", "Navy",
+                    "--phone", "work=555", "--email", "g@example.org", "--birthday", "1906-12-09", "--note", "Bug",
+                ], in: group)
             let text = await InProcessHost.succeed(["get", "g"], in: group)
-            #expect(text.split(separator: "\n").map(String.init) == [
-                "identifier: g", "name: Grace Hopper", "organization: Navy", "phone (work): 555",
-                "email (home): g@example.org", "birthday: 1906-12-09", "note: Bug",
-            ])
+            #expect(
+                text.split(separator: "\n").map(String.init) == [
+                    "identifier: g", "name: Grace Hopper", "organization: Navy", "phone (work): 555",
+                    "email (home): g@example.org", "birthday: 1906-12-09", "note: Bug",
+                ])
         }
     }
 
@@ -159,11 +178,17 @@ struct ContactCommandsTests {
     func getJSON() async throws {
         try await withTemporaryAppGroup { group in
             await InProcessHost.succeed(
-                ["add", "--id", "j", "--given-name", "Jo", "--family-name", "Doe", "--phone", "mobile=+1 555", "--email",
-                 "work=jo@example.org", "--birthday", "--02-29"], in: group)
+                [
+                    "add", "--id", "j", "--given-name", "Jo", "--family-name", "Doe", "--phone", "mobile=+1 555",
+                    "--email",
+                    "work=jo@example.org", "--birthday", "--02-29",
+                ], in: group)
             let text = await InProcessHost.succeed(["get", "j", "--json"], in: group)
             let object = try #require(try CLIHarness.json(text) as? [String: Any])
-            #expect(Set(object.keys) == ["identifier", "givenName", "familyName", "phoneNumbers", "emailAddresses", "birthday"])
+            #expect(
+                Set(object.keys) == [
+                    "identifier", "givenName", "familyName", "phoneNumbers", "emailAddresses", "birthday",
+                ])
             #expect(object["identifier"] as? String == "j")
             #expect(object["givenName"] as? String == "Jo")
             #expect(object["familyName"] as? String == "Doe")
@@ -179,7 +204,8 @@ struct ContactCommandsTests {
     func getUnknown() async throws {
         try await withTemporaryAppGroup { group async throws in
             CLIHarness.expectFailure(await InProcessHost.run(["get", "nobody"], in: group), mentioning: ["'nobody'"])
-            CLIHarness.expectFailure(await InProcessHost.run(["get", "nobody", "--json"], in: group), mentioning: ["'nobody'"])
+            CLIHarness.expectFailure(
+                await InProcessHost.run(["get", "nobody", "--json"], in: group), mentioning: ["'nobody'"])
         }
     }
 
@@ -189,7 +215,8 @@ struct ContactCommandsTests {
             #expect(await InProcessHost.succeed(["list"], in: group) == "")
             #expect(try CLIHarness.contacts(await InProcessHost.succeed(["list", "--json"], in: group)).isEmpty)
 
-            await InProcessHost.succeed(["add", "--id", "l1", "--given-name", "Lin", "--phone", "1", "--email", "l@x.org"], in: group)
+            await InProcessHost.succeed(
+                ["add", "--id", "l1", "--given-name", "Lin", "--phone", "1", "--email", "l@x.org"], in: group)
             await InProcessHost.succeed(["add", "--id", "l2", "--organization", "Acme"], in: group)
             await InProcessHost.succeed(["add", "--id", "l3", "--family-name", "Solo"], in: group)
             #expect(await InProcessHost.succeed(["list"], in: group) == "l1\tLin\t1\tl@x.org\nl2\tAcme\nl3\tSolo")

@@ -65,7 +65,9 @@ struct HelpTests {
         #expect(signal.contains("the sync failed"))
     }
 
-    @Test("A group's help lists its subcommands", arguments: [["system", "--help"], ["help", "system"], ["system", "-h"]])
+    @Test(
+        "A group's help lists its subcommands",
+        arguments: [["system", "--help"], ["help", "system"], ["system", "-h"]])
     func groupHelp(arguments: [String]) async {
         let result = await runHost(arguments)
         #expect(result.code == 0)

@@ -32,7 +32,9 @@ struct ImportExportTests {
             await InProcessHost.succeed(["add", "--id", "x", "--given-name", "Old", "--phone", "1"], in: group)
             let path = group.path + "/list.json"
             try write(#"[{"identifier":"x","givenName":"New"},{"identifier":"y","givenName":"Why"}]"#, to: path)
-            #expect(await InProcessHost.succeed(["import", path], in: group) == "imported 2 contacts (1 added, 1 updated, 0 skipped)")
+            #expect(
+                await InProcessHost.succeed(["import", path], in: group)
+                    == "imported 2 contacts (1 added, 1 updated, 0 skipped)")
             let x = try #require(try CLIHarness.database(group).get("x"))
             #expect(x.givenName == "New")
             #expect(x.phoneNumbers.isEmpty)
@@ -50,12 +52,15 @@ struct ImportExportTests {
                   {"identifier": "s2", "firstName": "Seed", "lastName": "Two"}
                 ]
                 """, to: path)
-            #expect(await InProcessHost.succeed(["import", path], in: group) == "imported 2 contacts (2 added, 0 updated, 0 skipped)")
+            #expect(
+                await InProcessHost.succeed(["import", path], in: group)
+                    == "imported 2 contacts (2 added, 0 updated, 0 skipped)")
             let text = await InProcessHost.succeed(["get", "s1", "--json"], in: group)
             let object = try #require(try CLIHarness.json(text) as? [String: Any])
             #expect(object["givenName"] as? String == "Seed")
             #expect(object["familyName"] as? String == "One")
-            #expect(object["phoneNumbers"] as? [[String: String]] == [["label": "_$!<Mobile>!$_", "value": "+1 555 0101"]])
+            #expect(
+                object["phoneNumbers"] as? [[String: String]] == [["label": "_$!<Mobile>!$_", "value": "+1 555 0101"]])
             #expect(object["emailAddresses"] as? [[String: String]] == [["value": "one@example.org"]])
             #expect(try CLIHarness.database(group).get("s2")?.familyName == "Two")
         }
@@ -93,8 +98,10 @@ struct ImportExportTests {
             await InProcessHost.succeed(["add", "--id", "keep", "--given-name", "Keep"], in: group)
             let before = CLIHarness.databaseFiles(group)
             let path = group.path + "/control.json"
-            try write(#"[{"identifier":"fine","givenName":"F"},{"identifier":"bad\u0001id","givenName":"B"}]"#, to: path)
-            CLIHarness.expectFailure(await InProcessHost.run(["import", path], in: group), mentioning: ["invalid identifier"])
+            try write(
+                #"[{"identifier":"fine","givenName":"F"},{"identifier":"bad\u0001id","givenName":"B"}]"#, to: path)
+            CLIHarness.expectFailure(
+                await InProcessHost.run(["import", path], in: group), mentioning: ["invalid identifier"])
             #expect(CLIHarness.databaseFiles(group) == before)
             #expect(try CLIHarness.database(group).get("fine") == nil)
         }
@@ -107,7 +114,8 @@ struct ImportExportTests {
             CLIHarness.expectFailure(await InProcessHost.run(["import", missing], in: group), mentioning: [missing])
             let empty = group.path + "/empty.json"
             try write("", to: empty)
-            CLIHarness.expectFailure(await InProcessHost.run(["import", empty], in: group), mentioning: [empty, "empty"])
+            CLIHarness.expectFailure(
+                await InProcessHost.run(["import", empty], in: group), mentioning: [empty, "empty"])
             #expect(try CLIHarness.database(group).all().isEmpty)
         }
     }
@@ -117,7 +125,10 @@ struct ImportExportTests {
         try await withTemporaryAppGroups { source, target in
             try CLIHarness.database(source).add(CLIHarness.richContact("rich"))
             await InProcessHost.succeed(
-                ["add", "--id", "cli", "--given-name", "Cli", "--phone", "work=1", "--phone", "2", "--birthday", "--01-02"], in: source)
+                [
+                    "add", "--id", "cli", "--given-name", "Cli", "--phone", "work=1", "--phone", "2", "--birthday",
+                    "--01-02",
+                ], in: source)
             await InProcessHost.succeed(["add", "--id", "gone", "--given-name", "Gone"], in: source)
             await InProcessHost.succeed(["delete", "gone"], in: source)
 
@@ -130,7 +141,9 @@ struct ImportExportTests {
 
             let file = target.path + "/exported.json"
             try write(exported, to: file)
-            #expect(await InProcessHost.succeed(["import", file], in: target) == "imported 2 contacts (2 added, 0 updated, 0 skipped)")
+            #expect(
+                await InProcessHost.succeed(["import", file], in: target)
+                    == "imported 2 contacts (2 added, 0 updated, 0 skipped)")
             let original = try CLIHarness.database(source).all()
             #expect(original.map(\.identifier) == ["rich", "cli"])
             #expect(try CLIHarness.database(target).all() == original)

@@ -1,8 +1,8 @@
 import AppGroupStore
 import ContactsHostKit
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Usage errors, run in process through `HostTool.main(arguments:output:)` with the test's own App
 /// Group given as `--app-group`: the App Group travels in the command's context, never as process-wide
@@ -27,7 +27,10 @@ struct UsageTests {
             (["add", "--given-name"], "option '--given-name' needs a value"),
             (["add", "--given-name", "--family-name", "F"], "option '--given-name' needs a value"),
             (["add", "--given-name", "A", "--given-name", "B"], "given more than once"),
-            (["add", "--given-name", "X", "--birthday", "1990-13-01"], "option '--birthday' expects YYYY-MM-DD or --MM-DD"),
+            (
+                ["add", "--given-name", "X", "--birthday", "1990-13-01"],
+                "option '--birthday' expects YYYY-MM-DD or --MM-DD"
+            ),
             (["add", "--given-name", "X", "--birthday", "May 17"], "option '--birthday'"),
             (["update", "seed", "--birthday", "--5-17"], "option '--birthday'"),
             (["add", "--phone", "1"], "a contact needs --given-name, --family-name or --organization"),
@@ -46,11 +49,23 @@ struct UsageTests {
             (["import", "a.json", "b.json"], "unexpected argument 'b.json'"),
             (["list", "--json=yes"], "takes no value"),
             (["--app-group"], "option '--app-group' needs a value"),
-            (["add", "--given-name", "X", "--phone", "call me"], "option '--phone' needs a number with at least one digit"),
-            (["add", "--given-name", "X", "--phone", "work=n/a"], "option '--phone' needs a number with at least one digit"),
-            (["update", "seed", "--email", "ada.example.com"], "option '--email' needs an address like name@example.com"),
+            (
+                ["add", "--given-name", "X", "--phone", "call me"],
+                "option '--phone' needs a number with at least one digit"
+            ),
+            (
+                ["add", "--given-name", "X", "--phone", "work=n/a"],
+                "option '--phone' needs a number with at least one digit"
+            ),
+            (
+                ["update", "seed", "--email", "ada.example.com"],
+                "option '--email' needs an address like name@example.com"
+            ),
             (["add", "--given-name", "X", "--email", "work=ada@"], "option '--email' needs an address"),
-            (["add", "--given-name", "X", "--phone", "moblie=+1 555"], "label 'moblie' looks like a misspelt 'mobile'"),
+            (
+                ["add", "--given-name", "X", "--phone", "moblie=+1 555"],
+                "label 'moblie' looks like a misspelt 'mobile'"
+            ),
             (["add", "--given-name", "X", "--email", "wrok=a@b.c"], "label 'wrok' looks like a misspelt 'work'"),
             (["update", "seed", "--url", "homepgae=https://example.com"], "looks like a misspelt 'homepage'"),
         ])

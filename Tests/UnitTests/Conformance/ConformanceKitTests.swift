@@ -16,7 +16,8 @@ struct ConformanceKitTests {
 
     @Test("the good example provider passes every rule, and the call returns the report")
     func goodProviderPasses() async throws {
-        let report = try await checkContactProvider(GoodProvider.self, options: ConformanceOptions(seed: 7, operations: 150))
+        let report = try await checkContactProvider(
+            GoodProvider.self, options: ConformanceOptions(seed: 7, operations: 150))
         #expect(report.passed)
         #expect(report.results.count == ConformanceRule.all.count)
         #expect(report.results.allSatisfy { $0.status == .pass }, "\(report.text)")
@@ -46,7 +47,8 @@ struct ConformanceKitTests {
     @Test("checkContactProvider throws ConformanceFailure whose description names the broken rule")
     func throwsWithReport() async throws {
         do {
-            try await checkContactProvider(StuckMoreComing.self, options: ConformanceOptions(seed: 3, operations: 20, rules: ["D4"]))
+            try await checkContactProvider(
+                StuckMoreComing.self, options: ConformanceOptions(seed: 3, operations: 20, rules: ["D4"]))
             Issue.record("expected a ConformanceFailure")
         } catch let failure as ConformanceFailure {
             #expect(failure.description.contains("FAIL D4"))
@@ -133,7 +135,9 @@ struct ConformanceKitTests {
                 }
             }
 
-            func enumerateChanges(startingAt anchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver) async {
+            func enumerateChanges(startingAt anchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver)
+                async
+            {
                 let (generation, _, _) = MemoryBackend.shared.snapshot()
                 let text = String(decoding: anchor.generationMarker, as: UTF8.self)
                 guard text.hasPrefix("g\(generation):"), let base = Int(text.split(separator: ":")[1]) else {
@@ -144,11 +148,14 @@ struct ConformanceKitTests {
                 var final: [String: ConformanceContact?] = [:]
                 for change in batch { final[change.id] = .some(change.contact) }
                 let updates = final.compactMap { $0.value }.sorted { $0.identifier < $1.identifier }
-                let deletes = final.filter { $0.value == nil }.map { ContactItem.Identifier($0.key) }.sorted { $0.value < $1.value }
+                let deletes = final.filter { $0.value == nil }.map { ContactItem.Identifier($0.key) }.sorted {
+                    $0.value < $1.value
+                }
                 if !updates.isEmpty { observer.didUpdate(updates.map { $0.makeItem() }) }
                 if !deletes.isEmpty { observer.didDelete(deletes) }
                 observer.didFinishEnumeratingChanges(
-                    upTo: ContactItemSyncAnchor(generationMarker: anchor.generationMarker, offset: anchor.offset + batch.count),
+                    upTo: ContactItemSyncAnchor(
+                        generationMarker: anchor.generationMarker, offset: anchor.offset + batch.count),
                     moreComing: pending.count > batch.count)
             }
 
@@ -173,7 +180,9 @@ struct ConformanceKitTests {
         // Generation markers are fresh UUIDs; the shrunk sequence and the failing step are reproducible.
         let again = try #require(second.results.first { $0.rule.id == "V1" })
         #expect(v1.step == again.step)
-        #expect(v1.explanation?.components(separatedBy: "Shrunk").last == again.explanation?.components(separatedBy: "Shrunk").last)
+        #expect(
+            v1.explanation?.components(separatedBy: "Shrunk").last
+                == again.explanation?.components(separatedBy: "Shrunk").last)
         let shrunk = try #require(v1.explanation?.firstMatch(of: /Shrunk from (\d+) to (\d+) operations/))
         #expect(Int(shrunk.2)! < Int(shrunk.1)!)
         #expect(Int(shrunk.2)! <= 8, "\(v1.explanation ?? "")")

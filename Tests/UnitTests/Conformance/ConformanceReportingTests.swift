@@ -1,6 +1,6 @@
 import AppGroupStore
-import Foundation
 import ExampleProviders
+import Foundation
 import FoundationXML
 import Testing
 
@@ -24,10 +24,13 @@ struct ConformanceReportingTests {
         #expect(FieldDifference.between(expected: expected, got: expected).isEmpty)
     }
 
-    @Test("the comparison covers every encoded field of ContactRecord, whatever fields it has", arguments: 0..<RichContacts.shapeCount)
+    @Test(
+        "the comparison covers every encoded field of ContactRecord, whatever fields it has",
+        arguments: 0..<RichContacts.shapeCount)
     func comparisonIsGeneric(shape: Int) throws {
         let record = RichContacts.make("x", shape: shape, salt: 1)
-        let encoded = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any])
+        let encoded = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any])
         let differences = FieldDifference.between(expected: record, got: ContactRecord(identifier: "x"))
         // Every key the record encodes (but its identifier) is reported, so a field added later is too.
         #expect(Set(differences.map(\.field)) == Set(encoded.keys).subtracting(["identifier"]))
@@ -38,12 +41,14 @@ struct ConformanceReportingTests {
         var keys = Set<String>()
         for shape in 0..<RichContacts.shapeCount {
             let record = RichContacts.make("x", shape: shape, salt: 3)
-            let encoded = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any])
+            let encoded = try #require(
+                try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any])
             keys.formUnion(encoded.keys)
         }
         var everything = RichContacts.make("x", shape: 0, salt: 3)
         everything.postalAddresses = RichContacts.make("x", shape: 3, salt: 3).postalAddresses
-        let all = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(everything)) as? [String: Any])
+        let all = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(everything)) as? [String: Any])
         #expect(keys == Set(all.keys))
         #expect(RichContacts.make("x", shape: 1, salt: 0).givenName.isEmpty)
         #expect(RichContacts.make("x", shape: 2, salt: 0).birthday == "--02-29")
@@ -55,8 +60,13 @@ struct ConformanceReportingTests {
         #expect(try ConformanceBackendKind.parse("seed-json") == .seedJSON(file: "ContactItems.json"))
         #expect(try ConformanceBackendKind.parse("seed-json:data/items.json") == .seedJSON(file: "data/items.json"))
         #expect(try ConformanceBackendKind.parse("exec:python3 a.py --x") == .exec(command: "python3 a.py --x"))
-        #expect(try ConformanceBackendKind.parse("carddav:http://127.0.0.1:5232/u/book/") == .carddav(url: "http://127.0.0.1:5232/u/book/"))
-        for kind in [ConformanceBackendKind.appDatabase, .seedJSON(file: "f.json"), .exec(command: "a b:c"), .carddav(url: "https://x/b/")] {
+        #expect(
+            try ConformanceBackendKind.parse("carddav:http://127.0.0.1:5232/u/book/")
+                == .carddav(url: "http://127.0.0.1:5232/u/book/"))
+        for kind in [
+            ConformanceBackendKind.appDatabase, .seedJSON(file: "f.json"), .exec(command: "a b:c"),
+            .carddav(url: "https://x/b/"),
+        ] {
             #expect(try ConformanceBackendKind.parse(kind.description) == kind)
         }
         #expect(throws: ConformanceBackendError.self) { try ConformanceBackendKind.parse("carddav:ftp://x/book/") }
@@ -75,7 +85,8 @@ struct ConformanceReportingTests {
         var record = RichContacts.make("s-1", shape: 0, salt: 1)
         try backend.add(record)
         let items = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/ContactItems.json"))) as? [[String: Any]])
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: directory + "/ContactItems.json"))) as? [[String: Any]])
         #expect(items.count == 1)
         #expect(Set(items[0].keys) == ["identifier", "firstName", "lastName", "phoneNumber", "emailAddress"])
         let stored = try backend.contacts()
@@ -102,14 +113,17 @@ struct ConformanceReportingTests {
             RuleResult(rule: ConformanceRule.c1, status: .pass),
             RuleResult(
                 rule: ConformanceRule.d2, status: .fail, explanation: "contact a: note: expected \"x\", got \"y\"\u{1}",
-                step: "change batch 1", transcript: ["→ enumerateChanges", "  didUpdate(1 item: a)"], reproduce: "contacts-host conformance --rules D2"),
+                step: "change batch 1", transcript: ["→ enumerateChanges", "  didUpdate(1 item: a)"],
+                reproduce: "contacts-host conformance --rules D2"),
             RuleResult(rule: ConformanceRule.d7, status: .warn, explanation: "a batch carried 4 changes"),
             RuleResult(rule: ConformanceRule.v1, status: .skipped, explanation: "not checked: C1 failed"),
             RuleResult(rule: ConformanceRule.e1, status: .skipped),
         ],
         durationSeconds: 1.5)
 
-    @Test("JUnit XML parses back: one testsuite, one testcase per rule, failure with message and transcript, skipped with reason")
+    @Test(
+        "JUnit XML parses back: one testsuite, one testcase per rule, failure with message and transcript, skipped with reason"
+    )
     func junitParsesBack() throws {
         let document = try XMLDocument(data: Data(Self.sample.junitXML.utf8))
         let suite = try #require(document.rootElement())
@@ -121,20 +135,26 @@ struct ConformanceReportingTests {
         let cases = suite.elements(forName: "testcase")
         #expect(cases.count == 5)
         let failure = try #require(cases[1].elements(forName: "failure").first)
-        #expect(failure.attribute(forName: "message")?.stringValue?.hasPrefix("contact a: note: expected \"x\"") == true)
+        #expect(
+            failure.attribute(forName: "message")?.stringValue?.hasPrefix("contact a: note: expected \"x\"") == true)
         #expect(failure.stringValue?.contains("didUpdate(1 item: a)") == true)
         #expect(failure.stringValue?.contains("reproduce: contacts-host conformance --rules D2") == true)
         #expect(cases[0].elements(forName: "failure").isEmpty && cases[0].elements(forName: "skipped").isEmpty)
         #expect(cases[2].elements(forName: "system-out").first?.stringValue?.contains("WARN (SHOULD)") == true)
-        #expect(cases[3].elements(forName: "skipped").first?.attribute(forName: "message")?.stringValue == "not checked: C1 failed")
-        #expect(cases[4].elements(forName: "skipped").first?.attribute(forName: "message")?.stringValue == "not selected (--rules)")
+        #expect(
+            cases[3].elements(forName: "skipped").first?.attribute(forName: "message")?.stringValue
+                == "not checked: C1 failed")
+        #expect(
+            cases[4].elements(forName: "skipped").first?.attribute(forName: "message")?.stringValue
+                == "not selected (--rules)")
     }
 
     @Test("logs a report points to are copied out of the temporary App Group, and the report points to the copies")
     func logsAreKept() throws {
         let group = NSTemporaryDirectory() + "/cps-keptlogs-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: group + "/run/defaultDomain", withIntermediateDirectories: true)
-        try Data("provider said hello\n".utf8).write(to: URL(fileURLWithPath: group + "/run/defaultDomain/provider.log"))
+        try Data("provider said hello\n".utf8).write(
+            to: URL(fileURLWithPath: group + "/run/defaultDomain/provider.log"))
         var report = Self.sample
         report.results[1].explanation = "the provider did not answer (its log: \(group)/run/defaultDomain/provider.log)"
         let kept = KeptLogs.keep(report, groupPath: group)
@@ -154,11 +174,14 @@ struct ConformanceReportingTests {
 /// The in-process kit with a backend made for the run's App Group.
 @Suite("Conformance kit, in process, with a backend kind", .serialized)
 struct ConformanceBackendKindInProcessTests {
-    @Test("a seed-json backend in process edits ContactItems.json in the run's App Group; the demo provider does not read it")
+    @Test(
+        "a seed-json backend in process edits ContactItems.json in the run's App Group; the demo provider does not read it"
+    )
     func seedJSONInProcess() async throws {
         final class DemoProvider: ExampleProvider {}
         let report = try await ConformanceKit.run(
-            DemoProvider.self, backendKind: .seedJSON(file: "ContactItems.json"), options: ConformanceOptions(seed: 3, operations: 20, rules: ["C4"]))
+            DemoProvider.self, backendKind: .seedJSON(file: "ContactItems.json"),
+            options: ConformanceOptions(seed: 3, operations: 20, rules: ["C4"]))
         // The demo provider reads the app database, not ContactItems.json: the kit must see nothing arrive.
         let c4 = try #require(report.results.first { $0.rule.id == "C4" })
         #expect(c4.status == .fail, "\(report.text)")

@@ -22,7 +22,9 @@ struct RuleDocumentsTests {
         let range = NSRange(text.startIndex..., in: text)
         for match in pattern.matches(in: text, range: range) {
             let first = Int((text as NSString).substring(with: match.range(at: 1)))!
-            let last = match.range(at: 2).location == NSNotFound ? first : Int((text as NSString).substring(with: match.range(at: 2)))!
+            let last =
+                match.range(at: 2).location == NSNotFound
+                ? first : Int((text as NSString).substring(with: match.range(at: 2)))!
             ids.append(contentsOf: (first...max(first, last)).map { "R\($0)" })
         }
         return ids
@@ -34,7 +36,8 @@ struct RuleDocumentsTests {
         #expect(Set(ConformanceRule.all.map(\.id)).count == ConformanceRule.all.count)
         for rule in ConformanceRule.all {
             #expect(!rule.references.isEmpty, "\(rule.id) refers to no framework rule")
-            #expect(rule.frameworkRules.map(\.id) == rule.references, "\(rule.id) refers to an undeclared framework rule")
+            #expect(
+                rule.frameworkRules.map(\.id) == rule.references, "\(rule.id) refers to an undeclared framework rule")
         }
         #expect(FrameworkRule.named("r23") == .r23)
         #expect(FrameworkRule.r23.markdown.hasPrefix("- **R23** [Sample] Generation-marker rules for pages:\n  - (a)"))
@@ -47,9 +50,13 @@ struct RuleDocumentsTests {
         let listed = String(text[text.index(after: start.lowerBound)...])
         let expected = FrameworkRule.documentMarkdown
         if listed != expected {
-            let have = listed.components(separatedBy: "\n"), want = expected.components(separatedBy: "\n")
-            let line = zip(have, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(have.count, want.count)
-            Issue.record("""
+            let have = listed.components(separatedBy: "\n")
+            let want = expected.components(separatedBy: "\n")
+            let line =
+                zip(have, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                ?? min(have.count, want.count)
+            Issue.record(
+                """
                 FRAMEWORK-RULES.md differs from FrameworkRule.all at its rule-list line \(line + 1):
                   document: \(line < have.count ? have[line] : "(end)")
                   declared: \(line < want.count ? want[line] : "(end)")
@@ -60,7 +67,8 @@ struct RuleDocumentsTests {
     @Test("The README's kit rule table has every rule once, with its level, its title and its framework rules")
     func readmeKitTable() throws {
         let readme = try Self.document("README.md")
-        let row = try NSRegularExpression(pattern: #"^\| ([A-Z]\d+) \| (MUST|SHOULD) \| (.+) \| (R[^|]+) \|$"#, options: [.anchorsMatchLines])
+        let row = try NSRegularExpression(
+            pattern: #"^\| ([A-Z]\d+) \| (MUST|SHOULD) \| (.+) \| (R[^|]+) \|$"#, options: [.anchorsMatchLines])
         var seen: [String] = []
         for match in row.matches(in: readme, range: NSRange(readme.startIndex..., in: readme)) {
             let cell = { (index: Int) in (readme as NSString).substring(with: match.range(at: index)) }
@@ -72,7 +80,9 @@ struct RuleDocumentsTests {
             }
             #expect(cell(2) == rule.level.rawValue, "\(id): level in the README")
             let text = cell(3).replacingOccurrences(of: "`", with: "")
-            #expect(text.hasPrefix(rule.title), "\(id): the README's text should start with the title \"\(rule.title)\": \(text)")
+            #expect(
+                text.hasPrefix(rule.title),
+                "\(id): the README's text should start with the title \"\(rule.title)\": \(text)")
             #expect(Self.frameworkIDs(in: cell(4)) == rule.references, "\(id): framework rules in the README")
         }
         #expect(seen.sorted() == ConformanceRule.all.map(\.id).sorted(), "the README's table lists each kit rule once")

@@ -37,9 +37,10 @@ struct OSLogStandInTests {
             \(error, privacy: .public) \(SampleError()) \(UInt8(9)) \(Opaque()) \(optional) \
             \(name, privacy: .private(mask: .hash)) \(count, privacy: .sensitive) \(URL(string: "https://a.b")!)
             """
-        #expect(message.rendered == """
-            Ada 3 0.5 true sample failure sample failure 9 Opaque(value: 7) nil Ada 3 https://a.b
-            """)
+        #expect(
+            message.rendered == """
+                Ada 3 0.5 true sample failure sample failure 9 Opaque(value: 7) nil Ada 3 https://a.b
+                """)
     }
 
     @Test("A plain literal renders as itself")

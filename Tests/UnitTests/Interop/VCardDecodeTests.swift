@@ -62,7 +62,8 @@ struct InteropVCardDecodeTests {
 
     @Test("Unsupported properties are reported with their line and do not fail the card")
     func unknownPropertyReported() {
-        let text = VCardFixtures.appleExport.replacingOccurrences(of: "X-SOCIALPROFILE;type=twitter:", with: "X-UNKNOWN:")
+        let text = VCardFixtures.appleExport.replacingOccurrences(
+            of: "X-SOCIALPROFILE;type=twitter:", with: "X-UNKNOWN:")
         let result = VCard.decode(text)
         #expect(result.contacts.count == 2)
         #expect(
@@ -229,10 +230,11 @@ struct InteropVCardDecodeTests {
         let result = VCard.decode(text)
         #expect(result.problems.isEmpty)
         let card = try #require(result.contacts.first)
-        #expect(card.phoneNumbers.map(\.label) == [
-            CNLabelHome, CNLabelPhoneNumberWorkFax, CNLabelPhoneNumberHomeFax, CNLabelPhoneNumberMobile,
-            CNLabelOther, nil, nil,
-        ])
+        #expect(
+            card.phoneNumbers.map(\.label) == [
+                CNLabelHome, CNLabelPhoneNumberWorkFax, CNLabelPhoneNumberHomeFax, CNLabelPhoneNumberMobile,
+                CNLabelOther, nil, nil,
+            ])
         #expect(card.phoneNumbers.map(\.value) == ["1", "2", "3", "4", "5", "6", "7"])
         #expect(card.emailAddresses.map(\.label) == [CNLabelWork, CNLabelOther])
         #expect(card.urlAddresses.map(\.label) == [CNLabelURLAddressHomePage])
@@ -253,11 +255,12 @@ struct InteropVCardDecodeTests {
             END:VCARD
             """
         let card = try #require(VCard.decode(text).contacts.first)
-        #expect(card.phoneNumbers == [
-            .init(label: CNLabelPhoneNumberMobile, value: "111"),
-            .init(label: "Ferienhaus, oben", value: "222"),
-            .init(label: nil, value: "333"),
-        ])
+        #expect(
+            card.phoneNumbers == [
+                .init(label: CNLabelPhoneNumberMobile, value: "111"),
+                .init(label: "Ferienhaus, oben", value: "222"),
+                .init(label: nil, value: "333"),
+            ])
         #expect(card.emailAddresses == [.init(label: nil, value: "x@y.z")])
     }
 
@@ -350,7 +353,8 @@ struct InteropVCardDecodeTests {
 
     @Test("File bytes: UTF-8 with a BOM and Windows-1252 files both decode")
     func fileData() throws {
-        let utf8 = Data([0xEF, 0xBB, 0xBF]) + Data("BEGIN:VCARD\r\nVERSION:3.0\r\nN:Dupont;Zoë;;;\r\nEND:VCARD\r\n".utf8)
+        let utf8 =
+            Data([0xEF, 0xBB, 0xBF]) + Data("BEGIN:VCARD\r\nVERSION:3.0\r\nN:Dupont;Zoë;;;\r\nEND:VCARD\r\n".utf8)
         #expect(VCard.decode(data: utf8).contacts.first?.givenName == "Zoë")
         var latin = Data("BEGIN:VCARD\r\nVERSION:2.1\r\nN:Dupont;Zo".utf8)
         latin.append(0xEB)

@@ -1,8 +1,8 @@
 import AppGroupStore
 import ContactsInterop
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Scripts/vobject_read.py failed (vobject could not read the export).
 struct VobjectReadError: Error, CustomStringConvertible {
@@ -55,7 +55,11 @@ struct InteropVCardIndependentReaderTests {
         try #require(cards.count == records.count, "vobject read \(cards.count) of \(records.count) cards")
         var mismatches: [String] = []
         func check(_ record: ContactRecord, _ field: String, _ read: String, _ written: String) {
-            if read != written { mismatches.append("\(record.identifier) \(field): vobject read \(read.debugDescription), exported \(written.debugDescription)") }
+            if read != written {
+                mismatches.append(
+                    "\(record.identifier) \(field): vobject read \(read.debugDescription), exported \(written.debugDescription)"
+                )
+            }
         }
         for (record, card) in zip(records, cards) {
             check(record, "UID", card["uid"] as? String ?? "", record.identifier)
@@ -74,7 +78,8 @@ struct InteropVCardIndependentReaderTests {
             check(record, "NOTE", card["note"] as? String ?? "", record.note)
             let labels = card["labels"] as? [String: String] ?? [:]
             let phones = card["tel"] as? [[String: Any]] ?? []
-            check(record, "TEL", phones.map { $0["value"] as? String ?? "" }.description,
+            check(
+                record, "TEL", phones.map { $0["value"] as? String ?? "" }.description,
                 record.phoneNumbers.map(\.value).filter { !$0.isEmpty }.description)
             for (phone, written) in zip(phones, record.phoneNumbers.filter { !$0.value.isEmpty }) {
                 if let group = phone["group"] as? String {
@@ -82,7 +87,9 @@ struct InteropVCardIndependentReaderTests {
                 }
             }
             let emails = (card["email"] as? [[String: Any]] ?? []).map { $0["value"] as? String ?? "" }
-            check(record, "EMAIL", emails.description, record.emailAddresses.map(\.value).filter { !$0.isEmpty }.description)
+            check(
+                record, "EMAIL", emails.description,
+                record.emailAddresses.map(\.value).filter { !$0.isEmpty }.description)
             let urls = (card["url"] as? [[String: Any]] ?? []).map { $0["value"] as? String ?? "" }
             check(record, "URL", urls.description, record.urlAddresses.map(\.value).filter { !$0.isEmpty }.description)
             let addresses = card["adr"] as? [[String: Any]] ?? []
@@ -111,13 +118,18 @@ struct InteropVCardIndependentReaderTests {
             check(record, "X-PHONETIC-LAST-NAME", extra("x-phonetic-last-name").joined(), record.phoneticFamilyName)
             check(record, "X-PHONETIC-ORG", extra("x-phonetic-org").joined(), record.phoneticOrganizationName)
             check(record, "X-MAIDENNAME", extra("x-maidenname").joined(), record.previousFamilyName)
-            check(record, "X-ABRELATEDNAMES", extra("x-abrelatednames").description,
+            check(
+                record, "X-ABRELATEDNAMES", extra("x-abrelatednames").description,
                 record.contactRelations.map(\.value).filter { !$0.isEmpty }.description)
-            check(record, "X-SOCIALPROFILE", extra("x-socialprofile").description,
+            check(
+                record, "X-SOCIALPROFILE", extra("x-socialprofile").description,
                 record.socialProfiles.map(\.urlString).description)
-            check(record, "IMPP", extra("impp").description,
+            check(
+                record, "IMPP", extra("impp").description,
                 record.instantMessageAddresses.map { "x-apple:" + $0.username }.description)
         }
-        #expect(mismatches.isEmpty, "\(mismatches.count) fields differ; first: \(mismatches.prefix(8).joined(separator: "\n"))")
+        #expect(
+            mismatches.isEmpty,
+            "\(mismatches.count) fields differ; first: \(mismatches.prefix(8).joined(separator: "\n"))")
     }
 }

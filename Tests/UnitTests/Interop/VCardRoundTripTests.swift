@@ -3,9 +3,8 @@ import ContactProviderTesting
 import Contacts
 import ContactsInterop
 import Foundation
-import Testing
 import TestSupport
-
+import Testing
 
 /// Random contacts that stress the codec: unicode (combining marks, emoji, RTL, CJK), vCard special
 /// characters, long lines, standard and custom labels, photos, birthdays with and without a year.
@@ -25,7 +24,8 @@ struct InteropRandomContactFactory {
         " ", "  ", "\u{2028}", "item1.", "<>", "'",
         // Issue 14: list separators, quotes as Gmail escapes them, and control characters (which are
         // not written; `expectedAfterRoundTrip` leaves them out).
-        "Richter,James", "a, b", ", ", "Johnny,JD", "\\\"", "bell\u{07}ring", "v\u{0B}tab", "f\u{0C}eed", "del\u{7F}ete",
+        "Richter,James", "a, b", ", ", "Johnny,JD", "\\\"", "bell\u{07}ring", "v\u{0B}tab", "f\u{0C}eed",
+        "del\u{7F}ete",
         "nul\u{00}l", "esc\u{1B}ape",
     ]
     static let customLabels = [
@@ -83,7 +83,8 @@ struct InteropRandomContactFactory {
             let hex = (0..<4).map { _ in String(rng.next(), radix: 16) }.joined(separator: "-")
             return hex.uppercased()
         case 2: return "id-\(index)-ü,;\\:é 😀"
-        case 3: return "urn:uuid:" + UUID(uuidString: String(format: "6F9619FF-8B86-D011-B42D-%012X", index))!.uuidString
+        case 3:
+            return "urn:uuid:" + UUID(uuidString: String(format: "6F9619FF-8B86-D011-B42D-%012X", index))!.uuidString
         default: return String(repeating: "長い識別子", count: 8) + "\(index)"
         }
     }
@@ -159,17 +160,21 @@ extension InteropRandomContactFactory {
         if chance(25) {
             record.nonGregorianBirthday = .init(
                 calendar: pick(Self.calendars), era: chance(50) ? Int.random(in: 1...100, using: &rng) : nil,
-                year: chance(70) ? Int.random(in: 1...9999, using: &rng) : nil, month: Int.random(in: 1...13, using: &rng),
+                year: chance(70) ? Int.random(in: 1...9999, using: &rng) : nil,
+                month: Int.random(in: 1...13, using: &rng),
                 day: Int.random(in: 1...31, using: &rng), isLeapMonth: chance(50) ? chance(50) : nil)
         }
         record.dates = (0..<Int.random(in: 0...2, using: &rng)).map { _ in
             let value = BirthdayFormat.format(
-                year: chance(60) ? Int.random(in: 1...2024, using: &rng) : nil, month: Int.random(in: 1...12, using: &rng),
+                year: chance(60) ? Int.random(in: 1...2024, using: &rng) : nil,
+                month: Int.random(in: 1...12, using: &rng),
                 day: Int.random(in: 1...28, using: &rng))
             return .init(label: chance(30) ? "_$!<Anniversary>!$_" : label(Self.otherLabels), value: value)
         }
         record.contactRelations = (0..<Int.random(in: 0...2, using: &rng)).map { _ in
-            .init(label: chance(40) ? pick(["_$!<Mother>!$_", "_$!<Assistant>!$_"]) : label(Self.otherLabels), value: nonEmptyText())
+            .init(
+                label: chance(40) ? pick(["_$!<Mother>!$_", "_$!<Assistant>!$_"]) : label(Self.otherLabels),
+                value: nonEmptyText())
         }
         record.socialProfiles = (0..<Int.random(in: 0...2, using: &rng)).map { _ in
             var profile = ContactRecord.LabeledSocialProfile(label: label(Self.otherLabels))
@@ -182,7 +187,8 @@ extension InteropRandomContactFactory {
         }
         record.instantMessageAddresses = (0..<Int.random(in: 0...2, using: &rng)).map { _ in
             .init(
-                label: label(Self.otherLabels), username: chance(60) ? "user\(Int.random(in: 0...99, using: &rng)):x,y@chat.example" : nonEmptyText(),
+                label: label(Self.otherLabels),
+                username: chance(60) ? "user\(Int.random(in: 0...99, using: &rng)):x,y@chat.example" : nonEmptyText(),
                 service: chance(70) ? pick(["Skype", "Jabber", "QQ", "My Service"]) : "")
         }
     }
@@ -193,9 +199,11 @@ extension InteropRandomContactFactory {
         func strip(_ value: Any) -> Any {
             switch value {
             case let text as String:
-                return String(String.UnicodeScalarView(text.unicodeScalars.filter {
-                    !(($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0x7F)
-                }))
+                return String(
+                    String.UnicodeScalarView(
+                        text.unicodeScalars.filter {
+                            !(($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0x7F)
+                        }))
             case let array as [Any]: return array.map(strip)
             case let object as [String: Any]: return object.mapValues(strip)
             default: return value

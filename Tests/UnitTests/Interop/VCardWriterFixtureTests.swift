@@ -13,7 +13,9 @@ struct InteropVCardWriterFixtureTests {
         text.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n").filter { !$0.isEmpty }
     }
 
-    @Test("Each fixture imports as its expected JSON, warns at its lines and drops no card", arguments: VCardWriterFixtures.all)
+    @Test(
+        "Each fixture imports as its expected JSON, warns at its lines and drops no card",
+        arguments: VCardWriterFixtures.all)
     func fixture(_ fixture: VCardWriterFixture) throws {
         let expected = try JSONDecoder().decode([ContactRecord].self, from: Data(fixture.expectedJSON.utf8))
         let result = VCard.decode(data: fixture.bytes)
@@ -26,7 +28,9 @@ struct InteropVCardWriterFixtureTests {
         for (version, lines) in [(VCardVersion.v3, fixture.exported3), (.v4, fixture.exported4)] {
             let exported = VCard.encode(result.contacts, version: version)
             let written = Self.unfolded(exported)
-            for line in lines { #expect(written.contains(line), "\(version.rawValue) export lacks \(line):\n\(exported)") }
+            for line in lines {
+                #expect(written.contains(line), "\(version.rawValue) export lacks \(line):\n\(exported)")
+            }
             // What was exported reads back the same (control characters excepted: they are not written).
             let again = VCard.decode(exported)
             #expect(again.problems.isEmpty, "\(again.problems)")
@@ -54,7 +58,9 @@ struct InteropVCardWriterFixtureTests {
         } else {
             #expect(result.contacts.first?.familyName == "Æü")
             #expect(result.warnings.map(\.line) == [3])
-            #expect(result.warnings.first?.message.contains("EUC-JP cannot be converted here; read as Windows-1252") == true)
+            #expect(
+                result.warnings.first?.message.contains("EUC-JP cannot be converted here; read as Windows-1252") == true
+            )
         }
         let unknown = VCard.decode("BEGIN:VCARD\nN;CHARSET=X-NO-SUCH;ENCODING=QUOTED-PRINTABLE:=41;B\nEND:VCARD\n")
         #expect(unknown.contacts.first?.familyName == "A")
@@ -75,7 +81,8 @@ struct InteropVCardWriterFixtureTests {
 
     @Test("A nested AGENT written as AGENT:BEGIN:VCARD on its own line is passed over too")
     func inlineAgent() {
-        let text = "BEGIN:VCARD\nVERSION:2.1\nN:Boss;Big\nAGENT:BEGIN:VCARD\nN:Friday;Girl\nEND:VCARD\nUID:o\nEND:VCARD\n"
+        let text =
+            "BEGIN:VCARD\nVERSION:2.1\nN:Boss;Big\nAGENT:BEGIN:VCARD\nN:Friday;Girl\nEND:VCARD\nUID:o\nEND:VCARD\n"
         let result = VCard.decode(text)
         #expect(result.contacts.map(\.familyName) == ["Boss"])
         #expect(result.warnings.map(\.line) == [4])
@@ -85,7 +92,9 @@ struct InteropVCardWriterFixtureTests {
     func urnUUIDIdentifierRoundTrip() {
         let record = ContactRecord(identifier: "urn:uuid:6f9619ff-8b86-d011-b42d-00c04fc964ff")
         for version in VCardVersion.allCases {
-            #expect(VCard.decode(VCard.encode([record], version: version)).contacts.map(\.identifier) == [record.identifier])
+            #expect(
+                VCard.decode(VCard.encode([record], version: version)).contacts.map(\.identifier) == [record.identifier]
+            )
         }
     }
 

@@ -99,7 +99,8 @@ enum VCardWriterFixtures {
                 + "(GBK, KOI8-R QP; raw Big5), Korean phones (raw EUC-KR), a card with raw Shift_JIS and no CHARSET",
             bytes: VCardWriterFixture.file([
                 VCardWriterFixture.text("BEGIN:VCARD"), VCardWriterFixture.text("VERSION:2.1"),
-                VCardWriterFixture.text("N;CHARSET=SHIFT_JIS:") + [0x8E, 0x52, 0x93, 0x63] + VCardWriterFixture.text(";")
+                VCardWriterFixture.text("N;CHARSET=SHIFT_JIS:") + [0x8E, 0x52, 0x93, 0x63]
+                    + VCardWriterFixture.text(";")
                     + [0x91, 0xBE, 0x98, 0x59],
                 VCardWriterFixture.text("UID:docomo-sjis"), VCardWriterFixture.text("END:VCARD"),
                 VCardWriterFixture.text("BEGIN:VCARD"), VCardWriterFixture.text("VERSION:2.1"),

@@ -19,7 +19,9 @@ struct ActorEnumeratorTests {
             observer.didFinishEnumeratingContent(upTo: Data("g\(calls)".utf8))
         }
 
-        func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver) async {
+        func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver)
+            async
+        {
             observer.didFinishEnumeratingChanges(upTo: syncAnchor, moreComing: false)
         }
 

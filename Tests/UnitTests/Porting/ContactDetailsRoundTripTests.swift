@@ -25,12 +25,14 @@ struct ContactDetailsRoundTripTests {
         lunar.isLeapMonth = true
         contact.nonGregorianBirthday = lunar
         contact.dates = [
-            CNLabeledValue(label: CNLabelDateAnniversary, value: DateComponents(year: 2009, month: 8, day: 8) as NSDateComponents),
+            CNLabeledValue(
+                label: CNLabelDateAnniversary, value: DateComponents(year: 2009, month: 8, day: 8) as NSDateComponents),
             CNLabeledValue(label: "First met", value: DateComponents(month: 2, day: 29) as NSDateComponents),
         ]
         contact.contactRelations = [
             CNLabeledValue(label: CNLabelContactRelationManager, value: CNContactRelation(name: "Grace Hopper")),
-            CNLabeledValue(label: "Mentor", value: CNContactRelation.contactRelation(withName: "Babbage, Charles; Esq.")),
+            CNLabeledValue(
+                label: "Mentor", value: CNContactRelation.contactRelation(withName: "Babbage, Charles; Esq.")),
         ]
         contact.socialProfiles = [
             CNLabeledValue(
@@ -40,11 +42,15 @@ struct ContactDetailsRoundTripTests {
                     service: CNSocialProfileServiceTwitter)),
             CNLabeledValue(
                 label: CNLabelWork,
-                value: CNSocialProfile(urlString: nil, username: "a \"quoted\", ^caret; name", userIdentifier: nil, service: "My Net")),
+                value: CNSocialProfile(
+                    urlString: nil, username: "a \"quoted\", ^caret; name", userIdentifier: nil, service: "My Net")),
         ]
         contact.instantMessageAddresses = [
-            CNLabeledValue(label: CNLabelHome, value: CNInstantMessageAddress(username: "ada.l", service: CNInstantMessageServiceSkype)),
-            CNLabeledValue(label: "Lab", value: CNInstantMessageAddress(username: "@ada:matrix.org", service: "Matrix")),
+            CNLabeledValue(
+                label: CNLabelHome,
+                value: CNInstantMessageAddress(username: "ada.l", service: CNInstantMessageServiceSkype)),
+            CNLabeledValue(
+                label: "Lab", value: CNInstantMessageAddress(username: "@ada:matrix.org", service: "Matrix")),
         ]
         return contact
     }
@@ -87,9 +93,11 @@ struct ContactDetailsRoundTripTests {
     @Test("CNContactVCardSerialization and keyed archiving keep every detail")
     func serializationAndArchiving() throws {
         let contact = Self.detailedContact()
-        let decoded = try #require(try CNContactVCardSerialization.contacts(with: CNContactVCardSerialization.data(with: [contact])).first)
+        let decoded = try #require(
+            try CNContactVCardSerialization.contacts(with: CNContactVCardSerialization.data(with: [contact])).first)
         #expect(ContactRecord(decoded, identifier: "x") == ContactRecord(contact, identifier: "x"))
-        let archive = try NSKeyedArchiver.archivedData(withRootObject: contact as CNContact, requiringSecureCoding: true)
+        let archive = try NSKeyedArchiver.archivedData(
+            withRootObject: contact as CNContact, requiringSecureCoding: true)
         let unarchived = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: CNContact.self, from: archive))
         #expect(ContactRecord(unarchived, identifier: "x") == ContactRecord(contact, identifier: "x"))
         #expect(unarchived.socialProfiles.first?.value.userIdentifier == "1815")
@@ -106,11 +114,12 @@ struct ContactDetailsRoundTripTests {
         #expect(result.problems.isEmpty)
         let card = try #require(result.contacts.first)
         #expect(card.contactType == "organization")
-        #expect(card.instantMessageAddresses == [
-            .init(label: CNLabelHome, username: "acme42", service: "AIM"),
-            .init(label: CNLabelWork, username: "acme.support", service: "Skype"),
-            .init(label: nil, username: "ops@acme.example", service: "Jabber"),
-        ])
+        #expect(
+            card.instantMessageAddresses == [
+                .init(label: CNLabelHome, username: "acme42", service: "AIM"),
+                .init(label: CNLabelWork, username: "acme.support", service: "Skype"),
+                .init(label: nil, username: "ops@acme.example", service: "Jabber"),
+            ])
         #expect(card.socialProfiles.first?.service == "LinkedIn")
         #expect(card.socialProfiles.first?.username == "acme")
     }
@@ -140,7 +149,8 @@ struct ContactDetailsRoundTripTests {
 /// Values a record cannot hold are refused where they enter, never written half-valid.
 @Suite("Porting: invalid less common values")
 struct ContactDetailsValidationTests {
-    @Test("an unknown calendar or an impossible month is refused by JSON decoding and encoding; vCard warns and skips it")
+    @Test(
+        "an unknown calendar or an impossible month is refused by JSON decoding and encoding; vCard warns and skips it")
     func invalidNonGregorianBirthday() throws {
         var record = ContactRecord(identifier: "x")
         record.nonGregorianBirthday = .init(calendar: "martian", month: 3, day: 1)

@@ -16,7 +16,9 @@ struct ExtensionFoundationAndCombineTests {
     }
 
     /// Accepts any `AppExtension`, as ExtensionKit's host does.
-    private func configurationTypeName<E: AppExtension>(of type: E.Type) -> String { String(describing: E.Configuration.self) }
+    private func configurationTypeName<E: AppExtension>(of type: E.Type) -> String {
+        String(describing: E.Configuration.self)
+    }
 
     @MainActor
     @Test("a ContactProviderExtension is an AppExtension whose configuration the framework supplies")
@@ -43,9 +45,10 @@ struct ExtensionFoundationAndCombineTests {
         model.$names.sink { events.append("names \($0)") }.store(in: &subscriptions)
         model.names.append("Ada")
         model.count += 1
-        #expect(events == [
-            "names []", "will change (names: [])", "names [\"Ada\"]", "will change (names: [\"Ada\"])",
-        ])
+        #expect(
+            events == [
+                "names []", "will change (names: [])", "names [\"Ada\"]", "will change (names: [\"Ada\"])",
+            ])
         #expect(model.count == 1)
         subscriptions.removeAll()
         model.names = []

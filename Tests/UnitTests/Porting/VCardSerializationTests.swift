@@ -38,7 +38,8 @@ struct VCardSerializationTests {
 
     @Test("a malformed card throws CNError.vCardMalformed naming the line; no card at all is no contacts")
     func errors() throws {
-        let broken = Data("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ada\r\nBEGIN:VCARD\r\nVERSION:3.0\r\nFN:Bob\r\nEND:VCARD\r\n".utf8)
+        let broken = Data(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ada\r\nBEGIN:VCARD\r\nVERSION:3.0\r\nFN:Bob\r\nEND:VCARD\r\n".utf8)
         do {
             _ = try CNContactVCardSerialization.contacts(with: broken)
             Issue.record("a card with no END:VCARD must not be dropped silently")
@@ -65,7 +66,10 @@ struct VCardSerializationTests {
         #expect(contact.isKeyAvailable(CNContactGivenNameKey))
         #expect(contact.isKeyAvailable(CNContactRelationsKey))
         #expect(!contact.isKeyAvailable("favouriteColour"))
-        #expect(contact.areKeysAvailable([CNContactGivenNameKey as CNKeyDescriptor, CNContactVCardSerialization.descriptorForRequiredKeys()]))
+        #expect(
+            contact.areKeysAvailable([
+                CNContactGivenNameKey as CNKeyDescriptor, CNContactVCardSerialization.descriptorForRequiredKeys(),
+            ]))
         #expect(!contact.areKeysAvailable(["favouriteColour" as CNKeyDescriptor]))
         #expect(CNContactGivenNameKey == "givenName" && CNContactRelationsKey == "contactRelations")
     }

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 10, item 6: the doctor on every corruption the store fuzzer produces.
@@ -35,7 +35,9 @@ struct ReliabilityDoctorTests {
         }
     }
 
-    @Test("App database: doctor reports every unreadable corruption; --repair opens the store and keeps every intact contact")
+    @Test(
+        "App database: doctor reports every unreadable corruption; --repair opens the store and keeps every intact contact"
+    )
     func appDatabase() throws {
         try withTemporaryAppGroup { group in
             let seed = TestScale.seed
@@ -64,7 +66,8 @@ struct ReliabilityDoctorTests {
                 }
                 if let snapshot { try SecureFile.replace(store.snapshotPath, with: snapshot, durable: false) }
                 if let journal { try SecureFile.replace(store.journalPath, with: journal, durable: false) }
-                let context = "seed \(seed) case \(index): \(kind.rawValue) of \(targetIsJournal ? "journal" : "snapshot")"
+                let context =
+                    "seed \(seed) case \(index): \(kind.rawValue) of \(targetIsJournal ? "journal" : "snapshot")"
                 let doctor = AppGroupDoctor(appGroup: appGroup)
 
                 let loadFailed = (try? store.load()) == nil
@@ -84,12 +87,17 @@ struct ReliabilityDoctorTests {
                     return
                 }
                 if !problems.isEmpty { repaired += 1 }
-                #expect(after.sorted { IdentifierOrder.precedes($0.identifier, $1.identifier) } == salvaged, "\(context): the repair kept something else than the salvage")
-                let survivors = try Self.mustSurvive(template: (template.snapshot, template.journal), damaged: (snapshot, journal), final: final)
+                #expect(
+                    after.sorted { IdentifierOrder.precedes($0.identifier, $1.identifier) } == salvaged,
+                    "\(context): the repair kept something else than the salvage")
+                let survivors = try Self.mustSurvive(
+                    template: (template.snapshot, template.journal), damaged: (snapshot, journal), final: final)
                 required += survivors.count
                 let byIdentifier = Dictionary(after.map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
                 for record in survivors {
-                    #expect(byIdentifier[record.identifier] == record, "\(context): intact contact \(record.identifier) lost or changed")
+                    #expect(
+                        byIdentifier[record.identifier] == record,
+                        "\(context): intact contact \(record.identifier) lost or changed")
                 }
                 kept += after.count
                 // Nothing was deleted: every damaged file is still there, moved aside.
@@ -103,7 +111,9 @@ struct ReliabilityDoctorTests {
             }
             #expect(result.cases > 0)
             #expect(repaired > 0, "the corruptions should need some repairs")
-            print("doctor: app database, \(result.cases) cases, \(repaired) repaired, \(required) intact contacts required and kept, \(kept) kept in all, seed \(seed)")
+            print(
+                "doctor: app database, \(result.cases) cases, \(repaired) repaired, \(required) intact contacts required and kept, \(kept) kept in all, seed \(seed)"
+            )
         }
     }
 
@@ -122,11 +132,14 @@ struct ReliabilityDoctorTests {
                 let store = SystemStore(directory: paths.systemStore)
                 let kind = random.pick(ReliabilityCorruption.allCases)
                 let targetIsJournal = random.chance(0.5)
-                let snapshot = targetIsJournal ? template.snapshot : Data(kind.apply(to: Array(template.snapshot), &random))
-                let journal = targetIsJournal ? Data(kind.apply(to: Array(template.journal), &random)) : template.journal
+                let snapshot =
+                    targetIsJournal ? template.snapshot : Data(kind.apply(to: Array(template.snapshot), &random))
+                let journal =
+                    targetIsJournal ? Data(kind.apply(to: Array(template.journal), &random)) : template.journal
                 try SecureFile.replace(store.snapshotPath, with: snapshot, durable: false)
                 try SecureFile.replace(store.journalPath, with: journal, durable: false)
-                let context = "seed \(seed) case \(index): \(kind.rawValue) of \(targetIsJournal ? "journal" : "snapshot")"
+                let context =
+                    "seed \(seed) case \(index): \(kind.rawValue) of \(targetIsJournal ? "journal" : "snapshot")"
                 let doctor = AppGroupDoctor(appGroup: appGroup)
                 let before = try? store.load()
                 let problems = try doctor.check()
@@ -138,7 +151,9 @@ struct ReliabilityDoctorTests {
                     #expect(state.count == before?.count, "\(context): a sound system store was changed")
                 } else {
                     repaired += 1
-                    #expect(state.count == 0 && state.meta == .initial, "\(context): not reset to a full content enumeration")
+                    #expect(
+                        state.count == 0 && state.meta == .initial,
+                        "\(context): not reset to a full content enumeration")
                     let names = try FileManager.default.contentsOfDirectory(atPath: paths.systemStore)
                     #expect(names.filter { $0.contains(".damaged-") }.count == 2, "\(context): \(names)")
                     #expect(report.lines.contains { $0.contains("full content enumeration") }, "\(context)")
@@ -191,14 +206,21 @@ struct ReliabilityDoctorTests {
             try database.add(StoreFixtures.contact("a"))
             let store = database.store
             let snapshot = try StoreFixtures.bytes(store.snapshotPath)
-            let newer = Data(String(decoding: snapshot, as: UTF8.self).replacingOccurrences(of: #""format":1"#, with: #""format":2"#).utf8)
+            let newer = Data(
+                String(decoding: snapshot, as: UTF8.self).replacingOccurrences(of: #""format":1"#, with: #""format":2"#)
+                    .utf8)
             try SecureFile.replace(store.snapshotPath, with: newer, durable: false)
             let doctor = AppGroupDoctor(appGroup: group.appGroup)
             let problems = try doctor.check().map(\.description)
             #expect(problems.contains { $0.hasPrefix(store.snapshotPath + ":1: format version 2") }, "\(problems)")
-            #expect(throws: StoreError.unsupportedFormat(path: store.snapshotPath, version: 2)) { _ = try doctor.repair() }
+            #expect(throws: StoreError.unsupportedFormat(path: store.snapshotPath, version: 2)) {
+                _ = try doctor.repair()
+            }
             #expect(try StoreFixtures.bytes(store.snapshotPath) == newer)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory).allSatisfy { !$0.contains(".damaged-") })
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: store.directory).allSatisfy {
+                    !$0.contains(".damaged-")
+                })
         }
     }
 }

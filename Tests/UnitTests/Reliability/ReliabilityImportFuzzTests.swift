@@ -3,8 +3,8 @@ import ContactProviderTesting
 import ContactsHostKit
 import ContactsInterop
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Hostile import files: JSON (`ContactImport.decode`) and vCard (`VCard.decode(data:)`).
 @Suite("Reliability: import format fuzzing")
@@ -49,13 +49,20 @@ struct ReliabilityImportFuzzTests {
             // Huge: one contact with a megabyte-long name.
             let name = String(repeating: random.pick(["a", "é", "\\n"]), count: random.int(1000...(1 << 19)))
             return Array(#"[{"identifier":"big","givenName":"\#(name)"}]"#.utf8)
-        case 7: return Array(random.pick(["", " \n\t", "{", "[", "\"", "{\"format\":1}", "{\"format\":2,\"kind\":\"contacts\",\"contacts\":[]}", "\u{FEFF}[]"]).utf8)
+        case 7:
+            return Array(
+                random.pick([
+                    "", " \n\t", "{", "[", "\"", "{\"format\":1}",
+                    "{\"format\":2,\"kind\":\"contacts\",\"contacts\":[]}", "\u{FEFF}[]",
+                ]).utf8)
         default: break
         }
         return data
     }
 
-    @Test("ContactImport.decode on random, truncated, flipped, non-UTF-8, wrongly typed, deep and huge JSON: contacts or an error naming the source")
+    @Test(
+        "ContactImport.decode on random, truncated, flipped, non-UTF-8, wrongly typed, deep and huge JSON: contacts or an error naming the source"
+    )
     func jsonImportFuzz() throws {
         let seed = TestScale.seed
         var decoded = 0
@@ -73,20 +80,27 @@ struct ReliabilityImportFuzzTests {
             } catch let error as ContactImport.ImportError {
                 rejected += 1
                 #expect(error.description.hasPrefix(source + ":"), "seed \(seed) case \(index): \(error.description)")
-                #expect(!error.description.contains("\n"), "seed \(seed) case \(index): not one line: \(error.description)")
+                #expect(
+                    !error.description.contains("\n"), "seed \(seed) case \(index): not one line: \(error.description)")
             } catch {
                 Issue.record("seed \(seed) case \(index): threw \(type(of: error)) instead of ImportError: \(error)")
             }
         }
         #expect(result.cases > 0)
         #expect(decoded > 0 && rejected > 0)
-        print("fuzz: \(result.cases) JSON import files (\(decoded) decoded, \(rejected) rejected naming the source), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s")
+        print(
+            "fuzz: \(result.cases) JSON import files (\(decoded) decoded, \(rejected) rejected naming the source), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s"
+        )
     }
 
     static let vcardCorpus: [[UInt8]] = {
         let records = contacts(8)
-        return [Array(VCard.encode(records, version: .v3).utf8), Array(VCard.encode(records, version: .v4).utf8),
-            Array("BEGIN:VCARD\r\nVERSION:2.1\r\nN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=C3=A9t=\r\n=C3=A9;Jo\r\nTEL;CELL:+1 555\r\nEND:VCARD\r\n".utf8)]
+        return [
+            Array(VCard.encode(records, version: .v3).utf8), Array(VCard.encode(records, version: .v4).utf8),
+            Array(
+                "BEGIN:VCARD\r\nVERSION:2.1\r\nN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=C3=A9t=\r\n=C3=A9;Jo\r\nTEL;CELL:+1 555\r\nEND:VCARD\r\n"
+                    .utf8),
+        ]
     }()
 
     static func hostileVCard(_ random: inout SeededRandom) -> (data: [UInt8], truncatedFrom: Int?) {
@@ -97,8 +111,10 @@ struct ReliabilityImportFuzzTests {
         case 2: ReliabilityMutation.flip(&data, count: random.int(1...8), &random)
         case 3: ReliabilityMutation.insertBadUTF8(&data, &random)
         case 4:
-            let junk = random.pick(["BEGIN:VCARD\r\n", "END:VCARD\r\n", "PHOTO;ENCODING=b:!!!\r\n", "BDAY:2020-13-40\r\n",
-                "no colon here\r\n", " folded continuation\r\n", "N:;;;;;;;;;;;;;\r\n", "=\r\n", "\u{FEFF}", "\r", "\0"])
+            let junk = random.pick([
+                "BEGIN:VCARD\r\n", "END:VCARD\r\n", "PHOTO;ENCODING=b:!!!\r\n", "BDAY:2020-13-40\r\n",
+                "no colon here\r\n", " folded continuation\r\n", "N:;;;;;;;;;;;;;\r\n", "=\r\n", "\u{FEFF}", "\r", "\0",
+            ])
             data.insert(contentsOf: Array(junk.utf8), at: random.int(0...data.count))
         case 5: data = Array("\u{FEFF}".utf8) + data
         case 6: return ([0xFE, 0xFF] + random.bytes(random.int(0...200)), nil)  // "UTF-16" with junk
@@ -107,7 +123,9 @@ struct ReliabilityImportFuzzTests {
         return (data, nil)
     }
 
-    @Test("VCard.decode(data:) on random, truncated, flipped, non-UTF-8 and junk-injected files: never crashes, consistent results")
+    @Test(
+        "VCard.decode(data:) on random, truncated, flipped, non-UTF-8 and junk-injected files: never crashes, consistent results"
+    )
     func vcardImportFuzz() throws {
         let seed = TestScale.seed
         var contactsDecoded = 0
@@ -136,6 +154,8 @@ struct ReliabilityImportFuzzTests {
             #expect(again.contacts.count == lenient.contacts.count, "\(context): re-encoding lost cards")
         }
         #expect(result.cases > 0)
-        print("fuzz: \(result.cases) vCard files (\(contactsDecoded) contacts, \(problems) problems reported), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s")
+        print(
+            "fuzz: \(result.cases) vCard files (\(contactsDecoded) contacts, \(problems) problems reported), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s"
+        )
     }
 }

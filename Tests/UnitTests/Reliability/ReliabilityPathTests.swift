@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Symlinks, non-FIFOs, foreign owners and escaping identifiers, at the library level.
@@ -37,7 +37,8 @@ struct ReliabilityPathTests {
         }
     }
 
-    @Test("journal.jsonl, snapshot.jsonl or lock as a symlink (to a file outside, or dangling) is refused and the target is untouched",
+    @Test(
+        "journal.jsonl, snapshot.jsonl or lock as a symlink (to a file outside, or dangling) is refused and the target is untouched",
         arguments: ["journal.jsonl", "snapshot.jsonl", "lock"], [false, true])
     func storeFileSymlink(file: String, dangling: Bool) throws {
         try withTemporaryAppGroups { group, outside in
@@ -65,7 +66,9 @@ struct ReliabilityPathTests {
         }
     }
 
-    @Test("A FIFO path that is a symlink, a regular file, loosely permitted or foreign is refused by every NamedPipe entry point")
+    @Test(
+        "A FIFO path that is a symlink, a regular file, loosely permitted or foreign is refused by every NamedPipe entry point"
+    )
     func fifoPaths() throws {
         try withTemporaryAppGroups { group, outside in
             let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
@@ -110,14 +113,17 @@ struct ReliabilityPathTests {
     /// cannot be set up; the tests then only check that `chown` really failed.
     static func canChown(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         if chown(path, 12345, 12345) == 0 {
-            if geteuid() != 0 { Issue.record("chown to another uid succeeded without root", sourceLocation: sourceLocation) }
+            if geteuid() != 0 {
+                Issue.record("chown to another uid succeeded without root", sourceLocation: sourceLocation)
+            }
             return true
         }
         #expect(geteuid() != 0, "chown failed as root: errno \(errno)", sourceLocation: sourceLocation)
         return false
     }
 
-    @Test("A journal, snapshot, lock, FIFO or directory owned by another uid is refused naming 'owned by uid'",
+    @Test(
+        "A journal, snapshot, lock, FIFO or directory owned by another uid is refused naming 'owned by uid'",
         arguments: ["journal.jsonl", "snapshot.jsonl", "lock", "requests.fifo", "contacts"])
     func foreignOwner(file: String) throws {
         try withTemporaryAppGroup { group in
@@ -162,8 +168,12 @@ struct ReliabilityPathTests {
         }
     }
 
-    @Test("Domain identifiers that would escape the App Group are rejected",
-        arguments: ["../x", "/etc", "a/b", "..", ".", "", "a\0b", "x/../..", "a b", "é", "a\nb", String(repeating: "a", count: 129)])
+    @Test(
+        "Domain identifiers that would escape the App Group are rejected",
+        arguments: [
+            "../x", "/etc", "a/b", "..", ".", "", "a\0b", "x/../..", "a b", "é", "a\nb",
+            String(repeating: "a", count: 129),
+        ])
     func escapingDomain(domain: String) throws {
         try withTemporaryAppGroup { group throws in
             #expect(throws: StoreError.self) { _ = try group.appGroup.domainDirectory(domain) }
@@ -185,21 +195,27 @@ struct ReliabilityPathTests {
         }
     }
 
-    @Test("Reply pipes accept only UUID-like request ids",
-        arguments: ["../../x", "", "a/b", "x.fifo", "..", "0123-ZZ", "6B1C\0", String(repeating: "a", count: 65), "6b1c 5f"])
+    @Test(
+        "Reply pipes accept only UUID-like request ids",
+        arguments: [
+            "../../x", "", "a/b", "x.fifo", "..", "0123-ZZ", "6B1C\0", String(repeating: "a", count: 65), "6b1c 5f",
+        ])
     func replyPipeRejects(id: String) throws {
         try withTemporaryAppGroup { group in
             let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
             #expect(throws: StoreError.self) { _ = try paths.replyPipe(for: id) }
             #expect(throws: Doorbell.Malformed.self) {
-                try Doorbell.parse(Data(#"{"v":1,"kind":"signal","reply":true,"id":"#.utf8) + (try JSONEncoder().encode(id)) + Data("}".utf8))
+                try Doorbell.parse(
+                    Data(#"{"v":1,"kind":"signal","reply":true,"id":"#.utf8) + (try JSONEncoder().encode(id))
+                        + Data("}".utf8))
             }
             let uuid = UUID().uuidString
             #expect(try paths.replyPipe(for: uuid) == paths.repliesDirectory + "/" + uuid + ".fifo")
         }
     }
 
-    @Test("Contact identifiers with NUL or control characters are rejected; path-like ones are plain data",
+    @Test(
+        "Contact identifiers with NUL or control characters are rejected; path-like ones are plain data",
         arguments: ["a\0b", "\0", "a\nb", "tab\there", "\u{7F}", "\u{1B}[31m"])
     func controlCharacterIdentifiers(identifier: String) throws {
         try withTemporaryAppGroup { group in
@@ -213,8 +229,9 @@ struct ReliabilityPathTests {
                 try database.add(ContactRecord(identifier: pathLike))
                 #expect(try database.get(pathLike)?.identifier == pathLike)
             }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: group.appGroup.contactsDirectory).sorted()
-                == ["journal.jsonl", "lock", "snapshot.jsonl"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: group.appGroup.contactsDirectory).sorted()
+                    == ["journal.jsonl", "lock", "snapshot.jsonl"])
         }
     }
 }

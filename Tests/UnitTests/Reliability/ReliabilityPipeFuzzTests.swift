@@ -1,8 +1,8 @@
 import ContactProviderSystem
 import ContactProviderTesting
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Hostile bytes on the request FIFO: `Doorbell.parse` and `BoundedLineBuffer` must never crash,
 /// reject what is not a valid doorbell with `Doorbell.Malformed`, and keep memory bounded.
@@ -31,7 +31,8 @@ struct ReliabilityPipeFuzzTests {
     /// Whole lines that are JSON but not an object of the right shape, or not JSON at all.
     static let wrongShapes: [String] = [
         "", " ", "null", "[]", "1", "\"signal\"", "true", "{}", "{\"v\":1}", "{\"kind\":\"signal\"}",
-        "{\"v\":2,\"kind\":\"signal\"}", "{\"v\":1,\"kind\":\"explode\"}", "{\"v\":1,\"kind\":\"signal\",\"reply\":true}",
+        "{\"v\":2,\"kind\":\"signal\"}", "{\"v\":1,\"kind\":\"explode\"}",
+        "{\"v\":1,\"kind\":\"signal\",\"reply\":true}",
         "{\"v\":1,\"kind\":\"probe\",\"id\":\"\(uuid)\",\"reply\":true}",
         "{\"v\":1,\"kind\":\"signal\",\"id\":\"../../etc/passwd\",\"reply\":true}",
         "{\"v\":1,\"kind\":\"signal\",\"id\":\"\(uuid)/../../x\"}", "{\"v\":1,\"kind\":\"signal\"", "{\"v\":1,,}",
@@ -53,8 +54,10 @@ struct ReliabilityPipeFuzzTests {
         case 4:
             // Replace one field's value with a wrongly typed one.
             let text = String(decoding: line, as: UTF8.self)
-            let keys = ["\"v\":1", "\"kind\":\"signal\"", "\"kind\":\"probe\"", "\"reply\":true", "\"id\":\"\(uuid)\"",
-                "\"trace\":false", "\"size\":10", "\"offset\":0", "\"kind\":\"content\""]
+            let keys = [
+                "\"v\":1", "\"kind\":\"signal\"", "\"kind\":\"probe\"", "\"reply\":true", "\"id\":\"\(uuid)\"",
+                "\"trace\":false", "\"size\":10", "\"offset\":0", "\"kind\":\"content\"",
+            ]
             let present = keys.filter { text.contains($0) }
             guard let key = present.isEmpty ? nil : random.pick(present) else { return line }
             let name = key.prefix { $0 != ":" }
@@ -66,7 +69,8 @@ struct ReliabilityPipeFuzzTests {
             let padding = String(repeating: "x", count: random.int(4097...100_000))
             return Array(#"{"v":1,"kind":"signal","pad":"\#(padding)"}"#.utf8)
         case 7:
-            return Array(#"{"v":1,"kind":"signal","x":"#.utf8) + ReliabilityMutation.deepNesting(random.int(1...5000)) + [0x7D]
+            return Array(#"{"v":1,"kind":"signal","x":"#.utf8) + ReliabilityMutation.deepNesting(random.int(1...5000))
+                + [0x7D]
         case 8:
             // Several mutations at once.
             ReliabilityMutation.flip(&line, count: random.int(1...8), &random)
@@ -96,7 +100,9 @@ struct ReliabilityPipeFuzzTests {
         #expect(try Doorbell.parse(line) == message, "\(context): round trip")
     }
 
-    @Test("Doorbell.parse on random, truncated, flipped, wrongly typed, non-UTF-8, oversized and deep lines: valid or Malformed, never anything else")
+    @Test(
+        "Doorbell.parse on random, truncated, flipped, wrongly typed, non-UTF-8, oversized and deep lines: valid or Malformed, never anything else"
+    )
     func doorbellParseFuzz() throws {
         let seed = TestScale.seed
         var accepted = 0
@@ -104,7 +110,8 @@ struct ReliabilityPipeFuzzTests {
         let result = ReliabilityFuzzBudget(cases: 6000, seconds: 2).run { index in
             var random = SeededRandom.forCase(index, seed: seed)
             let line = Data(Self.hostileLine(&random))
-            let context = "seed \(seed) case \(index), line \(String(decoding: line.prefix(120), as: UTF8.self).debugDescription)"
+            let context =
+                "seed \(seed) case \(index), line \(String(decoding: line.prefix(120), as: UTF8.self).debugDescription)"
             do {
                 let message = try Doorbell.parse(line)
                 accepted += 1
@@ -118,13 +125,17 @@ struct ReliabilityPipeFuzzTests {
             }
         }
         #expect(accepted > 0 && rejected > 0, "the generator should produce both valid and malformed lines")
-        print("fuzz: \(result.cases) doorbell lines (\(accepted) valid, \(rejected) malformed), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s")
+        print(
+            "fuzz: \(result.cases) doorbell lines (\(accepted) valid, \(rejected) malformed), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s"
+        )
     }
 
     @Test("Every fixed hostile shape is Malformed; every corpus line parses")
     func fixedShapes() throws {
         for shape in Self.wrongShapes {
-            #expect(throws: Doorbell.Malformed.self, "\(shape.debugDescription)") { try Doorbell.parse(Data(shape.utf8)) }
+            #expect(throws: Doorbell.Malformed.self, "\(shape.debugDescription)") {
+                try Doorbell.parse(Data(shape.utf8))
+            }
         }
         for bad in ReliabilityBadUTF8.samples {
             var line = Array(#"{"v":1,"kind":"signal","id":""#.utf8) + bad + Array(#""}"#.utf8)
@@ -158,7 +169,9 @@ struct ReliabilityPipeFuzzTests {
         return items
     }
 
-    @Test("BoundedLineBuffer on random streams in random chunks equals the reference model and never holds more than its limit")
+    @Test(
+        "BoundedLineBuffer on random streams in random chunks equals the reference model and never holds more than its limit"
+    )
     func lineBufferFuzz() throws {
         let seed = TestScale.seed
         var totalBytes = 0
@@ -191,10 +204,13 @@ struct ReliabilityPipeFuzzTests {
             oversized += items.filter { $0 == .oversized }.count
         }
         #expect(result.cases > 0)
-        print("fuzz: \(result.cases) line-buffer streams (\(totalBytes) bytes, \(oversized) oversized lines), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s")
+        print(
+            "fuzz: \(result.cases) line-buffer streams (\(totalBytes) bytes, \(oversized) oversized lines), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s"
+        )
     }
 
-    @Test("1 MB without a newline, then a valid line: .oversized once, then the line; the buffer stays within its limit")
+    @Test(
+        "1 MB without a newline, then a valid line: .oversized once, then the line; the buffer stays within its limit")
     func megabyteWithoutNewline() throws {
         var buffer = BoundedLineBuffer()
         var items: [BoundedLineBuffer.Item] = []

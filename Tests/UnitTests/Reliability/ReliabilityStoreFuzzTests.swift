@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Ways to damage a store file.
@@ -66,7 +66,9 @@ enum ReliabilityCorruption: String, CaseIterable {
             data.removeSubrange(lineStarts[line]...newlines[line])
         case .duplicateLine:
             guard let line = randomLine() else { return data }
-            data.insert(contentsOf: Array(data[lineStarts[line]...newlines[line]]), at: lineStarts[random.int(0..<newlines.count)])
+            data.insert(
+                contentsOf: Array(data[lineStarts[line]...newlines[line]]),
+                at: lineStarts[random.int(0..<newlines.count)])
         case .tornGarbage:
             data += random.pick([Array(#"{"seq":"#.utf8), random.bytes(random.int(1...100)).filter { $0 != 0x0A }])
         case .emptyFile:
@@ -116,10 +118,13 @@ struct ReliabilityCorruptionTally {
 struct ReliabilityStoreFuzzTests {
     /// A contact with varied fields (unicode, escapes, dates, image data).
     static func contact(_ index: Int, _ random: inout SeededRandom) -> ContactRecord {
-        var record = ContactRecord(identifier: String(format: "c-%05d", index) + random.pick(["", "-é", "/x", " q\"", "😀"]))
+        var record = ContactRecord(
+            identifier: String(format: "c-%05d", index) + random.pick(["", "-é", "/x", " q\"", "😀"]))
         record.givenName = random.pick(["Ada", "Zoë", "李", "O'Brien", "Ŝ\u{301}", ""]) + "\(index)"
         record.familyName = random.pick(["Lovelace", "Ng", "Ünsal", "\"quoted\"", "back\\slash"])
-        if random.chance(0.7) { record.phoneNumbers = [.init(label: "_$!<Mobile>!$_", value: "+1 555 \(1_000_000 + index)")] }
+        if random.chance(0.7) {
+            record.phoneNumbers = [.init(label: "_$!<Mobile>!$_", value: "+1 555 \(1_000_000 + index)")]
+        }
         if random.chance(0.5) { record.emailAddresses = [.init(label: nil, value: "p\(index)@example.org")] }
         if random.chance(0.3) { record.note = "line one\nline two\t\u{1F600}" }
         if random.chance(0.3) { record.birthday = random.pick(["1980-05-17", "--12-09", "2000-02-29"]) }
@@ -129,7 +134,9 @@ struct ReliabilityStoreFuzzTests {
 
     /// A valid app database with `count` contacts in the snapshot and ~20 journal entries; returns the
     /// file bytes and identifiers to look up (in the snapshot, added by the journal, deleted by it).
-    static func appTemplate(in directory: String, count: Int) throws -> (snapshot: Data, journal: Data, lookups: [String]) {
+    static func appTemplate(in directory: String, count: Int) throws -> (
+        snapshot: Data, journal: Data, lookups: [String]
+    ) {
         var random = SeededRandom(seed: 1)
         let database = AppDatabase(appGroup: AppGroup(path: directory))
         let records = (0..<count).map { contact($0, &random) }
@@ -249,7 +256,9 @@ struct ReliabilityStoreFuzzTests {
             checkError(error, files: files, context: context + ", write")
             let after = files.map { FileManager.default.contents(atPath: $0) }
             #expect(after[0] == before[0], "\(context): a refused write changed snapshot.jsonl")
-            #expect(unchangedOrTornTailCut(before: before[1], after: after[1]), "\(context): a refused write changed journal.jsonl")
+            #expect(
+                unchangedOrTornTailCut(before: before[1], after: after[1]),
+                "\(context): a refused write changed journal.jsonl")
             return
         }
         tally.writesOK += 1
@@ -272,18 +281,26 @@ struct ReliabilityStoreFuzzTests {
                 // is a leftover and is replaced (a damaged generation looks exactly like one).
                 tally.staleJournals += 1
             } else {
-                #expect(new.starts(with: kept), "\(context): a write into an unreadable store rewrote journal.jsonl (\(errorBefore))")
+                #expect(
+                    new.starts(with: kept),
+                    "\(context): a write into an unreadable store rewrote journal.jsonl (\(errorBefore))")
             }
         }
         do {
             _ = try store.load()
-            Issue.record("\(context): the store read after a write although it failed before (\(errorBefore)): damaged bytes were discarded")
+            Issue.record(
+                "\(context): the store read after a write although it failed before (\(errorBefore)): damaged bytes were discarded"
+            )
         } catch {
-            #expect("\(error)" == errorBefore, "\(context): after an accepted write the store fails differently: \(error), before: \(errorBefore)")
+            #expect(
+                "\(error)" == errorBefore,
+                "\(context): after an accepted write the store fails differently: \(error), before: \(errorBefore)")
         }
     }
 
-    @Test("App database: corrupted snapshot.jsonl / journal.jsonl never crash, errors name the file, failed writes change nothing")
+    @Test(
+        "App database: corrupted snapshot.jsonl / journal.jsonl never crash, errors name the file, failed writes change nothing"
+    )
     func appDatabaseCorruption() throws {
         try withTemporaryAppGroup { group in
             let seed = TestScale.seed
@@ -298,7 +315,8 @@ struct ReliabilityStoreFuzzTests {
                 try SecureFile.ensureDirectory(store.directory)
                 let files = [store.snapshotPath, store.journalPath]
                 let damage = try Self.writeCorrupted(
-                    snapshot: template.snapshot, journal: template.journal, to: files, kinds: ReliabilityCorruption.allCases,
+                    snapshot: template.snapshot, journal: template.journal, to: files,
+                    kinds: ReliabilityCorruption.allCases,
                     &random)
                 let context = "seed \(seed) case \(index): \(damage)"
                 tally.cases += 1
@@ -307,7 +325,9 @@ struct ReliabilityStoreFuzzTests {
                 var readFailed = Self.attempt(files, context + ", load()") { _ = try store.load() }
                 readFailed = Self.attempt(files, context + ", all()") { _ = try database.all() } || readFailed
                 for identifier in template.lookups {
-                    readFailed = Self.attempt(files, context + ", get(\(identifier))") { _ = try database.get(identifier) } || readFailed
+                    readFailed =
+                        Self.attempt(files, context + ", get(\(identifier))") { _ = try database.get(identifier) }
+                        || readFailed
                 }
                 // A store that loads answers lookups consistently with what it loaded.
                 if let state = try? store.load() {
@@ -319,9 +339,10 @@ struct ReliabilityStoreFuzzTests {
                     }
                 }
                 let generation = (try? store.load())?.generation ?? ""
-                readFailed = Self.attempt(files, context + ", changes(after:)") {
-                    _ = try store.changes(after: 300, in: generation, limit: 100)
-                } || readFailed
+                readFailed =
+                    Self.attempt(files, context + ", changes(after:)") {
+                        _ = try store.changes(after: 300, in: generation, limit: 100)
+                    } || readFailed
                 if readFailed { tally.readErrors += 1 } else { tally.readsOK += 1 }
 
                 // A write after the reads: refused with the files untouched, or a store that reads back.
@@ -331,13 +352,17 @@ struct ReliabilityStoreFuzzTests {
                     store: store, files: files, context: context, tally: &tally,
                     write: { try database.add(added) },
                     check: { state throws in
-                        #expect(Self.byIdentifier(state)[added.identifier] == added, "\(context): the new contact is missing after a successful write")
+                        #expect(
+                            Self.byIdentifier(state)[added.identifier] == added,
+                            "\(context): the new contact is missing after a successful write")
                         #expect(try database.get(added.identifier) == added, "\(context)")
                     })
             }
             #expect(tally.byKind.count >= min(result.cases, 6), "the corruption kinds should vary: \(tally.byKind)")
             #expect(tally.readErrors > 0, "the corruptions should make some reads fail")
-            print("fuzz: app database, \(tally.summary), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s")
+            print(
+                "fuzz: app database, \(tally.summary), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s"
+            )
         }
     }
 
@@ -350,14 +375,18 @@ struct ReliabilityStoreFuzzTests {
         let marker = Data("cps1:6F9A-GEN:120".utf8)
         for page in 0..<6 {
             let contacts = (0..<20).map { contact(page * 20 + $0, &random) }
-            try store.append(upsert: contacts, meta: SyncState(phase: .content, nextPage: SyncPosition(generationMarker: marker, offset: (page + 1) * 20)))
+            try store.append(
+                upsert: contacts,
+                meta: SyncState(
+                    phase: .content, nextPage: SyncPosition(generationMarker: marker, offset: (page + 1) * 20)))
         }
         try store.append(meta: SyncState(phase: .changes, anchor: SyncPosition(generationMarker: marker, offset: 0)))
         try store.compact()
         var last = SyncState.initial
         for batch in 1...6 {
             last = SyncState(phase: .changes, anchor: SyncPosition(generationMarker: marker, offset: batch))
-            try store.append(upsert: [contact(500 + batch, &random)], delete: [String(format: "c-%05d", batch)], meta: last)
+            try store.append(
+                upsert: [contact(500 + batch, &random)], delete: [String(format: "c-%05d", batch)], meta: last)
         }
         return (
             try #require(FileManager.default.contents(atPath: store.snapshotPath)),
@@ -365,13 +394,17 @@ struct ReliabilityStoreFuzzTests {
         )
     }
 
-    @Test("System store: corrupted files and wrongly typed SyncState meta never crash, errors name the file, failed writes change nothing")
+    @Test(
+        "System store: corrupted files and wrongly typed SyncState meta never crash, errors name the file, failed writes change nothing"
+    )
     func systemStoreCorruption() throws {
         try withTemporaryAppGroup { group in
             let seed = TestScale.seed
             let template = try Self.systemTemplate(in: group.path + "/template")
             // The sync-state kinds matter most here; the generic ones are covered on the app database.
-            let kinds: [ReliabilityCorruption] = [.tamperMeta, .tamperMeta, .wrongTypeLine, .truncateAnywhere, .flipBytes, .tornGarbage]
+            let kinds: [ReliabilityCorruption] = [
+                .tamperMeta, .tamperMeta, .wrongTypeLine, .truncateAnywhere, .flipBytes, .tornGarbage,
+            ]
             var tally = ReliabilityCorruptionTally()
             let result = try ReliabilityFuzzBudget(cases: 300, seconds: 2).run { index in
                 var random = SeededRandom.forCase(index, seed: seed)
@@ -387,27 +420,37 @@ struct ReliabilityStoreFuzzTests {
                 tally.cases += 1
 
                 var readFailed = Self.attempt(files, context + ", load()") { _ = try store.load() }
-                readFailed = Self.attempt(files, context + ", load() identifiers only") { _ = try light.load() } || readFailed
-                readFailed = Self.attempt(files, context + ", readSnapshotHeader()") { _ = try store.readSnapshotHeader() } || readFailed
+                readFailed =
+                    Self.attempt(files, context + ", load() identifiers only") { _ = try light.load() } || readFailed
+                readFailed =
+                    Self.attempt(files, context + ", readSnapshotHeader()") { _ = try store.readSnapshotHeader() }
+                    || readFailed
                 if readFailed { tally.readErrors += 1 } else { tally.readsOK += 1 }
 
                 var added = ContactRecord(identifier: "fuzz-page-\(index)")
                 added.familyName = "Paged"
-                let meta = SyncState(phase: .changes, anchor: SyncPosition(generationMarker: Data("m".utf8), offset: index))
+                let meta = SyncState(
+                    phase: .changes, anchor: SyncPosition(generationMarker: Data("m".utf8), offset: index))
                 Self.checkWrite(
                     store: store, files: files, context: context, tally: &tally,
                     write: { try store.append(upsert: [added], meta: meta) },
                     check: { state throws in
-                        #expect(Self.byIdentifier(state)[added.identifier] == added, "\(context): the committed page is missing")
+                        #expect(
+                            Self.byIdentifier(state)[added.identifier] == added,
+                            "\(context): the committed page is missing")
                         #expect(state.meta == meta, "\(context): the committed sync state is not the store's state")
                         // The engine's identifiers-only view sees the same contacts.
                         let identifiers = try light.load()
-                        #expect(identifiers.order.contains(added.identifier) && identifiers.count == state.count, "\(context)")
+                        #expect(
+                            identifiers.order.contains(added.identifier) && identifiers.count == state.count,
+                            "\(context)")
                     })
             }
             #expect(result.cases > 0)
             #expect(tally.readErrors > 0, "the corruptions should make some reads fail")
-            print("fuzz: system store, \(tally.summary), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s")
+            print(
+                "fuzz: system store, \(tally.summary), 0 crashes, seed \(seed), \(String(format: "%.2f", result.seconds)) s"
+            )
         }
     }
 }
@@ -424,14 +467,18 @@ struct ReliabilityStoreRegressionTests {
     }
 
     static func lines(_ path: String) throws -> [Data] {
-        try #require(FileManager.default.contents(atPath: path)).split(separator: 0x0A, omittingEmptySubsequences: false).map { Data($0) }
+        try #require(FileManager.default.contents(atPath: path)).split(
+            separator: 0x0A, omittingEmptySubsequences: false
+        ).map { Data($0) }
     }
 
     static func write(_ lines: [Data], to path: String) throws {
         try SecureFile.replace(path, with: Data(lines.joined(separator: [0x0A])), durable: false)
     }
 
-    @Test("A journal header line damaged beyond 4096 bytes is reported by readers and writers alike, never rewritten as empty")
+    @Test(
+        "A journal header line damaged beyond 4096 bytes is reported by readers and writers alike, never rewritten as empty"
+    )
     func longDamagedJournalHeader() throws {
         try withTemporaryAppGroup { group in
             let database = try Self.database(group)
@@ -441,11 +488,14 @@ struct ReliabilityStoreRegressionTests {
             try Self.write(lines, to: journal)
             let before = try #require(FileManager.default.contents(atPath: journal))
 
-            #expect(throws: StoreError.malformed(path: journal, line: 1, reason: "The given data was not valid JSON.")) {
+            #expect(throws: StoreError.malformed(path: journal, line: 1, reason: "The given data was not valid JSON."))
+            {
                 _ = try database.store.load()
             }
             #expect(throws: StoreError.self) { try database.add(ContactRecord(identifier: "new")) }
-            #expect(FileManager.default.contents(atPath: journal) == before, "the five committed journal entries were thrown away")
+            #expect(
+                FileManager.default.contents(atPath: journal) == before,
+                "the five committed journal entries were thrown away")
             #expect(throws: StoreError.self) { _ = try database.all() }
         }
     }
@@ -454,7 +504,8 @@ struct ReliabilityStoreRegressionTests {
     func tornJournalHeaderStillRecovers() throws {
         try withTemporaryAppGroup { group in
             let database = try Self.database(group)
-            try SecureFile.replace(database.store.journalPath, with: Data(repeating: UInt8(ascii: "{"), count: 6000), durable: false)
+            try SecureFile.replace(
+                database.store.journalPath, with: Data(repeating: UInt8(ascii: "{"), count: 6000), durable: false)
             #expect(try database.all().count == 50)
             try database.add(ContactRecord(identifier: "new"))
             #expect(try database.all().count == 51)
@@ -473,7 +524,9 @@ struct ReliabilityStoreRegressionTests {
             do {
                 let state = try database.store.load()
                 // Had the load been accepted, lookups would have to agree with it; they do not.
-                Issue.record("an unsorted snapshot loaded; get(id-000) = \(String(describing: try? database.get("id-000"))), load has it: \(ReliabilityStoreFuzzTests.byIdentifier(state)["id-000"] != nil)")
+                Issue.record(
+                    "an unsorted snapshot loaded; get(id-000) = \(String(describing: try? database.get("id-000"))), load has it: \(ReliabilityStoreFuzzTests.byIdentifier(state)["id-000"] != nil)"
+                )
             } catch let error as StoreError {
                 guard case .malformed(let path, let line, let reason) = error else {
                     Issue.record("not malformed: \(error)")

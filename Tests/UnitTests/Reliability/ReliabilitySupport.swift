@@ -1,7 +1,7 @@
 import ContactProviderTesting
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Runs fuzz cases: always the first `minimum` (so what a run covers never depends on how loaded the
 /// machine is), then more until `cases` have run or `seconds` have passed, whichever comes first.

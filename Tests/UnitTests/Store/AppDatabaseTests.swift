@@ -140,7 +140,8 @@ struct AppDatabaseTests {
             try database.add(StoreFixtures.contact("a", given: "Old"))
             let before = try database.store.load().headSeq
             let result = try database.upsert([
-                StoreFixtures.contact("a", given: "New"), StoreFixtures.contact("b"), StoreFixtures.contact("b", given: "Again"),
+                StoreFixtures.contact("a", given: "New"), StoreFixtures.contact("b"),
+                StoreFixtures.contact("b", given: "Again"),
             ])
             #expect(result.added == 1)
             #expect(result.updated == 2)

@@ -58,7 +58,9 @@ struct ArgumentParsingTests {
 
     @Test("A non-repeatable option given twice is a usage error")
     func repeated() {
-        #expect(usageError(["--given-name", "A", "--given-name", "B", "id"]) == "option '--given-name' was given more than once")
+        #expect(
+            usageError(["--given-name", "A", "--given-name", "B", "id"])
+                == "option '--given-name' was given more than once")
         #expect(usageError(["--json", "--json", "id"]) == "option '--json' was given more than once")
     }
 
@@ -79,7 +81,9 @@ struct ArgumentParsingTests {
         #expect(usageError([]) == "missing argument ID")
         #expect(usageError(["a", "b"]) == "unexpected argument 'b'")
         #expect(usageError(["a"], positional: PositionalSpec.none) == "unexpected argument 'a'")
-        #expect(usageError([], positional: PositionalSpec("ID", minimum: 1, maximum: .max)) == "expected at least 1 ID argument(s)")
+        #expect(
+            usageError([], positional: PositionalSpec("ID", minimum: 1, maximum: .max))
+                == "expected at least 1 ID argument(s)")
     }
 
     @Test("'--' ends options and '-' is a positional")

@@ -22,7 +22,8 @@ struct AtomicDeleteTests {
             let state = try database.store.load()
             #expect(state.headSeq == headBefore + 1)
             #expect(state.contacts.map(\.identifier) == ["keep-1", "keep-2"])
-            let window = try #require(try StoreFixtures.entries(database.store, after: headBefore, in: state.generation))
+            let window = try #require(
+                try StoreFixtures.entries(database.store, after: headBefore, in: state.generation))
             #expect(window.entries.count == 1)
             #expect(Set(window.entries[0].delete ?? []) == Set(doomed))
         }
@@ -42,7 +43,8 @@ struct AtomicDeleteTests {
             try database.delete(identifiers)
             let deleted = try StoreFixtures.bytes(database.store.journalPath)
             // A kill at any byte of the delete's write leaves a torn last line: every contact is still there.
-            for cut in stride(from: intact.count + 1, to: deleted.count, by: max(1, (deleted.count - intact.count) / 7)) {
+            for cut in stride(from: intact.count + 1, to: deleted.count, by: max(1, (deleted.count - intact.count) / 7))
+            {
                 try SecureFile.replace(database.store.journalPath, with: deleted.prefix(cut), durable: false)
                 #expect(try database.all().map(\.identifier) == identifiers, "cut at byte \(cut)")
             }

@@ -53,14 +53,17 @@ struct ChangeWindowTests {
     func limit() throws {
         try withTemporaryAppGroup { group in
             let (database, state) = try filled(group, count: 10)
-            let first = try #require(try StoreFixtures.entries(database.store, after: state.baseSeq, in: state.generation, limit: 4))
+            let first = try #require(
+                try StoreFixtures.entries(database.store, after: state.baseSeq, in: state.generation, limit: 4))
             #expect(first.entries.map(\.seq) == Array((state.baseSeq + 1)...(state.baseSeq + 4)))
             #expect(first.headSeq == state.headSeq)
             let next = try #require(
-                try StoreFixtures.entries(database.store, after: first.entries.last!.seq, in: state.generation, limit: 4))
+                try StoreFixtures.entries(
+                    database.store, after: first.entries.last!.seq, in: state.generation, limit: 4))
             #expect(next.entries.map(\.seq) == Array((state.baseSeq + 5)...(state.baseSeq + 8)))
             let last = try #require(
-                try StoreFixtures.entries(database.store, after: next.entries.last!.seq, in: state.generation, limit: 4))
+                try StoreFixtures.entries(database.store, after: next.entries.last!.seq, in: state.generation, limit: 4)
+            )
             #expect(last.entries.map(\.seq) == [state.baseSeq + 9, state.baseSeq + 10])
         }
     }
@@ -69,11 +72,16 @@ struct ChangeWindowTests {
     func atAndBeyondHead() throws {
         try withTemporaryAppGroup { group in
             let (database, state) = try filled(group, count: 3)
-            let atHead = try #require(try StoreFixtures.entries(database.store, after: state.headSeq, in: state.generation))
+            let atHead = try #require(
+                try StoreFixtures.entries(database.store, after: state.headSeq, in: state.generation))
             #expect(atHead.entries.isEmpty)
             #expect(atHead.headSeq == state.headSeq)
-            #expect(StoreFixtures.isExpired(try database.store.changes(after: state.headSeq + 1, in: state.generation, limit: 10)))
-            #expect(StoreFixtures.isExpired(try database.store.changes(after: state.headSeq + 100, in: state.generation, limit: 10)))
+            #expect(
+                StoreFixtures.isExpired(
+                    try database.store.changes(after: state.headSeq + 1, in: state.generation, limit: 10)))
+            #expect(
+                StoreFixtures.isExpired(
+                    try database.store.changes(after: state.headSeq + 100, in: state.generation, limit: 10)))
         }
     }
 
@@ -81,7 +89,9 @@ struct ChangeWindowTests {
     func unknownGeneration() throws {
         try withTemporaryAppGroup { group in
             let (database, state) = try filled(group, count: 2)
-            #expect(StoreFixtures.isExpired(try database.store.changes(after: state.baseSeq, in: UUID().uuidString, limit: 10)))
+            #expect(
+                StoreFixtures.isExpired(
+                    try database.store.changes(after: state.baseSeq, in: UUID().uuidString, limit: 10)))
             #expect(StoreFixtures.isExpired(try database.store.changes(after: state.baseSeq, in: "", limit: 10)))
         }
     }
@@ -99,12 +109,17 @@ struct ChangeWindowTests {
         try withTemporaryAppGroup { group in
             let (database, state) = try filled(group, count: 3)
             try database.reset()
-            #expect(StoreFixtures.isExpired(try database.store.changes(after: state.headSeq, in: state.generation, limit: 10)))
-            #expect(StoreFixtures.isExpired(try database.store.changes(after: state.baseSeq, in: state.generation, limit: 10)))
+            #expect(
+                StoreFixtures.isExpired(
+                    try database.store.changes(after: state.headSeq, in: state.generation, limit: 10)))
+            #expect(
+                StoreFixtures.isExpired(
+                    try database.store.changes(after: state.baseSeq, in: state.generation, limit: 10)))
             let fresh = try database.store.load()
             #expect(fresh.previousGeneration == nil)
             try database.add(StoreFixtures.contact("new"))
-            let window = try #require(try StoreFixtures.entries(database.store, after: fresh.baseSeq, in: fresh.generation))
+            let window = try #require(
+                try StoreFixtures.entries(database.store, after: fresh.baseSeq, in: fresh.generation))
             #expect(window.entries.flatMap { $0.upsert ?? [] }.map(\.identifier) == ["new"])
             // Sequence numbers keep counting across the reset.
             #expect(window.entries.first?.seq == state.headSeq + 1)
@@ -123,15 +138,21 @@ struct ChangeWindowTests {
             #expect(compacted.contacts.map(\.identifier) == ["c1", "c2", "c3", "c4", "c5"])
 
             try database.add(StoreFixtures.contact("after"))
-            let fromOld = try #require(try StoreFixtures.entries(database.store, after: state.headSeq, in: state.generation))
+            let fromOld = try #require(
+                try StoreFixtures.entries(database.store, after: state.headSeq, in: state.generation))
             #expect(fromOld.entries.flatMap { $0.upsert ?? [] }.map(\.identifier) == ["after"])
             #expect(fromOld.generation == compacted.generation)
             #expect(fromOld.headSeq == state.headSeq + 1)
 
-            #expect(StoreFixtures.isExpired(try database.store.changes(after: state.headSeq - 1, in: state.generation, limit: 10)))
-            #expect(StoreFixtures.isExpired(try database.store.changes(after: state.baseSeq, in: state.generation, limit: 10)))
+            #expect(
+                StoreFixtures.isExpired(
+                    try database.store.changes(after: state.headSeq - 1, in: state.generation, limit: 10)))
+            #expect(
+                StoreFixtures.isExpired(
+                    try database.store.changes(after: state.baseSeq, in: state.generation, limit: 10)))
             // The new generation is queried normally.
-            let fromNew = try #require(try StoreFixtures.entries(database.store, after: compacted.baseSeq, in: compacted.generation))
+            let fromNew = try #require(
+                try StoreFixtures.entries(database.store, after: compacted.baseSeq, in: compacted.generation))
             #expect(fromNew.entries.count == 1)
         }
     }
@@ -144,8 +165,11 @@ struct ChangeWindowTests {
             let second = try database.store.load()
             try database.add(StoreFixtures.contact("x"))
             try database.store.compact()
-            #expect(StoreFixtures.isExpired(try database.store.changes(after: first.headSeq, in: first.generation, limit: 10)))
-            let window = try #require(try StoreFixtures.entries(database.store, after: second.headSeq + 1, in: second.generation))
+            #expect(
+                StoreFixtures.isExpired(
+                    try database.store.changes(after: first.headSeq, in: first.generation, limit: 10)))
+            let window = try #require(
+                try StoreFixtures.entries(database.store, after: second.headSeq + 1, in: second.generation))
             #expect(window.entries.isEmpty)
         }
     }
@@ -168,7 +192,8 @@ struct ChangeWindowTests {
         try withTemporaryAppGroup { group in
             let (database, state) = try filled(group, count: 2)
             try database.delete(["c1"])
-            let window = try #require(try StoreFixtures.entries(database.store, after: state.headSeq, in: state.generation))
+            let window = try #require(
+                try StoreFixtures.entries(database.store, after: state.headSeq, in: state.generation))
             #expect(window.entries.count == 1)
             #expect(window.entries.first?.delete == ["c1"])
             #expect(window.entries.first?.upsert == nil)

@@ -21,7 +21,8 @@ struct ContactImportStreamTests {
         return record
     }
 
-    @Test("Arrays and export documents, compact or pretty, with a BOM or not: the same contacts (seeded)",
+    @Test(
+        "Arrays and export documents, compact or pretty, with a BOM or not: the same contacts (seeded)",
         arguments: [UInt64(1), 2, 3, 4, 5, 6])
     func agreesWithWholeDocument(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
@@ -32,7 +33,8 @@ struct ContactImportStreamTests {
         if random.chance(0.5) {
             text = String(decoding: try encoder.encode(records), as: UTF8.self)
         } else {
-            text = #"{"kind":"contacts","contacts":"# + String(decoding: try encoder.encode(records), as: UTF8.self)
+            text =
+                #"{"kind":"contacts","contacts":"# + String(decoding: try encoder.encode(records), as: UTF8.self)
                 + #" , "extra": {"a":[1,"]"]}, "format":1}"#
         }
         if random.chance(0.3) { text = "\u{FEFF}" + text }
@@ -42,7 +44,8 @@ struct ContactImportStreamTests {
         #expect(got == records, "seed \(seed)")
     }
 
-    @Test("The seed format, syntax errors, repeated keys, wrong types and other shapes defer to the whole-document path")
+    @Test(
+        "The seed format, syntax errors, repeated keys, wrong types and other shapes defer to the whole-document path")
     func defers() throws {
         let deferred = [
             #"[{"identifier":"a","firstName":"A","lastName":"B"}]"#,
@@ -75,9 +78,14 @@ struct ContactImportStreamTests {
         try withTemporaryAppGroup { group in
             let database = AppDatabase(appGroup: group.appGroup)
             try database.add(StoreFixtures.contact("c-3", given: "Old"))
-            let records = (0..<10).map { StoreFixtures.contact("c-\($0)", given: "G\($0)") } + [StoreFixtures.contact("c-1", given: "Again")]
+            let records =
+                (0..<10).map { StoreFixtures.contact("c-\($0)", given: "G\($0)") } + [
+                    StoreFixtures.contact("c-1", given: "Again")
+                ]
             var progress: [Int] = []
-            let result = try database.upsert(count: records.count, batchSize: 4, progress: { progress.append($0) }) { records[$0] }
+            let result = try database.upsert(count: records.count, batchSize: 4, progress: { progress.append($0) }) {
+                records[$0]
+            }
             #expect(result.added == 9)
             #expect(result.updated == 2)
             #expect(progress == [4, 8, 11])

@@ -74,7 +74,8 @@ struct ContactRecordJSONTests {
     @Test("Missing optional keys decode as empty values")
     func sparseDecode() throws {
         let decoded = try JSONDecoder().decode(
-            ContactRecord.self, from: Data(#"{"identifier":"s","givenName":"Sam","postalAddresses":[{"city":"Oslo"}]}"#.utf8))
+            ContactRecord.self,
+            from: Data(#"{"identifier":"s","givenName":"Sam","postalAddresses":[{"city":"Oslo"}]}"#.utf8))
         #expect(decoded.givenName == "Sam")
         #expect(decoded.familyName == "")
         #expect(decoded.phoneNumbers.isEmpty)

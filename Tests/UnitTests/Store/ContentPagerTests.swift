@@ -1,8 +1,9 @@
-@testable import AppGroupStore
 import ContactProviderTesting
 import Foundation
 import TestSupport
 import Testing
+
+@testable import AppGroupStore
 
 /// `ContentPager` (pages read from the files) against `StoreState.page` (pages of the loaded store):
 /// the same contacts, positions, holes and `isLast`, on seeded random stores and random paging.
@@ -10,7 +11,9 @@ import Testing
 struct ContentPagerTests {
     static let seed: UInt64 = 0x17_9A6E
 
-    private func compare(_ pager: ContentPager<NoMetadata>, _ store: JournaledStore<NoMetadata>, offset: Int, limit: Int, _ note: String)
+    private func compare(
+        _ pager: ContentPager<NoMetadata>, _ store: JournaledStore<NoMetadata>, offset: Int, limit: Int, _ note: String
+    )
         throws -> Int
     {
         let state = try store.load()
@@ -41,7 +44,8 @@ struct ContentPagerTests {
                 switch random.below(6) {
                 case 0, 1: try store.append(upsert: (0..<random.int(1...3)).map { _ in record(random.below(90)) })
                 case 2:
-                    try store.append(delete: (0..<random.int(1...4)).map { _ in String(format: "c%03d", random.below(90)) })
+                    try store.append(
+                        delete: (0..<random.int(1...4)).map { _ in String(format: "c%03d", random.below(90)) })
                 case 3: if random.chance(0.3) { try store.compact() }
                 default: break
                 }

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("App Group file safety: modes and symbolic links")
@@ -52,11 +52,15 @@ struct FileSafetyTests {
             #expect(symlink(elsewhere, journal) == 0)
             let target = try StoreFixtures.bytes(elsewhere)
 
-            #expect(throws: StoreError.unsafePath(path: journal, reason: "is a symbolic link")) { _ = try database.store.load() }
+            #expect(throws: StoreError.unsafePath(path: journal, reason: "is a symbolic link")) {
+                _ = try database.store.load()
+            }
             #expect(throws: StoreError.unsafePath(path: journal, reason: "is a symbolic link")) {
                 try database.add(StoreFixtures.contact("b"))
             }
-            #expect(throws: StoreError.unsafePath(path: journal, reason: "is a symbolic link")) { _ = try database.get("a") }
+            #expect(throws: StoreError.unsafePath(path: journal, reason: "is a symbolic link")) {
+                _ = try database.get("a")
+            }
             #expect(try StoreFixtures.bytes(elsewhere) == target)
             #expect(StoreFixtures.info(journal).map { $0.st_mode & S_IFMT } == S_IFLNK)
         }
@@ -71,7 +75,9 @@ struct FileSafetyTests {
             let elsewhere = group.path + "/elsewhere-snapshot.jsonl"
             try FileManager.default.moveItem(atPath: snapshot, toPath: elsewhere)
             #expect(symlink(elsewhere, snapshot) == 0)
-            #expect(throws: StoreError.unsafePath(path: snapshot, reason: "is a symbolic link")) { _ = try database.all() }
+            #expect(throws: StoreError.unsafePath(path: snapshot, reason: "is a symbolic link")) {
+                _ = try database.all()
+            }
             #expect(throws: StoreError.unsafePath(path: snapshot, reason: "is a symbolic link")) {
                 try database.add(StoreFixtures.contact("b"))
             }

@@ -33,7 +33,8 @@ struct IdentifierIdentityTests {
             #expect(try database.all().count == 1)
             #expect(try database.get(Self.composed)?.givenName == "Updated")
             // Every byte on disk is the NFC form.
-            let files = try StoreFixtures.bytes(database.store.snapshotPath) + StoreFixtures.bytes(database.store.journalPath)
+            let files =
+                try StoreFixtures.bytes(database.store.snapshotPath) + StoreFixtures.bytes(database.store.journalPath)
             #expect(!String(decoding: files, as: UTF8.self).unicodeScalars.contains("\u{301}"))
             try database.delete([Self.decomposed])
             #expect(try database.all().isEmpty)

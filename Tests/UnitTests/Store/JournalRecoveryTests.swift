@@ -18,13 +18,15 @@ struct JournalRecoveryTests {
             let journalPath = database.store.journalPath
             let intact = try StoreFixtures.bytes(journalPath)
             let before = try database.store.load()
-            try StoreFixtures.append(#"{"seq":\#(before.headSeq + 1),"upsert":[{"identifier":"torn","giv"#, to: journalPath)
+            try StoreFixtures.append(
+                #"{"seq":\#(before.headSeq + 1),"upsert":[{"identifier":"torn","giv"#, to: journalPath)
 
             let loaded = try database.store.load()
             #expect(loaded.contacts.map(\.identifier) == ["a", "b"])
             #expect(loaded.headSeq == before.headSeq)
             #expect(try database.get("torn") == nil)
-            let window = try #require(try StoreFixtures.entries(database.store, after: before.baseSeq, in: before.generation))
+            let window = try #require(
+                try StoreFixtures.entries(database.store, after: before.baseSeq, in: before.generation))
             #expect(window.headSeq == before.headSeq)
             #expect(window.entries.count == 2)
 
@@ -105,7 +107,8 @@ struct JournalRecoveryTests {
         try withTemporaryAppGroup { group in
             let database = try database(group, contacts: ["a"])
             let head = try database.store.load().headSeq
-            try StoreFixtures.append(#"{"seq":\#(head + 2),"upsert":[{"identifier":"gap"}]}"# + "\n", to: database.store.journalPath)
+            try StoreFixtures.append(
+                #"{"seq":\#(head + 2),"upsert":[{"identifier":"gap"}]}"# + "\n", to: database.store.journalPath)
             #expect(throws: StoreError.self) { _ = try database.store.load() }
         }
     }
@@ -147,7 +150,8 @@ struct JournalRecoveryTests {
             #expect(try database.get("a")?.givenName == "Updated")
             #expect(try database.get("b") == nil)
             // The head anchor is still valid, with nothing new.
-            let window = try #require(try StoreFixtures.entries(database.store, after: before.headSeq, in: before.generation))
+            let window = try #require(
+                try StoreFixtures.entries(database.store, after: before.headSeq, in: before.generation))
             #expect(window.entries.isEmpty)
 
             // The next write replaces the stale journal and continues the sequence.

@@ -1,7 +1,7 @@
 import AppGroupStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Journaled store: identifier-only states")
 struct LightStateTests {
@@ -35,7 +35,9 @@ struct AppendToStateTests {
             var state = try mine.load()
             #expect(try mine.append(upsert: [ContactRecord(identifier: "a")], to: &state))
             // Another process (another store object) appends behind this state's back.
-            try JournaledStore<NoMetadata>(directory: group.path + "/store").append(upsert: [ContactRecord(identifier: "b")])
+            try JournaledStore<NoMetadata>(directory: group.path + "/store").append(upsert: [
+                ContactRecord(identifier: "b")
+            ])
             #expect(try mine.append(upsert: [ContactRecord(identifier: "c")], to: &state))
             #expect(state.headSeq == state.baseSeq + 3)
             #expect(state.contains("b"), "the other writer's entry was read before appending")

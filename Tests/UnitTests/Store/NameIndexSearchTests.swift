@@ -7,17 +7,21 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Name search through the name index agrees with a scan of every contact")
 struct NameIndexSearchTests {
-    static let names = ["Ada", "Adam", "Zoë", "Zoe", "Émile", "Lovelace", "Love", "Ōsaka", "ÅSA", "Bob", "Robert", "Li", "李", "Müller"]
+    static let names = [
+        "Ada", "Adam", "Zoë", "Zoe", "Émile", "Lovelace", "Love", "Ōsaka", "ÅSA", "Bob", "Robert", "Li", "李", "Müller",
+    ]
 
     private func contact(_ identifier: String, _ random: inout SeededRandom) -> ContactRecord {
         var record = ContactRecord(identifier: identifier)
         record.givenName = Self.names[random.below(Self.names.count)]
-        if random.chance(0.7) { record.familyName = Self.names[random.below(Self.names.count)] + (random.chance(0.3) ? " Jr" : "") }
+        if random.chance(0.7) {
+            record.familyName = Self.names[random.below(Self.names.count)] + (random.chance(0.3) ? " Jr" : "")
+        }
         if random.chance(0.2) { record.organizationName = "Analytical \(Self.names[random.below(Self.names.count)])" }
         if random.chance(0.1) { record.nickname = "e\u{301}cole" }
         return record
@@ -25,14 +29,18 @@ struct NameIndexSearchTests {
 
     private func expectAgreement(_ store: JournaledStore<NoMetadata>, _ note: String) throws {
         let all = try store.load().contacts
-        for text in ["ada", "ad lov", "zoe", "ZOË", "émi", "emile", "osa", "åsa", "li", "李", "jr", "analytical a", "école", "ecole", "mull", "x", "rob ada"] {
+        for text in [
+            "ada", "ad lov", "zoe", "ZOË", "émi", "emile", "osa", "åsa", "li", "李", "jr", "analytical a", "école",
+            "ecole", "mull", "x", "rob ada",
+        ] {
             let indexed = try ContactSearch.search(store, .name(text))
             let scanned = ContactSearch.search(all, .name(text))
             #expect(indexed == scanned, "\(note): '\(text)'")
         }
     }
 
-    @Test("Across random adds, updates, deletes and compactions (seeded), every query answers as a scan does",
+    @Test(
+        "Across random adds, updates, deletes and compactions (seeded), every query answers as a scan does",
         arguments: [UInt64(7), 77, 777])
     func randomOperations(seed: UInt64) throws {
         try withTemporaryAppGroup { group in
@@ -46,9 +54,12 @@ struct NameIndexSearchTests {
                 switch random.below(6) {
                 case 0, 1: try store.append(upsert: [contact(identifier, &random)])
                 case 2: try store.append(delete: [identifier])
-                case 3: try store.append(upsert: [contact(identifier, &random)], delete: ["c-\(random.below(60))", "unknown-\(step)"])
+                case 3:
+                    try store.append(
+                        upsert: [contact(identifier, &random)], delete: ["c-\(random.below(60))", "unknown-\(step)"])
                 case 4: try store.compact()
-                default: try store.append(upsert: [contact(identifier, &random), contact("c-\(random.below(60))", &random)])
+                default:
+                    try store.append(upsert: [contact(identifier, &random), contact("c-\(random.below(60))", &random)])
                 }
                 if step % 6 == 0 { try expectAgreement(store, "seed \(seed) step \(step)") }
             }
@@ -119,7 +130,9 @@ struct NameIndexSearchTests {
             #expect(report.lines.contains { $0.contains("removed damaged search index") })
             #expect(report.remaining.isEmpty)
             #expect(try StoreFixtures.bytes(store.snapshotPath) == snapshot)
-            #expect(try ContactSearch.search(store, .name("a")) == ContactSearch.search(try store.load().contacts, .name("a")))
+            #expect(
+                try ContactSearch.search(store, .name("a"))
+                    == ContactSearch.search(try store.load().contacts, .name("a")))
         }
     }
 

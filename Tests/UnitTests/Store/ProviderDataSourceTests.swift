@@ -15,7 +15,8 @@ struct ProviderDataSourceTests {
     private func page(_ source: ProviderDataSource, marker: Data?, offset: Int, limit: Int) throws -> PageResult? {
         switch try source.contentPage(marker: marker, offset: offset, limit: limit) {
         case .page(let records, let marker, let nextOffset, let isLast):
-            return PageResult(identifiers: records.map(\.identifier), marker: marker, nextOffset: nextOffset, isLast: isLast)
+            return PageResult(
+                identifiers: records.map(\.identifier), marker: marker, nextOffset: nextOffset, isLast: isLast)
         case .expired:
             return nil
         }
@@ -29,7 +30,9 @@ struct ProviderDataSourceTests {
         var moreComing: Bool
     }
 
-    private func changes(_ source: ProviderDataSource, marker: SyncMarker, offset: Int, limit: Int = 100) throws -> Batch? {
+    private func changes(_ source: ProviderDataSource, marker: SyncMarker, offset: Int, limit: Int = 100) throws
+        -> Batch?
+    {
         switch try source.changes(marker: marker.data, offset: offset, limit: limit) {
         case .batch(let updated, let deleted, let marker, let offset, let moreComing):
             return Batch(updated: updated, deleted: deleted, marker: marker, offset: offset, moreComing: moreComing)
@@ -232,7 +235,8 @@ struct ProviderDataSourceTests {
             let source = ProviderDataSource(appGroup: group.appGroup)
             let marker = try #require(try page(source, marker: nil, offset: 0, limit: 10)).marker
 
-            if case .expired = try source.changes(marker: Data("not a marker".utf8), offset: 0, limit: 10) {} else {
+            if case .expired = try source.changes(marker: Data("not a marker".utf8), offset: 0, limit: 10) {
+            } else {
                 Issue.record("a foreign marker must be expired")
             }
             #expect(try changes(source, marker: SyncMarker(generation: "foreign", seq: marker.seq), offset: 0) == nil)
@@ -309,7 +313,8 @@ struct ProviderDataSourceTests {
             while true {
                 let batch = try #require(try changes(source, marker: marker, offset: offset, limit: 3))
                 #expect(batch.deleted.count + batch.updated.count <= 3)
-                #expect(batch.marker != marker || batch.offset != offset || !batch.moreComing, "the anchor must advance")
+                #expect(
+                    batch.marker != marker || batch.offset != offset || !batch.moreComing, "the anchor must advance")
                 deleted += batch.deleted
                 updated += batch.updated.map(\.identifier)
                 marker = batch.marker

@@ -45,7 +45,9 @@ struct SnapshotLookupTests {
             try database.store.append(upsert: Self.identifiers(200).map { StoreFixtures.contact($0) })
             try database.store.compact()
             let lines = try StoreFixtures.lines(database.store.snapshotPath).dropFirst().filter { !$0.isEmpty }
-            let identifiers = try lines.map { try JSONDecoder().decode(ContactRecord.self, from: Data($0.utf8)).identifier }
+            let identifiers = try lines.map {
+                try JSONDecoder().decode(ContactRecord.self, from: Data($0.utf8)).identifier
+            }
             #expect(identifiers.count == 200)
             #expect(identifiers == identifiers.sorted { IdentifierOrder.precedes($0, $1) })
         }

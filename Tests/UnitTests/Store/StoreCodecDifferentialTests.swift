@@ -1,8 +1,9 @@
-@testable import AppGroupStore
 import ContactProviderTesting
 import Foundation
 import TestSupport
 import Testing
+
+@testable import AppGroupStore
 
 /// The store's hand-written codecs against Foundation's `JSONEncoder`/`JSONDecoder`, on seeded random
 /// contacts (every field, valid and invalid values) and on random damage to their lines.
@@ -27,7 +28,9 @@ struct StoreCodecDifferentialTests {
     }
 
     static func date(_ random: inout SeededRandom) -> String {
-        random.pick(["1980-05-17", "--02-29", "2024-12-31", "1980-13-01", "--00-10", "80-05-17", "", "x", "1980-05-17 "])
+        random.pick([
+            "1980-05-17", "--02-29", "2024-12-31", "1980-13-01", "--00-10", "80-05-17", "", "x", "1980-05-17 ",
+        ])
     }
 
     static func labeled(_ random: inout SeededRandom, dates: Bool = false) -> [ContactRecord.LabeledString] {
@@ -53,7 +56,8 @@ struct StoreCodecDifferentialTests {
         if random.chance(0.2) { record.dates = labeled(&random, dates: true) }
         if random.chance(0.3) {
             record.postalAddresses = (0..<random.int(1...2)).map { _ in
-                var address = ContactRecord.LabeledPostalAddress(label: random.chance(0.5) ? nil : string(&random, maxLength: 2))
+                var address = ContactRecord.LabeledPostalAddress(
+                    label: random.chance(0.5) ? nil : string(&random, maxLength: 2))
                 address.street = string(&random)
                 address.city = random.chance(0.5) ? string(&random) : ""
                 address.subLocality = random.chance(0.3) ? string(&random) : ""
@@ -70,13 +74,16 @@ struct StoreCodecDifferentialTests {
         if random.chance(0.3) { record.contactType = random.pick(["organization", "person", "robot", ""]) }
         if random.chance(0.2) {
             record.nonGregorianBirthday = .init(
-                calendar: random.pick(["chinese", "hebrew", "islamic", "klingon"]), era: random.chance(0.5) ? random.int(-2...90) : nil,
-                year: random.chance(0.5) ? random.int(-5...5000) : nil, month: random.int(0...14), day: random.int(0...32),
+                calendar: random.pick(["chinese", "hebrew", "islamic", "klingon"]),
+                era: random.chance(0.5) ? random.int(-2...90) : nil,
+                year: random.chance(0.5) ? random.int(-5...5000) : nil, month: random.int(0...14),
+                day: random.int(0...32),
                 isLeapMonth: random.chance(0.5) ? random.chance(0.5) : nil)
         }
         if random.chance(0.2) {
             record.socialProfiles = (0..<random.int(1...2)).map { _ in
-                var profile = ContactRecord.LabeledSocialProfile(label: random.chance(0.5) ? nil : string(&random, maxLength: 2))
+                var profile = ContactRecord.LabeledSocialProfile(
+                    label: random.chance(0.5) ? nil : string(&random, maxLength: 2))
                 profile.service = string(&random)
                 profile.username = random.chance(0.5) ? string(&random) : ""
                 profile.userIdentifier = random.chance(0.5) ? string(&random) : ""
@@ -86,7 +93,9 @@ struct StoreCodecDifferentialTests {
         }
         if random.chance(0.2) {
             record.instantMessageAddresses = (0..<random.int(1...2)).map { _ in
-                .init(label: random.chance(0.5) ? nil : "home", username: string(&random), service: random.chance(0.5) ? "Skype" : "")
+                .init(
+                    label: random.chance(0.5) ? nil : "home", username: string(&random),
+                    service: random.chance(0.5) ? "Skype" : "")
             }
         }
         return record
@@ -100,21 +109,28 @@ struct StoreCodecDifferentialTests {
             let at = random.int(0...bytes.count)
             switch random.below(9) {
             case 0: if at < bytes.count { bytes.remove(at: at) }
-            case 1: bytes.insert(random.pick(Array(#"{}[]",:"\ 0123456789-.eEtfnul"#.utf8) + [0x0A, 0x01, 0xC3, 0xFF]), at: at)
+            case 1:
+                bytes.insert(
+                    random.pick(Array(#"{}[]",:"\ 0123456789-.eEtfnul"#.utf8) + [0x0A, 0x01, 0xC3, 0xFF]), at: at)
             case 2: if at < bytes.count { bytes[at] = random.byte() }
             case 3:
                 let replacement = random.pick([
                     #""givenName":"A","givenName":"B","#, #""birthday":null,"#, #""birthday":"1980-02-30","#,
-                    #""contactType":"person","#, #""contactType":"Person","#, #""phoneNumbers":[{"value":"1"},{"label":null,"value":"2"}],"#,
+                    #""contactType":"person","#, #""contactType":"Person","#,
+                    #""phoneNumbers":[{"value":"1"},{"label":null,"value":"2"}],"#,
                     #""phoneNumbers":[{"label":"x"}],"#, #""note":"\u00e9\ud83d\ude00\/","#, #""note":"\ud800","#,
                     #""note":"\uDC00x","#, #""nonGregorianBirthday":{"calendar":"chinese","month":1.0,"day":1e1},"#,
                     #""nonGregorianBirthday":{"calendar":"hebrew","month":13,"day":1,"era":null,"isLeapMonth":1},"#,
-                    #""imageData":"AQI=","#, #""imageData":"AQI","#, #""imageData":"A Q I=","#, #""unknown":{"a":[1,-0,2.5e-3,"\n"]},"#,
+                    #""imageData":"AQI=","#, #""imageData":"AQI","#, #""imageData":"A Q I=","#,
+                    #""unknown":{"a":[1,-0,2.5e-3,"\n"]},"#,
                     #""dates":[{"value":"--12-01"}],"#, #""dates":[{"value":"12-01"}],"#, #""identifier":null,"#,
-                    #""identifier":7,"#, #""socialProfiles":[{"service":null,"label":"l"}],"#, #""instantMessageAddresses":[{}],"#,
+                    #""identifier":7,"#, #""socialProfiles":[{"service":null,"label":"l"}],"#,
+                    #""instantMessageAddresses":[{}],"#,
                     #""postalAddresses":[{"street":1}],"#, #""jobTitle":"\u0000","#, " \t\r\n",
                 ])
-                if let brace = bytes.firstIndex(of: UInt8(ascii: "{")) { bytes.insert(contentsOf: Array(replacement.utf8), at: brace + 1) }
+                if let brace = bytes.firstIndex(of: UInt8(ascii: "{")) {
+                    bytes.insert(contentsOf: Array(replacement.utf8), at: brace + 1)
+                }
             case 4: bytes = Array(bytes.prefix(at))
             case 5: bytes.insert(contentsOf: Array(" \n".utf8), at: at)
             case 6: bytes.insert(contentsOf: Array(#"\u00"#.utf8), at: at)
@@ -138,7 +154,9 @@ struct StoreCodecDifferentialTests {
 
     // MARK: Tests
 
-    @Test("Encoding: every random contact (valid or not) reads back as Foundation's own encoding does, or fails with its error")
+    @Test(
+        "Encoding: every random contact (valid or not) reads back as Foundation's own encoding does, or fails with its error"
+    )
     func encodingMatchesFoundation() throws {
         var fastPathUsed = 0
         for index in 0..<3000 {
@@ -150,7 +168,9 @@ struct StoreCodecDifferentialTests {
             case (.value(let mine), .value(let theirs)):
                 let readMine = Self.outcome { try JSONDecoder().decode(ContactRecord.self, from: mine) }
                 let readTheirs = Self.outcome { try JSONDecoder().decode(ContactRecord.self, from: theirs) }
-                #expect(readMine == readTheirs, "case \(index) (seed \(Self.seed)): \(String(decoding: mine, as: UTF8.self))")
+                #expect(
+                    readMine == readTheirs,
+                    "case \(index) (seed \(Self.seed)): \(String(decoding: mine, as: UTF8.self))")
                 #expect(!mine.contains(0x0A), "case \(index): a contact line must hold no raw newline")
                 // And the fast decoder reads both encodings itself, as Foundation does.
                 let fastMine = mine.withUnsafeBytes { ContactRecordCodec.fastDecode($0) }
@@ -169,7 +189,9 @@ struct StoreCodecDifferentialTests {
         #expect(fastPathUsed > 1000, "the generator must produce mostly valid contacts")
     }
 
-    @Test("Decoding: damaged contact lines give Foundation's value or Foundation's error; the fast path never accepts more")
+    @Test(
+        "Decoding: damaged contact lines give Foundation's value or Foundation's error; the fast path never accepts more"
+    )
     func decodingMatchesFoundation() throws {
         var fastAccepted = 0
         var fastGaveUp = 0
@@ -180,10 +202,14 @@ struct StoreCodecDifferentialTests {
             let damaged = Data(Self.mutate(Array(line), &random))
             let foundation = Self.outcome { try JSONDecoder().decode(ContactRecord.self, from: damaged) }
             let ours = Self.outcome { try ContactRecordCodec.decode(damaged) }
-            #expect(ours == foundation, "case \(index) (seed \(Self.seed &+ 1)): \(String(decoding: damaged, as: UTF8.self))")
+            #expect(
+                ours == foundation,
+                "case \(index) (seed \(Self.seed &+ 1)): \(String(decoding: damaged, as: UTF8.self))")
             if let fast = damaged.withUnsafeBytes({ ContactRecordCodec.fastDecode($0) }) {
                 fastAccepted += 1
-                #expect(foundation == .value(fast), "case \(index): the fast path accepted \(String(decoding: damaged, as: UTF8.self))")
+                #expect(
+                    foundation == .value(fast),
+                    "case \(index): the fast path accepted \(String(decoding: damaged, as: UTF8.self))")
             } else {
                 fastGaveUp += 1
             }
@@ -197,15 +223,20 @@ struct StoreCodecDifferentialTests {
         #expect(fastAccepted > 500 && fastGaveUp > 500, "accepted \(fastAccepted), gave up \(fastGaveUp)")
     }
 
-    @Test("Journal lines: written lines read back as Foundation reads them; damaged ones give Foundation's value or error")
+    @Test(
+        "Journal lines: written lines read back as Foundation reads them; damaged ones give Foundation's value or error"
+    )
     func journalLinesMatchFoundation() throws {
         for index in 0..<2000 {
             var random = SeededRandom.forCase(index, seed: Self.seed &+ 2)
             let upsert = random.chance(0.8) ? (0..<random.int(0...3)).map { _ in Self.record(&random) } : nil
             let delete = random.chance(0.5) ? (0..<random.int(0...3)).map { _ in Self.string(&random) } : nil
-            let meta = random.chance(0.5) ? TestMeta(phase: Self.string(&random), page: random.chance(0.5) ? index : nil) : nil
+            let meta =
+                random.chance(0.5) ? TestMeta(phase: Self.string(&random), page: random.chance(0.5) ? index : nil) : nil
             let seq = random.int(1...1_000_000)
-            let line = Self.outcome { try LineCoding.encodeEntryLine(seq: seq, upsert: upsert, delete: delete, meta: meta) }
+            let line = Self.outcome {
+                try LineCoding.encodeEntryLine(seq: seq, upsert: upsert, delete: delete, meta: meta)
+            }
             guard case .value(let written) = line else {
                 // Only a contact Foundation refuses to encode may stop a line, with Foundation's error.
                 #expect(upsert?.contains { !ContactRecordCodec.isEncodable($0) } == true, "case \(index): \(line)")
@@ -217,7 +248,9 @@ struct StoreCodecDifferentialTests {
             let expected = try JSONDecoder().decode(JournalEntry<TestMeta>.self, from: body)
             #expect(expected.seq == seq && expected.delete == delete && expected.meta == meta, "case \(index)")
             #expect(expected.upsert?.count == upsert?.count, "case \(index)")
-            let fast: JournalEntry<TestMeta>? = body.withUnsafeBytes { JournalLineCodec.fastEntry($0, identifiersOnly: false) }
+            let fast: JournalEntry<TestMeta>? = body.withUnsafeBytes {
+                JournalLineCodec.fastEntry($0, identifiersOnly: false)
+            }
             #expect(fast == expected, "case \(index): \(String(decoding: body, as: UTF8.self))")
 
             let damaged = Data(Self.mutate(Array(body), &random))
@@ -230,12 +263,16 @@ struct StoreCodecDifferentialTests {
             }
             if let ranges = damaged.withUnsafeBytes({ JournalLineCodec.fastRanges($0, metaType: TestMeta.self) }) {
                 guard case .value(let entry) = foundation else {
-                    Issue.record("case \(index): ranges of a line Foundation refuses: \(String(decoding: damaged, as: UTF8.self))")
+                    Issue.record(
+                        "case \(index): ranges of a line Foundation refuses: \(String(decoding: damaged, as: UTF8.self))"
+                    )
                     continue
                 }
                 #expect(ranges.seq == entry.seq && ranges.delete == (entry.delete ?? []) && ranges.meta == entry.meta)
                 // Each range holds exactly the contact Foundation decoded.
-                let copied = try ranges.upsert.map { try JSONDecoder().decode(ContactRecord.self, from: damaged[$0.range]) }
+                let copied = try ranges.upsert.map {
+                    try JSONDecoder().decode(ContactRecord.self, from: damaged[$0.range])
+                }
                 #expect(copied == (entry.upsert ?? []), "case \(index)")
                 #expect(ranges.upsert.map(\.identifier) == (entry.upsert ?? []).map(\.identifier))
             }

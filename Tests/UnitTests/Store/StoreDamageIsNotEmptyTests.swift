@@ -68,7 +68,8 @@ struct StoreDamageIsNotEmptyTests {
             let generation = try database.store.load().generation
             let changed = String(generation.dropLast()) + (generation.last == "A" ? "B" : "A")
             lines[0] = lines[0].replacingOccurrences(of: generation, with: changed)
-            try SecureFile.replace(database.store.journalPath, with: Data(lines.joined(separator: "\n").utf8), durable: false)
+            try SecureFile.replace(
+                database.store.journalPath, with: Data(lines.joined(separator: "\n").utf8), durable: false)
             try expectRefused(database, path: database.store.journalPath, line: 1)
         }
     }
@@ -95,7 +96,8 @@ struct StoreDamageIsNotEmptyTests {
             var lines = try StoreFixtures.lines(database.store.journalPath)
             let baseSeq = try database.store.load().baseSeq
             lines[0] = lines[0].replacingOccurrences(of: #""baseSeq":\#(baseSeq)"#, with: #""baseSeq":\#(baseSeq + 1)"#)
-            try SecureFile.replace(database.store.journalPath, with: Data(lines.joined(separator: "\n").utf8), durable: false)
+            try SecureFile.replace(
+                database.store.journalPath, with: Data(lines.joined(separator: "\n").utf8), durable: false)
             try expectRefused(database, path: database.store.journalPath, line: 1)
         }
     }
@@ -130,7 +132,10 @@ struct StoreDamageIsNotEmptyTests {
             try SecureFile.replace(store.journalPath, with: Data(lines.joined(separator: "\n").utf8), durable: false)
             let before = try StoreFixtures.bytes(store.journalPath)
             #expect(StoreFixtures.malformedLocation { _ = try store.load() }?.path == store.journalPath)
-            #expect(StoreFixtures.malformedLocation { try store.append(upsert: [StoreFixtures.contact("b")], meta: .initial) }?.line == 1)
+            #expect(
+                StoreFixtures.malformedLocation {
+                    try store.append(upsert: [StoreFixtures.contact("b")], meta: .initial)
+                }?.line == 1)
             #expect(try StoreFixtures.bytes(store.journalPath) == before)
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Helpers shared by the App Group store tests.

@@ -20,7 +20,8 @@ struct StoreSummaryTests {
         }
     }
 
-    @Test("Across random upserts, deletes (also of unknown identifiers), metadata and compactions (seeded)",
+    @Test(
+        "Across random upserts, deletes (also of unknown identifiers), metadata and compactions (seeded)",
         arguments: [UInt64(17), 1_000_017, 42])
     func agreesWithLoad(seed: UInt64) throws {
         try withTemporaryAppGroup { group in

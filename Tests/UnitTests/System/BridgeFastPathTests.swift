@@ -4,8 +4,8 @@ import ContactProviderSystem
 import ContactProviderTesting
 import Contacts
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The bridge's fast path (a contact built by `makeContact()` and left unchanged carries its record)
 /// must give exactly what the field-by-field path gives, for every record and after any change.
@@ -69,7 +69,9 @@ struct BridgeFastPathTests {
         case 2: record.birthday = "not a date"
         default: break
         }
-        if rng.next() % 6 == 0 { record.dates = [.init(label: label(), value: "2001-04-05"), .init(label: nil, value: "bad")] }
+        if rng.next() % 6 == 0 {
+            record.dates = [.init(label: label(), value: "2001-04-05"), .init(label: nil, value: "bad")]
+        }
         if rng.next() % 8 == 0 { record.nonGregorianBirthday = .init(calendar: "hebrew", year: 5780, month: 3, day: 4) }
         return record
     }
@@ -106,27 +108,38 @@ struct BridgeFastPathTests {
         let changes: [(String, (CNMutableContact) -> Void)] = [
             ("givenName", { $0.givenName = "Grace" }),
             ("same value again", { $0.givenName = "Ada" }),
-            ("phoneNumbers appended", {
-                $0.phoneNumbers.append(CNLabeledValue(label: nil, value: CNPhoneNumber(stringValue: "+44")))
-            }),
+            (
+                "phoneNumbers appended",
+                {
+                    $0.phoneNumbers.append(CNLabeledValue(label: nil, value: CNPhoneNumber(stringValue: "+44")))
+                }
+            ),
             ("imageData", { $0.imageData = Data([1, 2]) }),
             ("contactType", { $0.contactType = .organization }),
             ("birthday", { $0.birthday = DateComponents(year: 1990, month: 1, day: 2) }),
-            ("dates", {
-                $0.dates = [CNLabeledValue(label: nil, value: DateComponents(month: 3, day: 4) as NSDateComponents)]
-            }),
-            ("postal address", {
-                let address = CNMutablePostalAddress()
-                address.city = "Paris"
-                $0.postalAddresses = [CNLabeledValue(label: nil, value: address)]
-            }),
+            (
+                "dates",
+                {
+                    $0.dates = [CNLabeledValue(label: nil, value: DateComponents(month: 3, day: 4) as NSDateComponents)]
+                }
+            ),
+            (
+                "postal address",
+                {
+                    let address = CNMutablePostalAddress()
+                    address.city = "Paris"
+                    $0.postalAddresses = [CNLabeledValue(label: nil, value: address)]
+                }
+            ),
         ]
         for (name, change) in changes {
             let contact = record.makeContact()
             #expect(contact.bridgedRecord != nil, "\(name)")
             change(contact)
             #expect(contact.bridgedRecord == nil, "\(name)")
-            #expect(ContactRecord(contact, identifier: "c1") == ContactRecord(fieldsOf: contact, identifier: "c1"), "\(name)")
+            #expect(
+                ContactRecord(contact, identifier: "c1") == ContactRecord(fieldsOf: contact, identifier: "c1"),
+                "\(name)")
 
             // A mutable copy starts on the fast path and leaves it when changed; the original is untouched.
             let original = record.makeContact()
@@ -193,7 +206,9 @@ struct BridgeFastPathSyncTests {
                 contact.phoneNumbers = record.phoneNumbers.map {
                     CNLabeledValue(label: $0.label, value: CNPhoneNumber(stringValue: $0.value))
                 }
-                contact.emailAddresses = record.emailAddresses.map { CNLabeledValue(label: $0.label, value: $0.value as NSString) }
+                contact.emailAddresses = record.emailAddresses.map {
+                    CNLabeledValue(label: $0.label, value: $0.value as NSString)
+                }
                 contact.note = "edited " + record.note
                 return .contact(contact, ContactItem.Identifier(record.identifier))
             case .mutatedAfterBridging:
@@ -212,7 +227,9 @@ struct BridgeFastPathSyncTests {
                 contact.phoneNumbers = record.phoneNumbers.map {
                     CNLabeledValue(label: $0.label, value: CNPhoneNumber(stringValue: $0.value))
                 }
-                contact.emailAddresses = record.emailAddresses.map { CNLabeledValue(label: $0.label, value: $0.value as NSString) }
+                contact.emailAddresses = record.emailAddresses.map {
+                    CNLabeledValue(label: $0.label, value: $0.value as NSString)
+                }
                 contact.note = record.note
                 return .contact(contact, ContactItem.Identifier(record.identifier))
             }
@@ -225,11 +242,14 @@ struct BridgeFastPathSyncTests {
             if end >= records.count {
                 observer.didFinishEnumeratingContent(upTo: Data("gen".utf8))
             } else {
-                observer.didFinishEnumeratingPage(upTo: ContactItemPage(generationMarker: Data("gen".utf8), offset: end))
+                observer.didFinishEnumeratingPage(
+                    upTo: ContactItemPage(generationMarker: Data("gen".utf8), offset: end))
             }
         }
 
-        func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver) async {
+        func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver)
+            async
+        {
             // One change batch re-sends the first three records (through the same style).
             if syncAnchor.offset == 0 {
                 observer.didUpdate((0..<min(3, records.count)).map { item(records[$0], position: $0) })
@@ -261,12 +281,16 @@ struct BridgeFastPathSyncTests {
     func expected(_ records: [ContactRecord], style: ItemStyle) -> [ContactRecord] {
         let enumerator = StyledEnumerator(records: records, style: style)
         return records.enumerated().map { position, record in
-            guard case .contact(let contact, let identifier) = enumerator.item(record, position: position) else { fatalError() }
+            guard case .contact(let contact, let identifier) = enumerator.item(record, position: position) else {
+                fatalError()
+            }
             return ContactRecord(fieldsOf: contact, identifier: identifier.value)
         }
     }
 
-    @Test("fast path, own contacts, mutated and reused contacts: each store is what the general path gives", arguments: ItemStyle.allCases)
+    @Test(
+        "fast path, own contacts, mutated and reused contacts: each store is what the general path gives",
+        arguments: ItemStyle.allCases)
     func storesMatchTheGeneralPath(style: ItemStyle) async throws {
         var rng = SeededRandom(seed: 1717)
         let records = (0..<60).map { BridgeFastPathTests.randomRecord($0, &rng) }

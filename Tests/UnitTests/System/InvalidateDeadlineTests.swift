@@ -6,11 +6,11 @@ import ContactProviderSystem
 import ExampleProviders
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 10 item 10: R11 is enforced. An extension whose `invalidate()` never returns is ended after
@@ -28,7 +28,9 @@ struct InvalidateDeadlineTests {
         func enumerator(for collection: ContactItem.Identifier) -> any ContactItemEnumerator { root }
         func invalidate() async throws {
             // Ignores cancellation, like a provider stuck on its own lock or network call.
-            await withCheckedContinuation { continuation in InvalidateDeadlineTests.parked.withLock { $0.append(continuation) } }
+            await withCheckedContinuation { continuation in
+                InvalidateDeadlineTests.parked.withLock { $0.append(continuation) }
+            }
         }
     }
 
@@ -52,7 +54,8 @@ struct InvalidateDeadlineTests {
                 $0.invalidateTimeoutSeconds = 0.5
             }
             let runtime = try ProviderRuntime(
-                options: RuntimeOptions(appGroup: group.appGroup, domain: DefaultContactProviderDomain.identifier, idleTimeoutSeconds: 60))
+                options: RuntimeOptions(
+                    appGroup: group.appGroup, domain: DefaultContactProviderDomain.identifier, idleTimeoutSeconds: 60))
             let served = Task {
                 await runtime.run { ExtensionSession(HangingInvalidate.self, domain: DefaultContactProviderDomain()) }
             }
@@ -66,7 +69,8 @@ struct InvalidateDeadlineTests {
             while group.providerPID() != getpid() || !client.isProviderRunning, Date() < deadline {
                 try await Task.sleep(nanoseconds: 10_000_000)
             }
-            let reply = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<DoorbellReply?, Error>) in
+            let reply = try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<DoorbellReply?, Error>) in
                 Thread.detachNewThread { continuation.resume(with: Result { try client.invalidate(timeout: 20) }) }
             }
             #expect(reply?.ok == false)

@@ -3,8 +3,8 @@ import ContactProviderSystem
 import ContactProviderTesting
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite("System engine: change enumeration")
 struct SyncEngineChangeTests {
@@ -26,12 +26,14 @@ struct SyncEngineChangeTests {
             edited.givenName = "Changed"
             let changed = edited
             let next = SyncPosition(generationMarker: marker, offset: 3)
-            let driver = ScriptedDriver(content: pagingContent([]), changes: { anchor, observer in
-                #expect(anchor == SyncPosition(generationMarker: marker, offset: 0))
-                observer.didUpdate([changed] + records(4...4))
-                observer.didDelete(["c2", "unknown"])
-                observer.didFinishBatch(upTo: next, moreComing: false)
-            })
+            let driver = ScriptedDriver(
+                content: pagingContent([]),
+                changes: { anchor, observer in
+                    #expect(anchor == SyncPosition(generationMarker: marker, offset: 0))
+                    observer.didUpdate([changed] + records(4...4))
+                    observer.didDelete(["c2", "unknown"])
+                    observer.didFinishBatch(upTo: next, moreComing: false)
+                })
             let report = await engine.sync(driver: driver)
             #expect(report.error == nil)
             #expect(report.enumeration == "changes")
@@ -48,12 +50,15 @@ struct SyncEngineChangeTests {
     func moreComingLoops() async throws {
         try await withTemporaryAppGroup { group in
             let engine = try await synced(group)
-            let driver = ScriptedDriver(content: pagingContent([]), changes: { anchor, observer in
-                let index = anchor.offset + 10
-                observer.didUpdate(records(index...index))
-                observer.didFinishBatch(
-                    upTo: SyncPosition(generationMarker: marker, offset: anchor.offset + 1), moreComing: anchor.offset < 2)
-            })
+            let driver = ScriptedDriver(
+                content: pagingContent([]),
+                changes: { anchor, observer in
+                    let index = anchor.offset + 10
+                    observer.didUpdate(records(index...index))
+                    observer.didFinishBatch(
+                        upTo: SyncPosition(generationMarker: marker, offset: anchor.offset + 1),
+                        moreComing: anchor.offset < 2)
+                })
             let report = await engine.sync(driver: driver)
             #expect(report.error == nil)
             #expect(report.batches == 3)
@@ -66,9 +71,11 @@ struct SyncEngineChangeTests {
     func moreComingWithoutProgress() async throws {
         try await withTemporaryAppGroup { group in
             let engine = try await synced(group)
-            let driver = ScriptedDriver(content: pagingContent([]), changes: { anchor, observer in
-                observer.didFinishBatch(upTo: anchor, moreComing: true)
-            })
+            let driver = ScriptedDriver(
+                content: pagingContent([]),
+                changes: { anchor, observer in
+                    observer.didFinishBatch(upTo: anchor, moreComing: true)
+                })
             let report = await engine.sync(driver: driver)
             #expect(report.error?.rule == "R40")
             #expect(driver.calls.withLock { $0.count } == 1)
@@ -79,9 +86,11 @@ struct SyncEngineChangeTests {
     func anchorExpired() async throws {
         try await withTemporaryAppGroup { group in
             let engine = try await synced(group)
-            let driver = ScriptedDriver(content: pagingContent(records(7...8)), changes: { _, observer in
-                observer.didFinishWithError(code: .changeAnchorExpired, description: "gone")
-            })
+            let driver = ScriptedDriver(
+                content: pagingContent(records(7...8)),
+                changes: { _, observer in
+                    observer.didFinishWithError(code: .changeAnchorExpired, description: "gone")
+                })
             let report = await engine.sync(driver: driver)
             #expect(report.error == nil)
             #expect(report.restarted)
@@ -95,15 +104,18 @@ struct SyncEngineChangeTests {
             let engine = try await synced(group)
             let anchors = Mutex<[SyncPosition]>([])
             let fail = Mutex(true)
-            let driver = ScriptedDriver(content: pagingContent([]), changes: { anchor, observer in
-                anchors.withLock { $0.append(anchor) }
-                observer.didDelete(["c1"])
-                if fail.withLock({ $0 }) {
-                    observer.didFinishWithError(code: nil, description: "network down")
-                } else {
-                    observer.didFinishBatch(upTo: SyncPosition(generationMarker: marker, offset: 1), moreComing: false)
-                }
-            })
+            let driver = ScriptedDriver(
+                content: pagingContent([]),
+                changes: { anchor, observer in
+                    anchors.withLock { $0.append(anchor) }
+                    observer.didDelete(["c1"])
+                    if fail.withLock({ $0 }) {
+                        observer.didFinishWithError(code: nil, description: "network down")
+                    } else {
+                        observer.didFinishBatch(
+                            upTo: SyncPosition(generationMarker: marker, offset: 1), moreComing: false)
+                    }
+                })
             let first = await engine.sync(driver: driver)
             #expect(first.error != nil)
             #expect(try systemContacts(group)["c1"] != nil)
@@ -111,7 +123,9 @@ struct SyncEngineChangeTests {
             let second = await engine.sync(driver: driver)
             #expect(second.error == nil)
             #expect(try systemContacts(group)["c1"] == nil)
-            #expect(anchors.withLock { $0 } == Array(repeating: SyncPosition(generationMarker: marker, offset: 0), count: 2))
+            #expect(
+                anchors.withLock { $0 } == Array(repeating: SyncPosition(generationMarker: marker, offset: 0), count: 2)
+            )
         }
     }
 
@@ -119,14 +133,17 @@ struct SyncEngineChangeTests {
     func batchRules() async throws {
         try await withTemporaryAppGroup { group in
             let engine = try await synced(group) { $0.batchSize = 1 }
-            let big = ScriptedDriver(content: pagingContent([]), changes: { _, observer in
-                observer.didUpdate(records(20...22))
-                observer.didFinishBatch(upTo: SyncPosition(generationMarker: marker, offset: 3), moreComing: false)
-            })
+            let big = ScriptedDriver(
+                content: pagingContent([]),
+                changes: { _, observer in
+                    observer.didUpdate(records(20...22))
+                    observer.didFinishBatch(upTo: SyncPosition(generationMarker: marker, offset: 3), moreComing: false)
+                })
             let warned = await engine.sync(driver: big)
             #expect(warned.error == nil)
             #expect(warned.warnings.contains { $0.hasPrefix("R31") })
-            let silent = ScriptedDriver(content: pagingContent([]), changes: { _, observer in observer.didUpdate(records(30...30)) })
+            let silent = ScriptedDriver(
+                content: pagingContent([]), changes: { _, observer in observer.didUpdate(records(30...30)) })
             let failed = await engine.sync(driver: silent)
             #expect(failed.error?.rule == "R30")
             #expect(try systemContacts(group)["c30"] == nil)
@@ -138,10 +155,12 @@ struct SyncEngineChangeTests {
         try await withTemporaryAppGroup { group in
             let engine = try await synced(group)
             let saved = Mutex<ChangeObserverCore?>(nil)
-            let driver = ScriptedDriver(content: pagingContent([]), changes: { anchor, observer in
-                saved.withLock { $0 = observer }
-                observer.didFinishBatch(upTo: anchor, moreComing: false)
-            })
+            let driver = ScriptedDriver(
+                content: pagingContent([]),
+                changes: { anchor, observer in
+                    saved.withLock { $0 = observer }
+                    observer.didFinishBatch(upTo: anchor, moreComing: false)
+                })
             #expect(await engine.sync(driver: driver).error == nil)
             saved.withLock { $0 }?.didDelete(["c1"])
             #expect(try systemContacts(group)["c1"] != nil)

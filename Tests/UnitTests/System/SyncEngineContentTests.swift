@@ -3,12 +3,14 @@ import ContactProviderSystem
 import ContactProviderTesting
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite("System engine: content enumeration")
 struct SyncEngineContentTests {
-    @Test("pages until didFinishEnumeratingContent, committing each page; the first anchor is (marker, 0) (R22, R24, R25)")
+    @Test(
+        "pages until didFinishEnumeratingContent, committing each page; the first anchor is (marker, 0) (R22, R24, R25)"
+    )
     func pagesToCompletion() async throws {
         try await withTemporaryAppGroup { group in
             let engine = try makeEngine(group) { $0.pageSize = 2 }
@@ -21,9 +23,10 @@ struct SyncEngineContentTests {
             #expect(report.updated == 5)
             #expect(report.systemCount == 5)
             #expect(report.anchor == SyncPosition(generationMarker: marker, offset: 0))
-            #expect(driver.calls.withLock { $0 } == [
-                "content (initial, 0)", "content (\"gen-1\", 2)", "content (\"gen-1\", 4)",
-            ])
+            #expect(
+                driver.calls.withLock { $0 } == [
+                    "content (initial, 0)", "content (\"gen-1\", 2)", "content (\"gen-1\", 4)",
+                ])
             #expect(try systemContacts(group).count == 5)
             #expect(try engine.pendingOperation() == .changes(from: SyncPosition(generationMarker: marker, offset: 0)))
         }
@@ -109,7 +112,8 @@ struct SyncEngineContentTests {
             let engine = try makeEngine(group) { $0.pageSize = 1 }
             let driver = ScriptedDriver(content: { page, observer in
                 observer.didEnumerate(records((page.offset + 1)...(page.offset + 1)))
-                observer.didFinishPage(upTo: SyncPosition(generationMarker: Data("gen-\(page.offset)".utf8), offset: page.offset + 1))
+                observer.didFinishPage(
+                    upTo: SyncPosition(generationMarker: Data("gen-\(page.offset)".utf8), offset: page.offset + 1))
             })
             let report = await engine.sync(driver: driver)
             #expect(report.error?.rule == "R23")
@@ -123,7 +127,8 @@ struct SyncEngineContentTests {
         try await withTemporaryAppGroup { group in
             let engine = try makeEngine(group)
             let driver = ScriptedDriver(content: { page, observer in
-                observer.didFinishPage(upTo: page.generationMarker.isEmpty ? SyncPosition(generationMarker: marker, offset: 0) : page)
+                observer.didFinishPage(
+                    upTo: page.generationMarker.isEmpty ? SyncPosition(generationMarker: marker, offset: 0) : page)
             })
             let report = await engine.sync(driver: driver)
             #expect(report.error?.rule == "R22")
@@ -139,7 +144,12 @@ struct SyncEngineContentTests {
             let expireOnce = Mutex(true)
             let good = pagingContent(all, marker: Data("gen-2".utf8))
             let driver = ScriptedDriver(content: { page, observer in
-                if page.offset == 2, expireOnce.withLock({ value in defer { value = false }; return value }) {
+                if page.offset == 2,
+                    expireOnce.withLock({ value in
+                        defer { value = false }
+                        return value
+                    })
+                {
                     observer.didFinishWithError(code: .pageExpired, description: "expired")
                     return
                 }

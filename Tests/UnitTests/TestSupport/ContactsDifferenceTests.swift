@@ -1,6 +1,6 @@
 import AppGroupStore
-import Testing
 import TestSupport
+import Testing
 
 @Suite("expectSameContacts: a failed app-versus-system comparison names the contacts and fields that differ")
 struct ContactsDifferenceTests {

@@ -1,11 +1,13 @@
 // swift-tools-version:6.0
 // The Contact Provider Simulator: Apple's ContactProvider framework (iOS 18), made real on Linux.
 // No outside packages: everything here builds from the toolchain alone.
+// Linux only: it stands in for Apple's own modules (Contacts, ContactProvider, Combine, OSLog,
+// ExtensionFoundation) and uses Glibc, /proc and FIFOs; on Apple platforms the provider builds against
+// Apple's frameworks. `Sources/AppGroupStore/LinuxOnly.swift` stops any other build with that message.
 import PackageDescription
 
 let package = Package(
     name: "ContactProviderSimulator",
-    platforms: [.macOS(.v14)],
     products: [
         // The Apple-shaped surface: provider code imports these exactly as on iOS.
         .library(name: "ContactProvider", targets: ["ContactProvider"]),
@@ -38,7 +40,11 @@ let package = Package(
         .target(name: "AppGroupStore"),
         // One argument parser, usage error and exit-code set for every executable (host and providers).
         .target(name: "CommandLineToolkit"),
+        // Inside, one way: Configuration ← Engine ← Pipes ← Runtime, Host. The engine only emits
+        // `SyncEngine.Event`s; whoever owns it (the provider runtime, the kit) rings the watchers.
         .target(name: "ContactProviderSystem", dependencies: ["AppGroupStore", "CommandLineToolkit"]),
+        // Not only for `ContactRecord`: the name search runs on the store's own index
+        // (`JournaledStore.search` with a `SearchIndex`), so the codec and search stay above the store.
         .target(name: "ContactsInterop", dependencies: ["AppGroupStore"]),
         .target(
             name: "ContactProvider",

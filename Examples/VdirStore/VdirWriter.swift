@@ -1,9 +1,6 @@
 import AppGroupStore
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Editing the store as an app would: write the card, then record the change.
 public struct VdirWriter: Sendable {

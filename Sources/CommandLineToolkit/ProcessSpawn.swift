@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// `posix_spawn` with Swift strings: the argument and environment arrays are C strings for the
 /// call only (freed after it, in the parent), the one place the simulator's tools build them.

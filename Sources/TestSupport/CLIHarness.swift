@@ -1,10 +1,7 @@
 import AppGroupStore
 import Foundation
+import Glibc
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Helpers for running `contacts-host` against a temporary App Group and checking what it printed
 /// and wrote (the process-level and the in-process runners share them).

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import FoundationNetworking
 
 /// Edits an address book on a CardDAV server the way another client would (PUT, DELETE, MKCOL), so
 /// tests can change the server behind a provider's back.

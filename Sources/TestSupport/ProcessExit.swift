@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Waiting for a process that is not necessarily this process's child (a provider started by
 /// `contacts-host`, say) to be gone.

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// The outcome of running a process to completion.
 public struct ProcessResult: Sendable, CustomStringConvertible {

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// A small `tmpfs` mounted for one test: a disk that can be filled up or made read-only for real.
 ///

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// A child process started with `posix_spawn` and reaped with `waitpid`, for tests that stop
 /// (SIGSTOP) their children: Foundation's `Process` does not cope with a stopped child.

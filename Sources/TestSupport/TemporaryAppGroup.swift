@@ -1,9 +1,6 @@
 import AppGroupStore
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// A fresh App Group directory for one test, removed (with any provider it started stopped) by `cleanUp()`.
 ///

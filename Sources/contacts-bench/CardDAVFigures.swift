@@ -4,10 +4,7 @@ import ContactProviderSystem
 import ContactsHostKit
 import ContactsInterop
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import FoundationNetworking
 
 /// C1 and C2 (opt-in, `--carddav N`): the `carddav-provider` example against a live Radicale holding
 /// N cards: a first full sync, then a sync of one changed card.

@@ -1,9 +1,6 @@
 import CommandLineToolkit
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Timing and process helpers for the benchmark.
 enum Measure {

@@ -3,10 +3,7 @@
 //   swift build -c release && swift run -c release contacts-bench [--contacts 1000,100000] [--json] [--quick] [--carddav N]
 //   (--contacts 1000,1000000 is the opt-in million-contact run: minutes, not part of `swift test`)
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 signal(SIGPIPE, SIG_IGN)
 var sizes = [1_000, 100_000]

@@ -1,10 +1,7 @@
 // contacts-host: a thin shell over ContactsHostKit.
 import ContactsHostKit
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 signal(SIGPIPE, SIG_IGN)
 let code = await HostTool.main(arguments: Array(CommandLine.arguments.dropFirst()))

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// A cross-process advisory lock on a lock file (`flock(2)`).
 ///

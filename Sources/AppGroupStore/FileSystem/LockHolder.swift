@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Who holds a `flock` lock, for the messages of a waiter (issue 10 item 7).
 ///

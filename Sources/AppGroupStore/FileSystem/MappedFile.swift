@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// A read-only view of a file: memory-mapped when large, so lookups touch only the pages they
 /// need; read into memory when small (or when only a prefix is wanted), because unmapping in a

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Gives freed heap memory back to the operating system (glibc's `malloc_trim`).
 ///
@@ -13,9 +10,7 @@ enum MemoryTrim {
     private typealias Trim = @convention(c) (Int) -> Int32
 
     static func returnFreeMemory() {
-        #if canImport(Glibc)
-            guard let symbol = dlsym(nil, "malloc_trim") else { return }
-            _ = unsafeBitCast(symbol, to: Trim.self)(0)
-        #endif
+        guard let symbol = dlsym(nil, "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
     }
 }

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Everything that can go wrong reading or writing files in an App Group.
 ///

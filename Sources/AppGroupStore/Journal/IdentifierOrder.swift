@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// The order of identifiers in a snapshot: bytewise on UTF-8, so every process agrees.
 public enum IdentifierOrder {

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// The rules that tell a store that was never written, or a harmless crash leftover, from damage.
 ///

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 // Compaction: folding the journal into a new snapshot, and writing snapshots and journals.
 extension JournaledStore {

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 // Queries that read only what they need: a lookup by identifier, the changes after a seq.
 extension JournaledStore {

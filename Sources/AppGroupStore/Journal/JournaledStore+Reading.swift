@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 // Reading: loading the store into memory, refreshing a loaded state, headers.
 extension JournaledStore {

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 extension JournaledStore {
     /// Appends to the journal while the exclusive lock is held.

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 // Writing: appends under the exclusive lock, reset and replace.
 extension JournaledStore {

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// A durable store of contacts: an atomic snapshot plus an append-only journal, in one directory.
 ///

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// One problem found in a file of the App Group: where it is and what is wrong.
 public struct StoreProblem: Sendable, Equatable, CustomStringConvertible {

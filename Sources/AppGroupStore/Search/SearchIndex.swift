@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// A derived file beside a store's snapshot that lets a search skip decoding every contact:
 /// one line per snapshot contact with the byte offset of its snapshot line and its search keys.

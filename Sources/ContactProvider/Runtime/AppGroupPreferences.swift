@@ -1,9 +1,6 @@
 import AppGroupStore
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Puts the provider's `UserDefaults` suites inside the App Group, as on iOS.
 ///
@@ -22,27 +19,25 @@ enum AppGroupPreferences {
     /// itself, started with the right environment. If that fails, logs why and carries on (the
     /// provider still syncs; only its defaults stay outside the App Group).
     static func ensure(in group: AppGroup) {
-        #if os(Linux)
-            let environment = ProcessInfo.processInfo.environment
-            let wanted = group.preferencesDirectory
-            guard environment[AppGroup.preferencesEnvironmentVariable] != wanted else { return }
-            guard environment[reexecMarker] == nil else {
-                warn(
-                    "the re-executed provider still has \(AppGroup.preferencesEnvironmentVariable)="
-                        + "\(environment[AppGroup.preferencesEnvironmentVariable] ?? "") instead of \(wanted)")
-                return
-            }
-            var updated = group.environmentForPreferences(environment)
-            updated[reexecMarker] = "1"
-            let argv = CommandLine.arguments.map { strdup($0) } + [nil]
-            let envp = updated.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            execve("/proc/self/exe", argv, envp)
-            // Only reached when execve failed.
-            let reason = String(cString: strerror(errno))
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-            warn("could not restart with \(AppGroup.preferencesEnvironmentVariable)=\(wanted) (\(reason))")
-        #endif
+        let environment = ProcessInfo.processInfo.environment
+        let wanted = group.preferencesDirectory
+        guard environment[AppGroup.preferencesEnvironmentVariable] != wanted else { return }
+        guard environment[reexecMarker] == nil else {
+            warn(
+                "the re-executed provider still has \(AppGroup.preferencesEnvironmentVariable)="
+                    + "\(environment[AppGroup.preferencesEnvironmentVariable] ?? "") instead of \(wanted)")
+            return
+        }
+        var updated = group.environmentForPreferences(environment)
+        updated[reexecMarker] = "1"
+        let argv = CommandLine.arguments.map { strdup($0) } + [nil]
+        let envp = updated.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        execve("/proc/self/exe", argv, envp)
+        // Only reached when execve failed.
+        let reason = String(cString: strerror(errno))
+        for pointer in argv { free(pointer) }
+        for pointer in envp { free(pointer) }
+        warn("could not restart with \(AppGroup.preferencesEnvironmentVariable)=\(wanted) (\(reason))")
     }
 
     private static func warn(_ message: String) {

@@ -2,10 +2,7 @@ import AppGroupStore
 import CommandLineToolkit
 import ContactProviderSystem
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 extension ContactProviderExtension {
     /// The extension's entry point, supplied by the framework: `@main` on the conforming type

@@ -1,10 +1,7 @@
 import AppGroupStore
 import ContactsInterop
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import FoundationNetworking
 
 /// A backend the kit prepares inside its temporary App Group before the provider runs (a provider
 /// that reads its account settings from the App Group needs them there).

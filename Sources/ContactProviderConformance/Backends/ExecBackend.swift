@@ -1,9 +1,6 @@
 import AppGroupStore
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// A backend that is a separate program, in any language, speaking the kit's adapter protocol:
 /// one JSON object per line on its stdin (requests) and stdout (replies). See the README's

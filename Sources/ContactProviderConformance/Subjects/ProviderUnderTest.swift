@@ -2,10 +2,7 @@ import AppGroupStore
 import ContactProvider
 import ContactProviderSystem
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// A provider the kit can drive: in this process (a type) or as an executable over the real pipes.
 protocol ProviderUnderTest: AnyObject {
@@ -48,7 +45,7 @@ final class InProcessProvider: ProviderUnderTest {
         self.paths = paths
         self.timeout = timeout
         session = ExtensionSession(type, domain: DefaultContactProviderDomain())
-        engine = SyncEngine(paths: paths)
+        engine = SyncEngine(paths: paths, onEvent: WatchChannel.notifier(for: paths))
     }
 
     func probe(_ request: ProbeRequest) async throws -> ProbeResult {
@@ -64,7 +61,7 @@ final class InProcessProvider: ProviderUnderTest {
     func restart() async throws {
         // A crashed extension gets no invalidate(); the next one starts from the committed state only.
         session = ExtensionSession(type, domain: DefaultContactProviderDomain())
-        engine = SyncEngine(paths: paths)
+        engine = SyncEngine(paths: paths, onEvent: WatchChannel.notifier(for: paths))
     }
 
     func invalidate() async throws -> (seconds: Double, error: String?) {

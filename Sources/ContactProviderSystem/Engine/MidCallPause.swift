@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// A one-shot pause inside a provider's enumerator call, so the conformance kit can edit the data
 /// while the provider is between reading it and returning (kit rule D9).

@@ -13,19 +13,38 @@ import Synchronization
 ///
 /// Each page or batch commits in one durable journal write together with the position to resume
 /// from (R24, R34). Everything a system can see of the rules in the README's table is enforced.
+///
+/// The engine knows nothing of who listens: each commit and each store reset it makes is handed to
+/// `onEvent` (the provider runtime passes `WatchChannel.notifier(for:)`, so `contacts-host watch`
+/// hears it), which keeps the module's folders one way (Engine ← Pipes ← Runtime, Host).
 public final class SyncEngine {
+    /// What the engine did to the system store, for whoever watches it.
+    public enum Event: Equatable, Sendable {
+        /// A page or batch was committed as journal entry `seq` of store generation `generation`.
+        case committed(seq: Int, generation: String)
+        /// The engine emptied the system store (an expired page or anchor); it now has `generation`.
+        case reset(generation: String)
+    }
+
     /// The domain's files.
     public let paths: DomainPaths
     private let clock: any SystemClock
     private let store: SystemStore
+    private let onEvent: (Event) -> Void
     private var state: StoreState<SyncState> = .empty
     private var pendingLateCalls: [String] = []
     private var activeObservers: [any LateCallSource] = []
 
-    /// An engine for the domain at `paths`.
-    public init(paths: DomainPaths, clock: any SystemClock = ContinuousSystemClock()) {
+    /// An engine for the domain at `paths`; `onEvent` hears every commit and reset it makes, on the
+    /// syncing task, right after the write is durable (keep it short: it is on the commit path). The
+    /// default tells nobody: an engine in a test has no watchers to ring.
+    public init(
+        paths: DomainPaths, clock: any SystemClock = ContinuousSystemClock(),
+        onEvent: @escaping (Event) -> Void = { _ in }
+    ) {
         self.paths = paths
         self.clock = clock
+        self.onEvent = onEvent
         store = SystemStore(directory: paths.systemStore, retainsContacts: false, keepsOrder: false)
     }
 
@@ -132,7 +151,7 @@ public final class SyncEngine {
                         "system: \(code.rawValue) → dropping the system store, restarting content enumeration")
                     try store.reset(meta: .initial)
                     state = try store.load()
-                    WatchChannel.notify(paths, WatchEvent(kind: .reset, seq: nil, generation: state.generation))
+                    onEvent(.reset(generation: state.generation))
                     report.restarted = true
                 }
             }
@@ -359,7 +378,7 @@ public final class SyncEngine {
                 .extensionInvalidated,
                 message: "the domain was reset or disabled while the enumeration was running (R43)")
         }
-        WatchChannel.notify(paths, WatchEvent(kind: .commit, seq: state.headSeq, generation: state.generation))
+        onEvent(.committed(seq: state.headSeq, generation: state.generation))
     }
 
     private func collectLateCalls() -> [String] {

@@ -1,8 +1,5 @@
+import Glibc
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Turns Ctrl-C (SIGINT, and SIGTERM/SIGHUP) during a host's wait into an error, so the wait's
 /// cleanup runs: a `signal --wait` killed by the default action left its reply FIFO behind.

@@ -1,10 +1,7 @@
 import AppGroupStore
 import CommandLineToolkit
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Starts a provider executable the way the system launches an extension on demand.
 ///

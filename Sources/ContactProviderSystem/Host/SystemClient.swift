@@ -1,10 +1,7 @@
 import AppGroupStore
 import Foundation
+import Glibc
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The host's side of the system: what `ContactProviderManager` and `contacts-host` do to a domain.
 ///

@@ -1,9 +1,6 @@
 import AppGroupStore
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// FIFOs in the App Group, with the Linux pitfalls handled (design notes §3.1).
 ///

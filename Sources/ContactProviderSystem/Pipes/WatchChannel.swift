@@ -1,9 +1,6 @@
 import AppGroupStore
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// A doorbell to `contacts-host watch`: something was committed to the system store.
 ///
@@ -32,6 +29,14 @@ public struct WatchEvent: Codable, Equatable, Sendable {
         self.seq = seq
         self.generation = generation
     }
+
+    /// The doorbell for what the engine did.
+    public init(_ event: SyncEngine.Event) {
+        switch event {
+        case .committed(let seq, let generation): self.init(kind: .commit, seq: seq, generation: generation)
+        case .reset(let generation): self.init(kind: .reset, seq: nil, generation: generation)
+        }
+    }
 }
 
 /// Fans `WatchEvent`s out to every watcher FIFO in `run/<domain>/watchers/`.
@@ -55,6 +60,11 @@ public enum WatchChannel {
                 break
             }
         }
+    }
+
+    /// What a `SyncEngine` is given as its `onEvent`: every commit and reset rings the watchers.
+    public static func notifier(for paths: DomainPaths) -> (SyncEngine.Event) -> Void {
+        { event in notify(paths, WatchEvent(event)) }
     }
 
     /// Creates this watcher's FIFO and opens it for reading (holding a writer too, so no EOF spin).

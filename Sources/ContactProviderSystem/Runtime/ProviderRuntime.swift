@@ -2,10 +2,7 @@ import AppGroupStore
 import CommandLineToolkit
 import Dispatch
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// The provider process: it waits on the request FIFO and lets the system engine drive the
 /// extension's enumerator, one sync per batch of doorbells.
@@ -155,7 +152,7 @@ public final class ProviderRuntime {
     }
 
     private func serve(session: ProviderSession, requests: Int32, configuration: DomainConfiguration) async -> Int32 {
-        let engine = SyncEngine(paths: paths)
+        let engine = SyncEngine(paths: paths, onEvent: WatchChannel.notifier(for: paths))
         var buffer = BoundedLineBuffer()
         var open = true
         var pending: [Doorbell] = []

@@ -8,7 +8,4 @@
 // uses `ObservableObject` and `@Published` (the seed demo's `ContactItemDatabase` does).
 @_exported import Combine
 @_exported import Foundation
-
-#if canImport(FoundationNetworking)
-    @_exported import FoundationNetworking
-#endif
+@_exported import FoundationNetworking

@@ -1,9 +1,6 @@
 import CommandLineToolkit
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Where a command writes: results on stdout, diagnostics on stderr.
 public protocol CommandOutput: AnyObject {

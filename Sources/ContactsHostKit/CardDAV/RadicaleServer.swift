@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// A real CardDAV server for a test or the demo: Radicale (installed by `Scripts/install-test-tools.sh`)
 /// on 127.0.0.1 with a free port and its own temporary storage, stopped and waited for by ``stop()``.

@@ -4,10 +4,7 @@ import ContactProvider
 import ContactProviderSystem
 import ContactsInterop
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Search (after the Contacts predicates) and change notification (after `CNContactStoreDidChange`).
 enum InteropCommands {

@@ -1,9 +1,6 @@
 import Foundation
+import Glibc
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Whether progress lines go to stderr: `CONTACTS_HOST_PROGRESS=1` always, `=0` never, otherwise only
 /// when stderr is a terminal (so scripts and tests that read stderr see only diagnostics).

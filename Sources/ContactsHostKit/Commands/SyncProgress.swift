@@ -1,10 +1,7 @@
 import AppGroupStore
 import ContactProviderSystem
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Watches the system store while `signal --wait` waits: tells the client whether the sync
 /// committed something (so its timeout counts silence only) and, once the sync has run for a

@@ -2,10 +2,7 @@ import AppGroupStore
 import ContactProviderSystem
 import ContactsInterop
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Checks every file of an App Group and repairs what can be repaired without losing data.
 ///

@@ -1,10 +1,7 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Reads newline-terminated lines from a pipe with blocking reads (`availableData` waits for data).
 final class WatchLineReader {

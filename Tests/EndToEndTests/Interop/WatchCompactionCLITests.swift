@@ -1,11 +1,8 @@
 import AppGroupStore
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Any JSON value: lets the test compact the system store exactly as the provider does (same
 /// `JournaledStore.compact()`) without the system's own metadata type.

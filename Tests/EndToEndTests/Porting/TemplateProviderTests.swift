@@ -1,10 +1,7 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The Xcode-template-shaped provider (`Examples/template-provider`: `import ExtensionFoundation`,
 /// the seed's `ObservableObject` model verbatim, its sync position in App Group `UserDefaults`),

@@ -1,11 +1,8 @@
 import AppGroupStore
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Issue 10 item 3: a link or directory planted in a shared sticky directory must not decide where a
 /// user's address book goes, and an App Group open to other users is tightened to 0700.

@@ -1,11 +1,8 @@
 import AppGroupStore
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Issue 10 item 4: a command whose change is committed exits 0, even when what follows the commit
 /// (compaction, the system side of `reset`/`disable`) fails; the later failure is a warning on stderr.

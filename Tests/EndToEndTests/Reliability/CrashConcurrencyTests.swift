@@ -1,10 +1,7 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Many hosts at once, and a single consumer per domain.
 @Suite("Reliability: concurrency")

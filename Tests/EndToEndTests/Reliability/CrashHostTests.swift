@@ -1,11 +1,8 @@
 import ContactProviderTesting
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// SIGKILL `contacts-host` at random points while it writes: nothing acknowledged is lost, nothing
 /// half-written is visible, and the next write works.

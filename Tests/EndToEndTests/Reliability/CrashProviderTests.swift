@@ -1,11 +1,8 @@
 import ContactProviderTesting
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// SIGKILL the provider at random points of content and change enumeration; after a relaunch the
 /// system store equals the app database, resumed from the last committed page or anchor.

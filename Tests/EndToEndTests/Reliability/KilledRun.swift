@@ -1,10 +1,7 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A process started now and killed with SIGKILL after `delayMicroseconds` (fault injection, not
 /// synchronisation: the test then waits for the process's real exit).

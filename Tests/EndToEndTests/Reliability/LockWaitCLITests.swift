@@ -1,11 +1,8 @@
 import AppGroupStore
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Issue 10 item 7: a process stopped while it holds the database lock no longer hangs every
 /// writer forever: the wait is bounded (`CONTACT_PROVIDER_LOCK_TIMEOUT`), the waiter says who holds

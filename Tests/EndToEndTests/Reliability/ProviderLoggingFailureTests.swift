@@ -1,11 +1,8 @@
 import AppGroupStore
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Issue 10 item 8: a provider that cannot write its log keeps serving (it died with SIGILL), and a
 /// full disk reaches the host as "No space left on device" in the sync report.

@@ -1,11 +1,8 @@
 import AppGroupStore
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Issue 10 item 9: an App Group on a read-only file system (a read-only mount, a backup) can be
 /// read: `list`, `get`, `export`, `status` and `system list` work; writes fail with a clear error.

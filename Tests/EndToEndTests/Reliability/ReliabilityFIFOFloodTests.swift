@@ -1,11 +1,8 @@
 import ContactProviderTesting
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Garbage written straight into a running provider's request FIFO.
 @Suite("Reliability: hostile bytes on the real request FIFO")

@@ -1,11 +1,8 @@
 import AppGroupStore
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Modes, symlinks, foreign files and path-like identifiers, through the built executables.
 @Suite("Reliability: permissions and paths (end to end)")

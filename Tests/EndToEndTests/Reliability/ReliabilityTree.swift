@@ -1,10 +1,7 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// One entry of an App Group tree, as `lstat` sees it.
 struct ReliabilityTreeEntry: Equatable, CustomStringConvertible {

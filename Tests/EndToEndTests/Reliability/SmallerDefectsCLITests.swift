@@ -1,11 +1,8 @@
 import AppGroupStore
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Issue 10 item 12: impossible birthdays, byte order marks, duplicate JSON keys, leftovers of
 /// interrupted waits and of providers, an unreadable domain.json, and a part-way import on a full disk.

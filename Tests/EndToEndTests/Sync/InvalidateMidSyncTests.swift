@@ -1,11 +1,8 @@
 import ContactProviderSystem
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `contacts-host invalidate` during a long content sync (R10, R43): the provider is held inside a
 /// page by the kit's mid-call pause (a signal, not a sleep), the invalidate doorbell is delivered,

@@ -1,10 +1,7 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The provider executable's own lifecycle: foreground debugging, SIGTERM, idle exit, R7.
 @Suite("End to end: the provider process")

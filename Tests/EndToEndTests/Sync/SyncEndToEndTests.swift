@@ -1,10 +1,7 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Real processes, real FIFOs: contacts-host launches demo-provider on demand and the system
 /// store ends equal to the app database.

@@ -3,12 +3,9 @@ import ContactProviderSystem
 import ContactProviderTesting
 import ContactsHostKit
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Issue 10, item 6: the doctor on every corruption the store fuzzer produces.
 @Suite("Reliability: doctor --repair on fuzzed corruptions (the store opens, nothing valid is lost)")

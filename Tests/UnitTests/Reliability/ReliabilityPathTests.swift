@@ -1,12 +1,9 @@
 import AppGroupStore
 import ContactProviderSystem
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Symlinks, non-FIFOs, foreign owners and escaping identifiers, at the library level.
 @Suite("Reliability: unsafe paths and identifiers (library)")

@@ -2,12 +2,9 @@ import AppGroupStore
 import ContactProviderSystem
 import ContactProviderTesting
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Ways to damage a store file.
 enum ReliabilityCorruption: String, CaseIterable {

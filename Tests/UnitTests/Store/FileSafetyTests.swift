@@ -1,11 +1,8 @@
 import AppGroupStore
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 @Suite("App Group file safety: modes and symbolic links")
 struct FileSafetyTests {

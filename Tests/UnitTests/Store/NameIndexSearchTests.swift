@@ -3,12 +3,9 @@ import ContactProviderTesting
 import ContactsHostKit
 import ContactsInterop
 import Foundation
+import Glibc
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 @Suite("Name search through the name index agrees with a scan of every contact")
 struct NameIndexSearchTests {

@@ -1,10 +1,7 @@
 import AppGroupStore
 import Foundation
+import Glibc
 import TestSupport
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Helpers shared by the App Group store tests.
 enum StoreFixtures {

@@ -23,14 +23,14 @@ func pagingContent(_ all: [ContactRecord], marker: Data = marker) -> ScriptedDri
 /// An engine over a fresh App Group with the domain enabled.
 func makeEngine(
     _ group: TemporaryAppGroup, clock: any SystemClock = ContinuousSystemClock(),
-    configure: (inout DomainConfiguration) -> Void = { _ in }
+    configure: (inout DomainConfiguration) -> Void = { _ in }, onEvent: ((SyncEngine.Event) -> Void)? = nil
 ) throws -> SyncEngine {
     let client = try SystemClient(appGroup: group.appGroup, domain: "defaultDomain")
     try client.updateConfiguration { configuration in
         configuration.enabled = true
         configure(&configuration)
     }
-    return SyncEngine(paths: client.paths, clock: clock)
+    return SyncEngine(paths: client.paths, clock: clock, onEvent: onEvent ?? WatchChannel.notifier(for: client.paths))
 }
 
 /// The system store's contacts as a dictionary.

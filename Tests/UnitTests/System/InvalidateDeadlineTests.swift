@@ -5,13 +5,10 @@ import ContactProviderConformance
 import ContactProviderSystem
 import ExampleProviders
 import Foundation
+import Glibc
 import Synchronization
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Issue 10 item 10: R11 is enforced. An extension whose `invalidate()` never returns is ended after
 /// `invalidateTimeoutSeconds` with `extensionInvalidateTimeout`, by the provider runtime and by the

@@ -171,6 +171,44 @@ struct SyncEngineContentTests {
         }
     }
 
+    @Test("each committed page is one committed event, an expiry one reset event, in order, for the runtime to pass on")
+    func emitsCommitAndResetEvents() async throws {
+        try await withTemporaryAppGroup { group in
+            let events = Mutex<[SyncEngine.Event]>([])
+            let engine = try makeEngine(group, configure: { $0.pageSize = 2 }) { event in
+                events.withLock { $0.append(event) }
+            }
+            let all = records(1...3)
+            let expireOnce = Mutex(true)
+            let good = pagingContent(all)
+            let driver = ScriptedDriver(content: { page, observer in
+                if page.offset == 2, expireOnce.withLock({ $0 }) {
+                    expireOnce.withLock { $0 = false }
+                    observer.didFinishWithError(code: .pageExpired, description: "expired")
+                    return
+                }
+                await good(page, observer)
+            })
+            let report = await engine.sync(driver: driver)
+            #expect(report.error == nil)
+            let generation = engine.systemState.generation
+            // Page 1, then the expiry's reset (a new generation), then pages 1 and 2 again.
+            let seen = events.withLock { $0 }
+            #expect(seen.count == 4)
+            guard seen.count == 4, case .committed(_, let before) = seen[0], case .reset(let reset) = seen[1],
+                case .committed(let firstSeq, let after) = seen[2], case .committed(let lastSeq, _) = seen[3]
+            else { return }
+            #expect(before != reset)
+            #expect(reset == generation && after == generation)
+            #expect(lastSeq == firstSeq + 1)
+            #expect(seen[3] == .committed(seq: engine.systemState.headSeq, generation: generation))
+            #expect(
+                WatchEvent(seen[3])
+                    == WatchEvent(kind: .commit, seq: engine.systemState.headSeq, generation: generation))
+            #expect(WatchEvent(seen[1]) == WatchEvent(kind: .reset, seq: nil, generation: generation))
+        }
+    }
+
     @Test("a page above suggestedPageSize is a warning; above the hard cap it fails (R21)")
     func pageSizeLimits() async throws {
         try await withTemporaryAppGroup { group in

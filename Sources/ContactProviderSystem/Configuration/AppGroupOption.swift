@@ -3,7 +3,7 @@ import CommandLineToolkit
 
 extension AppGroup {
     /// `--app-group DIR`, declared once for every executable (the host and the providers).
-    public static let option = Option<AppGroup>(
+    package static let option = Option<AppGroup>(
         "--app-group", value: "DIR",
         help:
             "The App Group directory (default: $\(environmentVariable), else ~/.local/share/contact-provider-simulator/AppGroup).",
@@ -15,7 +15,7 @@ extension AppGroup {
     /// Takes `--app-group DIR` (or `--app-group=DIR`) out of `arguments`, wherever it stands, so the
     /// rest parses as a command line of its own; nil when it is absent. This is the only place the
     /// option is read.
-    public static func takeOption(from arguments: inout [String]) throws -> AppGroup? {
+    package static func takeOption(from arguments: inout [String]) throws -> AppGroup? {
         let name = option.name
         func isOption(_ argument: String) -> Bool { argument == name || argument.hasPrefix(name + "=") }
         // Only arguments before a "--" are options.

@@ -5,41 +5,41 @@ import Foundation
 ///
 /// Written atomically by the host (`enable`, `disable`), read by the provider runtime at the
 /// start of every sync, so `isEnabled` and the limits are the same in every process.
-public struct DomainConfiguration: Codable, Equatable, Sendable {
+package struct DomainConfiguration: Codable, Equatable, Sendable {
     /// The file format version.
-    public var format: Int = StoreFormat.version
+    package var format: Int = StoreFormat.version
     /// Whether the user enabled the domain (rule R5); a disabled domain is never enumerated (R7).
-    public var enabled: Bool = false
+    package var enabled: Bool = false
     /// The provider executable the system launches on demand.
-    public var extensionPath: String?
+    package var extensionPath: String?
     /// `ContactItemContentObserver.suggestedPageSize` (R21).
-    public var pageSize: Int = DomainConfiguration.defaultPageSize
+    package var pageSize: Int = DomainConfiguration.defaultPageSize
     /// `ContactItemChangeObserver.suggestedBatchSize` (R31).
-    public var batchSize: Int = DomainConfiguration.defaultBatchSize
+    package var batchSize: Int = DomainConfiguration.defaultBatchSize
     /// A page or batch larger than this many times the suggestion fails the sync (R21, after FileProvider's 100×).
-    public var hardCapMultiplier: Int = 100
+    package var hardCapMultiplier: Int = 100
     /// Seconds one page or batch may take before `enumerationTimeout` (R41).
-    public var pageTimeoutSeconds: Double = 10
+    package var pageTimeoutSeconds: Double = 10
     /// Seconds the extension's `invalidate()` may take before `extensionInvalidateTimeout` (R11).
-    public var invalidateTimeoutSeconds: Double = 5
+    package var invalidateTimeoutSeconds: Double = 5
     /// Seconds an idle provider process stays alive waiting for the next signal.
-    public var idleTimeoutSeconds: Double = 30
+    package var idleTimeoutSeconds: Double = 30
     /// Most contacts the domain may provide before `itemsLimitReached` (R42).
-    public var itemsLimit: Int = 1_000_000
+    package var itemsLimit: Int = 1_000_000
 
     /// The default suggested page size.
-    public static let defaultPageSize = 1000
+    package static let defaultPageSize = 1000
     /// The default suggested batch size.
-    public static let defaultBatchSize = 500
+    package static let defaultBatchSize = 500
 
-    public init() {}
+    package init() {}
 
     enum CodingKeys: String, CodingKey {
         case format, enabled, extensionPath, pageSize, batchSize, hardCapMultiplier, pageTimeoutSeconds
         case invalidateTimeoutSeconds, idleTimeoutSeconds, itemsLimit
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = DomainConfiguration()
         format = try c.decodeIfPresent(Int.self, forKey: .format) ?? defaults.format
@@ -58,7 +58,7 @@ public struct DomainConfiguration: Codable, Equatable, Sendable {
     }
 
     /// Reads the configuration at `path`; a missing file is the default (disabled) configuration.
-    public static func load(from path: String) throws -> DomainConfiguration {
+    package static func load(from path: String) throws -> DomainConfiguration {
         guard let data = try SecureFile.readIfPresent(path) else { return DomainConfiguration() }
         do {
             let configuration = try JSONDecoder().decode(DomainConfiguration.self, from: data)
@@ -74,7 +74,7 @@ public struct DomainConfiguration: Codable, Equatable, Sendable {
     }
 
     /// Atomically replaces the file at `path`.
-    public func save(to path: String) throws {
+    package func save(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(self)

@@ -8,9 +8,9 @@ public struct DomainPaths: Sendable {
     /// The domain identifier.
     public let domain: String
     /// `domains/<domain>`.
-    public let domainDirectory: String
+    package let domainDirectory: String
     /// `run/<domain>`.
-    public let runDirectory: String
+    package let runDirectory: String
 
     /// Paths for `domain` in `appGroup` (the identifier is validated).
     public init(appGroup: AppGroup, domain: String) throws {
@@ -21,28 +21,28 @@ public struct DomainPaths: Sendable {
     }
 
     /// The persisted `DomainConfiguration`.
-    public var configuration: String { domainDirectory + "/domain.json" }
+    package var configuration: String { domainDirectory + "/domain.json" }
     /// The system store of provided contacts.
-    public var systemStore: String { domainDirectory + "/store" }
+    package var systemStore: String { domainDirectory + "/store" }
     /// The report of the last sync.
-    public var lastSync: String { domainDirectory + "/last-sync.json" }
+    package var lastSync: String { domainDirectory + "/last-sync.json" }
     /// The provider's request FIFO (host → provider doorbells).
-    public var requests: String { runDirectory + "/requests.fifo" }
+    package var requests: String { runDirectory + "/requests.fifo" }
     /// Held shared by hosts while they ring, exclusive by a provider deciding to exit idle.
-    public var doorbellLock: String { runDirectory + "/doorbell.lock" }
+    package var doorbellLock: String { runDirectory + "/doorbell.lock" }
     /// Held exclusively by the one running provider (single consumer).
-    public var providerLock: String { runDirectory + "/provider.lock" }
+    package var providerLock: String { runDirectory + "/provider.lock" }
     /// Per-request reply FIFOs.
-    public var repliesDirectory: String { runDirectory + "/replies" }
+    package var repliesDirectory: String { runDirectory + "/replies" }
     /// Watch FIFOs (one per `contacts-host watch`).
-    public var watchersDirectory: String { runDirectory + "/watchers" }
+    package var watchersDirectory: String { runDirectory + "/watchers" }
     /// Transcripts of traced syncs.
-    public var tracesDirectory: String { runDirectory + "/traces" }
+    package var tracesDirectory: String { runDirectory + "/traces" }
     /// The provider's log when launched by the system.
-    public var providerLog: String { runDirectory + "/provider.log" }
+    package var providerLog: String { runDirectory + "/provider.log" }
 
     /// Creates the directories (mode 0700).
-    public func ensureDirectories() throws {
+    package func ensureDirectories() throws {
         try appGroup.ensureExists()
         for directory in [domainDirectory, runDirectory, repliesDirectory, watchersDirectory, tracesDirectory] {
             try SecureFile.ensureDirectory(directory)
@@ -50,13 +50,13 @@ public struct DomainPaths: Sendable {
     }
 
     /// The reply FIFO for request `id` (ids are generated UUIDs; anything else is refused).
-    public func replyPipe(for id: String) throws -> String {
+    package func replyPipe(for id: String) throws -> String {
         try Self.validateRequestID(id)
         return repliesDirectory + "/" + id + ".fifo"
     }
 
     /// Request ids name files, so only UUID-like text is accepted.
-    public static func validateRequestID(_ id: String) throws {
+    package static func validateRequestID(_ id: String) throws {
         let allowed = Set("0123456789abcdefABCDEF-")
         guard !id.isEmpty, id.count <= 64, id.allSatisfy({ allowed.contains($0) }) else {
             throw StoreError.invalidIdentifier(id, reason: "a request id must be a UUID")

@@ -8,16 +8,16 @@ import Glibc
 /// call that carries items (`didEnumerate`, `didUpdate`, `didDelete`) consumes the request, writes
 /// one byte to `pause-paused.fifo` and waits (at most two minutes) until the kit writes one byte
 /// to `pause-resume.fifo`. Without a request the cost is one `access(2)` per call.
-public struct MidCallPause: Sendable {
+package struct MidCallPause: Sendable {
     /// The request file; its presence arms the pause.
-    public let requestPath: String
+    package let requestPath: String
     /// Provider → kit: "I am paused inside the call".
-    public let pausedPath: String
+    package let pausedPath: String
     /// Kit → provider: "carry on".
-    public let resumePath: String
+    package let resumePath: String
 
     /// The pause files of a domain's run directory.
-    public init(runDirectory: String) {
+    package init(runDirectory: String) {
         requestPath = runDirectory + "/pause-request"
         pausedPath = runDirectory + "/pause-paused.fifo"
         resumePath = runDirectory + "/pause-resume.fifo"
@@ -41,14 +41,14 @@ public struct MidCallPause: Sendable {
     }
 
     /// Kit side: the FIFOs of one armed pause, open at both ends' kit halves.
-    public final class Armed: @unchecked Sendable {
+    package final class Armed: @unchecked Sendable {
         // Both are opened read-write so neither side's open blocks or fails (Linux FIFO semantics).
         private let pausedFIFO: Int32
         private let resumeFIFO: Int32
         private let pause: MidCallPause
 
         /// Creates the FIFOs and the request (the next item-carrying observer call pauses).
-        public init(_ pause: MidCallPause) throws {
+        package init(_ pause: MidCallPause) throws {
             self.pause = pause
             try? FileManager.default.createDirectory(
                 atPath: (pause.requestPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -67,7 +67,7 @@ public struct MidCallPause: Sendable {
         }
 
         /// Waits until the provider is paused; false when it did not pause within `timeoutSeconds`.
-        public func waitUntilPaused(timeoutSeconds: Double) -> Bool {
+        package func waitUntilPaused(timeoutSeconds: Double) -> Bool {
             let deadline = Date().addingTimeInterval(timeoutSeconds)
             while deadline.timeIntervalSinceNow > 0 {
                 var descriptor = pollfd(fd: pausedFIFO, events: Int16(POLLIN), revents: 0)
@@ -81,7 +81,7 @@ public struct MidCallPause: Sendable {
         }
 
         /// Lets the provider continue (also when it never paused: the request is withdrawn).
-        public func resume() {
+        package func resume() {
             unlink(pause.requestPath)
             var byte: UInt8 = 1
             _ = write(resumeFIFO, &byte, 1)
@@ -97,8 +97,8 @@ public struct MidCallPause: Sendable {
     }
 
     /// The pause could not be set up; the message names the file.
-    public struct PauseError: Error, CustomStringConvertible, Sendable {
-        public let description: String
+    package struct PauseError: Error, CustomStringConvertible, Sendable {
+        package let description: String
         init(_ description: String) { self.description = description }
     }
 }

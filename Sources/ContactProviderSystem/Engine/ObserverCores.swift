@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// How a content page ended.
-public enum ContentPageEnd: Equatable, Sendable {
+package enum ContentPageEnd: Equatable, Sendable {
     /// `didFinishEnumeratingPage(upTo:)`: more pages follow.
     case page(SyncPosition)
     /// `didFinishEnumeratingContent(upTo:)`: the enumeration is complete at this generation marker.
@@ -13,7 +13,7 @@ public enum ContentPageEnd: Equatable, Sendable {
 }
 
 /// How a change batch ended.
-public enum ChangeBatchEnd: Equatable, Sendable {
+package enum ChangeBatchEnd: Equatable, Sendable {
     /// `didFinishEnumeratingChanges(upTo:moreComing:)`.
     case batch(SyncPosition, moreComing: Bool)
     /// `didFinishEnumeratingChangesWithError(_:)`.
@@ -25,13 +25,13 @@ public enum ChangeBatchEnd: Equatable, Sendable {
 ///
 /// Both system observers are this plus their payload: a content page collects items, a change
 /// batch collects updates and deletions.
-public final class ObserverCallLog<Payload: Sendable, End: Sendable>: Sendable {
+package final class ObserverCallLog<Payload: Sendable, End: Sendable>: Sendable {
     /// Everything recorded.
-    public struct State: Sendable {
-        public var payload: Payload
-        public var end: End?
+    package struct State: Sendable {
+        package var payload: Payload
+        package var end: End?
         var closed = false
-        public var violations: [SyncFailure] = []
+        package var violations: [SyncFailure] = []
         var lateCalls: [String] = []
     }
 
@@ -163,7 +163,7 @@ public final class ContentObserverCore: Sendable {
 }
 
 /// The payload of a change batch: updates and deletions in call order.
-public struct ChangePayload: Sendable {
+package struct ChangePayload: Sendable {
     enum Change: Equatable, Sendable {
         case update([ContactRecord])
         case delete([String])

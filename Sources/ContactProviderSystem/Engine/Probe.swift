@@ -3,20 +3,20 @@ import Foundation
 
 /// One enumerator call made in isolation, with nothing committed: what the conformance kit
 /// (and FileProvider-style testing operations) need to check a provider's answers.
-public struct ProbeRequest: Codable, Equatable, Sendable {
+package struct ProbeRequest: Codable, Equatable, Sendable {
     /// Which enumerator method to call.
-    public enum Kind: String, Codable, Sendable {
+    package enum Kind: String, Codable, Sendable {
         case content
         case changes
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The page (content) or anchor (changes) to start from.
-    public var position: SyncPosition
+    package var position: SyncPosition
     /// `suggestedPageSize` or `suggestedBatchSize` for this call.
-    public var size: Int
+    package var size: Int
 
-    public init(kind: Kind, position: SyncPosition, size: Int) {
+    package init(kind: Kind, position: SyncPosition, size: Int) {
         self.kind = kind
         self.position = position
         self.size = size
@@ -24,9 +24,9 @@ public struct ProbeRequest: Codable, Equatable, Sendable {
 }
 
 /// Everything one enumerator call did.
-public struct ProbeResult: Codable, Equatable, Sendable {
+package struct ProbeResult: Codable, Equatable, Sendable {
     /// How the call ended, if it made a terminal call.
-    public enum End: Codable, Equatable, Sendable {
+    package enum End: Codable, Equatable, Sendable {
         case page(SyncPosition)
         case content(Data)
         case batch(SyncPosition, moreComing: Bool)
@@ -34,30 +34,30 @@ public struct ProbeResult: Codable, Equatable, Sendable {
     }
 
     /// A rule broken within the call.
-    public struct Violation: Codable, Equatable, Sendable {
-        public var rule: String
-        public var message: String
+    package struct Violation: Codable, Equatable, Sendable {
+        package var rule: String
+        package var message: String
     }
 
     /// Items from `didEnumerate` / `didUpdate`, in call order.
-    public var items: [ContactRecord] = []
+    package var items: [ContactRecord] = []
     /// Identifiers from `didDelete`, in call order.
-    public var deleted: [String] = []
+    package var deleted: [String] = []
     /// The terminal call.
-    public var end: End?
+    package var end: End?
     /// Misuse within the call (second terminal call, calls after the terminal call).
-    public var violations: [Violation] = []
+    package var violations: [Violation] = []
     /// The method did not return within the time limit.
-    public var timedOut = false
+    package var timedOut = false
     /// One line per call.
-    public var transcript: [String] = []
+    package var transcript: [String] = []
 
-    public init() {}
+    package init() {}
 }
 
 extension SyncEngine {
     /// Calls one enumerator method with a recording observer and commits nothing.
-    public static func probe(
+    package static func probe(
         _ request: ProbeRequest, driver: any EnumeratorDriver, timeoutSeconds: Double,
         clock: any SystemClock = ContinuousSystemClock()
     ) async -> ProbeResult {

@@ -19,7 +19,7 @@ public enum ProviderErrorCode: String, Codable, Sendable, CaseIterable {
 }
 
 /// Why a sync did not complete.
-public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible {
+package enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// A `ContactProviderError` (reported by the provider or raised by the system).
     case provider(ProviderErrorCode, message: String)
     /// The provider passed some other error to a `…WithError` call.
@@ -31,7 +31,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// The system could not read or write its files.
     case storage(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .provider(let code, let message): return "ContactProviderError.\(code.rawValue): \(message)"
         case .providerReported(let message): return "the provider reported an error: \(message)"
@@ -42,7 +42,7 @@ public enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The rule id when this is a rule violation.
-    public var rule: String? {
+    package var rule: String? {
         if case .ruleViolation(let rule, _) = self { return rule }
         return nil
     }

@@ -27,7 +27,7 @@ public final class SyncEngine {
     }
 
     /// The domain's files.
-    public let paths: DomainPaths
+    package let paths: DomainPaths
     private let clock: any SystemClock
     private let store: SystemStore
     private let onEvent: (Event) -> Void
@@ -59,7 +59,7 @@ public final class SyncEngine {
     }
 
     /// The next operation for a committed state.
-    public static func pendingOperation(for syncState: SyncState) -> PendingOperation {
+    package static func pendingOperation(for syncState: SyncState) -> PendingOperation {
         switch syncState.phase {
         case .content: return .contentPage(syncState.nextPage ?? .initial)
         case .changes: return .changes(from: syncState.anchor ?? .initial)
@@ -180,7 +180,7 @@ public final class SyncEngine {
 
     /// Folds the system store's journal into its snapshot when it has grown past it (the runtime
     /// calls this after answering, so no host waits for it).
-    public func compactIfNeeded() {
+    package func compactIfNeeded() {
         _ = try? store.compactIfNeeded()
     }
 
@@ -197,7 +197,7 @@ public final class SyncEngine {
     }
 
     /// Empties the system store and forgets the sync state (`reset()` / `disable()`, R8, R9).
-    public func dropSystemStore() throws {
+    package func dropSystemStore() throws {
         try store.reset(meta: .initial)
         state = try store.load()
     }

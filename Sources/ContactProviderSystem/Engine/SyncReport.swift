@@ -40,7 +40,7 @@ public struct SyncReport: Codable, Equatable, Sendable {
         /// A one-line explanation.
         public var message: String
 
-        public init(_ failure: SyncFailure) {
+        package init(_ failure: SyncFailure) {
             switch failure {
             case .provider(let code, _): self.code = code.rawValue
             case .ruleViolation(let rule, _): self.rule = rule

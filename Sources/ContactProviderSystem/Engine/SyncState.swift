@@ -53,4 +53,4 @@ public struct SyncState: Codable, Equatable, Sendable {
 }
 
 /// The system store: the contacts the system received, with the sync state beside them.
-public typealias SystemStore = JournaledStore<SyncState>
+package typealias SystemStore = JournaledStore<SyncState>

@@ -7,14 +7,14 @@ import Synchronization
 /// Opt-in (`install()`), for command-line hosts: a library must not take over an app's signals.
 /// The handler only sets a flag (async-signal-safe); `SystemClient` checks it while it waits and
 /// throws `ClientError.interrupted`.
-public enum HostInterrupt {
+package enum HostInterrupt {
     private static let raised = Atomic<Bool>(false)
 
     /// Whether an interrupt arrived since `install()`.
-    public static var isRaised: Bool { raised.load(ordering: .relaxed) }
+    package static var isRaised: Bool { raised.load(ordering: .relaxed) }
 
     /// Installs the handlers (idempotent).
-    public static func install() {
+    package static func install() {
         for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number) { _ in HostInterrupt.raised.store(true, ordering: .relaxed) }
         }

@@ -8,15 +8,15 @@ import Glibc
 /// The process is detached (its own session), its stdin is `/dev/null` and its output goes to
 /// `run/<domain>/provider.log`; the App Group is passed both as `--app-group` and in
 /// `CONTACT_PROVIDER_APP_GROUP`.
-public enum ProviderLauncher {
+package enum ProviderLauncher {
     /// Why a launch failed.
-    public struct LaunchError: Error, CustomStringConvertible {
-        public let description: String
+    package struct LaunchError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Launches `executable` for `paths`' domain; returns its pid.
     @discardableResult
-    public static func launch(
+    package static func launch(
         executable: String, paths: DomainPaths, extraArguments: [String] = [], onExit: (@Sendable () -> Void)? = nil
     ) throws -> pid_t {
         guard access(executable, X_OK) == 0 else {

@@ -7,17 +7,17 @@ import Synchronization
 ///
 /// It only writes files and rings doorbells; the provider process (with the engine inside)
 /// does the enumeration.
-public final class SystemClient: Sendable {
+package final class SystemClient: Sendable {
     /// The domain's paths.
-    public let paths: DomainPaths
+    package let paths: DomainPaths
 
     /// A client for `domain` in `appGroup`.
-    public init(appGroup: AppGroup = .current, domain: String) throws {
+    package init(appGroup: AppGroup = .current, domain: String) throws {
         paths = try DomainPaths(appGroup: appGroup, domain: domain)
     }
 
     /// Errors the host can act on.
-    public enum ClientError: Error, Equatable, CustomStringConvertible {
+    package enum ClientError: Error, Equatable, CustomStringConvertible {
         /// The domain is disabled (R7: the system never runs the extension then).
         case domainDisabled
         /// No provider executable is registered or discoverable.
@@ -31,7 +31,7 @@ public final class SystemClient: Sendable {
         /// The wait was interrupted (Ctrl-C, once `HostInterrupt.install()` was called).
         case interrupted
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .domainDisabled:
                 return
@@ -53,13 +53,13 @@ public final class SystemClient: Sendable {
     // MARK: Configuration
 
     /// The persisted configuration.
-    public func configuration() throws -> DomainConfiguration {
+    package func configuration() throws -> DomainConfiguration {
         try DomainConfiguration.load(from: paths.configuration)
     }
 
     /// Changes the configuration under the domain's configuration lock.
     @discardableResult
-    public func updateConfiguration(_ change: (inout DomainConfiguration) throws -> Void) throws -> DomainConfiguration
+    package func updateConfiguration(_ change: (inout DomainConfiguration) throws -> Void) throws -> DomainConfiguration
     {
         try paths.ensureDirectories()
         let lock = try FileLock(path: paths.domainDirectory + "/domain.lock")
@@ -72,12 +72,12 @@ public final class SystemClient: Sendable {
     }
 
     /// Whether the domain is enabled (R4: the state is per domain, shared by every process).
-    public var isEnabled: Bool {
+    package var isEnabled: Bool {
         (try? configuration().enabled) ?? false
     }
 
     /// Enables the domain (R5/R6); registers `extensionPath` when given.
-    public func enable(extensionPath: String? = nil) throws {
+    package func enable(extensionPath: String? = nil) throws {
         try updateConfiguration { configuration in
             configuration.enabled = true
             if let extensionPath { configuration.extensionPath = extensionPath }
@@ -85,7 +85,7 @@ public final class SystemClient: Sendable {
     }
 
     /// Disables the domain: it forgets every provided contact and stops the provider (R8).
-    public func disable(timeout: Double = 10) throws {
+    package func disable(timeout: Double = 10) throws {
         try updateConfiguration { $0.enabled = false }
         try reset()
         _ = try invalidate(timeout: timeout)
@@ -93,7 +93,7 @@ public final class SystemClient: Sendable {
 
     /// Empties the system store and discards sync state; the next sync is a full content
     /// enumeration (R9). A sync in flight ends with `extensionInvalidated` at its next commit (R43).
-    public func reset() throws {
+    package func reset() throws {
         try paths.ensureDirectories()
         let generation = try SystemStore(directory: paths.systemStore).reset(meta: .initial)
         WatchChannel.notify(paths, WatchEvent(kind: .reset, seq: nil, generation: generation))
@@ -102,7 +102,7 @@ public final class SystemClient: Sendable {
     // MARK: Provider process
 
     /// Whether a provider process holds the domain's provider lock.
-    public var isProviderRunning: Bool {
+    package var isProviderRunning: Bool {
         guard FileManager.default.fileExists(atPath: paths.providerLock),
             let lock = try? FileLock(path: paths.providerLock)
         else { return false }
@@ -114,13 +114,13 @@ public final class SystemClient: Sendable {
     }
 
     /// The running provider's pid, if any.
-    public var providerPID: Int32? {
+    package var providerPID: Int32? {
         guard isProviderRunning, let text = FileLock.contents(of: paths.providerLock) else { return nil }
         return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Blocks until no provider holds the lock (or `timeout` passes); true when none does.
-    public func waitForProviderExit(timeout: Double) -> Bool {
+    package func waitForProviderExit(timeout: Double) -> Bool {
         guard let lock = try? FileLock(path: paths.providerLock) else { return true }
         let deadline = ContinuousSystemClock().now() + timeout
         var delay: useconds_t = 1000
@@ -145,7 +145,7 @@ public final class SystemClient: Sendable {
     /// - Parameter progress: Called at least every quarter second while waiting for the reply; it
     ///   returns whether the sync advanced (committed something) since its last call. Each advance
     ///   restarts `timeout`, which then bounds silence, not a long sync that is still moving.
-    public func signal(
+    package func signal(
         wait: Bool, timeout: Double = 60, trace: Bool = false, step: Bool = false, extensionPath: String? = nil,
         progress: (() -> Bool)? = nil
     ) throws -> DoorbellReply? {
@@ -158,7 +158,8 @@ public final class SystemClient: Sendable {
     }
 
     /// Runs one enumerator call in the provider without committing anything (the conformance kit).
-    public func probe(_ request: ProbeRequest, timeout: Double = 60, extensionPath: String? = nil) throws -> ProbeResult
+    package func probe(_ request: ProbeRequest, timeout: Double = 60, extensionPath: String? = nil) throws
+        -> ProbeResult
     {
         let configuration = try configuration()
         guard configuration.enabled else { throw ClientError.domainDisabled }
@@ -179,7 +180,7 @@ public final class SystemClient: Sendable {
     }
 
     /// Asks the running provider to invalidate and exit (R10); nil when none runs.
-    public func invalidate(timeout: Double = 10) throws -> DoorbellReply? {
+    package func invalidate(timeout: Double = 10) throws -> DoorbellReply? {
         guard isProviderRunning else { return nil }
         let message = Doorbell(kind: .invalidate, id: UUID().uuidString, reply: true)
         let reply = try send(message, wait: true, timeout: timeout, launch: nil)
@@ -188,7 +189,7 @@ public final class SystemClient: Sendable {
     }
 
     /// Sends `shutdown` to the running provider and waits for it to exit (tests, `demo`).
-    public func shutdownProvider(timeout: Double = 10) throws {
+    package func shutdownProvider(timeout: Double = 10) throws {
         guard isProviderRunning else { return }
         _ = try send(Doorbell(kind: .shutdown), wait: false, timeout: timeout, launch: nil)
         _ = waitForProviderExit(timeout: timeout)

@@ -12,12 +12,12 @@ import Foundation
 /// ```
 ///
 /// The provider always re-reads state from files, so a lost or coalesced doorbell is harmless.
-public struct Doorbell: Codable, Equatable, Sendable {
+package struct Doorbell: Codable, Equatable, Sendable {
     /// The message format version.
-    public static let version = 1
+    package static let version = 1
 
     /// What the host asks for.
-    public enum Kind: String, Codable, Sendable {
+    package enum Kind: String, Codable, Sendable {
         /// `signalEnumerator()`: sync now.
         case signal
         /// `invalidate()`: call the enumerator's and extension's `invalidate()` and exit.
@@ -31,18 +31,18 @@ public struct Doorbell: Codable, Equatable, Sendable {
         case probe
     }
 
-    public var v: Int
-    public var kind: Kind
+    package var v: Int
+    package var kind: Kind
     /// The request id; with `reply`, the answer goes to `run/<domain>/replies/<id>.fifo`.
-    public var id: String?
+    package var id: String?
     /// Whether a host waits for the answer.
-    public var reply: Bool?
+    package var reply: Bool?
     /// Whether to write the transcript to `run/<domain>/traces/<id>.log`.
-    public var trace: Bool?
+    package var trace: Bool?
     /// For `probe`: which call to make.
-    public var probe: ProbeRequest?
+    package var probe: ProbeRequest?
 
-    public init(kind: Kind, id: String? = nil, reply: Bool = false, trace: Bool = false, probe: ProbeRequest? = nil) {
+    package init(kind: Kind, id: String? = nil, reply: Bool = false, trace: Bool = false, probe: ProbeRequest? = nil) {
         v = Self.version
         self.kind = kind
         self.id = id
@@ -52,20 +52,20 @@ public struct Doorbell: Codable, Equatable, Sendable {
     }
 
     /// Encodes the message as one line.
-    public func line() throws -> Data {
+    package func line() throws -> Data {
         var data = try JSONEncoder().encode(self)
         data.append(UInt8(ascii: "\n"))
         return data
     }
 
     /// Why a line is not a doorbell.
-    public struct Malformed: Error, CustomStringConvertible {
-        public let reason: String
-        public var description: String { reason }
+    package struct Malformed: Error, CustomStringConvertible {
+        package let reason: String
+        package var description: String { reason }
     }
 
     /// Decodes and validates one line.
-    public static func parse(_ line: Data) throws -> Doorbell {
+    package static func parse(_ line: Data) throws -> Doorbell {
         let message: Doorbell
         do {
             message = try JSONDecoder().decode(Doorbell.self, from: line)
@@ -90,18 +90,18 @@ public struct Doorbell: Codable, Equatable, Sendable {
 /// ```json
 /// {"v":1,"id":"6B1C…","ok":true,"report":{…SyncReport…},"trace":"run/<domain>/traces/<id>.log"}
 /// ```
-public struct DoorbellReply: Codable, Equatable, Sendable {
-    public var v: Int = Doorbell.version
-    public var id: String
-    public var ok: Bool
+package struct DoorbellReply: Codable, Equatable, Sendable {
+    package var v: Int = Doorbell.version
+    package var id: String
+    package var ok: Bool
     /// The sync report (for `signal` and `step`).
-    public var report: SyncReport?
+    package var report: SyncReport?
     /// A failure that is not a sync report (e.g. `extensionInvalidateTimeout`).
-    public var error: SyncReport.ReportedError?
+    package var error: SyncReport.ReportedError?
     /// Path of the transcript file, when tracing (or of the probe result for `probe`).
-    public var trace: String?
+    package var trace: String?
 
-    public init(
+    package init(
         id: String, ok: Bool, report: SyncReport? = nil, error: SyncReport.ReportedError? = nil, trace: String? = nil
     ) {
         self.id = id

@@ -11,12 +11,12 @@ import Glibc
 /// - Messages are single `write(2)` calls of at most `PIPE_BUF` bytes, so they are never interleaved.
 /// - A stale FIFO left by a crash is reused if it is ours; a symlink, a foreign file or a non-FIFO
 ///   at the path is refused.
-public enum NamedPipe {
+package enum NamedPipe {
     /// Linux's `PIPE_BUF`: writes up to this size are atomic.
-    public static let atomicWriteLimit = 4096
+    package static let atomicWriteLimit = 4096
 
     /// Creates the FIFO at `path` (mode 0600) unless a valid one is already there.
-    public static func ensure(_ path: String) throws {
+    package static func ensure(_ path: String) throws {
         var info = stat()
         if lstat(path, &info) == 0 {
             try validate(path, info)
@@ -44,7 +44,7 @@ public enum NamedPipe {
     }
 
     /// Opens the FIFO for reading, holding a writer too (`O_RDWR`, non-blocking).
-    public static func openForReading(_ path: String) throws -> Int32 {
+    package static func openForReading(_ path: String) throws -> Int32 {
         try ensure(path)
         let fd = open(path, O_RDWR | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw StoreError.io(path: path, operation: "open", errno: errno) }
@@ -52,7 +52,7 @@ public enum NamedPipe {
     }
 
     /// Opens a reply FIFO for reading only (non-blocking), so the writer's exit shows as hang-up.
-    public static func openReplyForReading(_ path: String) throws -> Int32 {
+    package static func openReplyForReading(_ path: String) throws -> Int32 {
         try ensure(path)
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw StoreError.io(path: path, operation: "open", errno: errno) }
@@ -60,14 +60,14 @@ public enum NamedPipe {
     }
 
     /// The result of trying to reach a reader.
-    public enum WriteOpen {
+    package enum WriteOpen {
         case opened(Int32)
         /// Nobody has the FIFO open for reading (or it does not exist).
         case noReader
     }
 
     /// Opens the FIFO for writing without blocking.
-    public static func openForWriting(_ path: String) throws -> WriteOpen {
+    package static func openForWriting(_ path: String) throws -> WriteOpen {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT { return .noReader }
@@ -83,7 +83,7 @@ public enum NamedPipe {
     }
 
     /// Writes one message line atomically. Throws if it is too large or the reader went away.
-    public static func writeLine(_ fd: Int32, _ line: Data, path: String) throws {
+    package static func writeLine(_ fd: Int32, _ line: Data, path: String) throws {
         guard line.count <= atomicWriteLimit else {
             throw StoreError.io(
                 path: path, operation: "write (message of \(line.count) bytes exceeds PIPE_BUF)", errno: EMSGSIZE)
@@ -98,7 +98,7 @@ public enum NamedPipe {
     ///
     /// - Returns: false if the pipe stayed full: the reader has a backlog of doorbells, so one more
     ///   adds nothing for a caller that does not wait for an answer.
-    public static func ring(_ fd: Int32, _ line: Data, path: String, timeoutSeconds: Double) throws -> Bool {
+    package static func ring(_ fd: Int32, _ line: Data, path: String, timeoutSeconds: Double) throws -> Bool {
         let deadline = ContinuousSystemClock().now() + timeoutSeconds
         while true {
             do {
@@ -114,7 +114,7 @@ public enum NamedPipe {
     }
 
     /// Waits until `fd` is readable or hung up; false on timeout.
-    public static func waitReadable(_ fd: Int32, timeoutSeconds: Double) -> Bool {
+    package static func waitReadable(_ fd: Int32, timeoutSeconds: Double) -> Bool {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let deadline = ContinuousSystemClock().now() + timeoutSeconds
         while true {
@@ -132,24 +132,24 @@ public enum NamedPipe {
 ///
 /// A line longer than `limit` is dropped (and reported) instead of being buffered without end:
 /// oversized or flooding input cannot grow the reader's memory.
-public struct BoundedLineBuffer {
+package struct BoundedLineBuffer {
     private var buffer: [UInt8] = []
     private var discarding = false
     /// The longest line kept.
-    public let limit: Int
+    package let limit: Int
 
-    public init(limit: Int = NamedPipe.atomicWriteLimit) {
+    package init(limit: Int = NamedPipe.atomicWriteLimit) {
         self.limit = limit
     }
 
     /// A complete line, or a line that had to be dropped.
-    public enum Item: Equatable {
+    package enum Item: Equatable {
         case line(Data)
         case oversized
     }
 
     /// Adds bytes; returns the complete lines they finish.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) -> [Item] {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) -> [Item] {
         var items: [Item] = []
         for byte in bytes {
             if byte == 0x0A {

@@ -11,27 +11,27 @@ import Glibc
 ///
 /// It names the journal entry; the watcher reads what changed from the system store itself, so
 /// a page of any size fits in one small atomic message.
-public struct WatchEvent: Codable, Equatable, Sendable {
-    public enum Kind: String, Codable, Sendable {
+package struct WatchEvent: Codable, Equatable, Sendable {
+    package enum Kind: String, Codable, Sendable {
         /// A page or batch was committed as journal entry `seq`.
         case commit
         /// The system store was emptied (reset, disable, or expiry).
         case reset
     }
 
-    public var v: Int = Doorbell.version
-    public var kind: Kind
-    public var seq: Int?
-    public var generation: String
+    package var v: Int = Doorbell.version
+    package var kind: Kind
+    package var seq: Int?
+    package var generation: String
 
-    public init(kind: Kind, seq: Int?, generation: String) {
+    package init(kind: Kind, seq: Int?, generation: String) {
         self.kind = kind
         self.seq = seq
         self.generation = generation
     }
 
     /// The doorbell for what the engine did.
-    public init(_ event: SyncEngine.Event) {
+    package init(_ event: SyncEngine.Event) {
         switch event {
         case .committed(let seq, let generation): self.init(kind: .commit, seq: seq, generation: generation)
         case .reset(let generation): self.init(kind: .reset, seq: nil, generation: generation)
@@ -40,9 +40,9 @@ public struct WatchEvent: Codable, Equatable, Sendable {
 }
 
 /// Fans `WatchEvent`s out to every watcher FIFO in `run/<domain>/watchers/`.
-public enum WatchChannel {
+package enum WatchChannel {
     /// Rings every watcher's doorbell; a watcher that is gone (no reader) has its FIFO removed.
-    public static func notify(_ paths: DomainPaths, _ event: WatchEvent) {
+    package static func notify(_ paths: DomainPaths, _ event: WatchEvent) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: paths.watchersDirectory), !names.isEmpty,
             var line = try? JSONEncoder().encode(event)
         else { return }
@@ -63,12 +63,12 @@ public enum WatchChannel {
     }
 
     /// What a `SyncEngine` is given as its `onEvent`: every commit and reset rings the watchers.
-    public static func notifier(for paths: DomainPaths) -> (SyncEngine.Event) -> Void {
+    package static func notifier(for paths: DomainPaths) -> (SyncEngine.Event) -> Void {
         { event in notify(paths, WatchEvent(event)) }
     }
 
     /// Creates this watcher's FIFO and opens it for reading (holding a writer too, so no EOF spin).
-    public static func open(_ paths: DomainPaths) throws -> (path: String, fd: Int32) {
+    package static func open(_ paths: DomainPaths) throws -> (path: String, fd: Int32) {
         try paths.ensureDirectories()
         let path = paths.watchersDirectory + "/" + UUID().uuidString + ".fifo"
         let fd = try NamedPipe.openForReading(path)

@@ -8,9 +8,9 @@ import Synchronization
 /// and R11 (`extensionInvalidateTimeout`) was never enforced. Here the operation runs in its own
 /// unstructured task; at the deadline the caller goes on and the operation is left behind (the
 /// provider process then exits, which ends it).
-public enum Deadline {
+package enum Deadline {
     /// How a raced operation ended.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// It returned in time.
         case finished
         /// It threw in time.
@@ -20,7 +20,7 @@ public enum Deadline {
     }
 
     /// Runs `operation`, returning when it ends or after `seconds`, whichever comes first.
-    public static func race(seconds: Double, _ operation: @escaping @Sendable () async throws -> Void) async -> Outcome
+    package static func race(seconds: Double, _ operation: @escaping @Sendable () async throws -> Void) async -> Outcome
     {
         let gate = Gate()
         return await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in

@@ -11,13 +11,13 @@ import Glibc
 /// request FIFO, then creates the session (`init()`, `configure(for:)`, `enumerator(for:)`), and
 /// serves until an idle timeout, an `invalidate`/`shutdown` doorbell, or SIGTERM/SIGINT. Before it
 /// exits it calls the enumerator's `invalidate()` and then the extension's (with a time limit, R11).
-public final class ProviderRuntime {
+package final class ProviderRuntime {
     private let options: RuntimeOptions
     private let paths: DomainPaths
     private let log: @Sendable (String) -> Void
 
     /// A runtime for `options`.
-    public init(options: RuntimeOptions) throws {
+    package init(options: RuntimeOptions) throws {
         self.options = options
         paths = try DomainPaths(appGroup: options.appGroup, domain: options.domain)
         let name = (CommandLine.arguments.first as NSString?)?.lastPathComponent ?? "provider"
@@ -39,7 +39,7 @@ public final class ProviderRuntime {
     }
 
     /// Runs the provider until it exits; returns the process exit code.
-    public func run(makeSession: () throws -> ProviderSession) async -> Int32 {
+    package func run(makeSession: () throws -> ProviderSession) async -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         do {
             try SecureFile.checkAppGroupRoot(options.appGroup.path)
@@ -396,5 +396,5 @@ struct UncheckedSendableBox<Value>: @unchecked Sendable {
 
 extension ExitCode {
     /// The provider's own status: another provider process already serves the domain.
-    public static let alreadyRunning: Int32 = 3
+    package static let alreadyRunning: Int32 = 3
 }

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// The `ContactProvider` module creates it: `init()`, then `configure(for:)` (R15), then
 /// `enumerator(for: .rootContainer)` (R16); the runtime never sees the Apple types.
-public protocol ProviderSession {
+package protocol ProviderSession {
     /// The enumerator of the root container.
     var driver: any EnumeratorDriver { get }
     /// The extension's `invalidate()` (R17).
@@ -14,17 +14,17 @@ public protocol ProviderSession {
 }
 
 /// How the provider process was started.
-public struct RuntimeOptions: Sendable, Equatable {
+package struct RuntimeOptions: Sendable, Equatable {
     /// The App Group.
-    public var appGroup: AppGroup
+    package var appGroup: AppGroup
     /// The domain served.
-    public var domain: String
+    package var domain: String
     /// Attached to a terminal: log every request and observer call, never exit when idle.
-    public var foreground: Bool = false
+    package var foreground: Bool = false
     /// Overrides the configured idle timeout.
-    public var idleTimeoutSeconds: Double?
+    package var idleTimeoutSeconds: Double?
 
-    public init(appGroup: AppGroup, domain: String, foreground: Bool = false, idleTimeoutSeconds: Double? = nil) {
+    package init(appGroup: AppGroup, domain: String, foreground: Bool = false, idleTimeoutSeconds: Double? = nil) {
         self.appGroup = appGroup
         self.domain = domain
         self.foreground = foreground
@@ -50,7 +50,7 @@ public struct RuntimeOptions: Sendable, Equatable {
     }
 
     /// The provider's usage text.
-    public static var usage: String {
+    package static var usage: String {
         let width = optionSpecs.map(\.synopsis.count).max()! + 3
         let lines = (optionSpecs + [OptionSpec("-h, --help", help: "Show this help.")]).map {
             "  " + $0.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + $0.help
@@ -68,7 +68,7 @@ public struct RuntimeOptions: Sendable, Equatable {
 
     /// Parses the provider's arguments with the toolkit's parser (an unknown or malformed one is a
     /// `UsageError`, exit 2); nil for `--help`.
-    public static func parse(_ arguments: [String], defaultDomain: String) throws -> RuntimeOptions? {
+    package static func parse(_ arguments: [String], defaultDomain: String) throws -> RuntimeOptions? {
         if arguments.contains("-h") || arguments.contains("--help") { return nil }
         var rest = arguments
         let appGroup = try AppGroup.takeOption(from: &rest) ?? .current

@@ -4,17 +4,17 @@ import Foundation
 extension ContactSearch {
     /// The app database's name index (`contacts/name-index`): each snapshot contact's folded name words.
     /// Derived data (see ``SearchIndex``); bump the version whenever `nameWords` changes.
-    public static let nameIndex = SearchIndex(fileName: "name-index", keysVersion: "name-1") { nameWords($0) }
+    package static let nameIndex = SearchIndex(fileName: "name-index", keysVersion: "name-1") { nameWords($0) }
 
     /// The contacts of `store` that match `query`, in the store's order — the same answer as
     /// `search(store.load().contacts, query)`. A name query reads the name index (built on the
     /// first search after the snapshot changes) instead of decoding every contact; other queries scan.
-    public static func search<Meta>(_ store: JournaledStore<Meta>, _ query: Query) throws -> [ContactRecord] {
+    package static func search<Meta>(_ store: JournaledStore<Meta>, _ query: Query) throws -> [ContactRecord] {
         try searchReportingIndex(store, query).contacts
     }
 
     /// `search(_:_:)`, and how the name index was used (nil: the query did not use it).
-    public static func searchReportingIndex<Meta>(_ store: JournaledStore<Meta>, _ query: Query) throws
+    package static func searchReportingIndex<Meta>(_ store: JournaledStore<Meta>, _ query: Query) throws
         -> (contacts: [ContactRecord], index: SearchIndexUse?)
     {
         guard case .name(let text) = query else { return (search(try store.load().contacts, query), nil) }

@@ -27,7 +27,7 @@ public enum CLIHarness {
     }
 
     /// The app database of `group`.
-    public static func database(_ group: TemporaryAppGroup) -> AppDatabase {
+    package static func database(_ group: TemporaryAppGroup) -> AppDatabase {
         AppDatabase(appGroup: group.appGroup)
     }
 

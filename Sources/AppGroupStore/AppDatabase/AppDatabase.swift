@@ -5,18 +5,18 @@ import Foundation
 ///
 /// Every change is one journal entry, so an add, update or delete costs O(1) in the size of
 /// the database, and `changes(after:)` answers in O(changes). See ``JournaledStore``.
-public final class AppDatabase {
+package final class AppDatabase {
     /// The underlying store.
-    public let store: JournaledStore<NoMetadata>
+    package let store: JournaledStore<NoMetadata>
 
     /// The database of `appGroup`.
-    public init(appGroup: AppGroup = .current) {
+    package init(appGroup: AppGroup = .current) {
         store = JournaledStore(directory: appGroup.contactsDirectory)
     }
 
     /// Adds a contact. A missing identifier gets a new UUID; a given one must not exist yet.
     @discardableResult
-    public func add(_ record: ContactRecord) throws -> ContactRecord {
+    package func add(_ record: ContactRecord) throws -> ContactRecord {
         var record = IdentifierRules.normalized(record)
         if record.identifier.isEmpty {
             record.identifier = UUID().uuidString
@@ -35,7 +35,7 @@ public final class AppDatabase {
 
     /// Changes an existing contact; throws `notFound` when there is none.
     @discardableResult
-    public func update(_ identifier: String, _ change: (inout ContactRecord) throws -> Void) throws -> ContactRecord {
+    package func update(_ identifier: String, _ change: (inout ContactRecord) throws -> Void) throws -> ContactRecord {
         let identifier = IdentifierRules.normalized(identifier)
         return try store.write { writer in
             guard var record = try writer.lookup(identifier) else { throw StoreError.notFound(identifier: identifier) }
@@ -49,7 +49,7 @@ public final class AppDatabase {
     /// Deletes contacts in one journal entry: one write and one `fdatasync` for all of them, so a
     /// crash or a full disk deletes all or none. Throws `notFound` (deleting nothing) if any
     /// identifier is unknown.
-    public func delete(_ identifiers: [String]) throws {
+    package func delete(_ identifiers: [String]) throws {
         var seen = Set<String>()
         let unique = identifiers.map(IdentifierRules.normalized).filter { seen.insert($0).inserted }
         guard !unique.isEmpty else { return }
@@ -70,12 +70,12 @@ public final class AppDatabase {
     }
 
     /// The contact with `identifier`, or nil.
-    public func get(_ identifier: String) throws -> ContactRecord? {
+    package func get(_ identifier: String) throws -> ContactRecord? {
         try store.lookup(identifier)
     }
 
     /// Every contact, in the database's stable order.
-    public func all() throws -> [ContactRecord] {
+    package func all() throws -> [ContactRecord] {
         try store.load().contacts
     }
 
@@ -83,7 +83,7 @@ public final class AppDatabase {
     ///
     /// - Returns: how many were added and how many replaced an existing contact.
     @discardableResult
-    public func upsert(_ records: [ContactRecord], progress: ((Int) -> Void)? = nil) throws -> (
+    package func upsert(_ records: [ContactRecord], progress: ((Int) -> Void)? = nil) throws -> (
         added: Int, updated: Int
     ) {
         for record in records where !record.identifier.isEmpty {
@@ -100,7 +100,7 @@ public final class AppDatabase {
     /// An invalid identifier stops the import there (the contacts before it stay written, and
     /// `PartialImport` says so); check identifiers first to refuse such input as a whole.
     @discardableResult
-    public func upsert(
+    package func upsert(
         count: Int, batchSize: Int = 8192, progress: ((Int) -> Void)? = nil, record: (Int) throws -> ContactRecord
     ) throws -> (added: Int, updated: Int) {
         // Only which identifiers exist matters here: do not decode the whole address book.
@@ -157,17 +157,17 @@ public final class AppDatabase {
     }
 
     /// An import that stopped part-way: `written` of `total` contacts are in the database.
-    public struct PartialImport: Error, CustomStringConvertible {
+    package struct PartialImport: Error, CustomStringConvertible {
         /// Contacts written (the first `written` of the input, in order).
-        public let written: Int
+        package let written: Int
         /// Contacts in the input.
-        public let total: Int
+        package let total: Int
         /// Whether the written ones were flushed to disk after the failure.
-        public let durable: Bool
+        package let durable: Bool
         /// What stopped it.
-        public let underlying: Error
+        package let underlying: Error
 
-        public var description: String {
+        package var description: String {
             if written == total {
                 return "all \(total) contacts were written but flushing them to disk failed: \(underlying)"
             }
@@ -179,19 +179,19 @@ public final class AppDatabase {
 
     /// Replaces the whole database with `records` in one atomic write (a new generation: every
     /// provider anchor expires and the next sync is a full content enumeration).
-    public func replaceAll(with records: [ContactRecord]) throws {
+    package func replaceAll(with records: [ContactRecord]) throws {
         for record in records { try IdentifierRules.validate(record.identifier) }
         try store.replaceAll(with: records)
     }
 
     /// Empties the database and starts a new generation (every provider anchor expires).
-    public func reset() throws {
+    package func reset() throws {
         try store.reset()
     }
 
     /// Folds the journal into the snapshot when it has grown past it.
     @discardableResult
-    public func compactIfNeeded() throws -> Bool {
+    package func compactIfNeeded() throws -> Bool {
         try store.compactIfNeeded()
     }
 }

@@ -19,7 +19,7 @@ public final class ProviderDataSource {
     }
 
     /// The database as of now.
-    public func current() throws -> StoreState<NoMetadata> {
+    package func current() throws -> StoreState<NoMetadata> {
         if loaded {
             try store.refresh(&state)
         } else {

@@ -81,12 +81,12 @@ public struct AppGroup: Sendable, Equatable {
 
     /// Makes `group` the App Group of this process (what `--app-group` does); nil goes back to
     /// the environment variable or the default.
-    public static func use(_ group: AppGroup?) {
+    package static func use(_ group: AppGroup?) {
         override.withLock { $0 = group }
     }
 
     /// The App Group chosen with `use(_:)`, if any.
-    public static var chosen: AppGroup? {
+    package static var chosen: AppGroup? {
         override.withLock { $0 }
     }
 
@@ -113,19 +113,19 @@ public struct AppGroup: Sendable, Equatable {
     public var contactsDirectory: String { path + "/contacts" }
 
     /// The system's directory for `domain` (identifier validated so it cannot escape the App Group).
-    public func domainDirectory(_ domain: String) throws -> String {
+    package func domainDirectory(_ domain: String) throws -> String {
         try Self.validateDomain(domain)
         return path + "/domains/" + domain
     }
 
     /// The directory of named pipes and process locks for `domain`.
-    public func runDirectory(_ domain: String) throws -> String {
+    package func runDirectory(_ domain: String) throws -> String {
         try Self.validateDomain(domain)
         return path + "/run/" + domain
     }
 
     /// Domain identifiers become directory names, so only a safe alphabet is accepted.
-    public static func validateDomain(_ domain: String) throws {
+    package static func validateDomain(_ domain: String) throws {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         guard !domain.isEmpty, domain.count <= 128, domain != ".", domain != "..",
             domain.allSatisfy({ allowed.contains($0) })

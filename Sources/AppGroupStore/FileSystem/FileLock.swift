@@ -5,15 +5,15 @@ import Glibc
 ///
 /// `flock` belongs to the open file description, so closing some other descriptor of the same file
 /// never drops it (the classic `fcntl` footgun). Every participant (host, provider, system) takes it.
-public final class FileLock {
+package final class FileLock {
     /// Shared (readers) or exclusive (writers).
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         case shared
         case exclusive
     }
 
     /// The lock file's path.
-    public let path: String
+    package let path: String
     private let fd: Int32
     private var held = false
 
@@ -22,7 +22,7 @@ public final class FileLock {
     /// On a read-only file system (a read-only mount or backup) an existing lock file is opened
     /// read-only: `flock` works on any descriptor, and shared (reader) locks are all such a
     /// directory can need. A missing one there cannot be created: that throws the `EROFS` error.
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         do {
             fd = try SecureFile.open(path, flags: O_RDWR, create: true)
@@ -36,14 +36,14 @@ public final class FileLock {
     }
 
     /// The environment variable that bounds every lock wait, in seconds (default 30).
-    public static let timeoutVariable = "CONTACT_PROVIDER_LOCK_TIMEOUT"
+    package static let timeoutVariable = "CONTACT_PROVIDER_LOCK_TIMEOUT"
     /// How long a lock is waited for when `CONTACT_PROVIDER_LOCK_TIMEOUT` is not set.
-    public static let defaultTimeoutSeconds: Double = 30
+    package static let defaultTimeoutSeconds: Double = 30
     /// After this long a waiter says on stderr who holds the lock.
-    public static let reportAfterSeconds: Double = 1
+    package static let reportAfterSeconds: Double = 1
 
     /// The configured bound on a lock wait (`CONTACT_PROVIDER_LOCK_TIMEOUT`, else 30 s).
-    public static var timeoutSeconds: Double {
+    package static var timeoutSeconds: Double {
         if let text = ProcessInfo.processInfo.environment[timeoutVariable], let value = Double(text), value >= 0,
             value.isFinite
         {
@@ -63,7 +63,7 @@ public final class FileLock {
     /// this says on stderr who holds it (pid and command, from `/proc/locks`); when the time is up
     /// it throws `StoreError.lockTimeout` naming the holder. When `shouldStop` says so (a Ctrl-C the
     /// caller noticed), the wait ends with `CancellationError`.
-    public func lock(_ mode: Mode, timeout: Double? = nil, shouldStop: (() -> Bool)? = nil) throws {
+    package func lock(_ mode: Mode, timeout: Double? = nil, shouldStop: (() -> Bool)? = nil) throws {
         if try tryLock(mode) { return }
         let limit = timeout ?? Self.timeoutSeconds
         let clock = ContinuousClock()
@@ -101,7 +101,7 @@ public final class FileLock {
     }
 
     /// Takes the lock if nobody else holds it; returns false otherwise.
-    public func tryLock(_ mode: Mode) throws -> Bool {
+    package func tryLock(_ mode: Mode) throws -> Bool {
         while flock(fd, (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
             if errno == EINTR { continue }
             if errno == EWOULDBLOCK { return false }
@@ -112,7 +112,7 @@ public final class FileLock {
     }
 
     /// Releases the lock.
-    public func unlock() {
+    package func unlock() {
         if held {
             flock(fd, LOCK_UN)
             held = false
@@ -120,20 +120,20 @@ public final class FileLock {
     }
 
     /// Replaces the lock file's contents (e.g. the holder's pid, for `status`).
-    public func writeContents(_ text: String) {
+    package func writeContents(_ text: String) {
         _ = ftruncate(fd, 0)
         let bytes = Array(text.utf8)
         _ = pwrite(fd, bytes, bytes.count, 0)
     }
 
     /// Reads a lock file's contents without locking it.
-    public static func contents(of path: String) -> String? {
+    package static func contents(of path: String) -> String? {
         guard let data = try? SecureFile.readIfPresent(path) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 
     /// Runs `body` while holding the lock (see ``lock(_:timeout:shouldStop:)`` for `shouldStop`).
-    public func withLock<T>(_ mode: Mode, shouldStop: (() -> Bool)? = nil, _ body: () throws -> T) throws -> T {
+    package func withLock<T>(_ mode: Mode, shouldStop: (() -> Bool)? = nil, _ body: () throws -> T) throws -> T {
         try lock(mode, shouldStop: shouldStop)
         defer { unlock() }
         return try body()

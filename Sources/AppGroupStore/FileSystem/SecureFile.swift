@@ -8,12 +8,12 @@ import Glibc
 ///   directories `0700` (the mode is forced with `fchmod`, not left to the umask).
 /// - Replacing a file is atomic and durable: temp file in the same directory, `fsync`,
 ///   `rename`, `fsync` of the directory (Foundation's `.atomic` skips the last step).
-public enum SecureFile {
+package enum SecureFile {
     /// Creates `path` (and missing parents) as directories owned by the user with mode 0700.
     ///
     /// A path that passes through a directory someone else controls in a shared sticky directory
     /// (`/tmp`) is refused first: see ``checkAncestors(of:)``.
-    public static func ensureDirectory(_ path: String) throws {
+    package static func ensureDirectory(_ path: String) throws {
         try checkAncestors(of: path)
         try createDirectory(path)
     }
@@ -22,7 +22,7 @@ public enum SecureFile {
     /// shared directory anyone could have planted it), not a directory, or owned by someone else;
     /// tightens group/other permissions to 0700; and checks its ancestors (``checkAncestors(of:)``).
     /// A missing directory is fine (it is created 0700 when first written).
-    public static func checkAppGroupRoot(_ path: String) throws {
+    package static func checkAppGroupRoot(_ path: String) throws {
         try checkAncestors(of: path)
         var info = stat()
         guard lstat(path, &info) == 0 else {
@@ -56,7 +56,7 @@ public enum SecureFile {
     /// Refuses `path` if one of its existing components lies in a sticky directory (like `/tmp`)
     /// and belongs to another user (not this user, not root), symbolic links included: such a
     /// component was planted by that user, who then decides where our writes go.
-    public static func checkAncestors(of path: String) throws {
+    package static func checkAncestors(of path: String) throws {
         guard path.hasPrefix("/") else { return }
         var parent = "/"
         var parentInfo = stat()
@@ -101,7 +101,7 @@ public enum SecureFile {
     }
 
     /// Refuses `path` unless it is owned by this user and of the expected type (never a symlink).
-    public static func checkOwned(_ path: String, expectDirectory: Bool) throws {
+    package static func checkOwned(_ path: String, expectDirectory: Bool) throws {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             throw StoreError.io(path: path, operation: "lstat", errno: errno)
@@ -120,7 +120,7 @@ public enum SecureFile {
     }
 
     /// Opens an existing or new regular file for reading and writing, refusing links and foreign files.
-    public static func open(_ path: String, flags: Int32, create: Bool) throws -> Int32 {
+    package static func open(_ path: String, flags: Int32, create: Bool) throws -> Int32 {
         var allFlags = flags | O_NOFOLLOW | O_CLOEXEC
         if create { allFlags |= O_CREAT }
         let fd = Glibc.open(path, allFlags, 0o600)
@@ -140,7 +140,7 @@ public enum SecureFile {
     }
 
     /// Checks that an open descriptor is a regular file owned by this user, and forces mode 0600.
-    public static func checkRegularOwned(fd: Int32, path: String) throws {
+    package static func checkRegularOwned(fd: Int32, path: String) throws {
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             throw StoreError.io(path: path, operation: "fstat", errno: errno)
@@ -158,7 +158,7 @@ public enum SecureFile {
     }
 
     /// Reads a whole file, or returns nil when it does not exist.
-    public static func readIfPresent(_ path: String) throws -> Data? {
+    package static func readIfPresent(_ path: String) throws -> Data? {
         guard let fd = try openForReadingIfPresent(path) else { return nil }
         defer { close(fd) }
         return try readAll(fd: fd, path: path)
@@ -183,7 +183,7 @@ public enum SecureFile {
     }
 
     /// Reads from the current position of `fd` to the end.
-    public static func readAll(fd: Int32, path: String, from offset: Int = 0) throws -> Data {
+    package static func readAll(fd: Int32, path: String, from offset: Int = 0) throws -> Data {
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             throw StoreError.io(path: path, operation: "fstat", errno: errno)
@@ -192,7 +192,7 @@ public enum SecureFile {
     }
 
     /// Reads up to `count` bytes at `offset`.
-    public static func read(fd: Int32, path: String, offset: Int, count: Int) throws -> Data {
+    package static func read(fd: Int32, path: String, offset: Int, count: Int) throws -> Data {
         var data = Data(count: count)
         var filled = 0
         try data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
@@ -211,7 +211,7 @@ public enum SecureFile {
     }
 
     /// Writes all of `data` to `fd` at its current position (retrying short writes).
-    public static func writeAll(fd: Int32, path: String, data: Data) throws {
+    package static func writeAll(fd: Int32, path: String, data: Data) throws {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var written = 0
             while written < buffer.count {
@@ -226,14 +226,14 @@ public enum SecureFile {
     }
 
     /// Flushes file data to stable storage.
-    public static func sync(fd: Int32, path: String) throws {
+    package static func sync(fd: Int32, path: String) throws {
         guard fdatasync(fd) == 0 else {
             throw StoreError.io(path: path, operation: "fdatasync", errno: errno)
         }
     }
 
     /// Flushes a directory entry change (a create or rename) to stable storage.
-    public static func syncDirectory(_ path: String) throws {
+    package static func syncDirectory(_ path: String) throws {
         let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw StoreError.io(path: path, operation: "open directory", errno: errno) }
         defer { close(fd) }
@@ -243,13 +243,13 @@ public enum SecureFile {
     /// Atomically and durably replaces `path` with `data` (temp + fsync + rename + directory fsync).
     ///
     /// If anything fails the old file is untouched and the temp file is removed.
-    public static func replace(_ path: String, with data: Data, durable: Bool = true) throws {
+    package static func replace(_ path: String, with data: Data, durable: Bool = true) throws {
         try replace(path, durable: durable) { fd, temp in try writeAll(fd: fd, path: temp, data: data) }
     }
 
     /// Atomically and durably replaces `path` with what `write` writes to the temp file's
     /// descriptor, so large files are streamed instead of built in memory.
-    public static func replace(_ path: String, durable: Bool = true, write: (Int32, String) throws -> Void) throws {
+    package static func replace(_ path: String, durable: Bool = true, write: (Int32, String) throws -> Void) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temp = "\(directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -284,7 +284,7 @@ public enum SecureFile {
     }
 
     /// Removes temp files left behind by a crash in the middle of `replace`.
-    public static func sweepTemporaryFiles(in directory: String) {
+    package static func sweepTemporaryFiles(in directory: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
             // Only files whose writer is gone: the pid is the first field after "tmp-".

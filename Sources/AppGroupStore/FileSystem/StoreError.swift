@@ -5,7 +5,7 @@ import Glibc
 ///
 /// Every case names the file (and, where there is one, the line) so a user can find the
 /// problem; none of them is ever answered by overwriting the file that could not be read.
-public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A file exists but its contents are not what this format allows.
     case malformed(path: String, line: Int, reason: String)
     /// The file declares a format version this build cannot read.
@@ -23,7 +23,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A lock could not be taken in time (`seconds`); `holder` names the process holding it, when known.
     case lockTimeout(path: String, seconds: Double, holder: String?)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed(let path, let line, let reason):
             return "\(path):\(line): malformed: \(reason)"
@@ -48,7 +48,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The on-disk format version written into every file header.
-public enum StoreFormat {
+package enum StoreFormat {
     /// The version this build writes and reads.
-    public static let version = 1
+    package static let version = 1
 }

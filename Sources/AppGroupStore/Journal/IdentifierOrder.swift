@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 
 /// The order of identifiers in a snapshot: bytewise on UTF-8, so every process agrees.
-public enum IdentifierOrder {
-    public static func precedes(_ a: String, _ b: String) -> Bool {
+package enum IdentifierOrder {
+    package static func precedes(_ a: String, _ b: String) -> Bool {
         // memcmp on the UTF-8 bytes: sorting a million identifiers (compaction, import) spent most
         // of its time in the generic element-by-element comparison.
         var a = a

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A marker for stores that keep no metadata beside their contacts (the app database).
-public struct NoMetadata: Codable, Equatable, Sendable {
-    public init() {}
+package struct NoMetadata: Codable, Equatable, Sendable {
+    package init() {}
 }
 
 /// The first line of `snapshot.jsonl`.
@@ -10,31 +10,31 @@ public struct NoMetadata: Codable, Equatable, Sendable {
 /// ```json
 /// {"format":1,"kind":"snapshot","generation":"6F9…","previousGeneration":"1B2…","baseSeq":120,"count":3}
 /// ```
-public struct SnapshotHeader<Meta: Codable & Equatable & Sendable>: Codable, Equatable, Sendable {
-    public var format: Int
-    public var kind: String
+package struct SnapshotHeader<Meta: Codable & Equatable & Sendable>: Codable, Equatable, Sendable {
+    package var format: Int
+    package var kind: String
     /// Identifies this snapshot's lineage; it changes on every reset and compaction.
-    public var generation: String
+    package var generation: String
     /// The generation this one was compacted from (nil after a reset, which forgets history).
-    public var previousGeneration: String?
+    package var previousGeneration: String?
     /// The generation a reset or a whole replacement discarded (nil after a compaction or in files
     /// written before it existed). It lets a reader prove that a journal of that generation, left
     /// behind by a crash between the two renames, is superseded rather than damaged.
-    public var replacedGeneration: String?
+    package var replacedGeneration: String?
     /// The sequence number of the last change folded into this snapshot.
-    public var baseSeq: Int
+    package var baseSeq: Int
     /// How many contact lines follow.
-    public var count: Int
+    package var count: Int
     /// Store-specific state at `baseSeq` (the system's sync state; nothing for the app database).
-    public var meta: Meta?
+    package var meta: Meta?
 }
 
 /// The first line of `journal.jsonl`; it names the snapshot generation the journal extends.
-public struct JournalHeader: Codable, Equatable, Sendable {
-    public var format: Int
-    public var kind: String
-    public var generation: String
-    public var baseSeq: Int
+package struct JournalHeader: Codable, Equatable, Sendable {
+    package var format: Int
+    package var kind: String
+    package var generation: String
+    package var baseSeq: Int
 }
 
 /// One committed change: a line of `journal.jsonl`.
@@ -42,13 +42,13 @@ public struct JournalHeader: Codable, Equatable, Sendable {
 /// Sequence numbers are global and contiguous: each entry is `previous + 1`, across compactions.
 /// The app database writes one change per entry (so an anchor's offset counts changes); the system
 /// store writes one committed page or batch per entry, with its new sync state in `meta`.
-public struct JournalEntry<Meta: Codable & Equatable & Sendable>: Codable, Equatable, Sendable {
-    public var seq: Int
-    public var upsert: [ContactRecord]?
-    public var delete: [String]?
-    public var meta: Meta?
+package struct JournalEntry<Meta: Codable & Equatable & Sendable>: Codable, Equatable, Sendable {
+    package var seq: Int
+    package var upsert: [ContactRecord]?
+    package var delete: [String]?
+    package var meta: Meta?
 
-    public init(seq: Int, upsert: [ContactRecord]? = nil, delete: [String]? = nil, meta: Meta? = nil) {
+    package init(seq: Int, upsert: [ContactRecord]? = nil, delete: [String]? = nil, meta: Meta? = nil) {
         self.seq = seq
         self.upsert = upsert
         self.delete = delete

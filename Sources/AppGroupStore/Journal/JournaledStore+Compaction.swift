@@ -5,7 +5,7 @@ import Glibc
 extension JournaledStore {
     /// Compacts when the journal has grown past the snapshot (and past `minimumJournalBytes`).
     @discardableResult
-    public func compactIfNeeded(minimumJournalBytes: Int = 256 * 1024) throws -> Bool {
+    package func compactIfNeeded(minimumJournalBytes: Int = 256 * 1024) throws -> Bool {
         var snapshotInfo = stat()
         var journalInfo = stat()
         guard stat(journalPath, &journalInfo) == 0 else { return false }
@@ -30,7 +30,7 @@ extension JournaledStore {
     /// It keeps each contact as the byte range of its JSON in the snapshot or the journal, not as a
     /// decoded value, and streams the new snapshot to disk: memory stays near the number of
     /// contacts, not the size of the decoded address book, and contacts are copied, not re-encoded.
-    public func compact() throws {
+    package func compact() throws {
         try withLock(.exclusive) {
             guard let snapshot = try openSnapshot() else { return }
             let (header, headerEnd) = try parseHeader(snapshot)

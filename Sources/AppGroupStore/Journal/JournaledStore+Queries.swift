@@ -4,7 +4,7 @@ import Glibc
 // Queries that read only what they need: a lookup by identifier, the changes after a seq.
 extension JournaledStore {
     /// The contact with `identifier`, without loading the store: O(log N + journal matches).
-    public func lookup(_ identifier: String) throws -> ContactRecord? {
+    package func lookup(_ identifier: String) throws -> ContactRecord? {
         try withLock(.shared) { try lookupUnlocked(identifier) }
     }
 
@@ -77,7 +77,7 @@ extension JournaledStore {
     ///
     /// A generation that is neither the current one nor the one it was compacted from, or a seq
     /// that was folded away or lies in the future, is answered `.expired` — never with a partial list.
-    public func changes(after seq: Int, in generation: String, limit: Int) throws -> ChangeWindow<Meta> {
+    package func changes(after seq: Int, in generation: String, limit: Int) throws -> ChangeWindow<Meta> {
         try withLock(.shared) {
             guard let header = try readSnapshotHeader() else {
                 return .expired(reason: "the store is empty and has no generation")

@@ -4,12 +4,12 @@ import Glibc
 // Reading: loading the store into memory, refreshing a loaded state, headers.
 extension JournaledStore {
     /// Loads the whole store into memory.
-    public func load() throws -> StoreState<Meta> {
+    package func load() throws -> StoreState<Meta> {
         try withLock(.shared) { try loadUnlocked() }
     }
 
     /// Brings `state` up to date, reading only the journal lines appended since it was loaded.
-    public func refresh(_ state: inout StoreState<Meta>) throws {
+    package func refresh(_ state: inout StoreState<Meta>) throws {
         try withLock(.shared) {
             guard let header = try readSnapshotHeader(), header.generation == state.generation else {
                 state = try loadUnlocked()
@@ -179,7 +179,7 @@ extension JournaledStore {
     }
 
     /// The snapshot's header alone (one small read).
-    public func readSnapshotHeader() throws -> SnapshotHeader<Meta>? {
+    package func readSnapshotHeader() throws -> SnapshotHeader<Meta>? {
         // The header is the first line: read a prefix, not the (possibly large) whole snapshot.
         guard let prefix = try openSnapshot(prefix: MappedFile.readLimit) else { return nil }
         if prefix.newline(from: 0) != nil { return try parseHeader(prefix).0 }

@@ -3,7 +3,7 @@ import Glibc
 
 extension JournaledStore {
     /// Appends to the journal while the exclusive lock is held.
-    public final class Writer {
+    package final class Writer {
         private let store: JournaledStore
         private var header: SnapshotHeader<Meta>
         private var fd: Int32 = -1
@@ -49,9 +49,9 @@ extension JournaledStore {
         }
 
         /// The store's generation.
-        public var generation: String { header.generation }
+        package var generation: String { header.generation }
         /// The seq of the newest committed entry.
-        public var headSeq: Int { head }
+        package var headSeq: Int { head }
         /// The journal's size after the last complete line.
         var endOffset: Int { end }
         /// The journal file's inode.
@@ -174,20 +174,20 @@ extension JournaledStore {
         }
 
         /// The current value of a contact (reads under the held lock).
-        public func lookup(_ identifier: String) throws -> ContactRecord? {
+        package func lookup(_ identifier: String) throws -> ContactRecord? {
             try store.lookupUnlocked(identifier)
         }
 
         /// Which contacts exist (identifiers only, read under the held lock): O(store) once, for
         /// checks over many identifiers.
-        public func identifiers() throws -> StoreState<Meta> {
+        package func identifiers() throws -> StoreState<Meta> {
             try store.loadUnlocked(retain: false)
         }
 
         /// Appends one entry with seq `headSeq + 1`; with `durable` (the default) it is on disk
         /// before this returns. Bulk writers pass false and call `sync()` once at the end (group commit).
         @discardableResult
-        public func append(
+        package func append(
             upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, durable: Bool = true
         ) throws -> Int {
             try append(upsert: upsert, delete: delete, meta: meta, durable: durable, normalized: false)
@@ -229,7 +229,7 @@ extension JournaledStore {
 
         /// Appends one entry per record (seqs `headSeq + 1`…) with one write and one `fdatasync` for
         /// all of them (group commit): a crash leaves a prefix of whole lines, as readers expect.
-        public func appendEach(_ records: [ContactRecord]) throws {
+        package func appendEach(_ records: [ContactRecord]) throws {
             guard !records.isEmpty else { return }
             var lines = Data()
             for (index, record) in records.enumerated() {
@@ -251,7 +251,7 @@ extension JournaledStore {
         }
 
         /// Makes every appended entry durable.
-        public func sync() throws {
+        package func sync() throws {
             try SecureFile.sync(fd: fd, path: store.journalPath)
         }
 

@@ -4,7 +4,7 @@ import Glibc
 // Writing: appends under the exclusive lock, reset and replace.
 extension JournaledStore {
     /// Exclusive access for read-check-write sequences (e.g. "update only if it exists").
-    public func write<T>(_ body: (Writer) throws -> T) throws -> T {
+    package func write<T>(_ body: (Writer) throws -> T) throws -> T {
         try withLock(.exclusive) {
             let writer = try Writer(store: self)
             defer { writer.close() }
@@ -14,7 +14,7 @@ extension JournaledStore {
 
     /// Appends one entry; returns its seq.
     @discardableResult
-    public func append(upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil) throws -> Int {
+    package func append(upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil) throws -> Int {
         try write { try $0.append(upsert: upsert, delete: delete, meta: meta) }
     }
 
@@ -22,7 +22,7 @@ extension JournaledStore {
     ///
     /// - Returns: false (writing nothing) when the store's generation is no longer `state`'s:
     ///   someone reset it meanwhile, and the caller's view is stale.
-    public func append(
+    package func append(
         upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, to state: inout StoreState<Meta>
     ) throws -> Bool {
         try withLock(.exclusive) {
@@ -61,7 +61,7 @@ extension JournaledStore {
 
     /// Empties the store and starts a new generation that forgets all history.
     @discardableResult
-    public func reset(meta: Meta? = nil) throws -> String {
+    package func reset(meta: Meta? = nil) throws -> String {
         try withLock(.exclusive) {
             let replaced = try readSnapshotHeader()?.generation
             let head = try currentHeadUnlocked()
@@ -78,7 +78,7 @@ extension JournaledStore {
     /// Replaces the whole store with `records` in one atomic snapshot (a new generation that
     /// forgets history): the fast path for loading a large address book at once.
     @discardableResult
-    public func replaceAll(with records: [ContactRecord], meta: Meta? = nil) throws -> String {
+    package func replaceAll(with records: [ContactRecord], meta: Meta? = nil) throws -> String {
         try withLock(.exclusive) {
             let replaced = try readSnapshotHeader()?.generation
             let head = try currentHeadUnlocked()

@@ -18,11 +18,11 @@ import Glibc
 ///   writer. A journal whose header names another generation is dropped only when it is proven to be
 ///   left over from a crash between the two renames of a compaction or reset (see
 ///   `checkSuperseded`); anything else, like a missing or empty snapshot, is damage and refused.
-public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
-    public let directory: String
-    public var snapshotPath: String { directory + "/snapshot.jsonl" }
-    public var journalPath: String { directory + "/journal.jsonl" }
-    public var lockPath: String { directory + "/lock" }
+package final class JournaledStore<Meta: Codable & Equatable & Sendable> {
+    package let directory: String
+    package var snapshotPath: String { directory + "/snapshot.jsonl" }
+    package var journalPath: String { directory + "/journal.jsonl" }
+    package var lockPath: String { directory + "/lock" }
 
     private var lockStorage: FileLock?
     /// The journal file as `changes(after:)` last read it, and its newest seq then.
@@ -53,16 +53,16 @@ public final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     /// False: states loaded or updated by this store keep only identifiers (placeholders with no
     /// values). The system engine needs to know which contacts exist, not what they hold, and so
     /// does not pay the memory of a second copy of the address book.
-    public let retainsContacts: Bool
+    package let retainsContacts: Bool
     /// True: loaded states keep snapshot contacts as byte ranges of the mapped snapshot and decode
     /// them on demand (a provider pages through them once); only journal values are held decoded.
-    public let lazySnapshot: Bool
+    package let lazySnapshot: Bool
     /// False (with `retainsContacts` false): loaded states keep only the set of live identifiers,
     /// no positions, so they answer `contains` and `count` but cannot page (the system engine's case).
-    public let keepsOrder: Bool
+    package let keepsOrder: Bool
 
     /// A store in `directory` (created with mode 0700 on first write).
-    public init(directory: String, retainsContacts: Bool = true, lazySnapshot: Bool = false, keepsOrder: Bool = true) {
+    package init(directory: String, retainsContacts: Bool = true, lazySnapshot: Bool = false, keepsOrder: Bool = true) {
         self.directory = directory
         self.retainsContacts = retainsContacts
         self.lazySnapshot = lazySnapshot

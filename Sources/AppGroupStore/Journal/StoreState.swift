@@ -6,14 +6,14 @@ import Foundation
 /// first, then identifiers in the order the journal first mentions them. Deleted contacts stay
 /// in `order` as holes, so a content page at `(generation, offset)` means the same thing for
 /// the whole life of the generation — that is what makes paging deterministic and resumable.
-public struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
-    public internal(set) var generation: String
-    public internal(set) var previousGeneration: String?
-    public internal(set) var baseSeq: Int
-    public internal(set) var headSeq: Int
-    public internal(set) var records: [String: ContactRecord]
-    public internal(set) var order: [String]
-    public internal(set) var meta: Meta?
+package struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
+    package internal(set) var generation: String
+    package internal(set) var previousGeneration: String?
+    package internal(set) var baseSeq: Int
+    package internal(set) var headSeq: Int
+    package internal(set) var records: [String: ContactRecord]
+    package internal(set) var order: [String]
+    package internal(set) var meta: Meta?
     var positions: [String: Int]
     var journalInode: UInt64 = 0
     var journalOffset: Int = 0
@@ -31,28 +31,28 @@ public struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
     var members: Set<String> = []
 
     /// An empty, not yet initialised store.
-    public static var empty: StoreState {
+    package static var empty: StoreState {
         StoreState(
             generation: "", previousGeneration: nil, baseSeq: 0, headSeq: 0, records: [:], order: [],
             meta: nil, positions: [:])
     }
 
     /// Live contacts in position order.
-    public var contacts: [ContactRecord] {
+    package var contacts: [ContactRecord] {
         let decoder = JSONDecoder()
         return order.compactMap { record(for: $0, decoder: decoder) }
     }
 
     /// Number of live contacts.
-    public var count: Int { records.count + snapshotLines.count + members.count }
+    package var count: Int { records.count + snapshotLines.count + members.count }
 
     /// Whether a live contact has this identifier.
-    public func contains(_ identifier: String) -> Bool {
+    package func contains(_ identifier: String) -> Bool {
         records[identifier] != nil || snapshotLines[identifier] != nil || members.contains(identifier)
     }
 
     /// The live contact with this identifier (decoded from the snapshot if it is still there).
-    public func record(for identifier: String, decoder: JSONDecoder = JSONDecoder()) -> ContactRecord? {
+    package func record(for identifier: String, decoder: JSONDecoder = JSONDecoder()) -> ContactRecord? {
         if let record = records[identifier] { return record }
         guard let range = snapshotLines[identifier], let file = snapshotFile else { return nil }
         // The line was decoded once already when the store was loaded, so it is known to be valid.
@@ -98,7 +98,7 @@ public struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
     /// Up to `limit` live contacts starting at position `offset`.
     ///
     /// - Returns: the contacts, the position after the last one consumed, and whether the end was reached.
-    public func page(from offset: Int, limit: Int) -> (contacts: [ContactRecord], nextOffset: Int, isLast: Bool) {
+    package func page(from offset: Int, limit: Int) -> (contacts: [ContactRecord], nextOffset: Int, isLast: Bool) {
         // Contacts still in the snapshot are decoded from their mapped bytes by the store's codec.
         var slots: [ContactRecord?] = []
         var index = max(offset, 0)
@@ -120,7 +120,7 @@ public struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
 }
 
 /// The answer to "what changed since seq S in generation G?".
-public enum ChangeWindow<Meta: Codable & Equatable & Sendable>: Sendable {
+package enum ChangeWindow<Meta: Codable & Equatable & Sendable>: Sendable {
     /// The entries after S (at most the requested number), and the newest seq in the store.
     case changes([JournalEntry<Meta>], headSeq: Int, generation: String)
     /// G or S has been forgotten (reset or compaction); the only right answer is a full re-enumeration.

@@ -1,15 +1,15 @@
 import Foundation
 
 /// What a store holds, in numbers: the answer `status` needs, without reading every contact.
-public struct StoreSummary<Meta: Codable & Equatable & Sendable>: Sendable {
+package struct StoreSummary<Meta: Codable & Equatable & Sendable>: Sendable {
     /// The store's generation ("" when it was never written).
-    public let generation: String
+    package let generation: String
     /// The seq of the newest committed entry.
-    public let headSeq: Int
+    package let headSeq: Int
     /// Live contacts.
-    public let count: Int
+    package let count: Int
     /// The newest metadata (the snapshot's, or the last journal entry that carried one).
-    public let meta: Meta?
+    package let meta: Meta?
 }
 
 extension JournaledStore {
@@ -20,7 +20,7 @@ extension JournaledStore {
     /// mentions is looked up in the sorted snapshot (binary search) to know whether an upsert added a
     /// contact or replaced one, and whether a delete removed one. The journal is checked as `load()`
     /// checks it (every line decodes, seqs follow each other), so damage there is still reported.
-    public func summary() throws -> StoreSummary<Meta> {
+    package func summary() throws -> StoreSummary<Meta> {
         try withLock(.shared) {
             guard let snapshot = try openSnapshot() else {
                 return StoreSummary(generation: "", headSeq: 0, count: 0, meta: nil)

@@ -11,11 +11,11 @@ import Foundation
 ///   is handed to Foundation's encoder, which throws the error users know.
 ///
 /// `StoreCodecDifferentialTests` checks both directions against Foundation on seeded random input.
-public enum ContactRecordCodec {
+package enum ContactRecordCodec {
     // MARK: Decoding
 
     /// Decodes one contact from its JSON bytes.
-    public static func decode(_ data: Data) throws -> ContactRecord {
+    package static func decode(_ data: Data) throws -> ContactRecord {
         if let record = data.withUnsafeBytes({ fastDecode($0) }) { return record }
         return try JSONDecoder().decode(ContactRecord.self, from: data)
     }
@@ -30,7 +30,7 @@ public enum ContactRecordCodec {
     /// The fast path alone, for readers of other files with the same contact JSON (an import):
     /// the record, or nil when Foundation must decide — a value it does not handle, invalid JSON, or
     /// a key given twice in one object (Foundation would keep one of them silently).
-    public static func decodeIfPlain(_ bytes: UnsafeRawBufferPointer) -> ContactRecord? {
+    package static func decodeIfPlain(_ bytes: UnsafeRawBufferPointer) -> ContactRecord? {
         fastDecode(bytes)
     }
 
@@ -257,7 +257,7 @@ public enum ContactRecordCodec {
     // MARK: Encoding
 
     /// One contact as JSON (no newline).
-    public static func encode(_ record: ContactRecord) throws -> Data {
+    package static func encode(_ record: ContactRecord) throws -> Data {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(256)
         try encode(record, into: &buffer)

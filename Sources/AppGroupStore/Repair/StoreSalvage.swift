@@ -2,46 +2,46 @@ import Foundation
 import Glibc
 
 /// One problem found in a file of the App Group: where it is and what is wrong.
-public struct StoreProblem: Sendable, Equatable, CustomStringConvertible {
+package struct StoreProblem: Sendable, Equatable, CustomStringConvertible {
     /// The file.
-    public var path: String
+    package var path: String
     /// The 1-based line, when the problem is in one line.
-    public var line: Int?
+    package var line: Int?
     /// What is wrong, in words a user can act on.
-    public var message: String
+    package var message: String
 
     /// A problem in `path` (at `line`, when known).
-    public init(path: String, line: Int? = nil, message: String) {
+    package init(path: String, line: Int? = nil, message: String) {
         self.path = path
         self.line = line
         self.message = message
     }
 
     /// `path:line: message`.
-    public var description: String {
+    package var description: String {
         line.map { "\(path):\($0): \(message)" } ?? "\(path): \(message)"
     }
 }
 
 /// Everything readable in a (possibly damaged) store: every whole, valid line of both files.
-public struct StoreSalvage<Meta: Codable & Equatable & Sendable>: Sendable {
+package struct StoreSalvage<Meta: Codable & Equatable & Sendable>: Sendable {
     /// The live contacts after applying every readable journal entry to every readable snapshot line,
     /// sorted bytewise by identifier.
-    public var contacts: [ContactRecord]
+    package var contacts: [ContactRecord]
     /// The newest readable store-specific state.
-    public var meta: Meta?
+    package var meta: Meta?
     /// The highest sequence number seen (a rebuilt store continues after it).
-    public var headSeq: Int
+    package var headSeq: Int
     /// Snapshot contact lines kept.
-    public var snapshotLinesKept: Int
+    package var snapshotLinesKept: Int
     /// Journal entries applied.
-    public var journalEntriesKept: Int
+    package var journalEntriesKept: Int
     /// Journal entries skipped because the snapshot already holds them (a superseded journal).
-    public var journalEntriesFolded: Int
+    package var journalEntriesFolded: Int
     /// Every problem found; each unreadable line is one problem, and is lost.
-    public var problems: [StoreProblem]
+    package var problems: [StoreProblem]
     /// The lines (path and line) that could not be read and so are not in `contacts`.
-    public var lostLines: [StoreProblem] { problems.filter { $0.line != nil && $0.message.hasPrefix("unreadable") } }
+    package var lostLines: [StoreProblem] { problems.filter { $0.line != nil && $0.message.hasPrefix("unreadable") } }
 
     static var unreadable: String { "unreadable line" }
 }
@@ -53,7 +53,7 @@ extension JournaledStore {
     /// line becomes a `StoreProblem` and is skipped. Journal entries are applied in file order; in a
     /// journal the snapshot superseded (a compaction's or reset's leftover), those at or below the
     /// snapshot's `baseSeq` are already folded into it (or were discarded by the reset) and are skipped.
-    public func salvage() throws -> StoreSalvage<Meta> {
+    package func salvage() throws -> StoreSalvage<Meta> {
         var result = StoreSalvage<Meta>(
             contacts: [], meta: nil, headSeq: 0, snapshotLinesKept: 0, journalEntriesKept: 0, journalEntriesFolded: 0,
             problems: [])
@@ -206,7 +206,7 @@ extension JournaledStore {
     }
 
     /// The problems `load()` would refuse, plus every other unreadable line: empty when the store is sound.
-    public func check() throws -> [StoreProblem] {
+    package func check() throws -> [StoreProblem] {
         var problems: [StoreProblem] = []
         var loads = false
         do {
@@ -238,11 +238,11 @@ extension JournaledStore {
     }
 
     /// What `repair(timestamp:)` did.
-    public struct RepairReport: Sendable {
+    package struct RepairReport: Sendable {
         /// The damaged files moved aside (their new paths).
-        public var movedAside: [String]
+        package var movedAside: [String]
         /// What was read back.
-        public var salvage: StoreSalvage<Meta>
+        package var salvage: StoreSalvage<Meta>
     }
 
     /// Rebuilds a damaged store from every readable line, without deleting anything.
@@ -250,7 +250,7 @@ extension JournaledStore {
     /// The damaged `snapshot.jsonl` and `journal.jsonl` are renamed to `<name>.damaged-<timestamp>`,
     /// then a new snapshot (a new generation with no predecessor, so every anchor expires and the next
     /// sync is a full content enumeration) and an empty journal are written from `salvage()`.
-    public func repair(timestamp: String) throws -> RepairReport {
+    package func repair(timestamp: String) throws -> RepairReport {
         try withLockForRepair {
             // A file of a newer format is not damaged: rewriting it in this version's format would lose
             // what the newer version stored.
@@ -282,7 +282,7 @@ extension JournaledStore {
     }
 
     /// Moves the store's files aside (`<name>.damaged-<timestamp>`) without rebuilding them.
-    public func moveAside(timestamp: String) throws -> [String] {
+    package func moveAside(timestamp: String) throws -> [String] {
         try withLockForRepair { try moveFilesAside(timestamp: timestamp) }
     }
 

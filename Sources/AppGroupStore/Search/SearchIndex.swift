@@ -16,16 +16,16 @@ import Glibc
 /// used from memory). Contacts the journal changed since the snapshot are read from the journal, and
 /// every candidate is checked against the real contact, so an index can make a search faster but
 /// never give it a contact that does not match.
-public struct SearchIndex: Sendable {
+package struct SearchIndex: Sendable {
     /// The file name in the store's directory.
-    public let fileName: String
+    package let fileName: String
     /// Names the key function: a file built with another one is rebuilt.
-    public let keysVersion: String
+    package let keysVersion: String
     /// A contact's keys (words without spaces or newlines; such bytes inside a key split it).
-    public let keys: @Sendable (ContactRecord) -> [String]
+    package let keys: @Sendable (ContactRecord) -> [String]
 
     /// An index stored as `fileName`, built with `keys` (versioned by `keysVersion`).
-    public init(fileName: String, keysVersion: String, keys: @escaping @Sendable (ContactRecord) -> [String]) {
+    package init(fileName: String, keysVersion: String, keys: @escaping @Sendable (ContactRecord) -> [String]) {
         self.fileName = fileName
         self.keysVersion = keysVersion
         self.keys = keys
@@ -52,7 +52,7 @@ public struct SearchIndex: Sendable {
 }
 
 /// How a search used the index (for tests and the benchmark).
-public enum SearchIndexUse: Equatable, Sendable {
+package enum SearchIndexUse: Equatable, Sendable {
     /// The index file was valid and used.
     case used
     /// It was missing, stale or damaged, and was rebuilt (and written, when `written`).
@@ -61,14 +61,14 @@ public enum SearchIndexUse: Equatable, Sendable {
 
 extension JournaledStore {
     /// The path of `index`'s file.
-    public func path(of index: SearchIndex) -> String { directory + "/" + index.fileName }
+    package func path(of index: SearchIndex) -> String { directory + "/" + index.fileName }
 
     /// The live contacts for which `candidate(keys)` holds and then `matches(contact)` holds, in the
     /// store's order (as `load().contacts`): O(index + journal + matches), not a decode of every contact.
     ///
     /// `candidate` sees a contact's keys line (keys separated by single spaces) and must accept every
     /// contact that `matches` accepts; it may accept more.
-    public func search(
+    package func search(
         _ index: SearchIndex, candidate: (UnsafeRawBufferPointer) -> Bool, matches: (ContactRecord) -> Bool
     ) throws -> (contacts: [ContactRecord], use: SearchIndexUse) {
         try withLock(.shared) {
@@ -175,7 +175,7 @@ extension JournaledStore {
 
     /// Whether `index`'s file, if present, is damaged for the current snapshot (a stale one, of
     /// another generation, is not damage: the next search rebuilds it). For `doctor`.
-    public func indexProblem(_ index: SearchIndex) throws -> String? {
+    package func indexProblem(_ index: SearchIndex) throws -> String? {
         try withLock(.shared) {
             guard FileManager.default.fileExists(atPath: path(of: index)), let snapshot = try openSnapshot() else {
                 return nil

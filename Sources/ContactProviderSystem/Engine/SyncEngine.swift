@@ -50,7 +50,7 @@ public final class SyncEngine {
 
     /// The system store as this engine last saw it (which identifiers exist and the sync state; no
     /// values, no positions).
-    public var systemState: StoreState<SyncState> { state }
+    package var systemState: StoreState<SyncState> { state }
 
     /// How the next sync will start, read from the committed state.
     public func pendingOperation() throws -> PendingOperation {

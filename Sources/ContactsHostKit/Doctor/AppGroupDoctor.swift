@@ -33,7 +33,7 @@ public struct AppGroupDoctor {
     }
 
     /// One line per problem, each naming the file (and line). Empty: the App Group is sound.
-    public func check() throws -> [StoreProblem] {
+    package func check() throws -> [StoreProblem] {
         var problems = try appStore.check()
         problems += [appGroup.path, appStore.directory].flatMap(temporaryFileProblems)
         problems += nameIndexProblems()
@@ -97,7 +97,7 @@ public struct AppGroupDoctor {
         /// Human-readable lines: what was kept, what was lost, what was moved aside.
         public var lines: [String] = []
         /// Problems that remain (none when the repair worked).
-        public var remaining: [StoreProblem] = []
+        package var remaining: [StoreProblem] = []
     }
 
     /// Repairs every problem `check()` finds, deleting no data.

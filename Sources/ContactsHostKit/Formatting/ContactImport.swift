@@ -125,7 +125,7 @@ public enum ContactImport {
         } catch {
             detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
         }
-        // Linux reports "… around character N." (a byte offset); macOS already says "line L, column C".
+        // Foundation on Linux reports "… around character N." (a byte offset); the line and column come from it.
         let offset: Int
         if let range = detail.range(of: "around character "),
             let value = Int(detail[range.upperBound...].prefix(while: \.isNumber))

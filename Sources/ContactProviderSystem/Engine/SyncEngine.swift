@@ -359,9 +359,12 @@ public final class SyncEngine {
         upsert: [ContactRecord], delete: [String], meta: SyncState, itemsLimit: Int, overlapped: Bool = false
     ) throws {
         try finishPendingSync()
-        // Counted, not filtered: a filtered copy of a page retains every field of every record.
-        let added = upsert.reduce(0) { $0 + (state.contains($1.identifier) ? 0 : 1) }
-        if state.count + added - delete.count > itemsLimit {
+        // Counted (one hash per contact) only when the page could reach the limit even if all of it
+        // were new; counted, not filtered: a filtered copy of a page retains every field of every record.
+        if state.count + upsert.count > itemsLimit,
+            state.count + upsert.reduce(0, { $0 + (state.contains($1.identifier) ? 0 : 1) }) - delete.count
+                > itemsLimit
+        {
             throw SyncFailure.provider(
                 .itemsLimitReached, message: "committing would hold more than \(itemsLimit) contacts (R42)")
         }

@@ -255,6 +255,11 @@ extension JournaledStore {
             try SecureFile.sync(fd: fd, path: store.journalPath)
         }
 
+        /// Starts making every appended entry durable on another thread.
+        func startSync(_ sync: @escaping PendingSync.SyncFunction) throws -> PendingSync {
+            try PendingSync(fd: fd, path: store.journalPath, sync: sync)
+        }
+
         func close() {
             if fd >= 0 { Glibc.close(fd) }
             fd = -1

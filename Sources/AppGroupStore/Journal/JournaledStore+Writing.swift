@@ -25,13 +25,41 @@ extension JournaledStore {
     package func append(
         upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, to state: inout StoreState<Meta>
     ) throws -> Bool {
+        try append(upsert: upsert, delete: delete, meta: meta, to: &state, startingSync: nil) != nil
+    }
+
+    /// `append(upsert:delete:meta:to:)`, with the entry's `fdatasync` started on another thread
+    /// instead of awaited: the entry is written when this returns, and durable once the returned
+    /// ``PendingSync`` says so. Call its `wait()` before the next append (see ``PendingSync``).
+    ///
+    /// - Returns: nil (writing nothing) when the store's generation is no longer `state`'s.
+    package func appendStartingSync(
+        upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, to state: inout StoreState<Meta>,
+        sync: @escaping PendingSync.SyncFunction = PendingSync.fdatasync
+    ) throws -> PendingSync? {
+        switch try append(upsert: upsert, delete: delete, meta: meta, to: &state, startingSync: sync) {
+        case .started(let pending): pending
+        case .synced, nil: nil
+        }
+    }
+
+    private enum AppendOutcome {
+        case synced
+        case started(PendingSync)
+    }
+
+    /// The one append-and-apply: durable before it returns (`startingSync` nil), or with the sync started.
+    private func append(
+        upsert: [ContactRecord], delete: [String], meta: Meta?, to state: inout StoreState<Meta>,
+        startingSync sync: PendingSync.SyncFunction?
+    ) throws -> AppendOutcome? {
         try withLock(.exclusive) {
             let known = Writer.KnownEnd(
                 generation: state.generation, inode: state.journalInode, offset: state.journalOffset,
                 headSeq: state.headSeq)
             let writer = try Writer(store: self, known: known)
             defer { writer.close() }
-            guard writer.generation == state.generation else { return false }
+            guard writer.generation == state.generation else { return nil }
             // Mapping copies every record (a retain per field): only when an identifier needs it.
             let upsert =
                 upsert.allSatisfy { Self.isASCII($0.identifier) } ? upsert : upsert.map(IdentifierRules.normalized)
@@ -39,7 +67,9 @@ extension JournaledStore {
             if writer.headSeq != state.headSeq {
                 try applyJournalUnlocked(to: &state)
             }
-            let seq = try writer.append(upsert: upsert, delete: delete, meta: meta, normalized: true)
+            let seq = try writer.append(
+                upsert: upsert, delete: delete, meta: meta, durable: sync == nil, normalized: true)
+            let outcome: AppendOutcome = try sync.map { .started(try writer.startSync($0)) } ?? .synced
             if state.membersOnly {
                 state.apply(seq: seq, upserted: upsert, deleted: delete, meta: meta)
             } else {
@@ -50,7 +80,7 @@ extension JournaledStore {
             }
             state.journalOffset = writer.endOffset
             state.journalInode = writer.inode
-            return true
+            return outcome
         }
     }
 

@@ -33,6 +33,10 @@ public final class SyncEngine {
     private let onEvent: (Event) -> Void
     private var state: StoreState<SyncState> = .empty
     private var pendingLateCalls: [String] = []
+    /// The page or batch whose `fdatasync` is still running (it had a next step to overlap with).
+    private var pendingSync: (sync: PendingSync, seq: Int, generation: String)?
+    /// The `fdatasync` of overlapped commits (tests pass one that fails or blocks).
+    package var journalSync: PendingSync.SyncFunction = PendingSync.fdatasync
     private var activeObservers: [any LateCallSource] = []
 
     /// An engine for the domain at `paths`; `onEvent` hears every commit and reset it makes, on the
@@ -149,18 +153,21 @@ public final class SyncEngine {
                     }
                     transcript.record(
                         "system: \(code.rawValue) → dropping the system store, restarting content enumeration")
+                    try finishPendingSync()
                     try store.reset(meta: .initial)
                     state = try store.load()
                     onEvent(.reset(generation: state.generation))
                     report.restarted = true
                 }
             }
-        } catch let failure as SyncFailure {
-            report.error = .init(failure)
-        } catch let error as StoreError {
-            report.error = .init(.storage(error.description))
         } catch {
-            report.error = .init(.storage("\(error)"))
+            report.error = .init(Self.failure(error))
+        }
+        // The last overlapped commit is durable before anyone hears of this sync (also after a failure).
+        do {
+            try finishPendingSync()
+        } catch {
+            if report.error == nil { report.error = .init(Self.failure(error)) }
         }
         report.systemCount = state.count
         let final = state.meta ?? .initial
@@ -259,7 +266,7 @@ public final class SyncEngine {
             }
             try commit(
                 upsert: result.items, delete: [], meta: SyncState(phase: .content, nextPage: next),
-                itemsLimit: configuration.itemsLimit)
+                itemsLimit: configuration.itemsLimit, overlapped: true)
             report.pages += 1
             report.updated += result.items.count
             return .continue
@@ -344,7 +351,7 @@ public final class SyncEngine {
             }
             try commit(
                 upsert: upsertList, delete: deleteList, meta: SyncState(phase: .changes, anchor: next),
-                itemsLimit: configuration.itemsLimit)
+                itemsLimit: configuration.itemsLimit, overlapped: moreComing)
             report.batches += 1
             report.updated += upsertList.count
             report.deleted += deleteList.count
@@ -364,21 +371,58 @@ public final class SyncEngine {
         }
     }
 
-    private func commit(upsert: [ContactRecord], delete: [String], meta: SyncState, itemsLimit: Int) throws {
-        // Counted, not filtered: a filtered copy of a page retains every field of every record.
-        let added = upsert.reduce(0) { $0 + (state.contains($1.identifier) ? 0 : 1) }
-        if state.count + added - delete.count > itemsLimit {
+    /// Commits a page or batch (R24, R34). `overlapped`: another step follows, so the `fdatasync`
+    /// runs while the provider enumerates it; every commit first waits for the one before, so at most
+    /// the last written page is not yet durable (see ``PendingSync``).
+    private func commit(
+        upsert: [ContactRecord], delete: [String], meta: SyncState, itemsLimit: Int, overlapped: Bool = false
+    ) throws {
+        try finishPendingSync()
+        // Counted (one hash per contact) only when the page could reach the limit even if all of it
+        // were new; counted, not filtered: a filtered copy of a page retains every field of every record.
+        if state.count + upsert.count > itemsLimit,
+            state.count + upsert.reduce(0, { $0 + (state.contains($1.identifier) ? 0 : 1) }) - delete.count
+                > itemsLimit
+        {
             throw SyncFailure.provider(
                 .itemsLimitReached, message: "committing would hold more than \(itemsLimit) contacts (R42)")
         }
         // A reset or disable by the host replaces the store's generation: the page in flight is void (R43).
-        guard try store.append(upsert: upsert, delete: delete, meta: meta, to: &state) else {
+        let written: Bool
+        if overlapped {
+            let pending = try store.appendStartingSync(
+                upsert: upsert, delete: delete, meta: meta, to: &state, sync: journalSync)
+            if let pending { pendingSync = (pending, state.headSeq, state.generation) }
+            written = pending != nil
+        } else {
+            written = try store.append(upsert: upsert, delete: delete, meta: meta, to: &state)
+        }
+        guard written else {
             state = try store.load()
             throw SyncFailure.provider(
                 .extensionInvalidated,
                 message: "the domain was reset or disabled while the enumeration was running (R43)")
         }
-        onEvent(.committed(seq: state.headSeq, generation: state.generation))
+        if !overlapped {
+            onEvent(.committed(seq: state.headSeq, generation: state.generation))
+        }
+    }
+
+    /// Waits until the last overlapped commit is durable, then tells the watchers about it.
+    private func finishPendingSync() throws {
+        guard let pending = pendingSync else { return }
+        pendingSync = nil
+        try pending.sync.wait()
+        onEvent(.committed(seq: pending.seq, generation: pending.generation))
+    }
+
+    /// A thrown error as the report states it.
+    private static func failure(_ error: any Error) -> SyncFailure {
+        switch error {
+        case let failure as SyncFailure: failure
+        case let error as StoreError: .storage(error.description)
+        default: .storage("\(error)")
+        }
     }
 
     private func collectLateCalls() -> [String] {

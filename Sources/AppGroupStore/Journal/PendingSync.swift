@@ -1,0 +1,51 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An `fdatasync` of the journal running on another thread, so a writer can prepare its next entry
+/// while the disk makes the last one durable.
+///
+/// The sync engine starts one for a page or batch that is followed by another: the provider
+/// enumerates the next page while the disk works, instead of the two taking turns. Whoever appends
+/// next calls ``wait()`` first, so at most one entry (the last written) is ever on its way to the
+/// disk: after a power loss the store holds every entry before it, exactly as when a synchronous
+/// append is interrupted. The entry itself is written (every reader sees it, and it survives the
+/// process being killed) before the ``JournaledStore`` call that returns this one returns.
+package final class PendingSync: @unchecked Sendable {
+    /// The `fdatasync` to run (tests pass one that fails or blocks).
+    package typealias SyncFunction = @Sendable (_ fd: Int32) -> Int32
+
+    private let done = DispatchSemaphore(value: 0)
+    // Written by the syncing thread before `done` is signalled, read only after waiting for it.
+    private var failure: StoreError?
+    private var finished = false
+
+    /// Starts `sync` on a duplicate of `fd` (the caller may close its own at once).
+    init(fd: Int32, path: String, sync: @escaping SyncFunction) throws {
+        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else { throw StoreError.io(path: path, operation: "dup", errno: errno) }
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            if sync(copy) != 0 {
+                failure = .io(path: path, operation: "fdatasync", errno: errno)
+            }
+            close(copy)
+            done.signal()
+        }
+    }
+
+    /// Returns once the entry is on stable storage; throws the `fdatasync` error (naming the
+    /// journal) when it could not be made durable. Later calls return the same answer at once.
+    package func wait() throws {
+        if !finished {
+            done.wait()
+            finished = true
+        }
+        if let failure { throw failure }
+    }
+
+    /// The default: `fdatasync(2)`.
+    package static let fdatasync: SyncFunction = { fd in Glibc.fdatasync(fd) }
+}

@@ -82,16 +82,24 @@ let package = Package(
             dependencies: ["ContactProvider", "Contacts", "AppGroupStore"],
             path: "Examples/ExampleProviders"),
         .executableTarget(name: "demo-provider", dependencies: ["ExampleProviders"], path: "Examples/demo-provider"),
-        // Known-bad providers, each breaking one rule on purpose (the conformance kit must catch them).
+        // Known-bad providers, each breaking one rule on purpose (the conformance kit must catch them): the
+        // demo enumerator wrapped by one flaw, one file per flaw, so the example people copy carries none.
+        .target(
+            name: "KnownBadProviders", dependencies: ["ContactProvider", "AppGroupStore", "ExampleProviders"],
+            path: "Examples/KnownBadProviders"),
         .executableTarget(
-            name: "bad-marker-provider", dependencies: ["ExampleProviders"], path: "Examples/bad-marker-provider"),
+            name: "bad-marker-provider", dependencies: ["ContactProvider", "ExampleProviders", "KnownBadProviders"],
+            path: "Examples/bad-marker-provider"),
         .executableTarget(
-            name: "bad-more-coming-provider", dependencies: ["ExampleProviders"],
+            name: "bad-more-coming-provider",
+            dependencies: ["ContactProvider", "ExampleProviders", "KnownBadProviders"],
             path: "Examples/bad-more-coming-provider"),
         .executableTarget(
-            name: "bad-snapshot-provider", dependencies: ["ExampleProviders"], path: "Examples/bad-snapshot-provider"),
+            name: "bad-snapshot-provider", dependencies: ["ContactProvider", "ExampleProviders", "KnownBadProviders"],
+            path: "Examples/bad-snapshot-provider"),
         .executableTarget(
-            name: "bad-late-call-provider", dependencies: ["ExampleProviders"], path: "Examples/bad-late-call-provider"),
+            name: "bad-late-call-provider", dependencies: ["ContactProvider", "ExampleProviders", "KnownBadProviders"],
+            path: "Examples/bad-late-call-provider"),
         // The vdir example: a provider with its own store (a directory of .vcf files) and its adapters.
         .target(
             name: "VdirStore", dependencies: ["AppGroupStore", "ContactsInterop"], path: "Examples/VdirStore"),
@@ -102,7 +110,8 @@ let package = Package(
             name: "vdir-adapter", dependencies: ["AppGroupStore", "VdirStore"], path: "Examples/vdir-adapter"),
         // Known-bad providers for the kit's newer rules: one executable, one bug per file (BAD_PROVIDER_BUG).
         .executableTarget(
-            name: "bad-provider", dependencies: ["ContactProvider", "AppGroupStore", "ExampleProviders"],
+            name: "bad-provider",
+            dependencies: ["ContactProvider", "AppGroupStore", "ExampleProviders", "KnownBadProviders"],
             path: "Examples/bad-provider"),
         .executableTarget(
             name: "seed-demo-provider",
@@ -140,7 +149,9 @@ let package = Package(
             dependencies: [
                 "Contacts", "OSLog", "AppGroupStore", "ContactProviderSystem", "ContactProvider",
                 "ExtensionFoundation", "Combine",
-                "ContactsHostKit", "ContactsInterop", "ContactProviderConformance", "ExampleProviders", "TestSupport",
+                "ContactsHostKit", "ContactsInterop", "ContactProviderConformance", "ExampleProviders",
+                "KnownBadProviders",
+                "TestSupport",
                 "CommandLineToolkit", "ContactProviderTesting",
             ]),
         .testTarget(

@@ -6,6 +6,7 @@
 import AppGroupStore
 import ContactProvider
 import Foundation
+import KnownBadProviders
 
 final class AnchorFromNowEnumerator: ContactItemEnumerator {
     private let correct: any ContactItemEnumerator

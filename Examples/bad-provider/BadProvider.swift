@@ -9,70 +9,29 @@
 //   slow-page             SlowPageBug.swift               caught by C1 (enumerationTimeout)
 //   anchor-from-now       AnchorFromNowBug.swift          caught by D9
 //
-// Each wraps the demo provider's correct enumerator and breaks exactly one thing.
+// Each wraps the demo provider's correct enumerator and breaks exactly one thing (through the
+// forwarding observers of KnownBadProviders, which also holds the four flaws of the bad-*-provider executables).
 
 import ContactProvider
 import ExampleProviders
 import Foundation
+import KnownBadProviders
 
 @main
-final class BadProvider: ContactProviderExtension {
-    private let rootContainerEnumerator: any ContactItemEnumerator
-
-    required init() {
+final class BadProvider: KnownBadProvider {
+    override class func flawed(_ correct: DemoEnumerator) -> any ContactItemEnumerator {
         let bug = ProcessInfo.processInfo.environment["BAD_PROVIDER_BUG"] ?? ""
-        let correct = DemoEnumerator()
         switch bug {
-        case "field-loss": rootContainerEnumerator = FieldLossEnumerator(wrapping: correct)
-        case "reused-identifier": rootContainerEnumerator = ReusedIdentifierEnumerator(wrapping: correct)
-        case "stale-final-anchor": rootContainerEnumerator = StaleFinalAnchorEnumerator(wrapping: correct)
-        case "oversized-after-launch": rootContainerEnumerator = OversizedAfterLaunchEnumerator(wrapping: correct)
-        case "slow-page": rootContainerEnumerator = SlowPageEnumerator(wrapping: correct)
-        case "anchor-from-now": rootContainerEnumerator = AnchorFromNowEnumerator(wrapping: correct)
+        case "field-loss": return FieldLossEnumerator(wrapping: correct)
+        case "reused-identifier": return ReusedIdentifierEnumerator(wrapping: correct)
+        case "stale-final-anchor": return StaleFinalAnchorEnumerator(wrapping: correct)
+        case "oversized-after-launch": return OversizedAfterLaunchEnumerator(wrapping: correct)
+        case "slow-page": return SlowPageEnumerator(wrapping: correct)
+        case "anchor-from-now": return AnchorFromNowEnumerator(wrapping: correct)
         default:
             FileHandle.standardError.write(
                 Data("bad-provider: set BAD_PROVIDER_BUG (unknown: '\(bug)'); running without a bug\n".utf8))
-            rootContainerEnumerator = correct
+            return correct
         }
     }
-
-    func configure(for domain: any ContactProviderDomain) {}
-
-    func enumerator(for collection: ContactItem.Identifier) -> any ContactItemEnumerator {
-        rootContainerEnumerator
-    }
-
-    func invalidate() async throws {
-        await rootContainerEnumerator.invalidate()
-    }
-}
-
-/// A change observer that passes every call on; a bug overrides the call it breaks.
-class ForwardingChangeObserver: ContactItemChangeObserver {
-    let next: any ContactItemChangeObserver
-
-    init(_ next: any ContactItemChangeObserver) { self.next = next }
-
-    func didUpdate(_ items: [ContactItem]) { next.didUpdate(items) }
-    func didDelete(_ identifiers: [ContactItem.Identifier]) { next.didDelete(identifiers) }
-    func didFinishEnumeratingChanges(upTo syncAnchor: ContactItemSyncAnchor, moreComing: Bool) {
-        next.didFinishEnumeratingChanges(upTo: syncAnchor, moreComing: moreComing)
-    }
-    func didFinishEnumeratingChangesWithError(_ error: any Error) { next.didFinishEnumeratingChangesWithError(error) }
-    var suggestedBatchSize: Int { next.suggestedBatchSize }
-}
-
-/// A content observer that passes every call on; a bug overrides the call it breaks.
-class ForwardingContentObserver: ContactItemContentObserver {
-    let next: any ContactItemContentObserver
-
-    init(_ next: any ContactItemContentObserver) { self.next = next }
-
-    func didEnumerate(_ items: [ContactItem]) { next.didEnumerate(items) }
-    func didFinishEnumeratingPage(upTo nextPage: ContactItemPage) { next.didFinishEnumeratingPage(upTo: nextPage) }
-    func didFinishEnumeratingContent(upTo generationMarker: Data) {
-        next.didFinishEnumeratingContent(upTo: generationMarker)
-    }
-    func didFinishEnumeratingContentWithError(_ error: any Error) { next.didFinishEnumeratingContentWithError(error) }
-    var suggestedPageSize: Int { next.suggestedPageSize }
 }

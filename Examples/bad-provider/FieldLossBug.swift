@@ -5,6 +5,7 @@
 import AppGroupStore
 import ContactProvider
 import Foundation
+import KnownBadProviders
 
 final class FieldLossEnumerator: ContactItemEnumerator {
     private let correct: any ContactItemEnumerator

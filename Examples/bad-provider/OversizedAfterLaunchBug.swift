@@ -4,6 +4,7 @@
 
 import ContactProvider
 import Foundation
+import KnownBadProviders
 import Synchronization
 
 final class OversizedAfterLaunchEnumerator: ContactItemEnumerator {

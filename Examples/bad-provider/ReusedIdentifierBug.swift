@@ -5,6 +5,7 @@
 import AppGroupStore
 import ContactProvider
 import Foundation
+import KnownBadProviders
 import Synchronization
 
 final class ReusedIdentifierEnumerator: ContactItemEnumerator {

@@ -4,6 +4,7 @@
 
 import ContactProvider
 import Foundation
+import KnownBadProviders
 
 final class StaleFinalAnchorEnumerator: ContactItemEnumerator {
     private let correct: any ContactItemEnumerator

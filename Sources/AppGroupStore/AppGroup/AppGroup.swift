@@ -79,22 +79,25 @@ public struct AppGroup: Sendable, Equatable {
 
     private static let override = Mutex<AppGroup?>(nil)
 
-    /// Makes `group` the App Group of this process (what `--app-group` does); nil goes back to
-    /// the environment variable or the default.
+    /// Makes `group` the App Group of this process (what `--app-group` does in a provider process); nil
+    /// goes back to the environment variable or the default. To choose a group for one piece of work
+    /// without changing the whole process's, use ``withCurrent(_:isolation:operation:)``.
     package static func use(_ group: AppGroup?) {
         override.withLock { $0 = group }
     }
 
-    /// The App Group chosen with `use(_:)`, if any.
+    /// The App Group chosen with `use(_:)`, if any (scopes never change it).
     package static var chosen: AppGroup? {
         override.withLock { $0 }
     }
 
-    /// The App Group of this process: `use(_:)`, else the environment variable, else the default.
+    /// The App Group in use here: the task's scope (``withCurrent(_:isolation:operation:)``), else the
+    /// in-process provider run under way, else `use(_:)`, else the environment variable, else the default.
     public static var current: AppGroup { currentWithSource.group }
 
-    /// The App Group of this process and where that choice came from (`use(_:)` counts as the flag).
+    /// The App Group in use here and where that choice came from (a scope and `use(_:)` count as the flag).
     public static var currentWithSource: (group: AppGroup, source: Source) {
+        if let scoped { return (scoped, .flag) }
         if let chosen = override.withLock({ $0 }) { return (chosen, .flag) }
         if let fromEnvironment = ProcessInfo.processInfo.environment[environmentVariable], !fromEnvironment.isEmpty {
             return (AppGroup(path: fromEnvironment), .environment)

@@ -4,10 +4,10 @@ import Foundation
 extension FileManager {
     /// The shared container of an App Group.
     ///
-    /// On Linux every group identifier resolves to the App Group directory in use
-    /// (`--app-group`, `CONTACT_PROVIDER_APP_GROUP`, or `AppGroup.defaultGroup()`), so app and extension code
-    /// that locates its shared files this way works unchanged. The directory is created (0700)
-    /// if needed; nil if it cannot be.
+    /// On Linux every group identifier resolves to the App Group directory in use (`AppGroup.current`: a
+    /// task's scope or an in-process conformance run, else `--app-group`, `CONTACT_PROVIDER_APP_GROUP`, or
+    /// `AppGroup.defaultGroup()`), so app and extension code that locates its shared files this way
+    /// works unchanged. The directory is created (0700) if needed; nil if it cannot be.
     ///
     /// On iOS Foundation defines this method; here ContactProvider does (Linux's Foundation has no
     /// App Groups). Without the `MemberImportVisibility` upcoming feature, any file of the target

@@ -2,7 +2,6 @@ import AppGroupStore
 import ContactProvider
 import ContactProviderSystem
 import Foundation
-import Synchronization
 
 /// Checks a Contact Provider extension type against every conformance rule, in this process.
 ///
@@ -15,10 +14,19 @@ import Synchronization
 /// }
 /// ```
 ///
-/// The kit creates a temporary App Group, makes it this process's App Group while it runs (so a
-/// provider that reads the App Group database sees the kit's data), edits the data through
-/// `backend` (by default the App Group database, as the host app would) and drives the provider
-/// through the simulated system. Runs are serialised within a process.
+/// The kit creates a temporary App Group, edits the data through `backend` (by default the App
+/// Group database, as the host app would) and drives the provider through the simulated system.
+///
+/// While it runs, the provider's App Group is the kit's:
+/// `FileManager.containerURL(forSecurityApplicationGroupIdentifier:)`, `ProviderDataSource()` and every
+/// other reader of `AppGroup.current` resolve to it, in the run's tasks (a task-local scope) and also
+/// from a `DispatchQueue`, a detached task or a `Thread` the provider starts (the run is registered as
+/// the process's in-process run), so a provider never reads the wrong store. The process's own
+/// choice (`AppGroup.use(_:)`, `AppGroup.chosen`) is never changed, not even during the run.
+///
+/// In-process runs take turns: each stands for one extension process, whose App Group is one for
+/// the whole process, as on iOS; with two at once, provider code outside either run's tasks could
+/// not tell which App Group is its own.
 ///
 /// - Parameters:
 ///   - type: the extension's `@main` type.
@@ -60,25 +68,20 @@ public enum ConformanceKit {
         _ type: any ContactProviderExtension.Type, makeBackend: (AppGroup) throws -> any ConformanceBackend,
         options: ConformanceOptions
     ) async throws -> ConformanceReport {
-        await exclusive.acquire()
-        defer { exclusive.release() }
-        let previous = AppGroup.chosen
         let group = try TemporaryDirectory(prefix: "cps-conformance")
-        AppGroup.use(group.appGroup)
-        defer {
-            AppGroup.use(previous)
-            group.remove()
+        defer { group.remove() }
+        // The provider's App Group is the run's, in its tasks and outside them; `AppGroup.chosen` is untouched.
+        return try await AppGroup.withInProcessRun(group.appGroup) {
+            let paths = try prepare(group.appGroup, options: options, extensionPath: nil)
+            let subject = InProcessProvider(type, paths: paths, timeout: options.timeoutSeconds)
+            let name = String(describing: type)
+            return await check(
+                subject: subject, backend: try makeBackend(group.appGroup), provider: name,
+                options: options
+            ) { rule in
+                "try await checkContactProvider(\(name).self, options: ConformanceOptions(seed: \(options.seed), operations: \(options.operations), rules: [\"\(rule)\"]))"
+            }
         }
-        let paths = try prepare(group.appGroup, options: options, extensionPath: nil)
-        let subject = InProcessProvider(type, paths: paths, timeout: options.timeoutSeconds)
-        let name = String(describing: type)
-        let report = await check(
-            subject: subject, backend: try makeBackend(group.appGroup), provider: name,
-            options: options
-        ) { rule in
-            "try await checkContactProvider(\(name).self, options: ConformanceOptions(seed: \(options.seed), operations: \(options.operations), rules: [\"\(rule)\"]))"
-        }
-        return report
     }
 
     /// Runs the rules against a provider executable over the real pipes and processes, in a
@@ -142,44 +145,6 @@ public enum ConformanceKit {
         return ConformanceReport(
             provider: provider, seed: options.seed, operations: options.operations, results: results,
             durationSeconds: Date().timeIntervalSince(started))
-    }
-
-    /// In-process runs change the process's App Group, so they take turns.
-    private static let exclusive = AsyncExclusion()
-}
-
-/// A FIFO lock for async code.
-final class AsyncExclusion: Sendable {
-    private struct State {
-        var busy = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
-    }
-
-    private let state = Mutex(State())
-
-    func acquire() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let proceed = state.withLock { state -> Bool in
-                if !state.busy {
-                    state.busy = true
-                    return true
-                }
-                state.waiters.append(continuation)
-                return false
-            }
-            if proceed { continuation.resume() }
-        }
-    }
-
-    func release() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if state.waiters.isEmpty {
-                state.busy = false
-                return nil
-            }
-            return state.waiters.removeFirst()
-        }
-        next?.resume()
     }
 }
 

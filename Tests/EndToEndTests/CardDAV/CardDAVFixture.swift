@@ -4,41 +4,35 @@ import Testing
 
 /// One test's world: a Radicale with an empty address book, an App Group whose domain runs the
 /// `carddav-provider` example pointed at it, and a client that edits the server behind its back.
+///
+/// Made only by ``withCardDAVFixture(credentials:enableOptions:isolation:_:)``, which always stops the
+/// provider and the server and removes the App Group.
 final class CardDAVFixture: @unchecked Sendable {
     let server: RadicaleServer
     let group: TemporaryAppGroup
     let book: CardDAVTestClient
 
-    /// Starts the server, creates `tester/contacts/` and enables the domain with `enableOptions`.
-    init(credentials: (user: String, password: String)? = nil, enableOptions: [String] = []) async throws {
-        server = try RadicaleServer(python: try PythonTestTools.python(), credentials: credentials)
-        group = TemporaryAppGroup()
+    fileprivate init(server: RadicaleServer, group: TemporaryAppGroup, credentials: (user: String, password: String)?) {
+        self.server = server
+        self.group = group
         book = CardDAVTestClient(
             collection: URL(string: "tester/contacts/", relativeTo: server.baseURL)!.absoluteURL,
             credentials: credentials)
-        do {
-            try await book.createAddressBook()
-            var configure = ["carddav", "configure", "--url", book.collection.absoluteString]
-            if let credentials {
-                let passwordFile = group.path + "/password"
-                _ = FileManager.default.createFile(
-                    atPath: passwordFile, contents: Data(credentials.password.utf8),
-                    attributes: [.posixPermissions: 0o600])
-                configure += ["--username", credentials.user, "--password-file", passwordFile]
-            }
-            try host(configure, in: group)
-            try host(["enable", "--extension", BuiltProducts.path("carddav-provider")] + enableOptions, in: group)
-        } catch {
-            tearDown()
-            throw error
-        }
     }
 
-    /// Stops the provider and the server, and removes both temporary directories.
-    func tearDown() {
-        _ = try? ProcessRunner.host(["invalidate"], in: group)
-        group.cleanUp()
-        server.stop()
+    /// Creates `tester/contacts/` and enables the domain with `enableOptions`.
+    fileprivate func setUp(credentials: (user: String, password: String)?, enableOptions: [String]) async throws {
+        try await book.createAddressBook()
+        var configure = ["carddav", "configure", "--url", book.collection.absoluteString]
+        if let credentials {
+            let passwordFile = group.path + "/password"
+            _ = FileManager.default.createFile(
+                atPath: passwordFile, contents: Data(credentials.password.utf8),
+                attributes: [.posixPermissions: 0o600])
+            configure += ["--username", credentials.user, "--password-file", passwordFile]
+        }
+        try host(configure, in: group)
+        try host(["enable", "--extension", BuiltProducts.path("carddav-provider")] + enableOptions, in: group)
     }
 
     /// Signals and waits; returns the sync report (exit code `code`).
@@ -60,6 +54,33 @@ final class CardDAVFixture: @unchecked Sendable {
     /// The system store, as canonical JSON text (for before/after comparisons).
     func systemSnapshot() throws -> String {
         try host(["system", "list", "--json"], in: group).stdout
+    }
+}
+
+/// Runs `body` with a fresh ``CardDAVFixture``: starts Radicale, creates `tester/contacts/` and enables
+/// the domain (in a temporary App Group) with `enableOptions`; then, whether `body` returns or throws
+/// (or the setup fails), invalidates the provider, removes the App Group (stopping any provider left)
+/// and stops the server.
+///
+/// - Parameters:
+///   - credentials: basic authentication for the server (the provider reads the password from a file).
+///   - enableOptions: extra `contacts-host enable` options (`--page-size`, `--batch-size`).
+///   - isolation: the caller's actor (inferred).
+///   - body: the test, given the fixture.
+/// - Returns: what `body` returns.
+@discardableResult
+func withCardDAVFixture<Result>(
+    credentials: (user: String, password: String)? = nil, enableOptions: [String] = [],
+    isolation: isolated (any Actor)? = #isolation, _ body: (CardDAVFixture) async throws -> Result
+) async throws -> Result {
+    let server = try RadicaleServer(python: try PythonTestTools.python(), credentials: credentials)
+    defer { server.stop() }
+    return try await withTemporaryAppGroup(isolation: isolation) { group in
+        // The provider ends first; the App Group goes next (withTemporaryAppGroup), the server last.
+        defer { _ = try? ProcessRunner.host(["invalidate"], in: group) }
+        let fixture = CardDAVFixture(server: server, group: group, credentials: credentials)
+        try await fixture.setUp(credentials: credentials, enableOptions: enableOptions)
+        return try await body(fixture)
     }
 }
 

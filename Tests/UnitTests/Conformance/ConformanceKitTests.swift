@@ -3,16 +3,34 @@ import ContactProvider
 import ContactProviderConformance
 import ExampleProviders
 import Foundation
+import KnownBadProviders
 import Testing
 
 /// The kit called from `swift test`, exactly as a provider author would.
 @Suite("Conformance kit, in process", .serialized)
 struct ConformanceKitTests {
     final class GoodProvider: ExampleProvider {}
-    final class ChangingMarker: ExampleProvider { override class var flaw: DemoEnumerator.Flaw? { .changingMarker } }
-    final class StuckMoreComing: ExampleProvider { override class var flaw: DemoEnumerator.Flaw? { .stuckMoreComing } }
-    final class LateSnapshot: ExampleProvider { override class var flaw: DemoEnumerator.Flaw? { .markerAfterSnapshot } }
-    final class LateCalls: ExampleProvider { override class var flaw: DemoEnumerator.Flaw? { .callsAfterReturn } }
+    // The known-bad providers: the demo enumerator wrapped by one flaw each (Examples/KnownBadProviders).
+    final class ChangingMarker: KnownBadProvider {
+        override class func flawed(_ correct: DemoEnumerator) -> any ContactItemEnumerator {
+            ChangingMarkerEnumerator(wrapping: correct)
+        }
+    }
+    final class StuckMoreComing: KnownBadProvider {
+        override class func flawed(_ correct: DemoEnumerator) -> any ContactItemEnumerator {
+            StuckMoreComingEnumerator(wrapping: correct)
+        }
+    }
+    final class LateSnapshot: KnownBadProvider {
+        override class func flawed(_ correct: DemoEnumerator) -> any ContactItemEnumerator {
+            MarkerAfterSnapshotEnumerator(wrapping: correct)
+        }
+    }
+    final class LateCalls: KnownBadProvider {
+        override class func flawed(_ correct: DemoEnumerator) -> any ContactItemEnumerator {
+            CallsAfterReturnEnumerator(wrapping: correct)
+        }
+    }
 
     @Test("the good example provider passes every rule, and the call returns the report")
     func goodProviderPasses() async throws {

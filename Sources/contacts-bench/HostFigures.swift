@@ -134,7 +134,9 @@ final class HostRun {
             Figure(
                 id: "Q1", path: "library", n: n, medianMs: Measure.median(searches), referenceMs: build,
                 note: "ContactSearch.search(store, .name); reference = the first search after the import (index "
-                    + (firstUse == .used ? "written by the import" : "rebuilt: \(String(describing: firstUse))") + ")"))
+                    + (firstUse == .used
+                        ? "written with the snapshot: name index used, no rebuild"
+                        : "rebuilt: \(String(describing: firstUse))") + ")"))
         var cliSearches: [Double] = []
         for _ in 0..<cliRuns {
             let run = try Measure.spawn([host, "search", "--name", query().text], environment: environment)

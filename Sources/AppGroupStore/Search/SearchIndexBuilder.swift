@@ -45,14 +45,20 @@ struct SearchIndexBuilder {
     /// `snapshotSize` bytes and inode `snapshotInode`; and the body alone.
     func file(generation: String, snapshotSize: Int, snapshotInode: UInt64) -> (file: Data, body: Data) {
         let bodyData = Data(body)
+        var file = headerLine(generation: generation, snapshotSize: snapshotSize, snapshotInode: snapshotInode)
+        file.append(bodyData)
+        return (file, bodyData)
+    }
+
+    /// The header line (with its newline) naming the snapshot and the body's count and checksum.
+    private func headerLine(generation: String, snapshotSize: Int, snapshotInode: UInt64) -> Data {
         let stored = SearchIndex.Header(
             format: 1, kind: "search-index", keys: index.keysVersion, generation: generation,
             snapshotSize: snapshotSize, snapshotInode: snapshotInode, count: count,
             checksum: body.withUnsafeBytes { SearchIndex.checksum($0) })
-        var file = (try? LineCoding.encoder().encode(stored)) ?? Data()
-        file.append(0x0A)
-        file.append(bodyData)
-        return (file, bodyData)
+        var line = (try? LineCoding.encoder().encode(stored)) ?? Data()
+        line.append(0x0A)
+        return line
     }
 
     /// Writes the index beside a snapshot that is already durable at `snapshotPath` (under the
@@ -65,9 +71,14 @@ struct SearchIndexBuilder {
     func write(to path: String, generation: String, snapshotPath: String, expectedSnapshotSize: Int) -> Bool {
         var info = stat()
         guard stat(snapshotPath, &info) == 0, Int(info.st_size) == expectedSnapshotSize else { return false }
-        let (file, _) = file(
+        // Header and body written as they are: a million contacts' index is not copied into one Data.
+        let header = headerLine(
             generation: generation, snapshotSize: expectedSnapshotSize, snapshotInode: UInt64(info.st_ino))
-        return (try? SecureFile.replace(path, with: file, durable: false)) != nil
+        let written: Void? = try? SecureFile.replace(path, durable: false) { fd, temp in
+            try SecureFile.writeAll(fd: fd, path: temp, data: header)
+            try SecureFile.writeAll(fd: fd, path: temp, data: Data(body))
+        }
+        return written != nil
     }
 }
 

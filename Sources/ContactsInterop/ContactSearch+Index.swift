@@ -57,3 +57,18 @@ extension ContactSearch {
         return false
     }
 }
+
+extension ContactSearch {
+    /// The derived indexes `search` reads, for whoever opens the app database to register (see
+    /// ``AppGroupStore/JournaledStore/derivedIndexes``), so that every new snapshot gets them written.
+    package static let derivedIndexes: [SearchIndex] = [nameIndex]
+}
+
+extension AppDatabase {
+    /// The database of `appGroup` with ``ContactSearch/derivedIndexes`` registered: a compaction,
+    /// import or `replaceAll` through it writes the name index for its new snapshot in the same pass,
+    /// so the first `search --name` after it reads the index instead of rebuilding it.
+    package static func searchable(appGroup: AppGroup = .current) -> AppDatabase {
+        AppDatabase(appGroup: appGroup, derivedIndexes: ContactSearch.derivedIndexes)
+    }
+}

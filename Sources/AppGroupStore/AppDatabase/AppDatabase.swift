@@ -9,9 +9,10 @@ package final class AppDatabase {
     /// The underlying store.
     package let store: JournaledStore<NoMetadata>
 
-    /// The database of `appGroup`.
-    package init(appGroup: AppGroup = .current) {
-        store = JournaledStore(directory: appGroup.contactsDirectory)
+    /// The database of `appGroup`; its store keeps `derivedIndexes` current whenever it writes a
+    /// snapshot (see ``JournaledStore/derivedIndexes``; `ContactSearch` opens it with its name index).
+    package init(appGroup: AppGroup = .current, derivedIndexes: [SearchIndex] = []) {
+        store = JournaledStore(directory: appGroup.contactsDirectory, derivedIndexes: derivedIndexes)
     }
 
     /// Adds a contact. A missing identifier gets a new UUID; a given one must not exist yet.

@@ -23,6 +23,12 @@ extension JournaledStore {
         case snapshot(Range<Int>)
         case journal(Range<Int>)
         case encoded(Data)
+
+        /// Where an unchanged contact's line starts in the old snapshot (its keys are carried from there).
+        var snapshotOffset: Int? {
+            if case .snapshot(let range) = self { return range.lowerBound }
+            return nil
+        }
     }
 
     /// Folds the journal into a new snapshot with a new generation (anchors at the head stay valid).
@@ -30,6 +36,7 @@ extension JournaledStore {
     /// It keeps each contact as the byte range of its JSON in the snapshot or the journal, not as a
     /// decoded value, and streams the new snapshot to disk: memory stays near the number of
     /// contacts, not the size of the decoded address book, and contacts are copied, not re-encoded.
+    /// The ``derivedIndexes`` are written for the new snapshot in the same pass, once it is durable.
     package func compact() throws {
         try withLock(.exclusive) {
             guard let snapshot = try openSnapshot() else { return }
@@ -95,20 +102,43 @@ extension JournaledStore {
             let newHeader = SnapshotHeader(
                 format: StoreFormat.version, kind: "snapshot", generation: generation,
                 previousGeneration: header.generation, baseSeq: headSeq, count: identifiers.count, meta: meta)
+            // The registered indexes of the new snapshot, built in this pass: an unchanged contact's
+            // keys are carried from the old index (when it is valid), a changed one's derived.
+            var indexes = derivedIndexes.map { index in
+                DerivedIndexPass(
+                    builder: SearchIndexBuilder(index: index, expectedCount: identifiers.count),
+                    stored: (try? verifiedIndex(index, snapshot: snapshot, header: header)).map {
+                        StoredIndexKeys(file: $0.file, bodyStart: $0.start)
+                    })
+            }
+            var snapshotSize = 0
             SecureFile.sweepTemporaryFiles(in: directory)
             try SecureFile.replace(snapshotPath) { fd, temp in
                 var buffer = try encoder.encode(newHeader)
                 buffer.append(UInt8(ascii: "\n"))
                 var written = 0
                 for identifier in identifiers {
-                    switch lines[identifier]! {
+                    let line = lines[identifier]!
+                    let offset = snapshotSize + buffer.count
+                    switch line {
                     case .snapshot(let range): snapshot.append(range, to: &buffer)
                     case .journal(let range): journal?.append(range, to: &buffer)
                     case .encoded(let data): buffer.append(data)
                     }
+                    for position in indexes.indices {
+                        indexes[position].add(offset: offset, oldOffset: line.snapshotOffset) {
+                            switch line {
+                            case .snapshot(let range):
+                                return try ContactRecordCodec.decode(snapshot.bytes, range: range)
+                            case .journal(let range): return try ContactRecordCodec.decode(journal!.bytes, range: range)
+                            case .encoded(let data): return try ContactRecordCodec.decode(data)
+                            }
+                        }
+                    }
                     buffer.append(UInt8(ascii: "\n"))
                     if buffer.count > 1 << 20 {
                         try SecureFile.writeAll(fd: fd, path: temp, data: buffer)
+                        snapshotSize += buffer.count
                         buffer.removeAll(keepingCapacity: true)
                         written += 1
                         // Contacts are copied in identifier order, mostly sequential in both files.
@@ -119,8 +149,15 @@ extension JournaledStore {
                     }
                 }
                 try SecureFile.writeAll(fd: fd, path: temp, data: buffer)
+                snapshotSize += buffer.count
             }
             try writeEmptyJournal(generation: generation, baseSeq: headSeq)
+            // Only now, with the snapshot durable: a crash before this leaves the old index (stale).
+            for pass in indexes where !pass.abandoned {
+                pass.builder.write(
+                    to: path(of: pass.builder.index), generation: generation, snapshotPath: snapshotPath,
+                    expectedSnapshotSize: snapshotSize)
+            }
         }
     }
 
@@ -145,11 +182,20 @@ extension JournaledStore {
         var bytes = [UInt8](try LineCoding.encoder().encode(header))
         bytes.append(UInt8(ascii: "\n"))
         bytes.reserveCapacity(bytes.count + records.count * 200)
+        var indexes = derivedIndexes.map { SearchIndexBuilder(index: $0, expectedCount: records.count) }
         for record in records {
+            let offset = bytes.count
             try ContactRecordCodec.encode(record, into: &bytes)
             bytes.append(UInt8(ascii: "\n"))
+            for position in indexes.indices { indexes[position].append(offset: offset, record: record) }
         }
         try SecureFile.replace(snapshotPath, with: Data(bytes))
+        // After the snapshot is durable (see `compact`).
+        for builder in indexes {
+            builder.write(
+                to: path(of: builder.index), generation: generation, snapshotPath: snapshotPath,
+                expectedSnapshotSize: bytes.count)
+        }
     }
 
     func writeEmptyJournal(generation: String, baseSeq: Int) throws {

@@ -60,13 +60,23 @@ package final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     /// False (with `retainsContacts` false): loaded states keep only the set of live identifiers,
     /// no positions, so they answer `contains` and `count` but cannot page (the system engine's case).
     package let keepsOrder: Bool
+    /// The search indexes derived from this store's snapshot (their key functions live above this
+    /// module, so the opener names them): every snapshot this store writes (a compaction,
+    /// `replaceAll`, `reset`) gets them written for it in the same pass, so the first search after
+    /// it needs no rebuild. An index not named here is rebuilt by the first search after a new snapshot.
+    package let derivedIndexes: [SearchIndex]
 
-    /// A store in `directory` (created with mode 0700 on first write).
-    package init(directory: String, retainsContacts: Bool = true, lazySnapshot: Bool = false, keepsOrder: Bool = true) {
+    /// A store in `directory` (created with mode 0700 on first write) that keeps `derivedIndexes`
+    /// current whenever it writes a snapshot.
+    package init(
+        directory: String, retainsContacts: Bool = true, lazySnapshot: Bool = false, keepsOrder: Bool = true,
+        derivedIndexes: [SearchIndex] = []
+    ) {
         self.directory = directory
         self.retainsContacts = retainsContacts
         self.lazySnapshot = lazySnapshot
         self.keepsOrder = keepsOrder
+        self.derivedIndexes = derivedIndexes
     }
 
     private struct IdentifierOnly: Decodable {

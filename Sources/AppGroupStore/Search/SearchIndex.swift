@@ -9,8 +9,11 @@ import Glibc
 /// <offset> <key> <key> …      one line per snapshot contact, in snapshot order
 /// ```
 ///
-/// It holds no data of its own: it is built from the snapshot on the first search of a generation
-/// and written atomically (not `fsync`ed: losing it costs a rebuild). It is trusted only when its
+/// It holds no data of its own. A store told of it (``JournaledStore/derivedIndexes``) writes it
+/// beside every snapshot it writes, in the same pass (a compaction carries the previous index's keys
+/// forward for contacts that did not change and derives keys only for changed ones); otherwise the
+/// first search of a generation builds it from the snapshot. It is written atomically after the
+/// snapshot is durable, and not `fsync`ed: losing it costs a rebuild. It is trusted only when its
 /// header names the snapshot's generation, size and inode, its line count and FNV-1a checksum match,
 /// and every contact it points at decodes; otherwise it is rebuilt (or, when it cannot be written,
 /// used from memory). Contacts the journal changed since the snapshot are read from the journal, and
@@ -192,7 +195,7 @@ extension JournaledStore {
         }
     }
 
-    private enum IndexRejection: Error, CustomStringConvertible {
+    enum IndexRejection: Error, CustomStringConvertible {
         case stale
         case damaged(String)
 
@@ -205,7 +208,7 @@ extension JournaledStore {
     }
 
     /// The index file and where its body starts, if it is exactly the index of this snapshot.
-    private func verifiedIndex(_ index: SearchIndex, snapshot: MappedFile, header: SnapshotHeader<Meta>) throws
+    func verifiedIndex(_ index: SearchIndex, snapshot: MappedFile, header: SnapshotHeader<Meta>) throws
         -> (file: MappedFile, start: Int)
     {
         guard let file = try MappedFile.openIfPresent(path(of: index)) else { throw IndexRejection.stale }
@@ -232,12 +235,9 @@ extension JournaledStore {
     private func buildIndex(
         _ index: SearchIndex, snapshot: MappedFile, header: SnapshotHeader<Meta>, headerEnd: Int
     ) throws -> (body: Data, written: Bool) {
-        // Bytes in an array (Data's append is several times slower per call), one Data at the end.
-        var body: [UInt8] = []
-        body.reserveCapacity(header.count * 48)
+        var builder = SearchIndexBuilder(index: index, expectedCount: header.count)
         var offset = headerEnd
         var lineNumber = 1
-        var count = 0
         while offset < snapshot.size {
             lineNumber += 1
             guard let end = snapshot.newline(from: offset) else {
@@ -249,27 +249,13 @@ extension JournaledStore {
             } catch {
                 throw StoreError.malformed(path: snapshotPath, line: lineNumber, reason: LineCoding.reason(error))
             }
-            body.append(contentsOf: String(offset).utf8)
-            for key in index.keys(record) {
-                for piece in key.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x0A }) {
-                    body.append(0x20)
-                    body.append(contentsOf: piece)
-                }
-            }
-            body.append(0x0A)
-            count += 1
+            builder.append(offset: offset, record: record)
             offset = end + 1
         }
-        let checksum = body.withUnsafeBytes { SearchIndex.checksum($0) }
-        let bodyData = Data(body)
-        let stored = SearchIndex.Header(
-            format: 1, kind: "search-index", keys: index.keysVersion, generation: header.generation,
-            snapshotSize: snapshot.size, snapshotInode: snapshot.inode, count: count, checksum: checksum)
-        var file = (try? LineCoding.encoder().encode(stored)) ?? Data()
-        file.append(0x0A)
-        file.append(bodyData)
+        let (file, body) = builder.file(
+            generation: header.generation, snapshotSize: snapshot.size, snapshotInode: snapshot.inode)
         // Derived data: not fsync'ed (a crash leaves an index that fails its checks and is rebuilt).
         let written = (try? SecureFile.replace(path(of: index), with: file, durable: false)) != nil
-        return (bodyData, written)
+        return (body, written)
     }
 }

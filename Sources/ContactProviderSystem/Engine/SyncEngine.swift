@@ -456,6 +456,11 @@ public final class SyncEngine {
     static func race(
         _ seconds: Double, clock: any SystemClock, _ operation: @escaping @Sendable () async -> Void
     ) async -> Bool {
+        if clock is ContinuousSystemClock {
+            // Real time: the process's one watchdog thread (no timer task per call; see P4).
+            return await race(seconds, watchdog: .shared, start: { job in Task { await job() } }, operation)
+        }
+        // A test's clock (ManualClock): time moves when the test says.
         let race = TimeoutRace()
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             race.start(continuation)
@@ -470,6 +475,32 @@ public final class SyncEngine {
                 } catch {}
             }
             race.onFinish { timer.cancel() }
+        }
+    }
+
+    /// `race` on `watchdog`'s clock; `start` runs a job as a task (a test holds it back, as a loaded
+    /// machine does).
+    ///
+    /// The limit measures the operation, not the wait for a thread to run it: the deadline is
+    /// registered when the operation's task starts, not when it is queued. (Registered at the call,
+    /// a task that waited longer than the limit for one of the few cooperative threads, as under a
+    /// full test suite on two cores, timed out before its first instruction: "enumerationTimeout at
+    /// once".) A deadline that passes decides on a task of its own, queued behind a completion that
+    /// is already waiting for a thread, as the timer task it replaces did.
+    static func race(
+        _ seconds: Double, watchdog: DeadlineWatchdog,
+        start: (@escaping @Sendable () async -> Void) -> Void,
+        _ operation: @escaping @Sendable () async -> Void
+    ) async -> Bool {
+        let race = TimeoutRace()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            race.start(continuation)
+            start {
+                let id = watchdog.schedule(after: seconds) { Task { race.finish(false) } }
+                race.onFinish { watchdog.cancel(id) }
+                await operation()
+                race.finish(true)
+            }
         }
     }
 

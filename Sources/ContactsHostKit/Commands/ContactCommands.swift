@@ -67,7 +67,7 @@ enum ContactCommands {
         run: { arguments, context in
             var record = ContactRecord(identifier: try arguments.value(ContactFieldOptions.identifier) ?? "")
             try apply(arguments, to: &record)
-            let database = AppDatabase(appGroup: context.appGroup)
+            let database = AppDatabase.searchable(appGroup: context.appGroup)
             let added = try database.add(record)
             context.output.out(added.identifier)
             compactAfterCommit(database, context: context)
@@ -88,7 +88,7 @@ enum ContactCommands {
             }
         },
         run: { arguments, context in
-            let database = AppDatabase(appGroup: context.appGroup)
+            let database = AppDatabase.searchable(appGroup: context.appGroup)
             let updated = try database.update(arguments.positionals[0]) { try apply(arguments, to: &$0) }
             context.output.out(updated.identifier)
             compactAfterCommit(database, context: context)
@@ -100,7 +100,7 @@ enum ContactCommands {
         positional: PositionalSpec("ID", minimum: 1, maximum: .max),
         examples: ["contacts-host delete ada-1", "contacts-host delete ada-1 bob-2"],
         run: { arguments, context in
-            let database = AppDatabase(appGroup: context.appGroup)
+            let database = AppDatabase.searchable(appGroup: context.appGroup)
             try database.delete(arguments.positionals)
             compactAfterCommit(database, context: context)
             return ExitCode.success
@@ -112,7 +112,8 @@ enum ContactCommands {
         positional: PositionalSpec("ID", minimum: 1, maximum: 1),
         examples: ["contacts-host get ada-1", "contacts-host get ada-1 --json"],
         run: { arguments, context in
-            guard let record = try AppDatabase(appGroup: context.appGroup).get(arguments.positionals[0]) else {
+            guard let record = try AppDatabase.searchable(appGroup: context.appGroup).get(arguments.positionals[0])
+            else {
                 throw StoreError.notFound(identifier: arguments.positionals[0])
             }
             context.output.out(arguments.has(getJSON) ? try ContactJSON.encode(record) : ContactJSON.detail(record))
@@ -124,7 +125,7 @@ enum ContactCommands {
         options: [listJSON],
         examples: ["contacts-host list", "contacts-host list --json"],
         run: { arguments, context in
-            let records = try AppDatabase(appGroup: context.appGroup).all()
+            let records = try AppDatabase.searchable(appGroup: context.appGroup).all()
             printList(records, json: arguments.has(listJSON), context: context)
             return ExitCode.success
         })
@@ -143,7 +144,7 @@ enum ContactCommands {
             "Like the seed demo's Reset button: the database is emptied and ContactProviderManager.reset() is called.",
         examples: ["contacts-host reset"],
         run: { _, context in
-            try AppDatabase(appGroup: context.appGroup).reset()
+            try AppDatabase.searchable(appGroup: context.appGroup).reset()
             // The app database is reset (committed): a failure of the system side is reported, not an exit 1.
             do {
                 try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier).reset()
@@ -189,7 +190,7 @@ enum ContactCommands {
                 }
                 data = contents
             }
-            let database = AppDatabase(appGroup: context.appGroup)
+            let database = AppDatabase.searchable(appGroup: context.appGroup)
             var skipped = 0
             let total: Int
             let result: (added: Int, updated: Int)
@@ -260,11 +261,11 @@ enum ContactCommands {
         run: { arguments, context in
             let records: [ContactRecord]
             if arguments.has(ExportOptions.salvage) {
-                let salvage = try AppDatabase(appGroup: context.appGroup).store.salvage()
+                let salvage = try AppDatabase.searchable(appGroup: context.appGroup).store.salvage()
                 for problem in salvage.problems { context.output.err(problem.description) }
                 records = salvage.contacts
             } else {
-                records = try AppDatabase(appGroup: context.appGroup).all()
+                records = try AppDatabase.searchable(appGroup: context.appGroup).all()
             }
             if arguments.has(ExportOptions.vcard) {
                 let version = try arguments.value(ExportOptions.version) ?? .v3

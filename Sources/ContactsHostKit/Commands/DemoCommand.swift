@@ -2,6 +2,7 @@ import AppGroupStore
 import CommandLineToolkit
 import ContactProvider
 import ContactProviderSystem
+import ContactsInterop
 import Foundation
 
 /// `contacts-host demo`: the whole flow, end to end, with real processes and pipes.
@@ -47,7 +48,7 @@ enum DemoCommand {
     /// Why the demo must not reset `group` (the user's contacts or provider are in it), or nil. Reads only.
     static func userData(in group: AppGroup, provider: String) throws -> String? {
         let demoNames = Set(samples.map { "\($0.0) \($0.1)" } + ["Carol Nguyen"])
-        let contacts = try AppDatabase(appGroup: group).all()
+        let contacts = try AppDatabase.searchable(appGroup: group).all()
         let foreign = contacts.filter { !demoNames.contains("\($0.givenName) \($0.familyName)") }
         if !foreign.isEmpty {
             return "it holds \(foreign.count) contact(s) the demo did not add (e.g. '\(foreign[0].displayName)')"
@@ -90,7 +91,7 @@ enum DemoCommand {
             out.out("App Group: \(group.path) (\(context.appGroupSource.explanation))")
         }
         let client = try SystemClient(appGroup: group, domain: DefaultContactProviderDomain.identifier)
-        let database = AppDatabase(appGroup: group)
+        let database = AppDatabase.searchable(appGroup: group)
         out.out("Provider:  \(provider)\n")
 
         try client.shutdownProvider()

@@ -1,5 +1,6 @@
 import AppGroupStore
 import CommandLineToolkit
+import ContactsInterop
 import Foundation
 
 /// `contacts-host generate N [--seed S]`: sample data for trying things at scale.
@@ -33,7 +34,7 @@ enum GenerateCommand {
             let ticker = ProgressTicker(output: context.output, prefix: "generate", phase: "making \(count) contacts")
             defer { ticker.stop() }
             let records = SampleContacts.make(count, seed: seed)
-            let database = AppDatabase(appGroup: context.appGroup)
+            let database = AppDatabase.searchable(appGroup: context.appGroup)
             let result = try database.upsert(records) { done in ticker.set("writing \(done)/\(count) contacts") }
             ticker.set("compacting the database (the \(count) contacts are committed)")
             try database.compactIfNeeded()

@@ -19,7 +19,7 @@ public struct AppGroupDoctor {
     }
 
     /// The app database's store.
-    var appStore: JournaledStore<NoMetadata> { AppDatabase(appGroup: appGroup).store }
+    var appStore: JournaledStore<NoMetadata> { AppDatabase.searchable(appGroup: appGroup).store }
 
     /// Every domain with files in the App Group (`domains/*` and `run/*`).
     func domains() -> [DomainPaths] {

@@ -5,7 +5,9 @@ import Testing
 /// A smoke run of the benchmark's host figures at a tiny size (no timing assertions).
 @Suite("Examples: contacts-bench --host-only smoke run")
 struct HostBenchmarkSmokeTests {
-    @Test("contacts-bench --quick --host-only --contacts 40 --json reports import, get, search, status and add")
+    @Test(
+        "contacts-bench --quick --host-only --contacts 40 --json reports import, get, search (and the first after a compaction), status and add"
+    )
     func smoke() throws {
         try withTemporaryAppGroup { group in
             let result = try ProcessRunner.run(
@@ -15,14 +17,17 @@ struct HostBenchmarkSmokeTests {
             let figures = try #require(
                 try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
             for (id, path) in [
-                ("I1", "cli"), ("G1", "library"), ("G1", "cli"), ("Q1", "library"), ("Q1", "cli"), ("S1", "cli"),
-                ("P1", "library"), ("P1", "cli"),
+                ("I1", "cli"), ("G1", "library"), ("G1", "cli"), ("Q1", "library"), ("Q1", "cli"), ("Q2", "library"),
+                ("S1", "cli"), ("P1", "library"), ("P1", "cli"),
             ] {
                 let figure = try #require(
                     figures.first { $0["id"] as? String == id && $0["path"] as? String == path }, "\(id) \(path)")
                 #expect((figure["medianMs"] as? Double ?? 0) > 0, "\(id) \(path)")
                 #expect(figure["n"] as? Int == 40)
             }
+            let firstSearch = try #require(
+                figures.first { $0["id"] as? String == "Q1" && $0["path"] as? String == "library" })
+            #expect((firstSearch["note"] as? String ?? "").contains("name index used, no rebuild"), "\(firstSearch)")
             let importFigure = try #require(figures.first { $0["id"] as? String == "I1" })
             #expect((importFigure["peakRSSBytes"] as? Int ?? 0) > 1_000_000)
             #expect(!figures.contains { $0["id"] as? String == "P3" }, "--host-only skips the sync figures")

@@ -1,0 +1,159 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The body of a ``SearchIndex`` file, built one snapshot line at a time (in snapshot order) by
+/// whoever reads or writes that snapshot: a search that rebuilds it, or a compaction or
+/// `replaceAll` that writes a new snapshot and its index in the same pass.
+struct SearchIndexBuilder {
+    let index: SearchIndex
+    /// Bytes in an array (Data's append is several times slower per call), one Data at the end.
+    private(set) var body: [UInt8] = []
+    /// Lines so far (one per snapshot contact).
+    private(set) var count = 0
+
+    init(index: SearchIndex, expectedCount: Int) {
+        self.index = index
+        body.reserveCapacity(expectedCount * 48)
+    }
+
+    /// The line of the contact whose snapshot line starts at `offset`, its keys computed from `record`.
+    mutating func append(offset: Int, record: ContactRecord) {
+        body.append(contentsOf: String(offset).utf8)
+        for key in index.keys(record) {
+            for piece in key.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x0A }) {
+                body.append(0x20)
+                body.append(contentsOf: piece)
+            }
+        }
+        body.append(0x0A)
+        count += 1
+    }
+
+    /// The line of a contact at `offset` whose keys come unchanged from an earlier index:
+    /// `storedKeys` is what followed that line's offset (nothing, or a space and the keys).
+    mutating func append(offset: Int, storedKeys: UnsafeRawBufferPointer) {
+        body.append(contentsOf: String(offset).utf8)
+        body.append(contentsOf: storedKeys)
+        body.append(0x0A)
+        count += 1
+    }
+
+    /// The whole file (header line, then the body) for the snapshot of `generation` whose file has
+    /// `snapshotSize` bytes and inode `snapshotInode`; and the body alone.
+    func file(generation: String, snapshotSize: Int, snapshotInode: UInt64) -> (file: Data, body: Data) {
+        let bodyData = Data(body)
+        var file = headerLine(generation: generation, snapshotSize: snapshotSize, snapshotInode: snapshotInode)
+        file.append(bodyData)
+        return (file, bodyData)
+    }
+
+    /// The header line (with its newline) naming the snapshot and the body's count and checksum.
+    private func headerLine(generation: String, snapshotSize: Int, snapshotInode: UInt64) -> Data {
+        let stored = SearchIndex.Header(
+            format: 1, kind: "search-index", keys: index.keysVersion, generation: generation,
+            snapshotSize: snapshotSize, snapshotInode: snapshotInode, count: count,
+            checksum: body.withUnsafeBytes { SearchIndex.checksum($0) })
+        var line = (try? LineCoding.encoder().encode(stored)) ?? Data()
+        line.append(0x0A)
+        return line
+    }
+
+    /// Writes the index beside a snapshot that is already durable at `snapshotPath` (under the
+    /// store's exclusive lock, so the file is the one just written): atomically, not `fsync`ed —
+    /// a crash before or during this leaves the previous index (another generation: stale) or one
+    /// whose checksum fails, and the next search rebuilds it. Returns whether it was written; a
+    /// snapshot whose size is not `expectedSnapshotSize` (it is not the one this index describes)
+    /// gets no index.
+    @discardableResult
+    func write(to path: String, generation: String, snapshotPath: String, expectedSnapshotSize: Int) -> Bool {
+        var info = stat()
+        guard stat(snapshotPath, &info) == 0, Int(info.st_size) == expectedSnapshotSize else { return false }
+        // Header and body written as they are: a million contacts' index is not copied into one Data.
+        let header = headerLine(
+            generation: generation, snapshotSize: expectedSnapshotSize, snapshotInode: UInt64(info.st_ino))
+        let written: Void? = try? SecureFile.replace(path, durable: false) { fd, temp in
+            try SecureFile.writeAll(fd: fd, path: temp, data: header)
+            try SecureFile.writeAll(fd: fd, path: temp, data: Data(body))
+        }
+        return written != nil
+    }
+}
+
+/// The stored keys of a verified index of the previous snapshot, looked up by a contact's offset in
+/// that snapshot. Compaction asks in increasing offset order (both snapshots are sorted by
+/// identifier), so one forward walk over the old index serves the whole pass: no map of a million
+/// offsets, no re-derivation of an unchanged contact's keys.
+struct StoredIndexKeys {
+    private let file: MappedFile
+    private var position: Int
+    /// The line at `position`: its offset and the range of what follows the offset.
+    private var current: (offset: Int, keys: Range<Int>)?
+
+    init(file: MappedFile, bodyStart: Int) {
+        self.file = file
+        position = bodyStart
+        current = nil
+        advance()
+    }
+
+    private mutating func advance() {
+        let bytes = file.bytes
+        guard position < bytes.count,
+            let newline = memchr(bytes.baseAddress! + position, 0x0A, bytes.count - position)
+        else {
+            current = nil
+            return
+        }
+        let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
+        var offset = 0
+        var cursor = position
+        while cursor < end, bytes[cursor] != 0x20 {
+            let digit = bytes[cursor] &- 0x30
+            // Not a number: this line matches no offset (its contact's keys are derived again).
+            guard digit <= 9 else {
+                offset = -1
+                break
+            }
+            offset = offset &* 10 &+ Int(digit)
+            cursor += 1
+        }
+        while cursor < end, bytes[cursor] != 0x20 { cursor += 1 }
+        current = (offset, cursor..<end)
+        position = end + 1
+    }
+
+    /// The stored keys (nothing, or a space and the keys) of the contact whose line started at
+    /// `offset` in the old snapshot; nil when the index has no such line after the last one asked.
+    mutating func keys(at offset: Int) -> UnsafeRawBufferPointer? {
+        while let line = current, line.offset < offset { advance() }
+        guard let line = current, line.offset == offset else { return nil }
+        return UnsafeRawBufferPointer(rebasing: file.bytes[line.keys])
+    }
+}
+
+/// One registered index while a compaction writes a new snapshot: its new body, and the old
+/// index's keys to carry forward for contacts that did not change.
+struct DerivedIndexPass {
+    var builder: SearchIndexBuilder
+    var stored: StoredIndexKeys?
+    /// A contact whose keys could not be computed: no index is written (the next search builds one).
+    var abandoned = false
+
+    /// The contact at `offset` of the new snapshot: carried from `oldOffset` of the previous
+    /// snapshot when the old index has it, otherwise derived from `record()` (decoded only then).
+    mutating func add(offset: Int, oldOffset: Int?, record: () throws -> ContactRecord) {
+        guard !abandoned else { return }
+        if let oldOffset, let keys = stored?.keys(at: oldOffset) {
+            builder.append(offset: offset, storedKeys: keys)
+            return
+        }
+        do {
+            builder.append(offset: offset, record: try record())
+        } catch {
+            abandoned = true
+        }
+    }
+}

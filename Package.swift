@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "AppGroupStore"),
         // One argument parser, usage error and exit-code set for every executable (host and providers).
         .target(name: "CommandLineToolkit"),
-        // Inside, one way: Configuration ← Engine ← Pipes ← Runtime, Host. The engine only emits
+        // Inside, one way: Configuration, Rules ← Engine ← Pipes ← Runtime, Host. The engine only emits
         // `SyncEngine.Event`s; whoever owns it (the provider runtime, the kit) rings the watchers.
         .target(name: "ContactProviderSystem", dependencies: ["AppGroupStore", "CommandLineToolkit"]),
         // Not only for `ContactRecord`: the name search runs on the store's own index

@@ -124,12 +124,19 @@ package enum SecureFile {
         var allFlags = flags | O_NOFOLLOW | O_CLOEXEC
         if create { allFlags |= O_CREAT }
         let fd = Glibc.open(path, allFlags, 0o600)
-        guard fd >= 0 else {
-            if errno == ELOOP {
-                throw StoreError.unsafePath(path: path, reason: "is a symbolic link")
-            }
-            throw StoreError.io(path: path, operation: "open", errno: errno)
-        }
+        guard fd >= 0 else { throw openFailure(path) }
+        return try checkedOrClosed(fd, path: path)
+    }
+
+    /// The error for an `open` of `path` that just failed: a symbolic link (`O_NOFOLLOW`), or `errno`.
+    private static func openFailure(_ path: String) -> StoreError {
+        let code = errno
+        if code == ELOOP { return .unsafePath(path: path, reason: "is a symbolic link") }
+        return .io(path: path, operation: "open", errno: code)
+    }
+
+    /// `fd`, just opened at `path`, once ``checkRegularOwned(fd:path:)`` accepts it; closed when it does not.
+    private static func checkedOrClosed(_ fd: Int32, path: String) throws -> Int32 {
         do {
             try checkRegularOwned(fd: fd, path: path)
         } catch {
@@ -170,16 +177,9 @@ package enum SecureFile {
         let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
-            if errno == ELOOP { throw StoreError.unsafePath(path: path, reason: "is a symbolic link") }
-            throw StoreError.io(path: path, operation: "open", errno: errno)
+            throw openFailure(path)
         }
-        do {
-            try checkRegularOwned(fd: fd, path: path)
-        } catch {
-            close(fd)
-            throw error
-        }
-        return fd
+        return try checkedOrClosed(fd, path: path)
     }
 
     /// Reads from the current position of `fd` to the end.

@@ -1,9 +1,6 @@
 import Dispatch
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// An `fdatasync` of the journal running on another thread, so a writer can prepare its next entry
 /// while the disk makes the last one durable.

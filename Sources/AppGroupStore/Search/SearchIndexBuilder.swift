@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// The body of a ``SearchIndex`` file, built one snapshot line at a time (in snapshot order) by
 /// whoever reads or writes that snapshot: a search that rebuilds it, or a compaction or

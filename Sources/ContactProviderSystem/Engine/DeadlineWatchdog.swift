@@ -1,9 +1,6 @@
 import Foundation
+import Glibc
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// One thread that fires the page and batch time limits (R41) of every enumerate call in the process.
 ///

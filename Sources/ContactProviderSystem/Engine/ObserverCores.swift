@@ -40,15 +40,19 @@ package final class ObserverCallLog<Payload: Sendable, End: Sendable>: Sendable 
     private let emptyPayload: Payload
     let transcript: Transcript
     private let method: String
-    private let lateRule: String
-    private let terminalRule: String
+    /// The rules a late call breaks (`R20`, and `R30` for changes), as the transcript names them.
+    private let lateRules: String
+    private let terminalRule: FrameworkRule
 
-    init(payload: Payload, transcript: Transcript, method: String, lateRule: String, terminalRule: String) {
+    init(
+        payload: Payload, transcript: Transcript, method: String, lateRules: [FrameworkRule],
+        terminalRule: FrameworkRule
+    ) {
         state = Mutex(State(payload: payload))
         emptyPayload = payload
         self.transcript = transcript
         self.method = method
-        self.lateRule = lateRule
+        self.lateRules = lateRules.map(\.id).joined(separator: "/")
         self.terminalRule = terminalRule
     }
 
@@ -58,7 +62,7 @@ package final class ObserverCallLog<Payload: Sendable, End: Sendable>: Sendable 
             if state.closed { state.lateCalls.append(call) }
             return state.closed
         }
-        transcript.record(closed ? "  ! \(call) after \(method) returned (ignored, \(lateRule))" : "  \(call)")
+        transcript.record(closed ? "  ! \(call) after \(method) returned (ignored, \(lateRules))" : "  \(call)")
         return !closed
     }
 
@@ -68,7 +72,7 @@ package final class ObserverCallLog<Payload: Sendable, End: Sendable>: Sendable 
         state.withLock { state in
             if state.end != nil {
                 state.violations.append(
-                    .ruleViolation(rule: terminalRule, message: "\(call) was called after the terminal call"))
+                    .ruleViolation(terminalRule, message: "\(call) was called after the terminal call"))
             } else {
                 update(&state.payload)
             }
@@ -82,7 +86,7 @@ package final class ObserverCallLog<Payload: Sendable, End: Sendable>: Sendable 
             if state.end != nil {
                 state.violations.append(
                     .ruleViolation(
-                        rule: terminalRule,
+                        terminalRule,
                         message: "a second terminal call (\(call)) after the \(method) call had ended"))
             } else {
                 state.end = end
@@ -131,7 +135,7 @@ public final class ContentObserverCore: Sendable {
         self.suggestedPageSize = suggestedPageSize
         self.pause = pause
         log = ObserverCallLog(
-            payload: [], transcript: transcript, method: "enumerateContent", lateRule: "R20", terminalRule: "R19")
+            payload: [], transcript: transcript, method: "enumerateContent", lateRules: [.r20], terminalRule: .r19)
     }
 
     /// `didEnumerate(_:)`.
@@ -198,8 +202,8 @@ public final class ChangeObserverCore: Sendable {
         self.suggestedBatchSize = suggestedBatchSize
         self.pause = pause
         log = ObserverCallLog(
-            payload: ChangePayload(), transcript: transcript, method: "enumerateChanges", lateRule: "R20/R30",
-            terminalRule: "R30")
+            payload: ChangePayload(), transcript: transcript, method: "enumerateChanges", lateRules: [.r20, .r30],
+            terminalRule: .r30)
     }
 
     /// `didUpdate(_:)`.

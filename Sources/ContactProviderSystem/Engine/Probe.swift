@@ -107,6 +107,6 @@ extension SyncEngine {
     }
 
     private static func violation(_ failure: SyncFailure) -> ProbeResult.Violation {
-        ProbeResult.Violation(rule: failure.rule ?? "?", message: failure.description)
+        ProbeResult.Violation(rule: failure.rule?.id ?? "?", message: failure.description)
     }
 }

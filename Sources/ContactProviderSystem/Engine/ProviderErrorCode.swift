@@ -25,7 +25,7 @@ package enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// The provider passed some other error to a `…WithError` call.
     case providerReported(String)
     /// The provider broke a numbered rule of the framework (see the README's rule table).
-    case ruleViolation(rule: String, message: String)
+    case ruleViolation(FrameworkRule, message: String)
     /// The domain is disabled; the system does not run the extension (R7).
     case domainDisabled
     /// The system could not read or write its files.
@@ -41,8 +41,8 @@ package enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The rule id when this is a rule violation.
-    package var rule: String? {
+    /// The rule when this is a rule violation.
+    package var rule: FrameworkRule? {
         if case .ruleViolation(let rule, _) = self { return rule }
         return nil
     }

@@ -232,34 +232,33 @@ public final class SyncEngine {
         if let violation = result.violations.first { throw violation }
         guard let end = result.end else {
             throw SyncFailure.ruleViolation(
-                rule: "R20", message: "\(call) returned without calling a terminal observer method")
+                .r20, message: "\(call) returned without calling a terminal observer method")
         }
         try checkSize(
             result.items.count, suggested: configuration.pageSize, cap: configuration.hardCapMultiplier,
-            rule: "R21", what: "page", report: &report)
+            rule: .r21, what: "page", report: &report)
         let ids = result.items.map(\.identifier)
         if Set(ids).count != ids.count {
-            report.warnings.append("R19: a page delivered the same identifier twice; the last value wins")
+            report.warnings.append(
+                "\(FrameworkRule.r19): a page delivered the same identifier twice; the last value wins")
         }
         switch end {
         case .error(let code, let message):
-            if code == .pageExpired || code == .changeAnchorExpired { return .expired(.pageExpired) }
-            if let code { throw SyncFailure.provider(code, message: message) }
-            throw SyncFailure.providerReported(message)
+            return try outcome(ofError: code, message: message, expiredAs: .pageExpired)
         case .page(let next):
             guard !next.generationMarker.isEmpty else {
                 throw SyncFailure.ruleViolation(
-                    rule: "R23", message: "didFinishEnumeratingPage(upTo:) was given an empty generation marker")
+                    .r23, message: "didFinishEnumeratingPage(upTo:) was given an empty generation marker")
             }
             if page != .initial, next.generationMarker != page.generationMarker {
                 throw SyncFailure.ruleViolation(
-                    rule: "R23",
+                    .r23,
                     message:
                         "the generation marker changed during content enumeration (page \(page) → next page \(next))")
             }
             if next == page {
                 throw SyncFailure.ruleViolation(
-                    rule: "R22",
+                    .r22,
                     message:
                         "didFinishEnumeratingPage(upTo:) returned the current page \(page); the enumeration would never end"
                 )
@@ -273,12 +272,11 @@ public final class SyncEngine {
         case .content(let marker):
             guard !marker.isEmpty else {
                 throw SyncFailure.ruleViolation(
-                    rule: "R23", message: "didFinishEnumeratingContent(upTo:) was given an empty generation marker")
+                    .r23, message: "didFinishEnumeratingContent(upTo:) was given an empty generation marker")
             }
             if page != .initial, marker != page.generationMarker {
                 throw SyncFailure.ruleViolation(
-                    rule: "R23",
-                    message: "didFinishEnumeratingContent(upTo:) used a marker different from the pages' marker")
+                    .r23, message: "didFinishEnumeratingContent(upTo:) used a marker different from the pages' marker")
             }
             // R25: the first change enumeration starts at (marker, 0).
             try commit(
@@ -308,27 +306,25 @@ public final class SyncEngine {
         if let violation = result.violations.first { throw violation }
         guard let end = result.end else {
             throw SyncFailure.ruleViolation(
-                rule: "R30", message: "\(call) returned without calling a terminal observer method")
+                .r30, message: "\(call) returned without calling a terminal observer method")
         }
         try checkSize(
             result.count, suggested: configuration.batchSize, cap: configuration.hardCapMultiplier,
-            rule: "R31", what: "batch", report: &report)
+            rule: .r31, what: "batch", report: &report)
         switch end {
         case .error(let code, let message):
-            if code == .changeAnchorExpired || code == .pageExpired { return .expired(.changeAnchorExpired) }
-            if let code { throw SyncFailure.provider(code, message: message) }
-            throw SyncFailure.providerReported(message)
+            return try outcome(ofError: code, message: message, expiredAs: .changeAnchorExpired)
         case .batch(let next, let moreComing):
             if moreComing, next == anchor {
                 throw SyncFailure.ruleViolation(
-                    rule: "R40",
+                    .r40,
                     message:
                         "moreComing is true but the anchor did not advance from \(anchor); the system would loop forever"
                 )
             }
             if !moreComing, next == anchor, result.count > 0 {
                 report.warnings.append(
-                    "R40: a batch with \(result.count) changes returned the starting anchor \(anchor)")
+                    "\(FrameworkRule.r40): a batch with \(result.count) changes returned the starting anchor \(anchor)")
             }
             // Apply in call order (R32 upsert, R33 delete; unknown ids are a no-op) and commit once.
             var fold = ChangeFold()
@@ -359,12 +355,22 @@ public final class SyncEngine {
         }
     }
 
+    /// A page or batch that ended with an error: either expiry (R27, R38: the system drops its
+    /// contacts and restarts content enumeration, reporting `expiredAs`), or the sync's failure.
+    private func outcome(
+        ofError code: ProviderErrorCode?, message: String, expiredAs expiry: ProviderErrorCode
+    ) throws -> StepOutcome {
+        if code == .pageExpired || code == .changeAnchorExpired { return .expired(expiry) }
+        if let code { throw SyncFailure.provider(code, message: message) }
+        throw SyncFailure.providerReported(message)
+    }
+
     private func checkSize(
-        _ count: Int, suggested: Int, cap: Int, rule: String, what: String, report: inout SyncReport
+        _ count: Int, suggested: Int, cap: Int, rule: FrameworkRule, what: String, report: inout SyncReport
     ) throws {
         if count > suggested.multipliedReportingOverflow(by: cap).partialValue {
             throw SyncFailure.ruleViolation(
-                rule: rule, message: "a \(what) of \(count) items is more than \(cap)× the suggested size \(suggested)")
+                rule, message: "a \(what) of \(count) items is more than \(cap)× the suggested size \(suggested)")
         }
         if count > suggested {
             report.warnings.append("\(rule): a \(what) of \(count) items exceeds the suggested size \(suggested)")
@@ -431,7 +437,7 @@ public final class SyncEngine {
             late.append(contentsOf: observer.drainLateCalls())
         }
         activeObservers.removeAll()
-        return late.map { "R20: observer call after the enumerate method had returned: \($0)" }
+        return late.map { "\(FrameworkRule.r20): observer call after the enumerate method had returned: \($0)" }
     }
 
     /// Calls one enumerator method with the page/batch time limit (R41), recording it in the

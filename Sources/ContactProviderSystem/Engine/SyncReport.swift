@@ -43,7 +43,7 @@ public struct SyncReport: Codable, Equatable, Sendable {
         package init(_ failure: SyncFailure) {
             switch failure {
             case .provider(let code, _): self.code = code.rawValue
-            case .ruleViolation(let rule, _): self.rule = rule
+            case .ruleViolation(let rule, _): self.rule = rule.id
             default: break
             }
             message = failure.description

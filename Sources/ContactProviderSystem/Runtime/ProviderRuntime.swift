@@ -275,7 +275,7 @@ package final class ProviderRuntime {
         }
         if !finished {
             invalidateError = .init(
-                code: ProviderErrorCode.extensionInvalidateTimeout.rawValue, rule: "R11",
+                code: ProviderErrorCode.extensionInvalidateTimeout.rawValue, rule: FrameworkRule.r11.id,
                 message:
                     "the extension's invalidate() did not return within \(configuration.invalidateTimeoutSeconds) s")
             log(invalidateError!.message)

@@ -1,12 +1,9 @@
 import Foundation
+import Glibc
 import Synchronization
 import Testing
 
 @testable import ContactProviderSystem
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A watchdog clock that moves only when the test says, and a sleep that any change ends (as a
 /// spurious wake-up would): the watchdog must re-read the clock and fire only what has passed.

@@ -2,13 +2,10 @@ import AppGroupStore
 import ContactProviderSystem
 import ContactProviderTesting
 import Foundation
+import Glibc
 import Synchronization
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A journal `fdatasync` stand-in that logs what it saw and can hold the first call back.
 private final class SyncRecorder: Sendable {

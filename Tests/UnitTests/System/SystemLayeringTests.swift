@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The system module's folders point one way: Configuration ← Engine ← Pipes ← Runtime, Host.
+/// The system module's folders point one way: Configuration, Rules ← Engine ← Pipes ← Runtime, Host.
 ///
 /// A folder may name the types of the folders below it, never those of its own rank or above: the
 /// engine emits `SyncEngine.Event`s and knows nothing of watcher FIFOs, the runtime and the host
@@ -9,7 +9,7 @@ import Testing
 @Suite("System module: folders in layers, one way")
 struct SystemLayeringTests {
     private static let layers: [(folder: String, rank: Int)] = [
-        ("Configuration", 0), ("Engine", 1), ("Pipes", 2), ("Runtime", 3), ("Host", 3),
+        ("Configuration", 0), ("Rules", 0), ("Engine", 1), ("Pipes", 2), ("Runtime", 3), ("Host", 3),
     ]
 
     private static var moduleRoot: String {
@@ -62,6 +62,7 @@ struct SystemLayeringTests {
         }
         #expect(
             edges.isEmpty,
-            "the system module's folders point one way (Configuration ← Engine ← Pipes ← Runtime, Host): \(edges)")
+            "the system module's folders point one way (Configuration, Rules ← Engine ← Pipes ← Runtime, Host): \(edges)"
+        )
     }
 }

@@ -222,17 +222,11 @@ public final class SyncEngine {
         let observer = ContentObserverCore(
             suggestedPageSize: configuration.pageSize, transcript: transcript,
             pause: MidCallPause(runDirectory: paths.runDirectory))
-        let call = "enumerateContent(in: \(page))"
-        try await invoke(
-            call, observer: observer.log, timeout: configuration.pageTimeoutSeconds, transcript: transcript
+        let (result, end) = try await invoke(
+            "enumerateContent(in: \(page))", log: observer.log, unfinishedRule: .r20,
+            timeout: configuration.pageTimeoutSeconds, transcript: transcript
         ) {
             await driver.enumerateContent(in: page, observer: observer)
-        }
-        let result = observer.close()
-        if let violation = result.violations.first { throw violation }
-        guard let end = result.end else {
-            throw SyncFailure.ruleViolation(
-                .r20, message: "\(call) returned without calling a terminal observer method")
         }
         try checkSize(
             result.items.count, suggested: configuration.pageSize, cap: configuration.hardCapMultiplier,
@@ -296,17 +290,11 @@ public final class SyncEngine {
         let observer = ChangeObserverCore(
             suggestedBatchSize: configuration.batchSize, transcript: transcript,
             pause: MidCallPause(runDirectory: paths.runDirectory))
-        let call = "enumerateChanges(startingAt: \(anchor))"
-        try await invoke(
-            call, observer: observer.log, timeout: configuration.pageTimeoutSeconds, transcript: transcript
+        let (result, end) = try await invoke(
+            "enumerateChanges(startingAt: \(anchor))", log: observer.log, unfinishedRule: .r30,
+            timeout: configuration.pageTimeoutSeconds, transcript: transcript
         ) {
             await driver.enumerateChanges(from: anchor, observer: observer)
-        }
-        let result = observer.close()
-        if let violation = result.violations.first { throw violation }
-        guard let end = result.end else {
-            throw SyncFailure.ruleViolation(
-                .r30, message: "\(call) returned without calling a terminal observer method")
         }
         try checkSize(
             result.count, suggested: configuration.batchSize, cap: configuration.hardCapMultiplier,
@@ -442,17 +430,26 @@ public final class SyncEngine {
 
     /// Calls one enumerator method with the page/batch time limit (R41), recording it in the
     /// transcript; afterwards the observer accepts no more calls (late ones are reported, R20).
-    private func invoke(
-        _ call: String, observer: any LateCallSource, timeout: Double, transcript: Transcript,
-        _ operation: @escaping @Sendable () async -> Void
-    ) async throws {
+    /// Returns what the observer recorded and its terminal call; a misuse it recorded, or no terminal
+    /// call at all (`unfinishedRule`: R20 for pages, R30 for batches), fails the step.
+    private func invoke<Payload, End>(
+        _ call: String, log: ObserverCallLog<Payload, End>, unfinishedRule: FrameworkRule, timeout: Double,
+        transcript: Transcript, _ operation: @escaping @Sendable () async -> Void
+    ) async throws -> (recorded: ObserverCallLog<Payload, End>.State, end: End) {
         transcript.record("→ \(call)")
         let finished = await Self.race(timeout, clock: clock, operation)
-        activeObservers.append(observer)
+        activeObservers.append(log)
         transcript.record(finished ? "← returned" : "← timed out")
         guard finished else {
             throw SyncFailure.provider(.enumerationTimeout, message: "\(call) did not finish within \(timeout) s (R41)")
         }
+        let recorded = log.close()
+        if let violation = recorded.violations.first { throw violation }
+        guard let end = recorded.end else {
+            throw SyncFailure.ruleViolation(
+                unfinishedRule, message: "\(call) returned without calling a terminal observer method")
+        }
+        return (recorded, end)
     }
 
     /// Runs `operation`, returning false if it has not finished after `seconds`.

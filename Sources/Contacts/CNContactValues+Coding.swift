@@ -1,3 +1,4 @@
+import AppGroupStore
 import Foundation
 
 // Keyed archiving of a contact's values.

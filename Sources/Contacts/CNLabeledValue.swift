@@ -1,3 +1,4 @@
+import AppGroupStore
 import Foundation
 
 /// An immutable value paired with a label, such as a phone number labeled "mobile".

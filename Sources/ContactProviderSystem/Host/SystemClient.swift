@@ -10,6 +10,9 @@ import Synchronization
 package final class SystemClient: Sendable {
     /// The domain's paths.
     package let paths: DomainPaths
+    /// Whether this client has made (and checked) the domain's directories: once per client, not
+    /// for every doorbell (the checks were a fifth of an idle signal's host time, P4).
+    private let directoriesChecked = Atomic<Bool>(false)
 
     /// A client for `domain` in `appGroup`.
     package init(appGroup: AppGroup = .current, domain: String) throws {
@@ -151,7 +154,7 @@ package final class SystemClient: Sendable {
     ) throws -> DoorbellReply? {
         let configuration = try configuration()
         guard configuration.enabled else { throw ClientError.domainDisabled }
-        let id = UUID().uuidString
+        let id = UniqueIdentifier.make()
         let message = Doorbell(kind: step ? .step : .signal, id: id, reply: wait, trace: trace)
         let executable = configuration.extensionPath ?? extensionPath
         return try send(message, wait: wait, timeout: timeout, launch: executable ?? "", progress: progress)
@@ -163,7 +166,7 @@ package final class SystemClient: Sendable {
     {
         let configuration = try configuration()
         guard configuration.enabled else { throw ClientError.domainDisabled }
-        let message = Doorbell(kind: .probe, id: UUID().uuidString, reply: true, probe: request)
+        let message = Doorbell(kind: .probe, id: UniqueIdentifier.make(), reply: true, probe: request)
         guard
             let reply = try send(
                 message, wait: true, timeout: timeout, launch: configuration.extensionPath ?? extensionPath ?? ""),
@@ -182,7 +185,7 @@ package final class SystemClient: Sendable {
     /// Asks the running provider to invalidate and exit (R10); nil when none runs.
     package func invalidate(timeout: Double = 10) throws -> DoorbellReply? {
         guard isProviderRunning else { return nil }
-        let message = Doorbell(kind: .invalidate, id: UUID().uuidString, reply: true)
+        let message = Doorbell(kind: .invalidate, id: UniqueIdentifier.make(), reply: true)
         let reply = try send(message, wait: true, timeout: timeout, launch: nil)
         _ = waitForProviderExit(timeout: timeout)
         return reply
@@ -199,7 +202,7 @@ package final class SystemClient: Sendable {
         _ message: Doorbell, wait: Bool, timeout: Double, launch executable: String?, progress: (() -> Bool)? = nil
     ) throws -> DoorbellReply? {
         Glibc.signal(SIGPIPE, SIG_IGN)
-        try paths.ensureDirectories()
+        try ensureDirectoriesOnce()
         var replyFD: Int32 = -1
         var replyPath: String?
         if wait, let id = message.id {
@@ -221,6 +224,17 @@ package final class SystemClient: Sendable {
         }
         guard wait, replyFD >= 0 else { return nil }
         return try readReply(replyFD, timeout: timeout, progress: progress)
+    }
+
+    /// Makes and checks the domain's directories (``DomainPaths/ensureDirectories()``) the first
+    /// time this client sends anything, and again whenever they are gone (an App Group removed and
+    /// made anew under a long-lived client): the replies directory is the deepest, one `stat` says
+    /// whether all of them still exist.
+    private func ensureDirectoriesOnce() throws {
+        var info = stat()
+        if directoriesChecked.load(ordering: .acquiring), lstat(paths.repliesDirectory, &info) == 0 { return }
+        try paths.ensureDirectories()
+        directoriesChecked.store(true, ordering: .releasing)
     }
 
     /// Delivers `line` to the provider under the shared doorbell lock, launching it if none listens.

@@ -70,7 +70,7 @@ package enum WatchChannel {
     /// Creates this watcher's FIFO and opens it for reading (holding a writer too, so no EOF spin).
     package static func open(_ paths: DomainPaths) throws -> (path: String, fd: Int32) {
         try paths.ensureDirectories()
-        let path = paths.watchersDirectory + "/" + UUID().uuidString + ".fifo"
+        let path = paths.watchersDirectory + "/" + UniqueIdentifier.make() + ".fifo"
         let fd = try NamedPipe.openForReading(path)
         // Reads block: the watcher sleeps in read(2) until a doorbell arrives (no polling).
         let flags = fcntl(fd, F_GETFL)

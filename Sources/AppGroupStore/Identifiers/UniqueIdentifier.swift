@@ -1,15 +1,17 @@
 import Foundation
 import Synchronization
 
-/// Fresh identifiers for new contacts and labeled values: UUID-shaped strings (version 4 layout,
-/// uppercase, as `UUID().uuidString`), made without a system call.
+/// Fresh identifiers for new contacts and labeled values, and for the requests a host sends the
+/// provider: UUID-shaped strings (version 4 layout, uppercase, as `UUID().uuidString`), made
+/// without a system call.
 ///
 /// Foundation's `UUID()` on Linux opens, reads and closes `/dev/urandom` and formats with
 /// `sprintf` for every call: three identifiers per bridged contact were most of a full sync's
 /// system calls. These identifiers need to be unique, not secret: a process-wide counter goes
 /// through two bijective 64-bit mixers keyed by a random seed drawn once, so no two identifiers of
-/// one process are equal, and processes differ by their seeds.
-enum UniqueIdentifier {
+/// one process are equal, and processes differ by their seeds (128 random bits, as likely to
+/// collide as two `UUID()`s).
+package enum UniqueIdentifier {
     private static let keys: (UInt64, UInt64) = {
         var generator = SystemRandomNumberGenerator()
         return (generator.next(), generator.next())
@@ -17,7 +19,7 @@ enum UniqueIdentifier {
     private static let counter = Atomic<UInt64>(0)
 
     /// A new identifier such as `"1F0C1B6E-3A4D-4F2B-9C61-0D2E5A7B8C9F"`.
-    static func make() -> String {
+    package static func make() -> String {
         let (high, low) = next()
         return String(unsafeUninitializedCapacity: 36) { buffer in
             var index = 0
@@ -48,7 +50,7 @@ enum UniqueIdentifier {
     }
 
     /// 128 bits with the version (4) and variant (10) bits of a random UUID.
-    static func next() -> (UInt64, UInt64) {
+    package static func next() -> (UInt64, UInt64) {
         let n = counter.wrappingAdd(1, ordering: .relaxed).oldValue
         var high = mix(n ^ keys.0)
         var low = mix(n &+ keys.1)

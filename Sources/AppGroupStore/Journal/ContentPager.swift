@@ -129,7 +129,9 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
             }
             let record: ContactRecord
             do {
-                record = try store.decodeRecord(decoder, snapshot, byte..<end, retain: true)
+                // The page's records keep their bytes: a full sync writes them to the system's
+                // journal as they are when the provider hands them on unchanged.
+                record = try store.decodeRecord(decoder, snapshot, byte..<end, retain: true, keepingBytes: true)
             } catch {
                 throw StoreError.malformed(path: store.snapshotPath, line: index + 2, reason: LineCoding.reason(error))
             }

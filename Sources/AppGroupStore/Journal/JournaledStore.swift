@@ -92,12 +92,12 @@ package final class JournaledStore<Meta: Codable & Equatable & Sendable> {
 
     // The hand-written codecs answer the lines they fully understand; Foundation decodes the rest
     // (and reports its errors), so values and messages are Foundation's either way.
-    func decodeRecord(_ decoder: JSONDecoder, _ file: MappedFile, _ range: Range<Int>, retain: Bool) throws
-        -> ContactRecord
-    {
+    func decodeRecord(
+        _ decoder: JSONDecoder, _ file: MappedFile, _ range: Range<Int>, retain: Bool, keepingBytes: Bool = false
+    ) throws -> ContactRecord {
         let slice = UnsafeRawBufferPointer(rebasing: file.bytes[range])
         if retain {
-            if let record = ContactRecordCodec.fastDecode(slice) { return record }
+            if let record = ContactRecordCodec.fastDecode(slice, keepingBytes: keepingBytes) { return record }
             return try decoder.decode(ContactRecord.self, from: file.data(range))
         }
         if let identifier = ContactRecordCodec.fastIdentifier(slice) { return ContactRecord(identifier: identifier) }

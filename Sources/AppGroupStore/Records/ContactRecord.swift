@@ -7,39 +7,47 @@ import Foundation
 /// so it can cross task boundaries, unlike `CNMutableContact`.
 public struct ContactRecord: Codable, Equatable, Hashable, Sendable {
     /// The app's stable identifier for the contact (`ContactItem.Identifier.value`).
-    public var identifier: String
-    public var namePrefix: String = ""
-    public var givenName: String = ""
-    public var middleName: String = ""
-    public var familyName: String = ""
-    public var nameSuffix: String = ""
-    public var nickname: String = ""
-    public var organizationName: String = ""
-    public var departmentName: String = ""
-    public var jobTitle: String = ""
-    public var phoneNumbers: [LabeledString] = []
-    public var emailAddresses: [LabeledString] = []
-    public var postalAddresses: [LabeledPostalAddress] = []
-    public var urlAddresses: [LabeledString] = []
-    public var note: String = ""
+    public var identifier: String { didSet { verbatim.forget() } }
+    public var namePrefix: String = "" { didSet { verbatim.forget() } }
+    public var givenName: String = "" { didSet { verbatim.forget() } }
+    public var middleName: String = "" { didSet { verbatim.forget() } }
+    public var familyName: String = "" { didSet { verbatim.forget() } }
+    public var nameSuffix: String = "" { didSet { verbatim.forget() } }
+    public var nickname: String = "" { didSet { verbatim.forget() } }
+    public var organizationName: String = "" { didSet { verbatim.forget() } }
+    public var departmentName: String = "" { didSet { verbatim.forget() } }
+    public var jobTitle: String = "" { didSet { verbatim.forget() } }
+    public var phoneNumbers: [LabeledString] = [] { didSet { verbatim.forget() } }
+    public var emailAddresses: [LabeledString] = [] { didSet { verbatim.forget() } }
+    public var postalAddresses: [LabeledPostalAddress] = [] { didSet { verbatim.forget() } }
+    public var urlAddresses: [LabeledString] = [] { didSet { verbatim.forget() } }
+    public var note: String = "" { didSet { verbatim.forget() } }
     /// `YYYY-MM-DD`, or `--MM-DD` when the year is unknown (as vCard writes it).
-    public var birthday: String?
-    public var imageData: Data?
+    public var birthday: String? { didSet { verbatim.forget() } }
+    public var imageData: Data? { didSet { verbatim.forget() } }
     /// `"organization"` for an organization; nil (omitted) for a person, `CNContactType`'s default.
-    public var contactType: String?
-    public var previousFamilyName: String = ""
-    public var phoneticGivenName: String = ""
-    public var phoneticMiddleName: String = ""
-    public var phoneticFamilyName: String = ""
-    public var phoneticOrganizationName: String = ""
+    public var contactType: String? { didSet { verbatim.forget() } }
+    public var previousFamilyName: String = "" { didSet { verbatim.forget() } }
+    public var phoneticGivenName: String = "" { didSet { verbatim.forget() } }
+    public var phoneticMiddleName: String = "" { didSet { verbatim.forget() } }
+    public var phoneticFamilyName: String = "" { didSet { verbatim.forget() } }
+    public var phoneticOrganizationName: String = "" { didSet { verbatim.forget() } }
     /// A birthday in another calendar (Chinese, Hebrew, Islamic, …).
-    public var nonGregorianBirthday: NonGregorianDate?
+    public var nonGregorianBirthday: NonGregorianDate? { didSet { verbatim.forget() } }
     /// Other dates (`CNLabelDateAnniversary`, …), each `YYYY-MM-DD` or `--MM-DD`.
-    public var dates: [LabeledString] = []
+    public var dates: [LabeledString] = [] { didSet { verbatim.forget() } }
     /// Related people (`CNContactRelation`): the value is the person's name.
-    public var contactRelations: [LabeledString] = []
-    public var socialProfiles: [LabeledSocialProfile] = []
-    public var instantMessageAddresses: [LabeledInstantMessageAddress] = []
+    public var contactRelations: [LabeledString] = [] { didSet { verbatim.forget() } }
+    public var socialProfiles: [LabeledSocialProfile] = [] { didSet { verbatim.forget() } }
+    public var instantMessageAddresses: [LabeledInstantMessageAddress] = [] { didSet { verbatim.forget() } }
+
+    /// This record's JSON exactly as the store read it, while the record still holds exactly what
+    /// those bytes say: any write to a field forgets it (every field's `didSet`).
+    ///
+    /// A full sync hands each contact of the app's snapshot through the provider to the system's
+    /// journal; when nobody changed it on the way, the system writes these bytes instead of
+    /// encoding the record again (P3). Never part of equality, hashing or `Codable`.
+    package var verbatim = VerbatimJSON()
 
     /// Creates a record with the given identifier and empty fields.
     public init(identifier: String) {
@@ -245,6 +253,23 @@ public enum BirthdayFormat {
         }
         guard (1...12).contains(month), (1...31).contains(day) else { return nil }
         return (year, month, day)
+    }
+
+    /// Whether `text` is a birthday exactly as ``format(year:month:day:)`` writes it: it parses,
+    /// and formatting what it parses to gives `text` back (`Int` also reads `+990`, which formats
+    /// as `0990`).
+    public static func isCanonical(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let digitPositions: [Int]
+        switch bytes.count {
+        case 10 where bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-"):
+            digitPositions = [0, 1, 2, 3, 5, 6, 8, 9]
+        case 7 where bytes[0] == UInt8(ascii: "-") && bytes[1] == UInt8(ascii: "-") && bytes[4] == UInt8(ascii: "-"):
+            digitPositions = [2, 3, 5, 6]
+        default: return false
+        }
+        return digitPositions.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[$0]) }
+            && parse(text) != nil
     }
 
     /// Formats (year?, month, day) the way `parse` reads it.

@@ -35,10 +35,14 @@ package enum ContactRecordCodec {
     }
 
     /// The fast path alone: the record, or nil when Foundation must decide.
-    static func fastDecode(_ bytes: UnsafeRawBufferPointer) -> ContactRecord? {
+    ///
+    /// `keepingBytes`: the record also carries `bytes` (``ContactRecord/verbatim``), so that writing
+    /// it unchanged copies them instead of encoding it: for the records a content page hands on.
+    static func fastDecode(_ bytes: UnsafeRawBufferPointer, keepingBytes: Bool = false) -> ContactRecord? {
         try? StrictJSONReader.withReader(bytes) { reader in
-            let record = try readRecord(&reader)
+            var record = try readRecord(&reader)
             try reader.finish()
+            if keepingBytes { record.verbatim = VerbatimJSON(bytes) }
             return record
         }
     }
@@ -264,8 +268,13 @@ package enum ContactRecordCodec {
         return Data(buffer)
     }
 
-    /// Appends one contact's JSON to `buffer`.
+    /// Appends one contact's JSON to `buffer`: the bytes it was read from while it still holds
+    /// exactly what they say (``ContactRecord/verbatim``), else its fields encoded.
     static func encode(_ record: ContactRecord, into buffer: inout [UInt8]) throws {
+        if let bytes = record.verbatim.bytes {
+            buffer.append(contentsOf: bytes)
+            return
+        }
         guard isEncodable(record) else {
             // Foundation's encoder throws the error `ContactRecord.encode(to:)` defines for this record.
             buffer.append(contentsOf: try LineCoding.encoder().encode(record))

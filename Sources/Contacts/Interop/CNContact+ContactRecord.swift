@@ -12,7 +12,8 @@ extension ContactRecord {
         // Every setter clears `bridgedRecord`, and labeled values hold immutable copies of their
         // values (the one mutable kind, `NSDateComponents` in `dates`, never gets a bridged record).
         if var record = contact.bridgedRecord {
-            record.identifier = identifier
+            // Assigned only when it differs: a write forgets the bytes the record was read from.
+            if record.identifier != identifier { record.identifier = identifier }
             self = record
             return
         }
@@ -90,13 +91,16 @@ extension ContactRecord {
 
     /// Whether `ContactRecord(makeContact(), identifier: identifier)` gives back exactly this record.
     ///
-    /// Strings, labels, image data and the labeled values' fields are copied verbatim both ways;
-    /// dates are not: a birthday or date that does not parse is dropped, `--MM-DD` and calendars are
-    /// rewritten, and `NSDateComponents` in `dates` can be changed in place without a setter. A
-    /// `contactType` other than nil or "organization" reads back as nil.
+    /// Strings, labels, image data and the labeled values' fields are copied verbatim both ways, and
+    /// so is a birthday written as the store writes it (`1990-02-03`, `--02-03`): it becomes a
+    /// `DateComponents` (a value, changed only through the setter) and formats back to the same
+    /// text. Other dates are not: a birthday or date that does not parse is dropped, other spellings
+    /// and calendars are rewritten, and `NSDateComponents` in `dates` can be changed in place
+    /// without a setter. A `contactType` other than nil or "organization" reads back as nil.
     package var bridgesExactly: Bool {
-        birthday == nil && nonGregorianBirthday == nil && dates.isEmpty
+        nonGregorianBirthday == nil && dates.isEmpty
             && (contactType == nil || contactType == "organization")
+            && (birthday.map(BirthdayFormat.isCanonical) ?? true)
     }
 
     /// A `CNMutableContact` with this record's values.

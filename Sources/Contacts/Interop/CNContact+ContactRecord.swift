@@ -110,26 +110,39 @@ extension ContactRecord {
 
     /// A `CNMutableContact` with this record's values and the given identifier (a fresh one when nil).
     package func makeContact(identifier: String?) -> CNMutableContact {
+        let identifier = identifier ?? UniqueIdentifier.make()
+        // A record that round-trips exactly is all the contact needs: it builds its values from it
+        // only if someone reads them, and gives it back unread (see `CNContact.values`).
+        if bridgesExactly { return CNMutableContact(bridging: self, identifier: identifier) }
+        return CNMutableContact(values: CNContactValues(self, identifier: identifier))
+    }
+}
+
+extension CNContactValues {
+    /// The values of a contact made from `record`, with the given identifier.
+    init(_ record: ContactRecord, identifier: String) {
         // The values are filled in one struct and the contact made once: going through the
         // contact's setters costs a dynamic call and an invalidation per field.
-        var values = CNContactValues(identifier: identifier ?? UniqueIdentifier.make())
-        values.namePrefix = namePrefix
-        values.givenName = givenName
-        values.middleName = middleName
-        values.familyName = familyName
-        values.nameSuffix = nameSuffix
-        values.nickname = nickname
-        values.organizationName = organizationName
-        values.departmentName = departmentName
-        values.jobTitle = jobTitle
-        values.note = note
-        values.imageData = imageData
-        values.phoneNumbers = phoneNumbers.map {
+        var values = CNContactValues(identifier: identifier)
+        values.namePrefix = record.namePrefix
+        values.givenName = record.givenName
+        values.middleName = record.middleName
+        values.familyName = record.familyName
+        values.nameSuffix = record.nameSuffix
+        values.nickname = record.nickname
+        values.organizationName = record.organizationName
+        values.departmentName = record.departmentName
+        values.jobTitle = record.jobTitle
+        values.note = record.note
+        values.imageData = record.imageData
+        values.phoneNumbers = record.phoneNumbers.map {
             CNLabeledValue(label: $0.label, value: CNPhoneNumber(stringValue: $0.value))
         }
-        values.emailAddresses = emailAddresses.map { CNLabeledValue(label: $0.label, value: $0.value as NSString) }
-        values.urlAddresses = urlAddresses.map { CNLabeledValue(label: $0.label, value: $0.value as NSString) }
-        values.postalAddresses = postalAddresses.map { labeled in
+        values.emailAddresses = record.emailAddresses.map {
+            CNLabeledValue(label: $0.label, value: $0.value as NSString)
+        }
+        values.urlAddresses = record.urlAddresses.map { CNLabeledValue(label: $0.label, value: $0.value as NSString) }
+        values.postalAddresses = record.postalAddresses.map { labeled in
             let address = CNMutablePostalAddress()
             address.street = labeled.street
             address.subLocality = labeled.subLocality
@@ -141,42 +154,40 @@ extension ContactRecord {
             address.isoCountryCode = labeled.isoCountryCode
             return CNLabeledValue<CNPostalAddress>(label: labeled.label, value: address)
         }
-        if let birthday, let parsed = BirthdayFormat.parse(birthday) {
+        if let birthday = record.birthday, let parsed = BirthdayFormat.parse(birthday) {
             values.birthday = DateComponents(year: parsed.year, month: parsed.month, day: parsed.day)
         }
-        values.contactType = contactType == "organization" ? .organization : .person
-        values.previousFamilyName = previousFamilyName
-        values.phoneticGivenName = phoneticGivenName
-        values.phoneticMiddleName = phoneticMiddleName
-        values.phoneticFamilyName = phoneticFamilyName
-        values.phoneticOrganizationName = phoneticOrganizationName
-        if let date = nonGregorianBirthday {
+        values.contactType = record.contactType == "organization" ? .organization : .person
+        values.previousFamilyName = record.previousFamilyName
+        values.phoneticGivenName = record.phoneticGivenName
+        values.phoneticMiddleName = record.phoneticMiddleName
+        values.phoneticFamilyName = record.phoneticFamilyName
+        values.phoneticOrganizationName = record.phoneticOrganizationName
+        if let date = record.nonGregorianBirthday {
             var components = DateComponents(
                 calendar: CalendarNames.identifier(named: date.calendar).map { Calendar(identifier: $0) },
                 era: date.era, year: date.year, month: date.month, day: date.day)
             components.isLeapMonth = date.isLeapMonth
             values.nonGregorianBirthday = components
         }
-        values.dates = dates.compactMap { labeled in
+        values.dates = record.dates.compactMap { labeled in
             guard let parsed = BirthdayFormat.parse(labeled.value) else { return nil }
             let date = DateComponents(year: parsed.year, month: parsed.month, day: parsed.day)
             return CNLabeledValue(label: labeled.label, value: date as NSDateComponents)
         }
-        values.contactRelations = contactRelations.map {
+        values.contactRelations = record.contactRelations.map {
             CNLabeledValue(label: $0.label, value: CNContactRelation(name: $0.value))
         }
-        values.socialProfiles = socialProfiles.map {
+        values.socialProfiles = record.socialProfiles.map {
             CNLabeledValue(
                 label: $0.label,
                 value: CNSocialProfile(
                     urlString: $0.urlString, username: $0.username, userIdentifier: $0.userIdentifier,
                     service: $0.service))
         }
-        values.instantMessageAddresses = instantMessageAddresses.map {
+        values.instantMessageAddresses = record.instantMessageAddresses.map {
             CNLabeledValue(label: $0.label, value: CNInstantMessageAddress(username: $0.username, service: $0.service))
         }
-        let made = CNMutableContact(values: values)
-        if bridgesExactly { made.bridgedRecord = self }
-        return made
+        self = values
     }
 }

@@ -5,53 +5,301 @@ import Foundation
 /// This is the one serialisable shape shared by the app database, the system store, the CLI's
 /// `--json` output and the pipe-free exchange between processes. It is a plain value (`Sendable`)
 /// so it can cross task boundaries, unlike `CNMutableContact`.
-public struct ContactRecord: Codable, Equatable, Hashable, Sendable {
+public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomReflectable {
+    /// The fields, shared by copies of the record until one of them writes (copy-on-write): a record
+    /// is copied at every step of a full sync (the page, the contact the bridge makes, the
+    /// observer, the commit), and copying 28 fields, a reference count each, was a quarter of it (P3).
+    private var storage: Storage
+
+    /// The record's fields, as stored.
+    package struct Fields: Hashable, Sendable {
+        var identifier: String
+        var namePrefix: String = ""
+        var givenName: String = ""
+        var middleName: String = ""
+        var familyName: String = ""
+        var nameSuffix: String = ""
+        var nickname: String = ""
+        var organizationName: String = ""
+        var departmentName: String = ""
+        var jobTitle: String = ""
+        var phoneNumbers: [LabeledString] = []
+        var emailAddresses: [LabeledString] = []
+        var postalAddresses: [LabeledPostalAddress] = []
+        var urlAddresses: [LabeledString] = []
+        var note: String = ""
+        var birthday: String?
+        var imageData: Data?
+        var contactType: String?
+        var previousFamilyName: String = ""
+        var phoneticGivenName: String = ""
+        var phoneticMiddleName: String = ""
+        var phoneticFamilyName: String = ""
+        var phoneticOrganizationName: String = ""
+        var nonGregorianBirthday: NonGregorianDate?
+        var dates: [LabeledString] = []
+        var contactRelations: [LabeledString] = []
+        var socialProfiles: [LabeledSocialProfile] = []
+        var instantMessageAddresses: [LabeledInstantMessageAddress] = []
+    }
+
+    /// The fields and the bytes they were read from; written only while no other record shares it.
+    private final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var fields: Fields
+        @exclusivity(unchecked) var verbatim: VerbatimJSON
+
+        init(fields: Fields, verbatim: VerbatimJSON = VerbatimJSON()) {
+            self.fields = fields
+            self.verbatim = verbatim
+        }
+    }
+
+    /// Makes the storage this record's own before a field is written, and forgets the bytes it was
+    /// read from: the record no longer holds exactly what they say.
+    private mutating func willWrite() {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(fields: storage.fields)
+        } else {
+            storage.verbatim.forget()
+        }
+    }
+
     /// The app's stable identifier for the contact (`ContactItem.Identifier.value`).
-    public var identifier: String { didSet { verbatim.forget() } }
-    public var namePrefix: String = "" { didSet { verbatim.forget() } }
-    public var givenName: String = "" { didSet { verbatim.forget() } }
-    public var middleName: String = "" { didSet { verbatim.forget() } }
-    public var familyName: String = "" { didSet { verbatim.forget() } }
-    public var nameSuffix: String = "" { didSet { verbatim.forget() } }
-    public var nickname: String = "" { didSet { verbatim.forget() } }
-    public var organizationName: String = "" { didSet { verbatim.forget() } }
-    public var departmentName: String = "" { didSet { verbatim.forget() } }
-    public var jobTitle: String = "" { didSet { verbatim.forget() } }
-    public var phoneNumbers: [LabeledString] = [] { didSet { verbatim.forget() } }
-    public var emailAddresses: [LabeledString] = [] { didSet { verbatim.forget() } }
-    public var postalAddresses: [LabeledPostalAddress] = [] { didSet { verbatim.forget() } }
-    public var urlAddresses: [LabeledString] = [] { didSet { verbatim.forget() } }
-    public var note: String = "" { didSet { verbatim.forget() } }
+    public var identifier: String {
+        get { storage.fields.identifier }
+        _modify {
+            willWrite()
+            yield &storage.fields.identifier
+        }
+    }
+    public var namePrefix: String {
+        get { storage.fields.namePrefix }
+        _modify {
+            willWrite()
+            yield &storage.fields.namePrefix
+        }
+    }
+    public var givenName: String {
+        get { storage.fields.givenName }
+        _modify {
+            willWrite()
+            yield &storage.fields.givenName
+        }
+    }
+    public var middleName: String {
+        get { storage.fields.middleName }
+        _modify {
+            willWrite()
+            yield &storage.fields.middleName
+        }
+    }
+    public var familyName: String {
+        get { storage.fields.familyName }
+        _modify {
+            willWrite()
+            yield &storage.fields.familyName
+        }
+    }
+    public var nameSuffix: String {
+        get { storage.fields.nameSuffix }
+        _modify {
+            willWrite()
+            yield &storage.fields.nameSuffix
+        }
+    }
+    public var nickname: String {
+        get { storage.fields.nickname }
+        _modify {
+            willWrite()
+            yield &storage.fields.nickname
+        }
+    }
+    public var organizationName: String {
+        get { storage.fields.organizationName }
+        _modify {
+            willWrite()
+            yield &storage.fields.organizationName
+        }
+    }
+    public var departmentName: String {
+        get { storage.fields.departmentName }
+        _modify {
+            willWrite()
+            yield &storage.fields.departmentName
+        }
+    }
+    public var jobTitle: String {
+        get { storage.fields.jobTitle }
+        _modify {
+            willWrite()
+            yield &storage.fields.jobTitle
+        }
+    }
+    public var phoneNumbers: [LabeledString] {
+        get { storage.fields.phoneNumbers }
+        _modify {
+            willWrite()
+            yield &storage.fields.phoneNumbers
+        }
+    }
+    public var emailAddresses: [LabeledString] {
+        get { storage.fields.emailAddresses }
+        _modify {
+            willWrite()
+            yield &storage.fields.emailAddresses
+        }
+    }
+    public var postalAddresses: [LabeledPostalAddress] {
+        get { storage.fields.postalAddresses }
+        _modify {
+            willWrite()
+            yield &storage.fields.postalAddresses
+        }
+    }
+    public var urlAddresses: [LabeledString] {
+        get { storage.fields.urlAddresses }
+        _modify {
+            willWrite()
+            yield &storage.fields.urlAddresses
+        }
+    }
+    public var note: String {
+        get { storage.fields.note }
+        _modify {
+            willWrite()
+            yield &storage.fields.note
+        }
+    }
     /// `YYYY-MM-DD`, or `--MM-DD` when the year is unknown (as vCard writes it).
-    public var birthday: String? { didSet { verbatim.forget() } }
-    public var imageData: Data? { didSet { verbatim.forget() } }
+    public var birthday: String? {
+        get { storage.fields.birthday }
+        _modify {
+            willWrite()
+            yield &storage.fields.birthday
+        }
+    }
+    public var imageData: Data? {
+        get { storage.fields.imageData }
+        _modify {
+            willWrite()
+            yield &storage.fields.imageData
+        }
+    }
     /// `"organization"` for an organization; nil (omitted) for a person, `CNContactType`'s default.
-    public var contactType: String? { didSet { verbatim.forget() } }
-    public var previousFamilyName: String = "" { didSet { verbatim.forget() } }
-    public var phoneticGivenName: String = "" { didSet { verbatim.forget() } }
-    public var phoneticMiddleName: String = "" { didSet { verbatim.forget() } }
-    public var phoneticFamilyName: String = "" { didSet { verbatim.forget() } }
-    public var phoneticOrganizationName: String = "" { didSet { verbatim.forget() } }
+    public var contactType: String? {
+        get { storage.fields.contactType }
+        _modify {
+            willWrite()
+            yield &storage.fields.contactType
+        }
+    }
+    public var previousFamilyName: String {
+        get { storage.fields.previousFamilyName }
+        _modify {
+            willWrite()
+            yield &storage.fields.previousFamilyName
+        }
+    }
+    public var phoneticGivenName: String {
+        get { storage.fields.phoneticGivenName }
+        _modify {
+            willWrite()
+            yield &storage.fields.phoneticGivenName
+        }
+    }
+    public var phoneticMiddleName: String {
+        get { storage.fields.phoneticMiddleName }
+        _modify {
+            willWrite()
+            yield &storage.fields.phoneticMiddleName
+        }
+    }
+    public var phoneticFamilyName: String {
+        get { storage.fields.phoneticFamilyName }
+        _modify {
+            willWrite()
+            yield &storage.fields.phoneticFamilyName
+        }
+    }
+    public var phoneticOrganizationName: String {
+        get { storage.fields.phoneticOrganizationName }
+        _modify {
+            willWrite()
+            yield &storage.fields.phoneticOrganizationName
+        }
+    }
     /// A birthday in another calendar (Chinese, Hebrew, Islamic, …).
-    public var nonGregorianBirthday: NonGregorianDate? { didSet { verbatim.forget() } }
+    public var nonGregorianBirthday: NonGregorianDate? {
+        get { storage.fields.nonGregorianBirthday }
+        _modify {
+            willWrite()
+            yield &storage.fields.nonGregorianBirthday
+        }
+    }
     /// Other dates (`CNLabelDateAnniversary`, …), each `YYYY-MM-DD` or `--MM-DD`.
-    public var dates: [LabeledString] = [] { didSet { verbatim.forget() } }
+    public var dates: [LabeledString] {
+        get { storage.fields.dates }
+        _modify {
+            willWrite()
+            yield &storage.fields.dates
+        }
+    }
     /// Related people (`CNContactRelation`): the value is the person's name.
-    public var contactRelations: [LabeledString] = [] { didSet { verbatim.forget() } }
-    public var socialProfiles: [LabeledSocialProfile] = [] { didSet { verbatim.forget() } }
-    public var instantMessageAddresses: [LabeledInstantMessageAddress] = [] { didSet { verbatim.forget() } }
+    public var contactRelations: [LabeledString] {
+        get { storage.fields.contactRelations }
+        _modify {
+            willWrite()
+            yield &storage.fields.contactRelations
+        }
+    }
+    public var socialProfiles: [LabeledSocialProfile] {
+        get { storage.fields.socialProfiles }
+        _modify {
+            willWrite()
+            yield &storage.fields.socialProfiles
+        }
+    }
+    public var instantMessageAddresses: [LabeledInstantMessageAddress] {
+        get { storage.fields.instantMessageAddresses }
+        _modify {
+            willWrite()
+            yield &storage.fields.instantMessageAddresses
+        }
+    }
 
     /// This record's JSON exactly as the store read it, while the record still holds exactly what
-    /// those bytes say: any write to a field forgets it (every field's `didSet`).
+    /// those bytes say: any write to a field forgets it.
     ///
     /// A full sync hands each contact of the app's snapshot through the provider to the system's
     /// journal; when nobody changed it on the way, the system writes these bytes instead of
     /// encoding the record again (P3). Never part of equality, hashing or `Codable`.
-    package var verbatim = VerbatimJSON()
+    package var verbatim: VerbatimJSON {
+        get { storage.verbatim }
+        set {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(fields: storage.fields) }
+            storage.verbatim = newValue
+        }
+    }
+
+    /// The stored fields (tests compare them with what they change).
+    package var fields: Fields { storage.fields }
 
     /// Creates a record with the given identifier and empty fields.
     public init(identifier: String) {
-        self.identifier = identifier
+        storage = Storage(fields: Fields(identifier: identifier))
+    }
+
+    /// The fields, as a record printed or dumped shows them (not its storage).
+    public var customMirror: Mirror {
+        Mirror(self, children: Mirror(reflecting: storage.fields).children, displayStyle: .struct)
+    }
+
+    public static func == (lhs: ContactRecord, rhs: ContactRecord) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.fields)
     }
 
     /// A labelled string value (`CNLabeledValue<NSString>` or `CNLabeledValue<CNPhoneNumber>`).
@@ -121,7 +369,7 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        identifier = try c.decode(String.self, forKey: .identifier)
+        self.init(identifier: try c.decode(String.self, forKey: .identifier))
         namePrefix = try c.decodeIfPresent(String.self, forKey: .namePrefix) ?? ""
         givenName = try c.decodeIfPresent(String.self, forKey: .givenName) ?? ""
         middleName = try c.decodeIfPresent(String.self, forKey: .middleName) ?? ""

@@ -42,7 +42,7 @@ while !arguments.isEmpty {
     case "--contacts":
         let parsed = arguments.first.map { $0.split(separator: ",").compactMap { Int($0) } } ?? []
         guard !parsed.isEmpty, parsed.allSatisfy({ $0 > 0 }) else {
-            FileHandle.standardError.write(Data("error: --contacts expects N or N,M (positive integers)\n".utf8))
+            FileHandle.standardError.write(Data("error: --contacts expects N or N,M,… (positive integers)\n".utf8))
             exit(2)
         }
         arguments.removeFirst()
@@ -50,7 +50,7 @@ while !arguments.isEmpty {
     case "-h", "--help":
         print(
             """
-            USAGE: contacts-bench [--contacts N[,M]] [--only P3,P4] [--host-only] [--json] [--quick] [--carddav N]
+            USAGE: contacts-bench [--contacts N[,M…]] [--only P3,P4] [--host-only] [--json] [--quick] [--carddav N]
 
             Measures P1–P5, I1, G1, Q1, Q2, S1 (see README) at each size; --only measures just the figures named;
             --host-only measures only the app's own commands (I1 import, G1 get, Q1 search, Q2 first search
@@ -177,15 +177,15 @@ for figure in figures where figure.id == "Q2" {
             format: "Q2 at n=%d: the first search --name after a compaction %.1f ms (the compaction: %.1f ms)",
             figure.n, figure.medianMs, figure.referenceMs ?? .nan))
 }
-if sizes.count == 2 {
-    for id in ["P1", "P2", "P3", "P4", "S1", "I1", "G1", "Q1", "Q2"] {
-        for path in ["library", "cli"] {
-            let pair = figures.filter { $0.id == id && $0.path == path }
-            if pair.count == 2 {
-                print(
-                    "growth \(id) \(path): \(pair[0].n) → \(pair[1].n) contacts: ×"
-                        + String(format: "%.2f", pair[1].medianMs / pair[0].medianMs))
-            }
+// Growth: each larger size against the smallest (one run can hold 1k, 100k and 1M side by side).
+for id in ["P1", "P2", "P3", "P4", "S1", "I1", "G1", "Q1", "Q2"] {
+    for path in ["library", "cli"] {
+        let measured = figures.filter { $0.id == id && $0.path == path }
+        guard let smallest = measured.first else { continue }
+        for larger in measured.dropFirst() {
+            print(
+                "growth \(id) \(path): \(smallest.n) → \(larger.n) contacts: ×"
+                    + String(format: "%.2f", larger.medianMs / smallest.medianMs))
         }
     }
 }

@@ -369,25 +369,25 @@ package enum ContactRecordCodec {
 }
 
 /// Appends JSON to a byte buffer, escaping strings as Foundation's encoder does (slashes unescaped).
-struct JSONWriter {
-    var buffer: [UInt8]
+package struct JSONWriter {
+    package var buffer: [UInt8]
     private var needsComma = false
 
-    init(buffer: [UInt8]) {
+    package init(buffer: [UInt8]) {
         self.buffer = buffer
     }
 
-    mutating func open() {
+    package mutating func open() {
         buffer.append(UInt8(ascii: "{"))
         needsComma = false
     }
 
-    mutating func close() {
+    package mutating func close() {
         buffer.append(UInt8(ascii: "}"))
         needsComma = true
     }
 
-    mutating func key(_ name: StaticString) {
+    package mutating func key(_ name: StaticString) {
         if needsComma { buffer.append(UInt8(ascii: ",")) }
         buffer.append(UInt8(ascii: "\""))
         buffer.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
@@ -396,23 +396,23 @@ struct JSONWriter {
     }
 
     /// A string field; empty strings are omitted unless `always`.
-    mutating func field(_ name: StaticString, _ value: String, always: Bool = false) {
+    package mutating func field(_ name: StaticString, _ value: String, always: Bool = false) {
         guard always || !value.isEmpty else { return }
         key(name)
         string(value)
     }
 
-    mutating func field(_ name: StaticString, _ value: Int) {
+    package mutating func field(_ name: StaticString, _ value: Int) {
         key(name)
         buffer.append(contentsOf: String(value).utf8)
     }
 
-    mutating func field(_ name: StaticString, _ value: Bool) {
+    package mutating func field(_ name: StaticString, _ value: Bool) {
         key(name)
         buffer.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
-    mutating func labeledStrings(_ name: StaticString, _ values: [ContactRecord.LabeledString]) {
+    package mutating func labeledStrings(_ name: StaticString, _ values: [ContactRecord.LabeledString]) {
         guard !values.isEmpty else { return }
         array(name, values) { writer, item in
             writer.open()
@@ -422,7 +422,7 @@ struct JSONWriter {
         }
     }
 
-    mutating func array<T>(_ name: StaticString, _ values: [T], _ element: (inout JSONWriter, T) -> Void) {
+    package mutating func array<T>(_ name: StaticString, _ values: [T], _ element: (inout JSONWriter, T) -> Void) {
         key(name)
         buffer.append(UInt8(ascii: "["))
         needsComma = false
@@ -436,7 +436,7 @@ struct JSONWriter {
     }
 
     /// A quoted, escaped string.
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         buffer.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { bytes in

@@ -12,9 +12,11 @@ import Foundation
 /// What it gives up on: numbers with a fraction or exponent (or over 18 digits), lone surrogate
 /// escapes, invalid UTF-8, raw control characters in strings, duplicate keys it knows, and any
 /// value of an unexpected type.
-struct StrictJSONReader {
+package struct StrictJSONReader {
     /// The input is outside the subset this reader handles; let Foundation decide.
-    struct GiveUp: Error {}
+    package struct GiveUp: Error {
+        package init() {}
+    }
 
     private let base: UnsafePointer<UInt8>
     private let end: Int
@@ -28,8 +30,9 @@ struct StrictJSONReader {
     }
 
     /// Runs `body` with a reader over `bytes`.
-    static func withReader<T>(_ bytes: UnsafeRawBufferPointer, _ body: (inout StrictJSONReader) throws -> T) throws -> T
-    {
+    package static func withReader<T>(
+        _ bytes: UnsafeRawBufferPointer, _ body: (inout StrictJSONReader) throws -> T
+    ) throws -> T {
         guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw GiveUp() }
         var reader = StrictJSONReader(pointer, count: bytes.count)
         return try body(&reader)
@@ -37,7 +40,7 @@ struct StrictJSONReader {
 
     // MARK: Structure
 
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while position < end {
             switch base[position] {
             case 0x20, 0x09, 0x0A, 0x0D: position += 1
@@ -47,19 +50,19 @@ struct StrictJSONReader {
     }
 
     /// The next significant byte, without consuming it.
-    mutating func peek() throws -> UInt8 {
+    package mutating func peek() throws -> UInt8 {
         skipWhitespace()
         guard position < end else { throw GiveUp() }
         return base[position]
     }
 
-    mutating func expect(_ byte: UInt8) throws {
+    package mutating func expect(_ byte: UInt8) throws {
         guard try peek() == byte else { throw GiveUp() }
         position += 1
     }
 
     /// Consumes `null` if it comes next.
-    mutating func consumeNull() throws -> Bool {
+    package mutating func consumeNull() throws -> Bool {
         guard try peek() == UInt8(ascii: "n") else { return false }
         try literal("null")
         return true
@@ -74,7 +77,7 @@ struct StrictJSONReader {
     /// Reads an object whose keys are those of `keys`: calls `body` with each key's index in the
     /// table, skips keys the table does not know, and gives up on a key given twice (Foundation
     /// keeps the first of two equal keys; such a line is left to it).
-    mutating func readObject(keys: JSONKeyTable, _ body: (inout StrictJSONReader, Int) throws -> Void) throws {
+    package mutating func readObject(keys: JSONKeyTable, _ body: (inout StrictJSONReader, Int) throws -> Void) throws {
         var seen: UInt64 = 0
         try readObject { reader, key in
             guard let index = keys.index(of: key) else { return try reader.skipValue() }
@@ -85,7 +88,7 @@ struct StrictJSONReader {
     }
 
     /// Reads an object, calling `body` with each key's bytes (keys with escapes are given up on).
-    mutating func readObject(_ body: (inout StrictJSONReader, UnsafeRawBufferPointer) throws -> Void) throws {
+    package mutating func readObject(_ body: (inout StrictJSONReader, UnsafeRawBufferPointer) throws -> Void) throws {
         try expect(UInt8(ascii: "{"))
         if try peek() == UInt8(ascii: "}") {
             position += 1
@@ -122,7 +125,7 @@ struct StrictJSONReader {
     }
 
     /// Reads an array, calling `body` once per element.
-    mutating func readArray(_ body: (inout StrictJSONReader) throws -> Void) throws {
+    package mutating func readArray(_ body: (inout StrictJSONReader) throws -> Void) throws {
         try expect(UInt8(ascii: "["))
         if try peek() == UInt8(ascii: "]") {
             position += 1
@@ -141,7 +144,7 @@ struct StrictJSONReader {
     }
 
     /// Only whitespace may follow the top-level value.
-    mutating func finish() throws {
+    package mutating func finish() throws {
         skipWhitespace()
         guard position == end else { throw GiveUp() }
     }
@@ -149,7 +152,7 @@ struct StrictJSONReader {
     // MARK: Values
 
     /// A JSON string (not null).
-    mutating func readString() throws -> String {
+    package mutating func readString() throws -> String {
         try expect(UInt8(ascii: "\""))
         let start = position
         var ascii = true
@@ -235,7 +238,7 @@ struct StrictJSONReader {
     }
 
     /// An integer without fraction or exponent, at most 18 digits.
-    mutating func readInt() throws -> Int {
+    package mutating func readInt() throws -> Int {
         _ = try peek()
         var negative = false
         if base[position] == UInt8(ascii: "-") {
@@ -260,7 +263,47 @@ struct StrictJSONReader {
         return negative ? -value : value
     }
 
-    mutating func readBool() throws -> Bool {
+    /// A number as `Double`: JSON's grammar exactly (sign, digits without a leading zero, fraction,
+    /// exponent), converted as Foundation converts it (correctly rounded); gives up on anything else.
+    package mutating func readDouble() throws -> Double {
+        _ = try peek()
+        let start = position
+        func digits() -> Int {
+            let from = position
+            while position < end, base[position] >= UInt8(ascii: "0"), base[position] <= UInt8(ascii: "9") {
+                position += 1
+            }
+            return position - from
+        }
+        if base[position] == UInt8(ascii: "-") { position += 1 }
+        let integerStart = position
+        let integerDigits = digits()
+        guard integerDigits > 0, !(integerDigits > 1 && base[integerStart] == UInt8(ascii: "0")) else {
+            throw GiveUp()
+        }
+        if position < end, base[position] == UInt8(ascii: ".") {
+            position += 1
+            guard digits() > 0 else { throw GiveUp() }
+        }
+        if position < end, base[position] == UInt8(ascii: "e") || base[position] == UInt8(ascii: "E") {
+            position += 1
+            if position < end, base[position] == UInt8(ascii: "+") || base[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard digits() > 0 else { throw GiveUp() }
+        }
+        if position < end {
+            switch base[position] {
+            case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: break
+            default: throw GiveUp()
+            }
+        }
+        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else { throw GiveUp() }
+        return value
+    }
+
+    package mutating func readBool() throws -> Bool {
         switch try peek() {
         case UInt8(ascii: "t"):
             try literal("true")
@@ -273,7 +316,7 @@ struct StrictJSONReader {
     }
 
     /// Skips any JSON value, checking it as strictly as the readers above.
-    mutating func skipValue() throws {
+    package mutating func skipValue() throws {
         switch try peek() {
         case UInt8(ascii: "{"): try readObject { reader, _ in try reader.skipValue() }
         case UInt8(ascii: "["): try readArray { try $0.skipValue() }
@@ -285,7 +328,7 @@ struct StrictJSONReader {
     }
 
     /// The raw bytes of the next value (skipped and checked), as offsets into the input.
-    mutating func valueRange() throws -> Range<Int> {
+    package mutating func valueRange() throws -> Range<Int> {
         skipWhitespace()
         let start = position
         try skipValue()
@@ -294,17 +337,17 @@ struct StrictJSONReader {
 }
 
 /// Keys matched as bytes, so reading a line allocates no key strings.
-struct JSONKeyTable {
+package struct JSONKeyTable {
     private let keys: [[UInt8]]
 
-    init(_ names: [String]) {
+    package init(_ names: [String]) {
         // readObject(keys:) marks the keys it has seen in a 64-bit set.
         precondition(names.count <= 64, "a JSONKeyTable holds at most 64 keys")
         keys = names.map { Array($0.utf8) }
     }
 
     /// The index of `key` in the table, or nil for a key the table does not know.
-    func index(of key: UnsafeRawBufferPointer) -> Int? {
+    package func index(of key: UnsafeRawBufferPointer) -> Int? {
         for (index, candidate) in keys.enumerated() where candidate.count == key.count {
             let same = candidate.withUnsafeBytes { memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }
             if same { return index }

@@ -342,7 +342,7 @@ package final class SystemClient: Sendable {
             for item in items {
                 guard case .line(let line) = item else { throw ClientError.malformedReply("reply line too long") }
                 do {
-                    return try JSONDecoder().decode(DoorbellReply.self, from: line)
+                    return try ReplyCoding.decode(line)
                 } catch {
                     throw ClientError.malformedReply("\(error)")
                 }

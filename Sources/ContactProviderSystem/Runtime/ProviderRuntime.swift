@@ -367,14 +367,12 @@ package final class ProviderRuntime {
         guard let fd = waiter.fd else { return }
         defer { close(fd) }
         var message = message
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard var line = try? encoder.encode(message) else { return }
+        guard var line = try? ReplyCoding.encode(message) else { return }
         if line.count >= NamedPipe.atomicWriteLimit - 1 {
             // Keep the reply one atomic write: warnings are in last-sync.json in full.
             let kept = Array(message.report?.warnings.prefix(3) ?? [])
             message.report?.warnings = kept + ["… see \(paths.lastSync)"]
-            line = (try? encoder.encode(message)) ?? line
+            line = (try? ReplyCoding.encode(message)) ?? line
         }
         line.append(UInt8(ascii: "\n"))
         try? NamedPipe.writeLine(fd, line, path: (try? paths.replyPipe(for: waiter.id)) ?? "reply")

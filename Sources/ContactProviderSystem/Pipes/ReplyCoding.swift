@@ -1,0 +1,193 @@
+import AppGroupStore
+import Foundation
+
+/// The provider's reply line (``DoorbellReply``), written and read without Foundation's coders.
+///
+/// An idle signal's round trip (P4) spent about a tenth of the provider's time in `JSONEncoder`
+/// and a tenth of the host's in `JSONDecoder`, for one small object each way. The bytes are the
+/// ones Foundation's encoder writes with `.sortedKeys` and `.withoutEscapingSlashes` (the README's
+/// pipe messages); reading takes a strict fast path (`StrictJSONReader`) and hands anything else to
+/// `JSONDecoder`, so every value and every error is Foundation's. `ReplyCodingTests` checks both
+/// directions against Foundation on seeded random replies.
+package enum ReplyCoding {
+    // MARK: Writing
+
+    /// One reply as JSON, without its newline.
+    package static func encode(_ reply: DoorbellReply) throws -> Data {
+        // A value Foundation refuses to write (a non-finite duration) gets Foundation's error.
+        guard reply.report.map({ $0.durationMs.isFinite }) ?? true else { return try foundationEncoder().encode(reply) }
+        var writer = JSONWriter(buffer: [])
+        writer.buffer.reserveCapacity(384)
+        writer.open()
+        if let error = reply.error { write(error, key: "error", into: &writer) }
+        writer.field("id", reply.id, always: true)
+        writer.field("ok", reply.ok)
+        if let report = reply.report { write(report, into: &writer) }
+        if let trace = reply.trace { writer.field("trace", trace, always: true) }
+        writer.field("v", reply.v)
+        writer.close()
+        return Data(writer.buffer)
+    }
+
+    /// The encoder whose output ``encode(_:)`` reproduces.
+    package static func foundationEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    private static func write(_ report: SyncReport, into writer: inout JSONWriter) {
+        writer.key("report")
+        writer.open()
+        if let anchor = report.anchor { write(anchor, key: "anchor", into: &writer) }
+        writer.field("batches", report.batches)
+        writer.field("deleted", report.deleted)
+        writer.key("durationMs")
+        writer.buffer.append(contentsOf: number(report.durationMs).utf8)
+        writer.field("enumeration", report.enumeration, always: true)
+        if let error = report.error { write(error, key: "error", into: &writer) }
+        if let nextPage = report.nextPage { write(nextPage, key: "nextPage", into: &writer) }
+        writer.field("pages", report.pages)
+        writer.field("restarted", report.restarted)
+        writer.field("systemCount", report.systemCount)
+        writer.field("updated", report.updated)
+        writer.array("warnings", report.warnings) { writer, warning in writer.string(warning) }
+        writer.close()
+    }
+
+    private static func write(_ position: SyncPosition, key: StaticString, into writer: inout JSONWriter) {
+        writer.key(key)
+        writer.open()
+        writer.field("generationMarker", position.generationMarker.base64EncodedString(), always: true)
+        writer.field("offset", position.offset)
+        writer.close()
+    }
+
+    private static func write(_ error: SyncReport.ReportedError, key: StaticString, into writer: inout JSONWriter) {
+        writer.key(key)
+        writer.open()
+        if let code = error.code { writer.field("code", code, always: true) }
+        writer.field("message", error.message, always: true)
+        if let rule = error.rule { writer.field("rule", rule, always: true) }
+        writer.close()
+    }
+
+    /// A finite `Double` as Foundation's encoder writes it: the shortest text that reads back as
+    /// the same value, without a trailing `.0` (`1`, `0.153`, `1e-07`, `1e+21`).
+    static func number(_ value: Double) -> String {
+        let text = value.description
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    }
+
+    // MARK: Reading
+
+    /// The reply in `line` (without its newline).
+    package static func decode(_ line: Data) throws -> DoorbellReply {
+        if let reply = line.withUnsafeBytes({ fastDecode($0) }) { return reply }
+        return try JSONDecoder().decode(DoorbellReply.self, from: line)
+    }
+
+    /// The fast path alone: the reply, or nil when Foundation must decide.
+    static func fastDecode(_ bytes: UnsafeRawBufferPointer) -> DoorbellReply? {
+        try? StrictJSONReader.withReader(bytes) { reader in
+            let reply = try readReply(&reader)
+            try reader.finish()
+            return reply
+        }
+    }
+
+    private static let replyKeys = JSONKeyTable(["v", "id", "ok", "report", "error", "trace"])
+    private static let reportKeys = JSONKeyTable([
+        "enumeration", "pages", "batches", "updated", "deleted", "systemCount", "anchor", "nextPage", "durationMs",
+        "restarted", "error", "warnings",
+    ])
+    private static let positionKeys = JSONKeyTable(["generationMarker", "offset"])
+    private static let errorKeys = JSONKeyTable(["code", "rule", "message"])
+
+    private typealias GiveUp = StrictJSONReader.GiveUp
+
+    private static func readReply(_ reader: inout StrictJSONReader) throws -> DoorbellReply {
+        var version: Int?
+        var id: String?
+        var ok: Bool?
+        var reply = DoorbellReply(id: "", ok: false)
+        try reader.readObject(keys: replyKeys) { reader, index in
+            // Optional values may be null; required ones never are (Foundation refuses those).
+            if index >= 3, try reader.consumeNull() { return }
+            switch index {
+            case 0: version = try reader.readInt()
+            case 1: id = try reader.readString()
+            case 2: ok = try reader.readBool()
+            case 3: reply.report = try readReport(&reader)
+            case 4: reply.error = try readError(&reader)
+            default: reply.trace = try reader.readString()
+            }
+        }
+        guard let version, let id, let ok else { throw GiveUp() }
+        reply.v = version
+        reply.id = id
+        reply.ok = ok
+        return reply
+    }
+
+    private static func readReport(_ reader: inout StrictJSONReader) throws -> SyncReport {
+        var seen = 0
+        var report = SyncReport(enumeration: "")
+        try reader.readObject(keys: reportKeys) { reader, index in
+            if index == 6 || index == 7 || index == 10, try reader.consumeNull() { return }
+            switch index {
+            case 0: report.enumeration = try reader.readString()
+            case 1: report.pages = try reader.readInt()
+            case 2: report.batches = try reader.readInt()
+            case 3: report.updated = try reader.readInt()
+            case 4: report.deleted = try reader.readInt()
+            case 5: report.systemCount = try reader.readInt()
+            case 6: report.anchor = try readPosition(&reader)
+            case 7: report.nextPage = try readPosition(&reader)
+            case 8: report.durationMs = try reader.readDouble()
+            case 9: report.restarted = try reader.readBool()
+            case 10: report.error = try readError(&reader)
+            default:
+                var warnings: [String] = []
+                try reader.readArray { warnings.append(try $0.readString()) }
+                report.warnings = warnings
+            }
+            if index != 6, index != 7, index != 10 { seen += 1 }
+        }
+        // Every non-optional field is required, as Foundation's synthesized decoding requires it.
+        guard seen == 9 else { throw GiveUp() }
+        return report
+    }
+
+    private static func readPosition(_ reader: inout StrictJSONReader) throws -> SyncPosition {
+        var marker: Data?
+        var offset: Int?
+        try reader.readObject(keys: positionKeys) { reader, index in
+            if index == 0 {
+                // Foundation reads base64 strictly too; anything it would not decode is left to it.
+                guard let decoded = Data(base64Encoded: try reader.readString()) else { throw GiveUp() }
+                marker = decoded
+            } else {
+                offset = try reader.readInt()
+            }
+        }
+        guard let marker, let offset else { throw GiveUp() }
+        return SyncPosition(generationMarker: marker, offset: offset)
+    }
+
+    private static func readError(_ reader: inout StrictJSONReader) throws -> SyncReport.ReportedError {
+        var code: String?
+        var rule: String?
+        var message: String?
+        try reader.readObject(keys: errorKeys) { reader, index in
+            if index < 2, try reader.consumeNull() { return }
+            switch index {
+            case 0: code = try reader.readString()
+            case 1: rule = try reader.readString()
+            default: message = try reader.readString()
+            }
+        }
+        guard let message else { throw GiveUp() }
+        return SyncReport.ReportedError(code: code, rule: rule, message: message)
+    }
+}

@@ -177,15 +177,15 @@ for figure in figures where figure.id == "Q2" {
             format: "Q2 at n=%d: the first search --name after a compaction %.1f ms (the compaction: %.1f ms)",
             figure.n, figure.medianMs, figure.referenceMs ?? .nan))
 }
-// Growth: each larger size against the smallest (one run can hold 1k, 100k and 1M side by side).
+// Growth: each later size against the first one given (one run can hold 1k, 100k and 1M side by side).
 for id in ["P1", "P2", "P3", "P4", "S1", "I1", "G1", "Q1", "Q2"] {
     for path in ["library", "cli"] {
         let measured = figures.filter { $0.id == id && $0.path == path }
-        guard let smallest = measured.first else { continue }
-        for larger in measured.dropFirst() {
+        guard let first = measured.first else { continue }
+        for later in measured.dropFirst() {
             print(
-                "growth \(id) \(path): \(smallest.n) → \(larger.n) contacts: ×"
-                    + String(format: "%.2f", larger.medianMs / smallest.medianMs))
+                "growth \(id) \(path): \(first.n) → \(later.n) contacts: ×"
+                    + String(format: "%.2f", later.medianMs / first.medianMs))
         }
     }
 }

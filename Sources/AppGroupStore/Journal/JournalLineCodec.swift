@@ -49,7 +49,7 @@ enum JournalLineCodec {
     private static func readEntry<Element, Meta: Decodable>(
         _ bytes: UnsafeRawBufferPointer, upsert element: (inout StrictJSONReader) throws -> Element
     ) -> (seq: Int, upsert: [Element]?, delete: [String]?, meta: Meta?)? {
-        try? StrictJSONReader.withReader(bytes) { reader in
+        StrictJSONReader.readWhole(bytes) { reader in
             var seq: Int?
             var upsert: [Element]?
             var delete: [String]?
@@ -73,7 +73,6 @@ enum JournalLineCodec {
                     meta = try readMeta(&reader, in: bytes)
                 }
             }
-            try reader.finish()
             guard let seq else { throw StrictJSONReader.GiveUp() }
             return (seq, upsert, delete, meta)
         }

@@ -54,14 +54,18 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
         }
     }
 
-    /// Makes the storage this record's own before a field is written, and forgets the bytes it was
-    /// read from: the record no longer holds exactly what they say.
-    private mutating func willWrite() {
+    /// Makes the storage this record's own (copy-on-write) before anything in it is written.
+    private mutating func ownStorage() {
         if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(fields: storage.fields)
-        } else {
-            storage.verbatim.forget()
+            storage = Storage(fields: storage.fields, verbatim: storage.verbatim)
         }
+    }
+
+    /// Before a field is written: the storage becomes this record's own, and the bytes it was read
+    /// from are forgotten (the record no longer holds exactly what they say).
+    private mutating func willWrite() {
+        ownStorage()
+        storage.verbatim.forget()
     }
 
     /// The app's stable identifier for the contact (`ContactItem.Identifier.value`).
@@ -276,7 +280,7 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
     package var verbatim: VerbatimJSON {
         get { storage.verbatim }
         set {
-            if !isKnownUniquelyReferenced(&storage) { storage = Storage(fields: storage.fields) }
+            ownStorage()
             storage.verbatim = newValue
         }
     }
@@ -507,17 +511,21 @@ public enum BirthdayFormat {
     /// and formatting what it parses to gives `text` back (`Int` also reads `+990`, which formats
     /// as `0990`).
     public static func isCanonical(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        let digitPositions: [Int]
-        switch bytes.count {
-        case 10 where bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-"):
-            digitPositions = [0, 1, 2, 3, 5, 6, 8, 9]
-        case 7 where bytes[0] == UInt8(ascii: "-") && bytes[1] == UInt8(ascii: "-") && bytes[4] == UInt8(ascii: "-"):
-            digitPositions = [2, 3, 5, 6]
-        default: return false
+        // Checked on the stored bytes (no copy: the bridge asks for every contact with a birthday).
+        var text = text
+        let digitsWhereExpected = text.withUTF8 { bytes -> Bool in
+            let digitPositions: [Int]
+            switch bytes.count {
+            case 10 where bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-"):
+                digitPositions = [0, 1, 2, 3, 5, 6, 8, 9]
+            case 7
+            where bytes[0] == UInt8(ascii: "-") && bytes[1] == UInt8(ascii: "-") && bytes[4] == UInt8(ascii: "-"):
+                digitPositions = [2, 3, 5, 6]
+            default: return false
+            }
+            return digitPositions.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[$0]) }
         }
-        return digitPositions.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[$0]) }
-            && parse(text) != nil
+        return digitsWhereExpected && parse(text) != nil
     }
 
     /// Formats (year?, month, day) the way `parse` reads it.

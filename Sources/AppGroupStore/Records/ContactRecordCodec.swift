@@ -39,22 +39,15 @@ package enum ContactRecordCodec {
     /// `keepingBytes`: the record also carries `bytes` (``ContactRecord/verbatim``), so that writing
     /// it unchanged copies them instead of encoding it: for the records a content page hands on.
     static func fastDecode(_ bytes: UnsafeRawBufferPointer, keepingBytes: Bool = false) -> ContactRecord? {
-        try? StrictJSONReader.withReader(bytes) { reader in
-            var record = try readRecord(&reader)
-            try reader.finish()
-            if keepingBytes { record.verbatim = VerbatimJSON(bytes) }
-            return record
-        }
+        guard var record = StrictJSONReader.readWhole(bytes, readRecord) else { return nil }
+        if keepingBytes { record.verbatim = VerbatimJSON(bytes) }
+        return record
     }
 
     /// The identifier of a contact line, checking the whole line is JSON (what `IdentifierOnly`
     /// decoding through Foundation checks); nil when Foundation must decide.
     static func fastIdentifier(_ bytes: UnsafeRawBufferPointer) -> String? {
-        try? StrictJSONReader.withReader(bytes) { reader in
-            let identifier = try readIdentifierOnly(&reader)
-            try reader.finish()
-            return identifier
-        }
+        StrictJSONReader.readWhole(bytes, readIdentifierOnly)
     }
 
     static func readIdentifierOnly(_ reader: inout StrictJSONReader) throws -> String {

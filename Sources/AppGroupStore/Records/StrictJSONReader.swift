@@ -9,9 +9,9 @@ import Foundation
 /// stricter than Foundation costs speed on odd input, never correctness; being more lenient would
 /// be a bug, which the differential fuzz test (`StoreCodecDifferentialTests`) looks for.
 ///
-/// What it gives up on: numbers with a fraction or exponent (or over 18 digits), lone surrogate
-/// escapes, invalid UTF-8, raw control characters in strings, duplicate keys it knows, and any
-/// value of an unexpected type.
+/// What it gives up on: integers with a fraction or exponent (or over 18 digits; `readDouble` reads
+/// fractions and exponents), lone surrogate escapes, invalid UTF-8, raw control characters in
+/// strings, duplicate keys it knows, and any value of an unexpected type.
 package struct StrictJSONReader {
     /// The input is outside the subset this reader handles; let Foundation decide.
     package struct GiveUp: Error {
@@ -29,13 +29,16 @@ package struct StrictJSONReader {
         self.position = 0
     }
 
-    /// Runs `body` with a reader over `bytes`.
-    package static func withReader<T>(
-        _ bytes: UnsafeRawBufferPointer, _ body: (inout StrictJSONReader) throws -> T
-    ) throws -> T {
-        guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw GiveUp() }
+    /// The value `read` makes of the whole of `bytes` (only white space may follow it), or nil when
+    /// the input is outside what this reader handles: the fast path of every hand-written decoder,
+    /// whose callers then let Foundation decide.
+    package static func readWhole<T>(
+        _ bytes: UnsafeRawBufferPointer, _ read: (inout StrictJSONReader) throws -> T
+    ) -> T? {
+        guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var reader = StrictJSONReader(pointer, count: bytes.count)
-        return try body(&reader)
+        guard let value = try? read(&reader), (try? reader.finish()) != nil else { return nil }
+        return value
     }
 
     // MARK: Structure
@@ -254,13 +257,18 @@ package struct StrictJSONReader {
         let digits = position - start
         guard digits > 0, digits <= 18, !(digits > 1 && base[start] == UInt8(ascii: "0")) else { throw GiveUp() }
         // A fraction, an exponent or any other byte glued to the number is left to Foundation.
-        if position < end {
-            switch base[position] {
-            case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: break
-            default: throw GiveUp()
-            }
-        }
+        try expectNumberEnd()
         return negative ? -value : value
+    }
+
+    /// What may follow a number: the end, a separator or white space; anything else glued to it
+    /// makes the number one this reader does not handle.
+    private func expectNumberEnd() throws {
+        guard position < end else { return }
+        switch base[position] {
+        case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: return
+        default: throw GiveUp()
+        }
     }
 
     /// A number as `Double`: JSON's grammar exactly (sign, digits without a leading zero, fraction,
@@ -292,12 +300,7 @@ package struct StrictJSONReader {
             }
             guard digits() > 0 else { throw GiveUp() }
         }
-        if position < end {
-            switch base[position] {
-            case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: break
-            default: throw GiveUp()
-            }
-        }
+        try expectNumberEnd()
         let text = String(decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw GiveUp() }
         return value

@@ -89,11 +89,7 @@ package enum ReplyCoding {
 
     /// The fast path alone: the reply, or nil when Foundation must decide.
     static func fastDecode(_ bytes: UnsafeRawBufferPointer) -> DoorbellReply? {
-        try? StrictJSONReader.withReader(bytes) { reader in
-            let reply = try readReply(&reader)
-            try reader.finish()
-            return reply
-        }
+        StrictJSONReader.readWhole(bytes, readReply)
     }
 
     private static let replyKeys = JSONKeyTable(["v", "id", "ok", "report", "error", "trace"])
@@ -134,7 +130,9 @@ package enum ReplyCoding {
         var seen = 0
         var report = SyncReport(enumeration: "")
         try reader.readObject(keys: reportKeys) { reader, index in
-            if index == 6 || index == 7 || index == 10, try reader.consumeNull() { return }
+            // anchor, nextPage and error are optional (null or absent); the other nine are required.
+            let isOptional = index == 6 || index == 7 || index == 10
+            if isOptional, try reader.consumeNull() { return }
             switch index {
             case 0: report.enumeration = try reader.readString()
             case 1: report.pages = try reader.readInt()
@@ -152,7 +150,7 @@ package enum ReplyCoding {
                 try reader.readArray { warnings.append(try $0.readString()) }
                 report.warnings = warnings
             }
-            if index != 6, index != 7, index != 10 { seen += 1 }
+            if !isOptional { seen += 1 }
         }
         // Every non-optional field is required, as Foundation's synthesized decoding requires it.
         guard seen == 9 else { throw GiveUp() }

@@ -135,6 +135,12 @@ let package = Package(
             name: "sample-provider-swift5", dependencies: ["ContactProvider", "Contacts"],
             path: "Examples/sample-provider-swift5", swiftSettings: [.swiftLanguageMode(.v5)]),
 
+        // A provider with a device's habits (a model that saves in deinit, UserDefaults change tracking
+        // without synchronize()), in Swift 5 mode as real provider targets are: DeviceFidelityTests.
+        .executableTarget(
+            name: "device-fidelity-provider", dependencies: ["ContactProvider", "Contacts"],
+            path: "Examples/device-fidelity-provider", swiftSettings: [.swiftLanguageMode(.v5)]),
+
         // A provider that syncs from a CardDAV server (URLSession + XMLParser, nothing else).
         .executableTarget(
             name: "carddav-provider", dependencies: ["ContactProvider", "Contacts"], path: "Examples/carddav-provider"),

@@ -5,12 +5,14 @@
 //   `deinit` (on a device that deinit never runs at the extension's end);
 // - change tracking (what was sent, a change counter) in the App Group's `UserDefaults`, with no
 //   `synchronize()` anywhere.
+// It logs the way iOS code does, through `import os` (`Logger` and `os_log`).
 // The tests (DeviceFidelityTests) sync it through real processes, kill and relaunch it, and check the
 // system ends equal to what the app holds.
 
 import ContactProvider
 import Contacts
 import Foundation
+import os
 
 let appGroupIdentifier = "group.com.example.fidelity"
 
@@ -68,6 +70,8 @@ final class Provider: ContactProviderExtension {
 
 final class Enumerator: ContactItemEnumerator {
     private let defaults = UserDefaults(suiteName: appGroupIdentifier)
+    private let log = OSLog(subsystem: "com.example.fidelity", category: "enumerator")
+    private let logger = Logger(subsystem: "com.example.fidelity", category: "sync")
 
     private func items(_ entries: [ContactBook.Entry]) -> [ContactItem] {
         entries.map { entry in
@@ -85,6 +89,7 @@ final class Enumerator: ContactItemEnumerator {
         let entries = ContactBook().entries
         observer.didEnumerate(items(entries))
         observer.didFinishEnumeratingContent(upTo: Data("book-1".utf8))
+        os_log("content: %{public}d contacts from %{private}@", log: log, type: .info, entries.count, "book.json")
         defaults?.set(fingerprints(entries), forKey: "sent")
         defaults?.set(0, forKey: "changeCount")
     }
@@ -97,6 +102,7 @@ final class Enumerator: ContactItemEnumerator {
         let deleted = sent.keys.filter { current[$0] == nil }.sorted().map { ContactItem.Identifier($0) }
         if !updated.isEmpty { observer.didUpdate(items(updated)) }
         if !deleted.isEmpty { observer.didDelete(deleted) }
+        logger.info("changes: \(updated.count) updated, \(deleted.count, privacy: .public) deleted")
         let changeCount = (defaults?.integer(forKey: "changeCount") ?? 0) + 1
         observer.didFinishEnumeratingChanges(
             upTo: ContactItemSyncAnchor(generationMarker: syncAnchor.generationMarker, offset: changeCount),

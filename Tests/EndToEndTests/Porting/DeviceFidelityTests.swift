@@ -26,6 +26,20 @@ struct DeviceFidelityTests {
         return try JSONDecoder().decode([Entry].self, from: data).map(\.identifier)
     }
 
+    /// `contacts-host` with the provider's logging on (the temporary App Group's environment turns it off).
+    @discardableResult
+    private func host(
+        _ arguments: [String], in group: TemporaryAppGroup, sourceLocation: SourceLocation = #_sourceLocation
+    )
+        throws -> ProcessResult
+    {
+        var environment = group.environment
+        environment["OSLOG_DISABLE"] = nil
+        let result = try ProcessRunner.host(arguments, environment: environment)
+        #expect(result.exitCode == 0, "contacts-host \(arguments) → \(result)", sourceLocation: sourceLocation)
+        return result
+    }
+
     private func systemIdentifiers(_ group: TemporaryAppGroup) throws -> [String] {
         try jsonArray(try host(["system", "list", "--json"], in: group)).compactMap { $0["identifier"] as? String }
             .sorted()
@@ -65,6 +79,11 @@ struct DeviceFidelityTests {
             #expect(try book(group) == ["zoe"], "SIGTERM's exit undid the app's write")
             try host(["signal", "--wait"], in: group)
             #expect(try systemIdentifiers(group) == ["zoe"])
+            // `import os`: os_log's printf format (annotations dropped) and Logger, in the provider's log.
+            let log = try String(contentsOfFile: group.path + "/run/defaultDomain/provider.log", encoding: .utf8)
+            #expect(
+                log.contains("[com.example.fidelity:enumerator] info: content: 3 contacts from book.json"), "\(log)")
+            #expect(log.contains("[com.example.fidelity:sync] info: changes: 0 updated, 1 deleted"), "\(log)")
             try host(["disable"], in: group)
         }
     }

@@ -15,7 +15,7 @@ public final class CallsAfterReturnEnumerator: ContactItemEnumerator {
     /// `correct`, with its content pages finished after the call returned.
     public init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
 
-    public func enumerateContent(in page: ContactItemPage, for observer: sending any ContactItemContentObserver) async {
+    public func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
         let held = HeldPageObserver(observer)
         await correct.enumerateContent(in: page, for: held)
         guard held.holdsCalls else { return }
@@ -26,7 +26,7 @@ public final class CallsAfterReturnEnumerator: ContactItemEnumerator {
     }
 
     public func enumerateChanges(
-        startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver
+        startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
     ) async {
         await correct.enumerateChanges(startingAt: syncAnchor, for: observer)
     }

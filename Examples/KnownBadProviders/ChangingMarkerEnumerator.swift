@@ -17,13 +17,13 @@ public final class ChangingMarkerEnumerator: ContactItemEnumerator {
     /// `correct`, with its content markers changing from page to page.
     public init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
 
-    public func enumerateContent(in page: ContactItemPage, for observer: sending any ContactItemContentObserver) async {
+    public func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
         let unstamped = ContactItemPage(generationMarker: Self.unstamped(page.generationMarker), offset: page.offset)
         await correct.enumerateContent(in: unstamped, for: PageStampingObserver(observer, offset: page.offset))
     }
 
     public func enumerateChanges(
-        startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver
+        startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
     ) async {
         // The first change anchor is the last page's (stamped) marker.
         let unstamped = ContactItemSyncAnchor(

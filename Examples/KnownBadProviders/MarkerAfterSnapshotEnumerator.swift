@@ -22,13 +22,13 @@ public final class MarkerAfterSnapshotEnumerator: ContactItemEnumerator {
     /// `correct`, starting its first change enumeration from now.
     public init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
 
-    public func enumerateContent(in page: ContactItemPage, for observer: sending any ContactItemContentObserver) async {
+    public func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
         let untagged = ContactItemPage(generationMarker: Self.untagged(page.generationMarker), offset: page.offset)
         await correct.enumerateContent(in: untagged, for: TaggingObserver(observer))
     }
 
     public func enumerateChanges(
-        startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver
+        startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
     ) async {
         var start = ContactItemSyncAnchor(
             generationMarker: Self.untagged(syncAnchor.generationMarker), offset: syncAnchor.offset)

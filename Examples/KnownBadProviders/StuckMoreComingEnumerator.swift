@@ -16,12 +16,12 @@ public final class StuckMoreComingEnumerator: ContactItemEnumerator {
     /// `correct`, with its change batches stuck at their start.
     public init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
 
-    public func enumerateContent(in page: ContactItemPage, for observer: sending any ContactItemContentObserver) async {
+    public func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
         await correct.enumerateContent(in: page, for: observer)
     }
 
     public func enumerateChanges(
-        startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver
+        startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
     ) async {
         await correct.enumerateChanges(startingAt: syncAnchor, for: StuckAnchorObserver(observer, start: syncAnchor))
     }

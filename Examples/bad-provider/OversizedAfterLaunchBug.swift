@@ -13,12 +13,12 @@ final class OversizedAfterLaunchEnumerator: ContactItemEnumerator {
 
     init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
 
-    func enumerateContent(in page: ContactItemPage, for observer: sending any ContactItemContentObserver) async {
+    func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
         await correct.enumerateContent(in: page, for: observer)
     }
 
     func enumerateChanges(
-        startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver
+        startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
     ) async {
         let first = firstChangeCall.withLock { first in
             defer { first = false }

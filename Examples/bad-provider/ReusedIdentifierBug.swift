@@ -15,12 +15,12 @@ final class ReusedIdentifierEnumerator: ContactItemEnumerator {
 
     init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
 
-    func enumerateContent(in page: ContactItemPage, for observer: sending any ContactItemContentObserver) async {
+    func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
         await correct.enumerateContent(in: page, for: observer)
     }
 
     func enumerateChanges(
-        startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver
+        startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
     ) async {
         await correct.enumerateChanges(startingAt: syncAnchor, for: TombstoneObserver(observer, tombstones: tombstones))
     }

@@ -13,7 +13,10 @@
 import ContactProvider
 import Contacts
 
-actor CardDAVEnumerator: ContactItemEnumerator {
+// A class, not an actor: Apple's requirements pass the page and the observer as plain non-`Sendable`
+// parameters, which an actor cannot take in Swift 6 mode (in Xcode as here). The system calls one
+// method at a time.
+final class CardDAVEnumerator: ContactItemEnumerator {
     private let container: URL
     private var hrefIdentifiers: HrefIdentifiers
 

@@ -1,4 +1,4 @@
-// An `actor` enumerator for a provider that keeps each contact as a vCard file in the App Group
+// An enumerator for a provider that keeps each contact as a vCard file in the App Group
 // (`vcards/<identifier>.vcf`, written by the app) and builds `CNContact`s with
 // `CNContactVCardSerialization`, as real providers that sync a mail or CRM account do.
 //
@@ -10,7 +10,11 @@ import ContactProvider
 import Contacts
 import Foundation
 
-actor VCardEnumerator: ContactItemEnumerator {
+// A class, not an actor: Apple's requirements pass the page and the observer as plain non-`Sendable`
+// parameters, so in Swift 6 mode an actor cannot implement them ("non-Sendable parameter type … cannot
+// be sent … into actor-isolated implementation", in Xcode as here). The system calls one method at a
+// time, so the class needs no lock for its flag.
+final class VCardEnumerator: ContactItemEnumerator {
     private let generationPrefix: Data
     private var invalidated = false
 

@@ -8,9 +8,9 @@ public enum ContactItem: Equatable, Hashable {
 
     /// The app's identifier for an item.
     ///
-    /// `Sendable` is not in Apple's documented conformances; it is added because Swift 6 requires
-    /// it for the `rootContainer` constant, and it cannot break code written for iOS.
-    public struct Identifier: Equatable, Hashable, Sendable {
+    /// Not `Sendable`, as Apple's SDK declares it (issue 23, item 5): code that sends one across
+    /// isolation fails here as in Xcode.
+    public struct Identifier: Equatable, Hashable {
         /// The identifier's text.
         public let value: String
 
@@ -20,7 +20,9 @@ public enum ContactItem: Equatable, Hashable {
         }
 
         /// The top-level container that holds all of the domain's contacts; the collection the
-        /// system passes to `enumerator(for:)`. (Its text is undocumented by Apple.)
-        public static let rootContainer = ContactItem.Identifier("__ROOT_CONTAINER__")
+        /// system passes to `enumerator(for:)`. (Its text is undocumented by Apple.) `nonisolated(unsafe)`:
+        /// an immutable constant of a type that holds one `String`, which this Swift 6 module must spell
+        /// out for a non-`Sendable` type (Apple's module, built in Swift 5 mode, needs nothing).
+        nonisolated(unsafe) public static let rootContainer = ContactItem.Identifier("__ROOT_CONTAINER__")
     }
 }

@@ -11,25 +11,20 @@ public protocol ContactItemEnumerating {
 /// Errors are reported through the observer, never thrown.
 ///
 /// ## Concurrency
-/// The observer parameters are `sending` (the system hands each call a fresh observer and never
-/// touches it again), so an `actor` can be the enumerator in Swift 6 mode: without it, Swift 6
-/// refuses to pass the non-`Sendable` observer into the actor ("non-Sendable parameter type …
-/// cannot be sent … into actor-isolated implementation"; measured). Implementations need not
-/// write `sending` themselves: the class-based shape of Apple's samples compiles unchanged.
-/// `sending` is not in Apple's documented declarations; it is a simulator addition that no
-/// conforming code can notice. Code that *calls* an enumerator (a unit test driving it by hand
-/// with a mock observer) notices it in Swift 6 mode: a non-`Sendable` observer cannot be read
-/// after the call ("sending 'observer' risks causing data races"); make the mock `Sendable`
-/// (`final class MockObserver: ContactItemContentObserver, @unchecked Sendable` in a test). That is
-/// the trade made for actor enumerators, which extension code written for iOS uses.
+/// The parameters are plain, non-`Sendable` values, exactly as Apple's SDK declares them (no
+/// `sending`), so what compiles here compiles in Xcode and the other way round: the class shape of
+/// Apple's samples works in both language modes, and an `actor` enumerator is refused in Swift 6 mode
+/// with Xcode's own error ("non-Sendable parameter type … cannot be sent from caller of protocol
+/// requirement … into actor-isolated implementation"). An enumerator that needs an actor's protection
+/// keeps its state in one and stays a class itself.
 public protocol ContactItemEnumerator {
     /// Enumerates one page of content; ends with exactly one of the observer's `didFinish…` calls
     /// before returning.
-    func enumerateContent(in page: ContactItemPage, for observer: sending any ContactItemContentObserver) async
+    func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async
     /// Enumerates one batch of changes after `syncAnchor`; ends with
     /// `didFinishEnumeratingChanges(upTo:moreComing:)` or `didFinishEnumeratingChangesWithError(_:)`.
     func enumerateChanges(
-        startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver) async
+        startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver) async
     /// Called before the system terminates the extension.
     func invalidate() async
 }
@@ -39,8 +34,7 @@ public protocol ContactItemEnumerator {
 /// Not `Sendable`, as on iOS: Apple declares it as a plain `protocol ContactItemContentObserver`
 /// with no inherited protocols (its documentation page lists no "Inherits From", where
 /// `Sendable`-refining protocols list it; the SDK dump at onestack.dev agrees). Requiring
-/// `Sendable` would also break observers written for tests as plain classes. An enumerator
-/// that is an actor receives it through a `sending` parameter instead (see ``ContactItemEnumerator``).
+/// `Sendable` would also break observers written for tests as plain classes.
 public protocol ContactItemContentObserver {
     /// Delivers items of the current page (may be called several times per page).
     func didEnumerate(_: [ContactItem])

@@ -4,9 +4,8 @@ import Foundation
 ///
 /// The marker must stay the same for the whole content enumeration; the offset advances.
 ///
-/// `Sendable` is not in Apple's documented conformances; it is added because Swift 6 requires
-/// it for the `initialPage` constant, and it cannot break code written for iOS.
-public struct ContactItemPage: Codable, Equatable, Sendable {
+/// Not `Sendable`, as Apple's SDK declares it (issue 23, item 5).
+public struct ContactItemPage: Codable, Equatable {
     /// Identifies the database generation when the content enumeration started.
     public var generationMarker: Data
     /// The offset from the marker (e.g. how many items were enumerated so far).
@@ -19,14 +18,15 @@ public struct ContactItemPage: Codable, Equatable, Sendable {
     }
 
     /// The page the system uses to start a new content enumeration (empty marker, offset 0).
-    public static let initialPage = ContactItemPage(generationMarker: Data(), offset: 0)
+    /// (`nonisolated(unsafe)`: an immutable constant, see `ContactItem.Identifier.rootContainer`.)
+    nonisolated(unsafe) public static let initialPage = ContactItemPage(generationMarker: Data(), offset: 0)
 }
 
 /// A position in the enumeration of changes: a generation marker and an offset.
 ///
 /// Unlike a page, both fields may move as changes are enumerated, across generations.
-/// (`Sendable` added for the same reason as on ``ContactItemPage``.)
-public struct ContactItemSyncAnchor: Codable, Equatable, Sendable {
+/// Not `Sendable`, as Apple's SDK declares it.
+public struct ContactItemSyncAnchor: Codable, Equatable {
     /// The generation being enumerated for changes.
     public var generationMarker: Data
     /// The offset from that marker (e.g. how many changes were enumerated in the generation).

@@ -8,9 +8,9 @@ import Foundation
 /// writes the domain's state into the App Group and rings the provider's doorbell (a FIFO),
 /// launching the registered provider executable when none is running (R12).
 ///
-/// It is `Sendable` (Apple documents no conformance either way): it holds only the domain
-/// identifier, and all state lives in files shared by every process.
-public final class ContactProviderManager: Sendable {
+/// A plain `public class`, neither `final` nor `Sendable`, as Apple's SDK declares it (its state is
+/// the domain identifier; everything else lives in files shared by every process).
+public class ContactProviderManager {
     private let domainIdentifier: String
     private let client: SystemClient
 

@@ -66,12 +66,12 @@ struct KitAppGroupScopeTests {
 
         init(lookup: Lookup) { self.lookup = lookup }
 
-        func enumerateContent(in page: ContactItemPage, for observer: sending any ContactItemContentObserver) async {
+        func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
             await demo().enumerateContent(in: page, for: observer)
         }
 
         func enumerateChanges(
-            startingAt syncAnchor: ContactItemSyncAnchor, for observer: sending any ContactItemChangeObserver
+            startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
         ) async {
             await demo().enumerateChanges(startingAt: syncAnchor, for: observer)
         }

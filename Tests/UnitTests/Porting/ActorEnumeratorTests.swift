@@ -1,14 +1,17 @@
 import ContactProvider
 import Contacts
 import Foundation
+import TestSupport
 import Testing
 
-/// An `actor` enumerator compiles in Swift 6 mode (the observer parameters are `sending`), and a
-/// test that drives an enumerator by hand reads its observer afterwards when the observer is
-/// `Sendable` (here `@unchecked`: the test touches it from one task at a time).
-@Suite("Porting: an actor enumerator driven by hand")
+/// Issue 23, item 5: the API surface is Apple's, so what compiles here compiles in Xcode and what
+/// Xcode refuses is refused here. The requirements take plain non-`Sendable` parameters (no
+/// `sending`), and `ContactItem.Identifier`, `ContactItemPage`, `ContactItemSyncAnchor` and
+/// `ContactProviderManager` are not `Sendable`: an `actor` enumerator gets Xcode's errors in Swift 6
+/// mode, and the class shape of Apple's samples compiles and is driven by hand with a plain observer.
+@Suite("Porting: the enumerator surface is Apple's (actors refused in Swift 6, classes driven by hand)")
 struct ActorEnumeratorTests {
-    actor CountingEnumerator: ContactItemEnumerator {
+    final class CountingEnumerator: ContactItemEnumerator {
         private(set) var calls = 0
 
         func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
@@ -28,8 +31,8 @@ struct ActorEnumeratorTests {
         func invalidate() async {}
     }
 
-    /// Sendable, so the test can read it after handing it to `enumerateContent` (a `sending` parameter).
-    final class RecordingObserver: ContactItemContentObserver, @unchecked Sendable {
+    /// A plain class, as a test written for iOS has it: nothing is `sending`, so it is read after the call.
+    final class RecordingObserver: ContactItemContentObserver {
         var identifiers: [String] = []
         var marker: Data?
         func didEnumerate(_ items: [ContactItem]) {
@@ -41,13 +44,79 @@ struct ActorEnumeratorTests {
         var suggestedPageSize: Int { 10 }
     }
 
-    @Test("the actor runs the enumeration; the observer records it")
+    @Test("a class enumerator driven by hand with a plain observer")
     func drivenByHand() async {
         let enumerator = CountingEnumerator()
         let observer = RecordingObserver()
         await enumerator.enumerateContent(in: .initialPage, for: observer)
         #expect(observer.identifiers == ["ada"])
         #expect(observer.marker == Data("g1".utf8))
-        #expect(await enumerator.calls == 1)
+        #expect(enumerator.calls == 1)
+    }
+
+    static func typeCheckErrors(_ source: String) throws -> [String] {
+        try TypeCheck.errors(source)
+    }
+
+    /// Code Xcode refuses with Apple's SDK in Swift 6 mode, and the error it names.
+    static let refused: [(name: String, source: String, error: String)] = [
+        (
+            "an actor enumerator",
+            """
+            import ContactProvider
+            actor Enumerator: ContactItemEnumerator {
+                func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {}
+                func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver) async {}
+                func invalidate() async {}
+            }
+            """,
+            "cannot be sent from caller of protocol requirement 'enumerateContent(in:for:)' into actor-isolated implementation"
+        ),
+        (
+            "a page passed as Sendable",
+            "import ContactProvider\nlet value: any Sendable = ContactItemPage.initialPage\n",
+            "type 'ContactItemPage' does not conform to the 'Sendable' protocol"
+        ),
+        (
+            "an identifier passed as Sendable",
+            "import ContactProvider\nlet value: any Sendable = ContactItem.Identifier(\"x\")\n",
+            "type 'ContactItem.Identifier' does not conform to the 'Sendable' protocol"
+        ),
+        (
+            "an anchor passed as Sendable",
+            "import ContactProvider\nfunc f(_ a: ContactItemSyncAnchor) -> any Sendable { a }\n",
+            "type 'ContactItemSyncAnchor' does not conform to the 'Sendable' protocol"
+        ),
+        (
+            "the manager passed as Sendable",
+            "import ContactProvider\nfunc f(_ m: ContactProviderManager) -> any Sendable { m }\n",
+            "type 'ContactProviderManager' does not conform to the 'Sendable' protocol"
+        ),
+    ]
+
+    @Test("what Xcode refuses with Apple's SDK in Swift 6 mode is refused here with the same error", arguments: 0..<5)
+    func refusedAsInXcode(index: Int) throws {
+        let (name, source, error) = Self.refused[index]
+        let errors = try Self.typeCheckErrors(source)
+        #expect(errors.contains { $0.contains(error) }, "\(name): expected an error containing \(error); got \(errors)")
+    }
+
+    @Test("the class shape of Apple's samples type-checks in Swift 6 mode")
+    func classShapeAccepted() throws {
+        let errors = try Self.typeCheckErrors(
+            """
+            import ContactProvider
+            import Foundation
+            final class Enumerator: ContactItemEnumerator {
+                func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
+                    observer.didFinishEnumeratingContent(upTo: Data())
+                }
+                func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver) async {
+                    observer.didFinishEnumeratingChanges(upTo: syncAnchor, moreComing: false)
+                }
+                func invalidate() async {}
+            }
+            """)
+        #expect(errors.isEmpty, "\(errors)")
     }
 }

@@ -79,7 +79,8 @@ public enum CrashStateCheck {
         let contacts = try byIdentifier(list.stdout, what: "list --json")
         problems += contactProblems(contacts, expectation, requiresAfter: state.requiresCommandResult)
 
-        guard let enabled = expectation.enabled else { return problems }
+        // Whether the domain is enabled is read from status, so a failed status ends the check here.
+        guard let enabled = expectation.enabled, status.exitCode == 0 else { return problems }
         let isEnabled = status.stdout.contains("(enabled)")
         if isEnabled != enabled.before && isEnabled != enabled.after {
             problems.append("the domain is \(isEnabled ? "enabled" : "disabled"), as it was neither before nor after")

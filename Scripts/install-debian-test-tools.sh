@@ -1,27 +1,28 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests use (strace, for the power-loss replay) with apt-get, when
-# they are missing, and prints the path of strace on stdout. Idempotent, and safe to call from several
-# test processes at once (an flock serialises installs). Everything else it prints goes to stderr.
+# Installs the Debian packages the tests use as real peers (strace: the system-call recorder and fault
+# injector of the crash and power-loss tests) when they are missing, and prints nothing else on stdout
+# but the path of each tool, one per line, in the order named. Idempotent, and safe to call from several
+# test processes at once (an flock serialises installs).
 #
-#   Scripts/install-debian-test-tools.sh     # install if needed, print the path of strace
+#   Scripts/install-debian-test-tools.sh strace      # install if needed, print /usr/bin/strace
 #
-# Installing needs root (the tests run as root on CI). `apt-get update` runs only when the install
-# fails without it, so a machine with a fresh package list never waits for the network.
-#
-# Exit status: 0 installed (or already there); 1 the packages could not be installed (not root, no
-# apt-get, no network): the reason is on stderr.
+# Exit status: 0 every tool is there; 1 a tool could not be installed (not root, no apt-get, no
+# network): the reason is on stderr.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 mkdir -p "$root/.build"
 exec 9>"$root/.build/debian-test-tools.lock"
 flock 9
-if ! command -v strace >/dev/null; then
-    command -v apt-get >/dev/null || { echo "install-debian-test-tools: strace is missing and there is no apt-get" >&2; exit 1; }
-    [ "$(id -u)" = 0 ] || { echo "install-debian-test-tools: strace is missing and installing it needs root" >&2; exit 1; }
-    export DEBIAN_FRONTEND=noninteractive
-    if ! apt-get install -y -qq strace >&2; then
-        apt-get update -qq >&2 || { echo "install-debian-test-tools: apt-get update failed" >&2; exit 1; }
-        apt-get install -y -qq strace >&2 || { echo "install-debian-test-tools: apt-get install strace failed" >&2; exit 1; }
+for tool in "$@"; do
+    if ! command -v "$tool" >/dev/null; then
+        if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+            echo "install-debian-test-tools: $tool is missing; install the Debian package '$tool' (needs root and apt-get)" >&2
+            exit 1
+        fi
+        if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$tool" >&2; then
+            apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$tool" >&2 \
+                || { echo "install-debian-test-tools: apt-get could not install $tool" >&2; exit 1; }
+        fi
     fi
-fi
-command -v strace
+    command -v "$tool"
+done

@@ -46,7 +46,7 @@ public struct FileOperationRecorder: Sendable {
     public func record(
         _ executable: String, _ arguments: [String], environment: [String: String], stdin: Data? = nil
     ) throws -> Recording {
-        let strace = try DebianTestTools.strace()
+        let strace = try StraceTool.path()
         let logPath = NSTemporaryDirectory() + "/cps-strace-\(UUID().uuidString).log"
         defer { try? FileManager.default.removeItem(atPath: logPath) }
         let result = try ProcessRunner.run(

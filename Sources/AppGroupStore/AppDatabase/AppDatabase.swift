@@ -137,8 +137,9 @@ package final class AppDatabase {
                         } catch {
                             // The batch did not fit (a full disk): write it one contact at a time, so
                             // the import stops with every contact that fits saved, and says how many.
+                            // Each durable: a writeback hole must stay where readers look for one (JournalHoles).
                             for contact in batch {
-                                try writer.append(upsert: [contact], durable: false)
+                                try writer.append(upsert: [contact])
                                 written += 1
                             }
                         }

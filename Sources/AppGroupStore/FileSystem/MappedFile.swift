@@ -49,17 +49,42 @@ final class MappedFile: @unchecked Sendable {
         return MappedFile(path: path, size: wanted, inode: UInt64(info.st_ino), base: region, mapped: true)
     }
 
-    private init(path: String, size: Int, inode: UInt64, base: UnsafeMutableRawPointer?, mapped: Bool) {
+    /// Opens a journal, or returns nil when it does not exist: like `openIfPresent`, but `size` ends
+    /// before a writeback hole (see ``JournalHoles``), so every reader treats the unacknowledged
+    /// append the hole is in, and everything after it, as a torn tail.
+    static func openJournalIfPresent(_ path: String) throws -> MappedFile? {
+        guard let file = try openIfPresent(path) else { return nil }
+        let end = JournalHoles.committedEnd(of: file.bytes, path: path, inode: file.inode)
+        guard end < file.size else { return file }
+        return MappedFile(
+            path: path, size: end, inode: file.inode, base: file.takeBase(), mapped: file.mapped, length: file.size)
+    }
+
+    private init(
+        path: String, size: Int, inode: UInt64, base: UnsafeMutableRawPointer?, mapped: Bool, length: Int? = nil
+    ) {
         self.path = path
         self.size = size
         self.inode = inode
         self.base = base
         self.mapped = mapped
+        self.length = length ?? size
+    }
+
+    /// The bytes mapped or allocated (at least `size`).
+    private let length: Int
+    /// Set when another `MappedFile` took over `base` (which this one then must not release).
+    private var released = false
+
+    /// Hands `base` to a new owner.
+    private func takeBase() -> UnsafeMutableRawPointer? {
+        released = true
+        return base
     }
 
     deinit {
-        guard let base else { return }
-        if mapped { munmap(base, size) } else { base.deallocate() }
+        guard let base, !released else { return }
+        if mapped { munmap(base, length) } else { base.deallocate() }
     }
 
     /// The mapped bytes.
@@ -68,7 +93,7 @@ final class MappedFile: @unchecked Sendable {
     /// process's peak memory does not grow by the size of the file.
     func dropResidentPages() {
         guard mapped, let base else { return }
-        _ = madvise(base, size, MADV_DONTNEED)
+        _ = madvise(base, length, MADV_DONTNEED)
     }
 
     var bytes: UnsafeRawBufferPointer {

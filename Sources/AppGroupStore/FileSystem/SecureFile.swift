@@ -93,8 +93,12 @@ package enum SecureFile {
                 try createDirectory(parent)
             }
         }
-        if mkdir(path, 0o700) != 0, errno != EEXIST {
-            throw StoreError.io(path: path, operation: "mkdir", errno: errno)
+        if mkdir(path, 0o700) != 0 {
+            guard errno == EEXIST else { throw StoreError.io(path: path, operation: "mkdir", errno: errno) }
+        } else {
+            // A new directory entry is durable only once its parent is fsynced (POSIX): without this a
+            // power cut could take the directory, and every acknowledged file in it, away.
+            try syncDirectory(parent.isEmpty ? "." : parent)
         }
         _ = chmod(path, 0o700)
         try checkOwned(path, expectDirectory: true)
@@ -252,7 +256,8 @@ package enum SecureFile {
     package static func replace(_ path: String, durable: Bool = true, write: (Int32, String) throws -> Void) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
-        let temp = "\(directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temp =
+            "\(directory)/.\(name)\(TemporaryName.marker)\(TemporaryName.writerTag)-\(UInt32.random(in: 0...UInt32.max))"
         let fd = Glibc.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StoreError.io(path: temp, operation: "create", errno: errno) }
         do {
@@ -283,17 +288,31 @@ package enum SecureFile {
         if durable { try syncDirectory(directory.isEmpty ? "." : directory) }
     }
 
-    /// Removes temp files left behind by a crash in the middle of `replace`.
-    package static func sweepTemporaryFiles(in directory: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
-            // Only files whose writer is gone: the pid is the first field after "tmp-".
-            let parts = name.components(separatedBy: ".tmp-")
-            if let pidText = parts.last?.split(separator: "-").first, let pid = Int32(pidText),
-                kill(pid, 0) != 0, errno == ESRCH
-            {
-                unlink("\(directory)/\(name)")
-            }
+    /// Durably creates a new file at `path` holding `data` (it must not exist yet), and makes its
+    /// directory entry durable too.
+    package static func create(_ path: String, with data: Data) throws {
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StoreError.io(path: path, operation: "create", errno: errno) }
+        do {
+            try writeAll(fd: fd, path: path, data: data)
+            if fsync(fd) != 0 { throw StoreError.io(path: path, operation: "fsync", errno: errno) }
+            close(fd)
+        } catch {
+            close(fd)
+            unlink(path)
+            throw error
         }
+        try syncDirectory(parent(of: path))
+    }
+
+    /// The directory holding `path` (`.` for a bare name).
+    static func parent(of path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        return directory.isEmpty ? "." : directory
+    }
+
+    /// Removes temp files left behind by a crash in the middle of `replace` (see ``TemporaryName``).
+    package static func sweepTemporaryFiles(in directory: String) {
+        for path in TemporaryName.abandoned(in: directory) { unlink(path) }
     }
 }

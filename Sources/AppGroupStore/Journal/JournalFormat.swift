@@ -57,7 +57,7 @@ package struct JournalEntry<Meta: Codable & Equatable & Sendable>: Codable, Equa
 }
 
 /// Shared JSON coders for the line formats (one object per line, no pretty printing).
-enum LineCoding {
+package enum LineCoding {
     static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
@@ -124,7 +124,7 @@ enum LineCoding {
     }
 
     /// Human-readable reason from a decoding error.
-    static func reason(_ error: Error) -> String {
+    package static func reason(_ error: Error) -> String {
         switch error {
         case DecodingError.dataCorrupted(let context):
             return context.debugDescription + codingPath(context.codingPath)

@@ -57,7 +57,7 @@ extension JournaledStore {
             }
             var headSeq = header.baseSeq
             var meta = header.meta
-            let journal = try MappedFile.openIfPresent(journalPath)
+            let journal = try MappedFile.openJournalIfPresent(journalPath)
             if let journal, let start = try journalHeaderEnd(journal, snapshot: header) {
                 var journalLines = LineCursor(journal, path: journalPath, from: start, lineNumber: nil)
                 var dropped = start
@@ -163,7 +163,7 @@ extension JournaledStore {
 
     func currentHeadUnlocked() throws -> Int {
         guard let header = try readSnapshotHeader() else { return 0 }
-        guard let journal = try MappedFile.openIfPresent(journalPath),
+        guard let journal = try MappedFile.openJournalIfPresent(journalPath),
             let start = try journalHeaderEnd(journal, snapshot: header)
         else { return header.baseSeq }
         return try headSeq(journal, start: start, baseSeq: header.baseSeq)

@@ -31,7 +31,7 @@ extension JournaledStore {
     /// another file or shorter than what `state` read (a compaction or reset happened). The caller
     /// holds the lock.
     func applyJournalUnlocked(to state: inout StoreState<Meta>) throws {
-        guard let journal = try MappedFile.openIfPresent(journalPath), journal.inode == state.journalInode,
+        guard let journal = try MappedFile.openJournalIfPresent(journalPath), journal.inode == state.journalInode,
             journal.size >= state.journalOffset
         else {
             state = try loadUnlocked()
@@ -109,7 +109,7 @@ extension JournaledStore {
                 path: snapshotPath, line: lineNumber,
                 reason: "header says \(header.count) contacts but the file holds \(lines)")
         }
-        if let journal = try MappedFile.openIfPresent(journalPath) {
+        if let journal = try MappedFile.openJournalIfPresent(journalPath) {
             state.journalInode = journal.inode
             if let journalHeaderEnd = try journalHeaderEnd(journal, snapshot: header) {
                 try applyJournal(journal, from: journalHeaderEnd, firstLine: 2, to: &state, retain: retain)

@@ -42,7 +42,7 @@ extension JournaledStore {
                 return
             }
             // A journal of another generation is rewritten below only once proven superseded.
-            if let journal = try MappedFile.openIfPresent(store.journalPath) {
+            if let journal = try MappedFile.openJournalIfPresent(store.journalPath) {
                 _ = try store.journalHeaderEnd(journal, snapshot: header)
             }
             try openJournal()
@@ -64,7 +64,9 @@ extension JournaledStore {
             let path = store.journalPath
             var info = stat()
             guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path, operation: "fstat", errno: errno) }
-            let size = Int(info.st_size)
+            let fileSize = Int(info.st_size)
+            // An append with a writeback hole was never acknowledged: it is cut off with any torn tail.
+            let size = try JournalHoles.committedEnd(fd: fd, path: path, size: fileSize, inode: UInt64(info.st_ino))
             // A missing, torn or stale header: the journal holds nothing committed for this generation.
             var headerData = try SecureFile.read(fd: fd, path: path, offset: 0, count: min(size, 4096))
             if !headerData.contains(0x0A), size > headerData.count {
@@ -124,7 +126,7 @@ extension JournaledStore {
                 }
                 // Check the last complete line before cutting anything off: a damaged journal stays as it was.
                 head = try lastSeq(lastLine, startingAt: lastLineStart)
-                if completeEnd < size { try truncate(to: completeEnd) }
+                if completeEnd < fileSize { try truncate(to: completeEnd) }
                 end = completeEnd
                 return
             }
@@ -231,23 +233,39 @@ extension JournaledStore {
         /// all of them (group commit): a crash leaves a prefix of whole lines, as readers expect.
         package func appendEach(_ records: [ContactRecord]) throws {
             guard !records.isEmpty else { return }
+            let batchStart = end
+            let headAtStart = head
             var lines = Data()
-            for (index, record) in records.enumerated() {
-                lines.append(
-                    try LineCoding.encodeEntryLine(
-                        seq: head + 1 + index, upsert: [IdentifierRules.normalized(record)], delete: nil,
-                        meta: Meta?.none))
+            var linesInChunk = 0
+            // At most `JournalHoles.unsyncedLimit` bytes between two fdatasyncs (or one longer line):
+            // a power cut's writeback hole can then only be where readers look for one.
+            func flush() throws {
+                guard !lines.isEmpty else { return }
+                do {
+                    try writeAtEnd(lines)
+                    try SecureFile.sync(fd: fd, path: store.journalPath)
+                } catch {
+                    // Not written or not durable: take the whole batch back so the count of written
+                    // contacts stays true.
+                    _ = ftruncate(fd, off_t(batchStart))
+                    end = batchStart
+                    head = headAtStart
+                    throw error
+                }
+                end += lines.count
+                head += linesInChunk
+                lines.removeAll(keepingCapacity: true)
+                linesInChunk = 0
             }
-            try writeAtEnd(lines)
-            do {
-                try SecureFile.sync(fd: fd, path: store.journalPath)
-            } catch {
-                // Not durable: take the batch back so the count of written contacts stays true.
-                _ = ftruncate(fd, off_t(end))
-                throw error
+            for record in records {
+                let line = try LineCoding.encodeEntryLine(
+                    seq: head + linesInChunk + 1, upsert: [IdentifierRules.normalized(record)], delete: nil,
+                    meta: Meta?.none)
+                if !lines.isEmpty, lines.count + line.count > JournalHoles.unsyncedLimit { try flush() }
+                lines.append(line)
+                linesInChunk += 1
             }
-            end += lines.count
-            head += records.count
+            try flush()
         }
 
         /// Makes every appended entry durable.

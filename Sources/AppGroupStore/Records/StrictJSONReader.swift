@@ -9,8 +9,8 @@ import Foundation
 /// stricter than Foundation costs speed on odd input, never correctness; being more lenient would
 /// be a bug, which the differential fuzz test (`StoreCodecDifferentialTests`) looks for.
 ///
-/// What it gives up on: integers with a fraction or exponent (or over 18 digits; `readDouble` reads
-/// fractions and exponents), lone surrogate escapes, invalid UTF-8, raw control characters in
+/// What it gives up on: integers with a fraction or exponent (or over 18 digits, checked before they
+/// could overflow; `readDouble` reads fractions and exponents), nesting deeper than 32 levels, lone surrogate escapes, invalid UTF-8, raw control characters in
 /// strings, duplicate keys it knows, and any value of an unexpected type.
 package struct StrictJSONReader {
     /// The input is outside the subset this reader handles; let Foundation decide.
@@ -251,11 +251,14 @@ package struct StrictJSONReader {
         let start = position
         var value = 0
         while position < end, base[position] >= UInt8(ascii: "0"), base[position] <= UInt8(ascii: "9") {
+            // Checked before the multiplication: 19 digits can overflow `Int`, and a trap here would crash
+            // every reader of a store line someone wrote by hand (Foundation decides such numbers).
+            guard position - start < Self.maximumIntegerDigits else { throw GiveUp() }
             value = value * 10 + Int(base[position] - UInt8(ascii: "0"))
             position += 1
         }
         let digits = position - start
-        guard digits > 0, digits <= 18, !(digits > 1 && base[start] == UInt8(ascii: "0")) else { throw GiveUp() }
+        guard digits > 0, !(digits > 1 && base[start] == UInt8(ascii: "0")) else { throw GiveUp() }
         // A fraction, an exponent or any other byte glued to the number is left to Foundation.
         try expectNumberEnd()
         return negative ? -value : value
@@ -318,11 +321,23 @@ package struct StrictJSONReader {
         }
     }
 
+    /// The most digits `readInt` reads (every 18-digit number fits in `Int`).
+    static let maximumIntegerDigits = 18
+
+    /// The deepest nesting `skipValue` follows. The store's own lines nest three levels; deeper input
+    /// is left to Foundation, whose parser refuses it with an error instead of exhausting the stack.
+    static let maximumSkipDepth = 32
+
     /// Skips any JSON value, checking it as strictly as the readers above.
     package mutating func skipValue() throws {
+        try skipValue(depth: 0)
+    }
+
+    private mutating func skipValue(depth: Int) throws {
+        guard depth < Self.maximumSkipDepth else { throw GiveUp() }
         switch try peek() {
-        case UInt8(ascii: "{"): try readObject { reader, _ in try reader.skipValue() }
-        case UInt8(ascii: "["): try readArray { try $0.skipValue() }
+        case UInt8(ascii: "{"): try readObject { reader, _ in try reader.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "["): try readArray { try $0.skipValue(depth: depth + 1) }
         case UInt8(ascii: "\""): _ = try readString()
         case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try readBool()
         case UInt8(ascii: "n"): _ = try consumeNull()

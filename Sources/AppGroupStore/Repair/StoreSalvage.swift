@@ -124,7 +124,11 @@ extension JournaledStore {
             result.problems.append(
                 StoreProblem(path: snapshotPath, line: 1, message: "missing, but journal.jsonl holds changes"))
         }
-        if let journalData, !journalData.isEmpty {
+        if let fullJournal = journalData, !fullJournal.isEmpty {
+            // An append with a writeback hole, and everything after it, was never acknowledged: keeping
+            // the whole lines after the hole would leave a database that is no prefix of what was written.
+            let committed = fullJournal.withUnsafeBytes { JournalHoles.committedEnd(of: $0) }
+            let journalData = fullJournal.prefix(committed)
             let (lines, tornTail) = LineSplitter.split(journalData)
             var previousSeq: Int?
             // Entries at or below the snapshot's base are skipped only in a journal the snapshot superseded
@@ -186,6 +190,14 @@ extension JournaledStore {
                 result.headSeq = max(result.headSeq, entry.seq)
                 result.journalEntriesKept += 1
             }
+            if committed < fullJournal.count {
+                result.problems.append(
+                    StoreProblem(
+                        path: journalPath, line: lines.count + 1,
+                        message:
+                            "a torn append (\(fullJournal.count - committed) bytes with a writeback hole: zeros where a power cut kept no data; never committed) is ignored"
+                    ))
+            }
             // A torn last line is what a crash mid-append leaves: it was never acknowledged.
             if tornTail > 0 {
                 result.problems.append(
@@ -235,67 +247,5 @@ extension JournaledStore {
             }
         }
         return problems
-    }
-
-    /// What `repair(timestamp:)` did.
-    package struct RepairReport: Sendable {
-        /// The damaged files moved aside (their new paths).
-        package var movedAside: [String]
-        /// What was read back.
-        package var salvage: StoreSalvage<Meta>
-    }
-
-    /// Rebuilds a damaged store from every readable line, without deleting anything.
-    ///
-    /// The damaged `snapshot.jsonl` and `journal.jsonl` are renamed to `<name>.damaged-<timestamp>`,
-    /// then a new snapshot (a new generation with no predecessor, so every anchor expires and the next
-    /// sync is a full content enumeration) and an empty journal are written from `salvage()`.
-    package func repair(timestamp: String) throws -> RepairReport {
-        try withLockForRepair {
-            // A file of a newer format is not damaged: rewriting it in this version's format would lose
-            // what the newer version stored.
-            try refuseNewerFormat()
-            let salvage = try self.salvage()
-            let moved = try moveFilesAside(timestamp: timestamp)
-            let generation = UUID().uuidString
-            try writeSnapshot(
-                generation: generation, previousGeneration: nil, baseSeq: salvage.headSeq, records: salvage.contacts,
-                meta: salvage.meta)
-            try writeEmptyJournal(generation: generation, baseSeq: salvage.headSeq)
-            return RepairReport(movedAside: moved, salvage: salvage)
-        }
-    }
-
-    private struct FormatProbe: Decodable {
-        var format: Int
-    }
-
-    /// Throws `unsupportedFormat` when a file's header names another format version.
-    private func refuseNewerFormat() throws {
-        for path in [snapshotPath, journalPath] {
-            guard let data = try SecureFile.readIfPresent(path), let newline = data.firstIndex(of: 0x0A),
-                let probe = try? JSONDecoder().decode(FormatProbe.self, from: data[..<newline]),
-                probe.format != StoreFormat.version
-            else { continue }
-            throw StoreError.unsupportedFormat(path: path, version: probe.format)
-        }
-    }
-
-    /// Moves the store's files aside (`<name>.damaged-<timestamp>`) without rebuilding them.
-    package func moveAside(timestamp: String) throws -> [String] {
-        try withLockForRepair { try moveFilesAside(timestamp: timestamp) }
-    }
-
-    /// Renames the snapshot and journal that exist to `<name>.damaged-<timestamp>` and makes the
-    /// renames durable; returns the new paths. The caller holds the store's lock.
-    private func moveFilesAside(timestamp: String) throws -> [String] {
-        var moved: [String] = []
-        for path in [snapshotPath, journalPath] where FileManager.default.fileExists(atPath: path) {
-            let aside = path + ".damaged-" + timestamp
-            guard rename(path, aside) == 0 else { throw StoreError.io(path: path, operation: "rename", errno: errno) }
-            moved.append(aside)
-        }
-        try SecureFile.syncDirectory(directory)
-        return moved
     }
 }

@@ -512,8 +512,9 @@ public final class SyncEngine {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(report)
         data.append(UInt8(ascii: "\n"))
-        // A report, not state: atomic but not worth an fsync on every signal.
-        try SecureFile.replace(path, with: data, durable: false)
+        // Durable: without the fsync a power cut can leave an empty file, which `status` cannot read.
+        // Idle syncs are not recorded (see `sync`), so the cost falls on syncs that committed something.
+        try SecureFile.replace(path, with: data)
     }
 
     /// The report of the last sync, if any.
@@ -522,7 +523,10 @@ public final class SyncEngine {
         do {
             return try JSONDecoder().decode(SyncReport.self, from: data)
         } catch {
-            throw StoreError.malformed(path: paths.lastSync, line: 1, reason: "\(error)")
+            throw StoreError.malformed(
+                path: paths.lastSync, line: 1,
+                reason: LineCoding.reason(error)
+                    + " (a report, not state: `contacts-host doctor --repair` moves it aside)")
         }
     }
 }

@@ -67,6 +67,7 @@ public struct AppGroupDoctor {
         if FileManager.default.fileExists(atPath: paths.systemStore) {
             problems += try system.check()
         }
+        if let problem = Self.lastSyncProblem(paths) { problems.append(problem) }
         problems += Self.temporaryFileDirectories(paths).flatMap(temporaryFileProblems)
         if let kind = Self.fileType(paths.requests), kind != S_IFIFO {
             problems.append(
@@ -103,8 +104,9 @@ public struct AppGroupDoctor {
     /// Repairs every problem `check()` finds, deleting no data.
     ///
     /// - The app database is rebuilt from every readable line (`JournaledStore.repair`); the damaged
-    ///   files are moved aside, and the report lists every line that could not be read.
-    /// - A damaged system store is moved aside and reset: the next sync is a full content enumeration,
+    ///   files are kept aside before anything is rewritten (so an interrupted repair loses nothing), and
+    ///   the report lists every line that could not be read.
+    /// - A damaged system store is kept aside and replaced by an empty one: the next sync is a full content enumeration,
     ///   which rebuilds it from the app database (R9), so nothing the user owns is lost.
     /// - A damaged `domain.json` is moved aside (the domain then reads as disabled, and is re-enabled with `enable`).
     /// - Stale pipes and temp files are removed: they never hold committed data.
@@ -143,10 +145,14 @@ public struct AppGroupDoctor {
         }
         let system = SystemStore(directory: paths.systemStore)
         if FileManager.default.fileExists(atPath: paths.systemStore), !(try system.check()).isEmpty {
-            let moved = try system.moveAside(timestamp: timestamp)
-            try system.reset(meta: .initial)
+            let moved = try system.replaceDamagedWithEmpty(meta: .initial, timestamp: timestamp)
             lines.append("\(paths.systemStore): dropped (rebuilt by the next sync, a full content enumeration)")
             for path in moved { lines.append("moved aside: \(path)") }
+        }
+        if Self.lastSyncProblem(paths) != nil {
+            let aside = paths.lastSync + ".damaged-" + timestamp
+            try Self.rename(paths.lastSync, to: aside)
+            lines.append("moved aside: \(aside) (a report, not state: the next sync writes a new one)")
         }
         lines += Self.temporaryFileDirectories(paths).flatMap(removeTemporaryFiles)
         for directory in [paths.repliesDirectory, paths.watchersDirectory] {
@@ -173,6 +179,18 @@ public struct AppGroupDoctor {
 
     // MARK: Helpers
 
+    /// `last-sync.json` when it exists but cannot be read (`status` would fail on it).
+    private static func lastSyncProblem(_ paths: DomainPaths) -> StoreProblem? {
+        do {
+            _ = try SyncEngine.lastReport(paths: paths)
+            return nil
+        } catch let error as StoreError {
+            return problem(error, path: paths.lastSync)
+        } catch {
+            return StoreProblem(path: paths.lastSync, message: "\(error)")
+        }
+    }
+
     /// The directories of a domain where `SecureFile.replace` writes temp files.
     private static func temporaryFileDirectories(_ paths: DomainPaths) -> [String] {
         [paths.domainDirectory, paths.systemStore, paths.runDirectory, paths.tracesDirectory]
@@ -186,16 +204,10 @@ public struct AppGroupDoctor {
         }
     }
 
-    /// `.<name>.tmp-<pid>-<random>` files of `SecureFile.replace` whose writer is gone.
+    /// Temp files of `SecureFile.replace` whose writer is gone (`TemporaryName`: another boot, or a
+    /// pid that no longer runs).
     private func temporaryFiles(in directory: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.sorted().filter { name in
-            guard name.hasPrefix("."), name.contains(".tmp-"),
-                let pidText = name.components(separatedBy: ".tmp-").last?.split(separator: "-").first,
-                let pid = Int32(pidText)
-            else { return false }
-            return kill(pid, 0) != 0 && errno == ESRCH
-        }.map { directory + "/" + $0 }
+        TemporaryName.abandoned(in: directory)
     }
 
     private func removeTemporaryFiles(in directory: String) -> [String] {

@@ -120,3 +120,27 @@ struct ReplyCodingTests {
         }
     }
 }
+
+/// Issue 31, item 6: a reply line a local process planted cannot crash the waiting host.
+@Suite("Pipes: hostile reply lines are errors, never a trap")
+struct HostileReplyLineTests {
+    static let lines: [String] = [
+        #"{"v":1,"id":"A","ok":true,"report":{"pages":12345678901234567890}}"#,
+        #"{"v":1,"id":"A","ok":true,"x":"# + String(repeating: "[", count: 30_000)
+            + String(repeating: "]", count: 30_000)
+            + "}",
+        #"{"v":1,"id":"A","ok":true,"x":"# + String(repeating: #"{"a":"#, count: 20_000) + "1"
+            + String(repeating: "}", count: 20_000) + "}",
+    ]
+
+    @Test("20-digit numbers and deep nesting are refused with an error", arguments: 0..<lines.count)
+    func refused(index: Int) {
+        #expect(throws: (any Error).self) { try ReplyCoding.decode(Data(Self.lines[index].utf8)) }
+    }
+
+    @Test("a 23-digit number under a key a reply does not have is read as Foundation reads it")
+    func bigNumberUnderUnknownKey() throws {
+        let line = Data(#"{"v":1,"id":"A","ok":true,"x":-99999999999999999999999}"#.utf8)
+        #expect(try ReplyCoding.decode(line) == DoorbellReply(id: "A", ok: true))
+    }
+}

@@ -37,6 +37,11 @@ public struct StraceCall: Sendable {
             }
             var rest = line[space...].drop { $0 == " " }
             if rest.hasPrefix("---") || rest.hasPrefix("+++") { continue }
+            // A thread strace lost track of as it exited (`???( <detached ...>`): that call never returned.
+            if rest.hasSuffix("<detached ...>") {
+                pending[thread] = nil
+                continue
+            }
             if rest.hasPrefix("<... ") {
                 guard let close = rest.range(of: " resumed>"), let before = pending.removeValue(forKey: thread)
                 else { throw StraceLogError(line: line, reason: "a resumed call that never started") }

@@ -29,7 +29,7 @@ struct PowerLossReplayTests {
             // the recorded command starts from.
             let expectedBefore = try context.observed()
             let before = try FileTree.capture(context.appGroup)
-            let recorder = FileOperationRecorder(appGroup: context.appGroup, ignoring: PowerLossScenario.isLog)
+            let recorder = FileOperationRecorder(appGroup: context.appGroup, ignoring: PowerLossScenario.isIgnored)
             let recording = try recorder.record(
                 BuiltProducts.path("contacts-host"), scenario.arguments(context), environment: context.environment)
             try #require(recording.result.exitCode == 0, "\(scenario): the command itself failed: \(recording.result)")
@@ -37,6 +37,9 @@ struct PowerLossReplayTests {
             var real = try FileTree.capture(context.appGroup)
             let expectedAfter = try context.observed()
             try scenario.verifyRecording(recording.operations)
+            if ProcessInfo.processInfo.environment["CPS_POWER_LOSS_VERBOSE"] == "1" {
+                for (index, operation) in recording.operations.enumerated() { print("\(scenario.name): \(index + 1) \(operation)") }
+            }
 
             // The replay must reproduce what the command really left (everything issued, nothing lost):
             // otherwise the recorder or the replayer missed an operation and every other state is fiction.
@@ -46,8 +49,8 @@ struct PowerLossReplayTests {
                     state.points.contains { $0.model == .processKill && $0.issued == recording.operations.count }
                 })
             var replayed = replayedEnd.tree
-            for path in real.nodes.keys where PowerLossScenario.isLog(path) { real.nodes[path] = nil }
-            for path in replayed.nodes.keys where PowerLossScenario.isLog(path) { replayed.nodes[path] = nil }
+            for path in real.nodes.keys where PowerLossScenario.isIgnored(path) { real.nodes[path] = nil }
+            for path in replayed.nodes.keys where PowerLossScenario.isIgnored(path) { replayed.nodes[path] = nil }
             let unreplayed = real.differences(from: replayed)
             try #require(
                 unreplayed.isEmpty, "\(scenario): the replayed end state differs from the real App Group at \(unreplayed)")

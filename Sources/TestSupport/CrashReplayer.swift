@@ -14,6 +14,17 @@ public struct CrashPoint: Sendable, CustomStringConvertible {
     /// The torn prefix or the hole pattern, when the model has several states per cut.
     public let variant: String?
 
+    /// A cut point (the replayer makes them; a test of the check can too).
+    public init(
+        model: PersistenceModel, issued: Int, total: Int, operation: FileOperation?, variant: String? = nil
+    ) {
+        self.model = model
+        self.issued = issued
+        self.total = total
+        self.operation = operation
+        self.variant = variant
+    }
+
     /// Whether this cut follows the command's last operation under a model that must then show the
     /// command's own change (``PersistenceModel/requiresCommandResultAtEnd``).
     public var requiresCommandResult: Bool { issued == total && model.requiresCommandResultAtEnd }
@@ -39,6 +50,12 @@ public struct CrashState: Sendable {
     public let tree: FileTree
     /// Every model and cut that leaves this tree (the first one names it in messages).
     public var points: [CrashPoint]
+
+    /// A crash state left by `points`.
+    public init(tree: FileTree, points: [CrashPoint]) {
+        self.tree = tree
+        self.points = points
+    }
 
     /// Whether any cut that leaves this tree must show the command's change.
     public var requiresCommandResult: Bool { points.contains { $0.requiresCommandResult } }
@@ -78,7 +95,10 @@ public enum CrashReplayer {
                     for length in Set([1, bytes.count / 2, bytes.count - 1]).sorted() where length > 0 {
                         guard length < bytes.count else { continue }
                         var torn = system
-                        try torn.apply(.write(path: path, offset: offsetOf(operations[issued - 1]), bytes: Array(bytes.prefix(length))))
+                        try torn.apply(
+                            .write(
+                                path: path, offset: offsetOf(operations[issued - 1]), bytes: Array(bytes.prefix(length))
+                            ))
                         add(
                             processKillTree(torn),
                             CrashPoint(
@@ -109,9 +129,9 @@ public enum CrashReplayer {
     }
 
     private static func processKillTree(_ system: SimulatedFileSystem) -> FileTree {
-        system.tree(rootExists: system.rootExists, entries: { system.inodes[$0]?.entries ?? [:] }) {
-            system.inodes[$0]?.bytes ?? []
-        }
+        system.tree(
+            rootExists: system.rootExists, entries: { system.inodes[$0]?.entries ?? [:] },
+            bytes: { system.inodes[$0]?.bytes ?? [] })
     }
 
     /// The crash trees of `model` at the current cut (one, or one per variant).
@@ -123,13 +143,22 @@ public enum CrashReplayer {
             return [(nil, processKillTree(system))]
         case .barrierOnly:
             return [
-                (nil, system.tree(rootExists: system.committedRoot, entries: { system.committedEntries[$0] ?? [:] }, bytes: durable))
+                (
+                    nil,
+                    system.tree(
+                        rootExists: system.committedRoot, entries: { system.committedEntries[$0] ?? [:] },
+                        bytes: durable)
+                )
             ]
         case .ext4Ordered:
             return [(nil, system.tree(rootExists: system.rootExists, entries: live, bytes: durable))]
         case .posixMinimum:
             return [
-                (nil, system.tree(rootExists: system.durableRoot, entries: { system.durableEntries[$0] ?? [:] }, bytes: durable))
+                (
+                    nil,
+                    system.tree(
+                        rootExists: system.durableRoot, entries: { system.durableEntries[$0] ?? [:] }, bytes: durable)
+                )
             ]
         case .writebackHoles:
             let allZero = system.tree(rootExists: system.rootExists, entries: live) { id in
@@ -138,7 +167,10 @@ public enum CrashReplayer {
             let middlePage = system.tree(rootExists: system.rootExists, entries: live) { id in
                 holed(system.inodes[id]?.bytes ?? [], system.unsynced[id] ?? [], middlePageOnly: true)
             }
-            return [("every unsynced byte reads as zero", allZero), ("one page in the middle of each unsynced write reads as zero", middlePage)]
+            return [
+                ("every unsynced byte reads as zero", allZero),
+                ("one page in the middle of each unsynced write reads as zero", middlePage),
+            ]
         }
     }
 

@@ -70,7 +70,9 @@ public enum CrashStateCheck {
             list = try host(["list", "--json"])
             status = try host(["status"])
             guard list.exitCode == 0 else {
-                return ["the app database does not open even after doctor --repair (\(oneLine(repair))): \(oneLine(list))"]
+                return [
+                    "the app database does not open even after doctor --repair (\(oneLine(repair))): \(oneLine(list))"
+                ]
             }
             if status.exitCode != 0 {
                 problems.append("status fails even after doctor --repair (\(oneLine(repair))): \(oneLine(status))")
@@ -86,7 +88,8 @@ public enum CrashStateCheck {
             problems.append("the domain is \(isEnabled ? "enabled" : "disabled"), as it was neither before nor after")
         } else if state.requiresCommandResult && isEnabled != enabled.after {
             problems.append(
-                "the command was acknowledged (exit 0), but the domain reads back as \(isEnabled ? "enabled" : "disabled")")
+                "the command was acknowledged (exit 0), but the domain reads back as \(isEnabled ? "enabled" : "disabled")"
+            )
         }
         guard isEnabled else { return problems }
         if let system = expectation.system, !repaired {
@@ -112,7 +115,9 @@ public enum CrashStateCheck {
                 // Allowed before the last operation: doctor --repair drops a damaged system store and the
                 // next sync fills it again (checked below).
                 if state.requiresCommandResult {
-                    problems.append("the command was acknowledged (exit 0), but the system store does not open: \(oneLine(systemList))")
+                    problems.append(
+                        "the command was acknowledged (exit 0), but the system store does not open: \(oneLine(systemList))"
+                    )
                 }
                 let repair = try host(["doctor", "--repair"])
                 let again = try host(["system", "list", "--json"])

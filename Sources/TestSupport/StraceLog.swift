@@ -147,7 +147,9 @@ public struct StraceCall: Sendable {
                 index += 4
                 continue
             }
-            let simple: [UInt8: UInt8] = [0x6E: 0x0A, 0x74: 0x09, 0x72: 0x0D, 0x5C: 0x5C, 0x22: 0x22, 0x66: 0x0C, 0x76: 0x0B]
+            let simple: [UInt8: UInt8] = [
+                0x6E: 0x0A, 0x74: 0x09, 0x72: 0x0D, 0x5C: 0x5C, 0x22: 0x22, 0x66: 0x0C, 0x76: 0x0B,
+            ]
             guard let value = simple[next] else { throw StraceLogError(line: line, reason: "unknown escape") }
             bytes.append(value)
             index += 2

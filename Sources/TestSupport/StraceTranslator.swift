@@ -223,7 +223,8 @@ struct StraceTranslator {
             let directory = call.name == "rmdir" || (at && arguments.count > 2 && arguments[2].contains("AT_REMOVEDIR"))
             emit(directory ? .removeDirectory(path: path) : .unlink(path: path))
         case "symlink", "symlinkat":
-            let target = try resolve(call.name == "symlinkat" ? try argument(1) : nil, try argument(arguments.count - 1), line: line)
+            let target = try resolve(
+                call.name == "symlinkat" ? try argument(1) : nil, try argument(arguments.count - 1), line: line)
             if relative(target) != nil {
                 throw StraceLogError(line: line, reason: "a symlink in the App Group is not modelled")
             }

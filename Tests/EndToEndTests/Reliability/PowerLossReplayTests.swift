@@ -38,7 +38,9 @@ struct PowerLossReplayTests {
             let expectedAfter = try context.observed()
             try scenario.verifyRecording(recording.operations)
             if ProcessInfo.processInfo.environment["CPS_POWER_LOSS_VERBOSE"] == "1" {
-                for (index, operation) in recording.operations.enumerated() { print("\(scenario.name): \(index + 1) \(operation)") }
+                for (index, operation) in recording.operations.enumerated() {
+                    print("\(scenario.name): \(index + 1) \(operation)")
+                }
             }
 
             // The replay must reproduce what the command really left (everything issued, nothing lost):
@@ -53,7 +55,8 @@ struct PowerLossReplayTests {
             for path in replayed.nodes.keys where PowerLossScenario.isIgnored(path) { replayed.nodes[path] = nil }
             let unreplayed = real.differences(from: replayed)
             try #require(
-                unreplayed.isEmpty, "\(scenario): the replayed end state differs from the real App Group at \(unreplayed)")
+                unreplayed.isEmpty,
+                "\(scenario): the replayed end state differs from the real App Group at \(unreplayed)")
 
             var expectation = CrashExpectation(
                 before: scenario.acknowledgedBefore(expectedBefore.app, expectedAfter.app), after: expectedAfter.app,
@@ -66,7 +69,8 @@ struct PowerLossReplayTests {
                 let problems = try CrashStateCheck.problems(of: state, expecting: expectation)
                 guard !problems.isEmpty else { continue }
                 failing += 1
-                let others = state.points.count > 1 ? " (and \(state.points.count - 1) other cuts leave this state)" : ""
+                let others =
+                    state.points.count > 1 ? " (and \(state.points.count - 1) other cuts leave this state)" : ""
                 for problem in problems {
                     Issue.record("\(scenario.name): \(state.namingPoint)\(others): \(problem)")
                 }
@@ -79,7 +83,7 @@ struct PowerLossReplayTests {
         }
     }
 
-    @Test("the recorder sees a write(2) at its position and every barrier, and throws on what it cannot model")
+    @Test("the recorder sees a write(2) at its position and every barrier; the models keep what each promises")
     func recorderSelfTest() throws {
         try withTemporaryAppGroup { holder in
             let appGroup = holder.path + "/ag"
@@ -98,7 +102,8 @@ struct PowerLossReplayTests {
             #expect(operations.contains(.rename(from: "d/f", to: "d/g")))
             #expect(operations.contains(.syncAll))
             #expect(operations.last == .unlink(path: "d/g"))
-            let states = try CrashReplayer.crashStates(from: FileTree(rootExists: false, nodes: [:]), operations: operations)
+            let states = try CrashReplayer.crashStates(
+                from: FileTree(rootExists: false, nodes: [:]), operations: operations)
             func state(_ model: PersistenceModel, after issued: Int) -> FileTree? {
                 states.first { $0.points.contains { $0.model == model && $0.issued == issued } }?.tree
             }
@@ -115,6 +120,49 @@ struct PowerLossReplayTests {
             #expect(state(.writebackHoles, after: operations.count)?.nodes["d/h"] == .file(mode: 0o600, bytes: [0]))
             #expect(state(.barrierOnly, after: operations.count)?.nodes["d/h"] == nil)
             #expect(state(.barrierOnly, after: operations.count)?.nodes["d/g"] != nil)
+        }
+    }
+
+    @Test("the crash-state check reports a lost contact, a missing acknowledged change and a foreign value")
+    func checkFindsLosses() throws {
+        try withTemporaryAppGroup { group in
+            try CLIHarness.succeed(["add", "--id", "a1", "--given-name", "Ada"], in: group)
+            let one = try FileTree.capture(group.path)
+            try CLIHarness.succeed(["add", "--id", "a2", "--given-name", "Bob"], in: group)
+            let two = try FileTree.capture(group.path)
+            let listed = try CrashStateCheck.byIdentifier(
+                try CLIHarness.succeed(["list", "--json"], in: group), what: "list")
+            let before = listed.filter { $0.key == "a1" }
+            let add = CrashExpectation(before: before, after: listed, atomic: true)
+            let end = CrashPoint(model: .posixMinimum, issued: 3, total: 3, operation: .sync(path: "x", dataOnly: true))
+            let middle = CrashPoint(model: .posixMinimum, issued: 2, total: 3, operation: nil)
+            // Good: before the end, the database may still read as before the add, or already as after it.
+            #expect(try CrashStateCheck.problems(of: CrashState(tree: one, points: [middle]), expecting: add).isEmpty)
+            #expect(try CrashStateCheck.problems(of: CrashState(tree: two, points: [end]), expecting: add).isEmpty)
+            // After the last operation, the acknowledged add must be there.
+            let missing = try CrashStateCheck.problems(of: CrashState(tree: one, points: [end]), expecting: add)
+            #expect(missing.contains { $0.contains("acknowledged") }, "\(missing)")
+            // A contact acknowledged before the command is lost when its line is gone.
+            let empty = FileTree(rootExists: true, nodes: [:])
+            let lost = try CrashStateCheck.problems(of: CrashState(tree: empty, points: [middle]), expecting: add)
+            #expect(lost.contains { $0.contains("contact a1 is lost") }, "\(lost)")
+            // A value that is neither the one before nor the one after.
+            var changed = add
+            changed.after["a2"]?.givenName = "Other"
+            let foreign = try CrashStateCheck.problems(of: CrashState(tree: two, points: [middle]), expecting: changed)
+            #expect(foreign.contains { $0.contains("contact a2 is") && $0.contains("neither") }, "\(foreign)")
+        }
+    }
+
+    @Test("the recorder refuses what the replay cannot model (a symlink in the App Group)")
+    func recorderRefusesSymlinks() {
+        withTemporaryAppGroup { holder in
+            let appGroup = holder.path + "/ag"
+            #expect(throws: StraceLogError.self) {
+                try FileOperationRecorder(appGroup: appGroup).record(
+                    "/bin/sh", ["-c", "mkdir \(appGroup) && ln -s target \(appGroup)/link"],
+                    environment: holder.environment)
+            }
         }
     }
 }

@@ -38,7 +38,9 @@ struct PowerLossScenario: Sendable, CustomTestStringConvertible, CustomStringCon
         func importFile(_ name: String, count: Int, prefix: String, noteBytes: Int = 0) throws -> String {
             let note = String(repeating: "n", count: noteBytes)
             let records = (0..<count).map { index -> [String: String] in
-                var record = ["identifier": "\(prefix)-\(String(format: "%05d", index))", "givenName": "\(prefix)\(index)"]
+                var record = [
+                    "identifier": "\(prefix)-\(String(format: "%05d", index))", "givenName": "\(prefix)\(index)",
+                ]
                 if noteBytes > 0 { record["note"] = note }
                 return record
             }
@@ -89,13 +91,16 @@ struct PowerLossScenario: Sendable, CustomTestStringConvertible, CustomStringCon
     var verify: @Sendable ([FileOperation]) throws -> Void = { _ in }
     /// The contacts acknowledged before the command, from what `list` printed before and after it
     /// (`doctor --repair` starts from a store that does not open: what it keeps is what was acknowledged).
-    var acknowledged: @Sendable (_ before: [String: ContactRecord], _ after: [String: ContactRecord]) ->
-        [String: ContactRecord] = { before, _ in before }
+    var acknowledged:
+        @Sendable (_ before: [String: ContactRecord], _ after: [String: ContactRecord]) ->
+            [String: ContactRecord] = { before, _ in before }
 
     var description: String { name }
     var testDescription: String { name }
 
-    func acknowledgedBefore(_ before: [String: ContactRecord], _ after: [String: ContactRecord]) -> [String: ContactRecord] {
+    func acknowledgedBefore(_ before: [String: ContactRecord], _ after: [String: ContactRecord]) -> [String:
+        ContactRecord]
+    {
         acknowledged(before, after)
     }
 
@@ -125,7 +130,8 @@ struct PowerLossScenario: Sendable, CustomTestStringConvertible, CustomStringCon
     static func renames(to target: String) -> @Sendable ([FileOperation]) throws -> Void {
         { operations in
             let renamed = operations.contains { if case .rename(_, let to) = $0 { to == target } else { false } }
-            try #require(renamed, "the recording has no rename onto \(target): the scenario did not do what it is about")
+            try #require(
+                renamed, "the recording has no rename onto \(target): the scenario did not do what it is about")
         }
     }
 
@@ -152,9 +158,13 @@ struct PowerLossScenario: Sendable, CustomTestStringConvertible, CustomStringCon
             setup: { context in
                 // Compaction starts once the journal passes max(snapshot, 256 KiB)
                 // (JournaledStore.compactIfNeeded): 24 contacts of 10 kB stay under it, an add of 30 kB passes it.
-                try context.host(["import", try context.importFile("big.json", count: 24, prefix: "big", noteBytes: 10_000)])
+                try context.host([
+                    "import", try context.importFile("big.json", count: 24, prefix: "big", noteBytes: 10_000),
+                ])
             },
-            arguments: { _ in ["add", "--id", "last", "--given-name", "Last", "--note", String(repeating: "x", count: 30_000)] },
+            arguments: { _ in
+                ["add", "--id", "last", "--given-name", "Last", "--note", String(repeating: "x", count: 30_000)]
+            },
             verify: renames(to: "contacts/snapshot.jsonl")),
         PowerLossScenario(
             name: "reset", domain: true,
@@ -179,7 +189,10 @@ struct PowerLossScenario: Sendable, CustomTestStringConvertible, CustomStringCon
         PowerLossScenario(
             name: "enable", domain: true, setup: { try adds($0, count: 2, prefix: "e") },
             arguments: { _ in
-                ["enable", "--extension", BuiltProducts.path("demo-provider"), "--idle-timeout", "0.5", "--page-size", "2"]
+                [
+                    "enable", "--extension", BuiltProducts.path("demo-provider"), "--idle-timeout", "0.5",
+                    "--page-size", "2",
+                ]
             }),
         PowerLossScenario(
             name: "first content sync", domain: true,
@@ -210,7 +223,9 @@ struct PowerLossScenario: Sendable, CustomTestStringConvertible, CustomStringCon
                 try context.host(["signal", "--wait"])
                 try context.stopProvider()
                 // A change sync of 28 contacts of 10 kB takes the system journal past 256 KiB.
-                try context.host(["import", try context.importFile("big.json", count: 28, prefix: "z", noteBytes: 10_000)])
+                try context.host([
+                    "import", try context.importFile("big.json", count: 28, prefix: "z", noteBytes: 10_000),
+                ])
             },
             arguments: { _ in ["signal", "--wait"] },
             verify: renames(to: "domains/defaultDomain/store/snapshot.jsonl")),

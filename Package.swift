@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ContactProvider", targets: ["ContactProvider"]),
         .library(name: "Contacts", targets: ["Contacts"]),
         .library(name: "OSLog", targets: ["OSLog"]),
+        .library(name: "os", targets: ["os"]),
         .library(name: "ExtensionFoundation", targets: ["ExtensionFoundation"]),
         .library(name: "Combine", targets: ["Combine"]),
         // The simulator's own libraries.
@@ -35,6 +36,8 @@ let package = Package(
         // Layers, one way: AppGroupStore ← ContactsInterop (vCard codec) ← Contacts ← ContactProvider.
         .target(name: "Contacts", dependencies: ["Combine", "AppGroupStore", "ContactsInterop"]),
         .target(name: "OSLog", dependencies: ["CommandLineToolkit"]),
+        // `import os`, as iOS code writes it: re-exports OSLog.
+        .target(name: "os", dependencies: ["OSLog"]),
         .target(name: "ExtensionFoundation"),
         .target(name: "Combine"),
         .target(name: "AppGroupStore"),
@@ -135,6 +138,12 @@ let package = Package(
             name: "sample-provider-swift5", dependencies: ["ContactProvider", "Contacts"],
             path: "Examples/sample-provider-swift5", swiftSettings: [.swiftLanguageMode(.v5)]),
 
+        // A provider with a device's habits (a model that saves in deinit, UserDefaults change tracking
+        // without synchronize()), in Swift 5 mode as real provider targets are: DeviceFidelityTests.
+        .executableTarget(
+            name: "device-fidelity-provider", dependencies: ["ContactProvider", "Contacts", "os"],
+            path: "Examples/device-fidelity-provider", swiftSettings: [.swiftLanguageMode(.v5)]),
+
         // A provider that syncs from a CardDAV server (URLSession + XMLParser, nothing else).
         .executableTarget(
             name: "carddav-provider", dependencies: ["ContactProvider", "Contacts"], path: "Examples/carddav-provider"),
@@ -147,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "UnitTests",
             dependencies: [
-                "Contacts", "OSLog", "AppGroupStore", "ContactProviderSystem", "ContactProvider",
+                "Contacts", "OSLog", "os", "AppGroupStore", "ContactProviderSystem", "ContactProvider",
                 "ExtensionFoundation", "Combine",
                 "ContactsHostKit", "ContactsInterop", "ContactProviderConformance", "ExampleProviders",
                 "KnownBadProviders",

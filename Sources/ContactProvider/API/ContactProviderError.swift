@@ -1,33 +1,27 @@
 import ContactProviderSystem
 import Foundation
 
-/// Errors of the ContactProvider framework (all 11 of Apple's cases).
+/// Errors of the ContactProvider framework (all 11 of Apple's cases, in the SDK's declaration order).
 ///
 /// `errorCode` values are simulator-specific: Apple does not document them (rule R46). They are
 /// stable across releases of this package.
 public enum ContactProviderError: Error, LocalizedError, CustomNSError, Equatable, Hashable, Sendable {
-    // Availability errors
-    /// The feature is not available (e.g. on this platform).
-    case featureNotAvailable
-    /// The user denied the action (`enable()` was declined).
-    case deniedByUser
-    // Configuration errors
     /// The framework could not discover the app's extension.
     case extensionNotFound
-    // Capacity errors
     /// The domain holds the maximum number of items.
     case itemsLimitReached
-    // Enumeration errors
     /// The extension is unable to enumerate.
     case cannotEnumerate
-    /// A page or batch took longer than the system allows.
-    case enumerationTimeout
-    // Expiration errors
     /// The page expired: the system drops its cached contacts and restarts content enumeration.
     case pageExpired
     /// The change anchor expired: the system drops its cached contacts and restarts content enumeration.
     case changeAnchorExpired
-    // Invalidation errors
+    /// The feature is not available (e.g. on this platform).
+    case featureNotAvailable
+    /// The user denied the action (`enable()` was declined).
+    case deniedByUser
+    /// A page or batch took longer than the system allows.
+    case enumerationTimeout
     /// The extension was invalidated while enumerating.
     case extensionInvalidated
     /// The extension's `invalidate()` took too long.
@@ -35,20 +29,26 @@ public enum ContactProviderError: Error, LocalizedError, CustomNSError, Equatabl
     /// The domain has not been registered.
     case domainNotRegistered
 
-    /// Simulator-specific codes, in the order of Apple's documentation.
+    /// The case's position in the SDK's declaration order, from 0.
+    ///
+    /// Apple's type implements `errorCode` itself but documents no values (R46). The one order the
+    /// SDK gives is its declaration order (extensionNotFound … domainNotRegistered, which differs from
+    /// the documentation's topic order), and counting from 0 is what Swift gives any enum error as its
+    /// code (`(error as NSError).code` of a native Swift enum), so this is the numbering with evidence
+    /// behind it; match cases, not numbers, in portable code.
     public var errorCode: Int {
         switch self {
-        case .featureNotAvailable: return 1
-        case .deniedByUser: return 2
-        case .extensionNotFound: return 3
-        case .itemsLimitReached: return 4
-        case .cannotEnumerate: return 5
-        case .enumerationTimeout: return 6
-        case .pageExpired: return 7
-        case .changeAnchorExpired: return 8
-        case .extensionInvalidated: return 9
-        case .extensionInvalidateTimeout: return 10
-        case .domainNotRegistered: return 11
+        case .extensionNotFound: return 0
+        case .itemsLimitReached: return 1
+        case .cannotEnumerate: return 2
+        case .pageExpired: return 3
+        case .changeAnchorExpired: return 4
+        case .featureNotAvailable: return 5
+        case .deniedByUser: return 6
+        case .enumerationTimeout: return 7
+        case .extensionInvalidated: return 8
+        case .extensionInvalidateTimeout: return 9
+        case .domainNotRegistered: return 10
         }
     }
 

@@ -109,4 +109,9 @@ package final class ExtensionSession: ProviderSession {
     package func invalidateExtension() async throws {
         try await instance.invalidate()
     }
+
+    /// Every `UserDefaults` suite's pending writes, to disk (see ``AppGroupPreferences/flushAll()``).
+    package func persistState() {
+        AppGroupPreferences.flushAll()
+    }
 }

@@ -40,6 +40,37 @@ enum AppGroupPreferences {
         warn("could not restart with \(AppGroup.preferencesEnvironmentVariable)=\(wanted) (\(reason))")
     }
 
+    /// Writes every `UserDefaults` suite's pending changes to disk, whatever its name.
+    ///
+    /// On iOS every `set` reaches cfprefsd and is persisted without `synchronize()`; Linux Foundation
+    /// writes a suite only when `synchronize()` is called on it, and a provider does not know it should
+    /// (real ones do not). The runtime calls this at the points where a device would have persisted
+    /// them by then (after each commit, each probe, before exit). Foundation's own
+    /// `CFPreferencesFlushCaches` synchronizes every domain it has loaded, suites created by any
+    /// `UserDefaults(suiteName:)` instance included; it is exported by Foundation but not declared to
+    /// Swift, so it is looked up once by name. Where it is missing, each suite on disk and the
+    /// standard defaults are synchronized instead.
+    static func flushAll() {
+        if let flush = flushCaches {
+            flush()
+            return
+        }
+        UserDefaults.standard.synchronize()
+        let directory = ProcessInfo.processInfo.environment[AppGroup.preferencesEnvironmentVariable] ?? ""
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        where name.hasSuffix(".plist") {
+            UserDefaults(suiteName: String(name.dropLast(".plist".count)))?.synchronize()
+        }
+    }
+
+    /// `CFPreferencesFlushCaches` from the loaded Foundation, or nil.
+    private static let flushCaches: (@convention(c) () -> Void)? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "CFPreferencesFlushCaches") else {
+            return nil
+        }
+        return unsafeBitCast(symbol, to: (@convention(c) () -> Void).self)
+    }()
+
     private static func warn(_ message: String) {
         FileHandle.standardError.write(
             Data("warning: \(message); UserDefaults suites will not be stored in the App Group\n".utf8))

@@ -36,12 +36,29 @@ extension ContactProviderExtension {
         do {
             let runtime = try ProviderRuntime(options: options)
             let code = await runtime.run {
-                ExtensionSession(Self.self, domain: DefaultContactProviderDomain())
+                let session = ExtensionSession(Self.self, domain: DefaultContactProviderDomain())
+                ExtensionLifetime.keep(session)
+                return session
             }
             exit(code)
         } catch {
             StandardError.write("error: \(error)\n")
             exit(ExitCode.failure)
         }
+    }
+}
+
+/// Keeps the extension object and its enumerator alive until the process exits.
+///
+/// On iOS the system ends an extension by ending its process: its objects are never deallocated, so
+/// a `deinit` that saves a model object's in-memory list never runs at the end (and never undoes the
+/// app's newer writes to the same file). Releasing the session when the runtime returns would run
+/// every such `deinit` just before `exit`; holding it here makes the end a device's.
+enum ExtensionLifetime {
+    nonisolated(unsafe) private static var kept: [AnyObject] = []
+
+    /// Holds `object` until the process exits (called once, on the runtime's task, before serving).
+    static func keep(_ object: AnyObject) {
+        kept.append(object)
     }
 }

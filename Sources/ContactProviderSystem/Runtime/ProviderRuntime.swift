@@ -152,7 +152,15 @@ package final class ProviderRuntime {
     }
 
     private func serve(session: ProviderSession, requests: Int32, configuration: DomainConfiguration) async -> Int32 {
-        let engine = SyncEngine(paths: paths, onEvent: WatchChannel.notifier(for: paths))
+        let notify = WatchChannel.notifier(for: paths)
+        // After each commit, the extension's own state (its UserDefaults) is made durable too, so a
+        // `kill -9` after a commit finds the provider's change tracking as far along as the system.
+        let engine = SyncEngine(
+            paths: paths,
+            onEvent: { event in
+                notify(event)
+                session.persistState()
+            })
         var buffer = BoundedLineBuffer()
         var open = true
         var pending: [Doorbell] = []
@@ -256,6 +264,7 @@ package final class ProviderRuntime {
                 let path = paths.tracesDirectory + "/" + waiter.id + ".json"
                 let written =
                     (try? JSONEncoder().encode(result)).flatMap { try? SecureFile.replace(path, with: $0) } != nil
+                session.persistState()
                 reply(waiter, DoorbellReply(id: waiter.id, ok: written, trace: written ? path : nil))
                 if result.timedOut {
                     log("the enumerator timed out during a probe; ending the extension")
@@ -280,6 +289,8 @@ package final class ProviderRuntime {
                     "the extension's invalidate() did not return within \(configuration.invalidateTimeoutSeconds) s")
             log(invalidateError!.message)
         }
+        // Whatever the extension changed during its invalidation: an iOS process ends with it persisted.
+        session.persistState()
         // Answer everything that is still waiting, so no host times out on us.
         pending.append(contentsOf: open ? drain(requests, into: &buffer) : [])
         for message in pending where message.reply == true {

@@ -11,6 +11,15 @@ package protocol ProviderSession {
     var driver: any EnumeratorDriver { get }
     /// The extension's `invalidate()` (R17).
     func invalidateExtension() async throws
+    /// Makes the extension's own state durable the way the device does without being asked: the
+    /// runtime calls it after every committed page and batch, after every probe and before the process
+    /// exits (cfprefsd persists every `UserDefaults` write on iOS; Linux Foundation only on `synchronize()`).
+    func persistState()
+}
+
+extension ProviderSession {
+    /// Nothing to persist (sessions with no state of their own, in tests).
+    package func persistState() {}
 }
 
 /// How the provider process was started.

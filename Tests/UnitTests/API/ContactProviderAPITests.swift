@@ -36,13 +36,16 @@ struct ContactProviderAPITests {
 
     @Test("all 11 ContactProviderError cases: distinct stable codes, useful messages, NSError bridging (R46)")
     func errors() {
+        // The SDK's declaration order (issue 23, item 6), numbered from 0.
         let all: [ContactProviderError] = [
-            .featureNotAvailable, .deniedByUser, .extensionNotFound, .itemsLimitReached, .cannotEnumerate,
-            .enumerationTimeout, .pageExpired, .changeAnchorExpired, .extensionInvalidated, .extensionInvalidateTimeout,
-            .domainNotRegistered,
+            .extensionNotFound, .itemsLimitReached, .cannotEnumerate, .pageExpired, .changeAnchorExpired,
+            .featureNotAvailable, .deniedByUser, .enumerationTimeout, .extensionInvalidated,
+            .extensionInvalidateTimeout, .domainNotRegistered,
         ]
         #expect(Set(all).count == 11)
-        #expect(all.map(\.errorCode) == Array(1...11))
+        #expect(all.map(\.errorCode) == Array(0...10))
+        #expect(ContactProviderVersionNumber >= 1)
+        #expect(!ContactProviderVersionString.isEmpty)
         for error in all {
             #expect(error.errorDescription?.isEmpty == false)
             #expect(error.failureReason?.isEmpty == false)

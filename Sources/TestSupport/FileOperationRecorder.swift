@@ -9,9 +9,11 @@ import Foundation
 /// ```
 public struct FileOperationRecorder: Sendable {
     /// The system calls traced: everything that can create, change, name or sync a file, plus what
-    /// moves a descriptor's position (`read`, `lseek`, `dup*`), which `write(2)` depends on, the working
-    /// directory relative paths start from (`chdir`), and
-    /// `mmap`, only to prove no App Group file is written through a shared writable mapping.
+    /// moves a descriptor's position (`read`, `lseek`, `dup*`), which `write(2)` depends on, the
+    /// working directory relative paths start from (`chdir`), and `mmap`, only to prove that no App
+    /// Group file is written through a shared writable mapping (the store maps read-only). A
+    /// `sync_file_range` is no barrier (it neither syncs metadata nor flushes the device's cache),
+    /// so it gets no credit; `close` is traced but changes nothing either.
     public static let tracedCalls = [
         "open", "openat", "openat2", "creat", "write", "pwrite64", "writev", "pwritev", "pwritev2", "ftruncate",
         "truncate", "rename", "renameat", "renameat2", "unlink", "unlinkat", "mkdir", "mkdirat", "rmdir", "link",
@@ -22,8 +24,8 @@ public struct FileOperationRecorder: Sendable {
 
     /// The App Group directory whose operations are kept (it need not exist yet).
     public let appGroup: String
-    /// Paths (relative to the App Group) whose writes are left out: append-only logs nothing reads
-    /// back as state, which would only multiply crash states that differ in a log line.
+    /// Paths (relative to the App Group) whose operations are left out: e.g. append-only logs nothing
+    /// reads back as state, which would only multiply crash states that differ in a log line.
     public let ignoredPaths: @Sendable (String) -> Bool
 
     /// A recorder for the App Group at `appGroup`.

@@ -136,7 +136,8 @@ struct StraceTranslator {
             bytes = Array(bytes.prefix(count))
             let offset: FileOperation.Offset
             if call.name.hasPrefix("pwrite") {
-                guard let at = Int(try argument(call.name == "pwrite64" ? 3 : 3)) else {
+                // pwrite64(fd, buf, count, offset), pwritev(fd, iov, iovcnt, offset[, flags]).
+                guard let at = Int(try argument(3)) else {
                     throw StraceLogError(line: line, reason: "no offset")
                 }
                 offset = .at(at)

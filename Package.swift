@@ -34,7 +34,10 @@ let package = Package(
     ],
     targets: [
         // Layers, one way: AppGroupStore ← ContactsInterop (vCard codec) ← Contacts ← ContactProvider.
-        .target(name: "Contacts", dependencies: ["Combine", "AppGroupStore", "ContactsInterop"]),
+        .target(name: "Contacts", dependencies: ["Combine", "FoundationGaps", "AppGroupStore", "ContactsInterop"]),
+        // Linux Foundation's gaps that iOS code runs into (a working replaceItemAt), re-exported by
+        // Contacts and ContactProvider.
+        .target(name: "FoundationGaps"),
         .target(name: "OSLog", dependencies: ["CommandLineToolkit"]),
         // `import os`, as iOS code writes it: re-exports OSLog.
         .target(name: "os", dependencies: ["OSLog"]),
@@ -52,8 +55,8 @@ let package = Package(
         .target(
             name: "ContactProvider",
             dependencies: [
-                "Contacts", "ExtensionFoundation", "Combine", "AppGroupStore", "ContactProviderSystem",
-                "CommandLineToolkit",
+                "Contacts", "ExtensionFoundation", "Combine", "FoundationGaps", "AppGroupStore",
+                "ContactProviderSystem", "CommandLineToolkit",
             ]),
         .target(name: "ContactProviderTesting", dependencies: ["AppGroupStore", "ContactProviderSystem"]),
         .target(

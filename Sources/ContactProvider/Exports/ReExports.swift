@@ -10,4 +10,6 @@
 // uses `ObservableObject` and `@Published` (the seed demo's `ContactItemDatabase` does).
 @_exported import Combine
 @_exported import Foundation
+// Linux Foundation's gaps, filled: `FileManager.replaceItemAt` that works.
+@_exported import FoundationGaps
 @_exported import FoundationNetworking

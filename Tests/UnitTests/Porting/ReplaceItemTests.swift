@@ -6,7 +6,8 @@ import Testing
 
 /// Issue 23, item 3: an app-side writer that saves atomically with `FileManager.replaceItemAt`, in a
 /// file that imports `Contacts` (as shared app/extension model code does), keeps working after its
-/// first save. Linux Foundation's own method throws "The file doesn't exist" and removes the target.
+/// first save, and the provider syncs each version. Linux Foundation's own method throws "The file
+/// doesn't exist" and removes the target.
 @Suite("Porting: FileManager.replaceItemAt works for files importing the Apple-shaped modules")
 struct ReplaceItemTests {
     /// The atomic save real model code writes: a temp file, then replaceItemAt (moveItem the first time).
@@ -74,6 +75,38 @@ struct ReplaceItemTests {
             // When this stops throwing, the toolchain has the upstream fix and the overloads can go.
             #expect(throws: (any Error).self) {
                 try FileManager.default.replaceItemAt(url, withItemAt: new, backupItemName: nil, options: [])
+            }
+        }
+    }
+
+    /// The seed app's `ContactItems.json` entry (what the template provider reads).
+    struct ContactItemJSON: Codable {
+        var identifier: String
+        var firstName: String
+        var lastName: String
+    }
+
+    @Test("the app saves ContactItems.json with replaceItemAt between syncs; the template provider syncs each version")
+    func appWriterSyncs() throws {
+        try withTemporaryAppGroup { group in
+            try CLIHarness.succeed(["enable", "--extension", BuiltProducts.path("template-provider")], in: group)
+            defer { _ = try? ProcessRunner.host(["disable"], in: group) }
+            let url = URL(fileURLWithPath: group.path + "/ContactItems.json")
+            let versions: [[String]] = [["ada", "alan"], ["ada", "alan", "grace"], ["grace"]]
+            for identifiers in versions {
+                let items = identifiers.map {
+                    ContactItemJSON(identifier: $0, firstName: $0.capitalized, lastName: "X")
+                }
+                let temp = group.path + "/.ContactItems-\(UUID().uuidString).json"
+                try JSONEncoder().encode(items).write(to: URL(fileURLWithPath: temp))
+                if FileManager.default.fileExists(atPath: url.path) {
+                    try FileManager.default.replaceItemAt(url, withItemAt: URL(fileURLWithPath: temp))
+                } else {
+                    try FileManager.default.moveItem(at: URL(fileURLWithPath: temp), to: url)
+                }
+                try CLIHarness.succeed(["signal", "--wait"], in: group)
+                let system = try CLIHarness.contacts(try CLIHarness.succeed(["system", "list", "--json"], in: group))
+                #expect(system.map(\.identifier).sorted() == identifiers, "after saving \(identifiers)")
             }
         }
     }

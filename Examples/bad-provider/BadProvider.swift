@@ -8,6 +8,7 @@
 //   oversized-after-launch OversizedAfterLaunchBug.swift  caught by W1
 //   slow-page             SlowPageBug.swift               caught by C1 (enumerationTimeout)
 //   anchor-from-now       AnchorFromNowBug.swift          caught by D9
+//   forgets-handed-over   ForgetsHandedOverBug.swift      caught by D6 (and not D2: the kit judges what the system received)
 //
 // Each wraps the demo provider's correct enumerator and breaks exactly one thing (through the
 // forwarding observers of KnownBadProviders, which also holds the four flaws of the bad-*-provider executables).
@@ -28,6 +29,7 @@ final class BadProvider: KnownBadProvider {
         case "oversized-after-launch": return OversizedAfterLaunchEnumerator(wrapping: correct)
         case "slow-page": return SlowPageEnumerator(wrapping: correct)
         case "anchor-from-now": return AnchorFromNowEnumerator(wrapping: correct)
+        case "forgets-handed-over": return ForgetsHandedOverEnumerator(wrapping: correct)
         default:
             FileHandle.standardError.write(
                 Data("bad-provider: set BAD_PROVIDER_BUG (unknown: '\(bug)'); running without a bug\n".utf8))

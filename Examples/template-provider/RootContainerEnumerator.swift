@@ -1,7 +1,12 @@
 // The enumerator, as a provider that mirrors an app's own JSON file writes it: the app keeps its
 // contacts in `ContactItems.json` (through `ContactItemDatabase`), and the extension keeps what it
-// has already sent to the system in the App Group's `UserDefaults`, so that after being killed and
+// has sent to the system in the App Group's `UserDefaults`, so that after being killed and
 // relaunched it still knows which contacts were deleted since.
+//
+// What was sent is kept per anchor, not only the latest: the system may ask for the changes from
+// the same anchor again (it crashed before committing the batch), and must then get them again.
+// Only the states older than the anchor the system asks from are dropped: asking from an anchor
+// means everything before it was committed.
 
 import ContactProvider
 import Contacts
@@ -13,8 +18,8 @@ class RootContainerEnumerator: ContactItemEnumerator {
 
     /// What has been sent to the system: identifier → fingerprint of the values sent.
     private let defaults = UserDefaults(suiteName: "group.nl.wesleydegroot.contactproviderdemo")
-    private let sentKey = "sentContacts"
-    private let changeCountKey = "changeCount"
+    /// What the system holds at each anchor offset: offset (as text) → identifier → fingerprint.
+    private let sentKey = "sentAtAnchor"
 
     func configure(for domain: ContactProviderDomain) {
         logger.info("configured for \(domain.identifier, privacy: .public)")
@@ -25,15 +30,19 @@ class RootContainerEnumerator: ContactItemEnumerator {
         observer.didEnumerate(database.contactItems)
         let generation = "generation-1".data(using: .utf8)!
         observer.didFinishEnumeratingContent(upTo: generation)
-        // Remembered only once the system has it: a crash before this line re-sends, never loses.
-        save(sent: fingerprints(of: database), changeCount: 0)
+        // The first anchor is offset 0 of this generation: what it holds is what was just sent.
+        save(["0": fingerprints(of: database)])
     }
 
     func enumerateChanges(startingAt syncAnchor: ContactItemSyncAnchor, for observer: ContactItemChangeObserver) async {
+        var history = defaults?.dictionary(forKey: sentKey) as? [String: [String: String]] ?? [:]
+        guard let sent = history[String(syncAnchor.offset)] else {
+            // An anchor this extension never gave out (or forgot): the system starts over.
+            observer.didFinishEnumeratingChangesWithError(ContactProviderError.changeAnchorExpired)
+            return
+        }
         let database = ContactItemDatabase()
         let current = fingerprints(of: database)
-        let sent = defaults?.dictionary(forKey: sentKey) as? [String: String] ?? [:]
-
         let updated = database.contactItems.filter { item in
             guard case .contact(_, let identifier) = item else { return false }
             return sent[identifier.value] != current[identifier.value]
@@ -43,10 +52,14 @@ class RootContainerEnumerator: ContactItemEnumerator {
         if !deleted.isEmpty { observer.didDelete(deleted) }
         logger.info("changes: \(updated.count) updated, \(deleted.count) deleted")
 
-        let changeCount = (defaults?.integer(forKey: changeCountKey) ?? 0) + 1
-        let anchor = ContactItemSyncAnchor(generationMarker: syncAnchor.generationMarker, offset: changeCount)
+        // Asking from this anchor means the system committed it: older states are no longer needed,
+        // and neither are the ones after it, which the system never committed. The next anchor depends
+        // only on this one, so asking again gives the same batch (R37).
+        let next = syncAnchor.offset + 1
+        history = [String(syncAnchor.offset): sent, String(next): current]
+        let anchor = ContactItemSyncAnchor(generationMarker: syncAnchor.generationMarker, offset: next)
         observer.didFinishEnumeratingChanges(upTo: anchor, moreComing: false)
-        save(sent: current, changeCount: changeCount)
+        save(history)
     }
 
     func invalidate() async {
@@ -62,9 +75,8 @@ class RootContainerEnumerator: ContactItemEnumerator {
         return result
     }
 
-    private func save(sent: [String: String], changeCount: Int) {
-        defaults?.set(sent, forKey: sentKey)
-        defaults?.set(changeCount, forKey: changeCountKey)
+    private func save(_ history: [String: [String: String]]) {
+        defaults?.set(history, forKey: sentKey)
         defaults?.synchronize()
     }
 }

@@ -110,7 +110,7 @@ extension ConformanceChecker {
         // C5: every page again, from the same ContactItemPage.
         for (index, (position, first)) in walked.enumerated() {
             let again = try await subject.probe(ProbeRequest(kind: .content, position: position, size: pageSize))
-            if again.items != first.items || again.end != first.end {
+            if !Self.samePage(again, first, fromInitialPage: position == .initial) {
                 record(
                     .c5,
                     Finding(
@@ -120,6 +120,21 @@ extension ConformanceChecker {
                         transcript: first.transcript + again.transcript))
                 break
             }
+        }
+    }
+
+    /// Whether two enumerations of one page gave the same page: the same items in any order (the
+    /// system commits a page as a whole) and the same end. From the initial page a repeat is a new
+    /// content enumeration, which may carry a new generation marker (R23 fixes the marker within one
+    /// enumeration, not across them: issue 30, item 2).
+    static func samePage(_ one: ProbeResult, _ other: ProbeResult, fromInitialPage: Bool) -> Bool {
+        let byIdentifier = { (result: ProbeResult) in result.items.sorted { $0.identifier < $1.identifier } }
+        guard byIdentifier(one) == byIdentifier(other) else { return false }
+        guard fromInitialPage else { return one.end == other.end }
+        switch (one.end, other.end) {
+        case (.content, .content): return true
+        case (.page(let next), .page(let otherNext)): return next.offset == otherNext.offset
+        default: return one.end == other.end
         }
     }
 

@@ -11,6 +11,9 @@ struct ConformanceChecksCLITests {
         arguments: [
             ("field-loss", "F1", [String]()), ("reused-identifier", "D8", []), ("anchor-from-now", "D9", []),
             ("stale-final-anchor", "D10", ["W1"]),
+            // Issue 30, item 1: consuming the change log at handover fails D6 only; D2 is judged on what
+            // the system received, before any probe of the kit's.
+            ("forgets-handed-over", "D6", []),
         ])
     func caughtByItsRule(bug: String, rule: String, warnings: [String]) throws {
         let result = try ConformanceHarness.run(
@@ -99,5 +102,15 @@ struct ConformanceChecksCLITests {
             let pasted = try ProcessRunner.run("/bin/sh", ["-c", line + " --json"], environment: environment)
             #expect(try ConformanceHarness.outcomes(pasted)["D8"]?.status == "fail", "\(pasted)")
         }
+    }
+
+    @Test(
+        "issue 30, items 1, 2, 4: the Xcode-template provider (destructive change tracking that keeps the committed anchor, Set-ordered pages) passes every MUST rule through seed-json"
+    )
+    func templateProviderThroughSeedJSON() throws {
+        let result = try ConformanceHarness.run("template-provider", ["--backend", "seed-json", "--json"])
+        let outcomes = try ConformanceHarness.outcomes(result)
+        #expect(ConformanceHarness.rules(outcomes, "fail").isEmpty, "\(outcomes.filter { $0.value.status == "fail" })")
+        #expect(result.exitCode == 0, "\(result)")
     }
 }

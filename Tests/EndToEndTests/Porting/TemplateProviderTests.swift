@@ -74,8 +74,10 @@ struct TemplateProviderTests {
             let stored =
                 try PropertyListSerialization.propertyList(
                     from: try Data(contentsOf: URL(fileURLWithPath: plist)), format: nil) as? [String: Any]
-            let sent = try #require(stored?["sentContacts"] as? [String: String], "no sync position in \(plist)")
-            #expect(Set(sent.keys) == ["a", "b", "c"])
+            // What the system holds at each anchor it may ask from (offset 0 after the content).
+            let history = try #require(
+                stored?["sentAtAnchor"] as? [String: [String: String]], "no sync position in \(plist)")
+            #expect(Set(history["0"].map { Array($0.keys) } ?? []) == ["a", "b", "c"])
 
             // Killed between syncs; meanwhile the app deletes one contact, changes one, adds one.
             let pid = try #require(group.providerPID())

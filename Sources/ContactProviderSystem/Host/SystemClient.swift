@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import Foundation
 import Glibc
 import Synchronization
@@ -222,8 +223,8 @@ package final class SystemClient: Sendable {
         } catch is CancellationError {
             throw ClientError.interrupted
         }
-        guard wait, replyFD >= 0 else { return nil }
-        return try readReply(replyFD, timeout: timeout, progress: progress)
+        guard wait, replyFD >= 0, let id = message.id else { return nil }
+        return try readReply(replyFD, id: id, timeout: timeout, progress: progress)
     }
 
     /// Makes and checks the domain's directories (``DomainPaths/ensureDirectories()``) the first
@@ -250,7 +251,7 @@ package final class SystemClient: Sendable {
             case .noReader:
                 guard let executable else { return }  // nothing running: nothing to invalidate
                 guard !executable.isEmpty else { throw ClientError.noExtension }
-                let wake = DispatchSemaphore(value: 0)
+                let wake = MonotonicSemaphore()
                 let exited = ExitFlag()
                 try ProviderLauncher.launch(executable: executable, paths: paths) {
                     exited.set()
@@ -278,21 +279,23 @@ package final class SystemClient: Sendable {
     /// A blocking open is the signal (no polling). It is abandoned — and released by opening the
     /// read end ourselves — when the launched process exits first (it crashed, or refused because
     /// another provider serves: then that one's reader is used) or the timeout passes.
-    private func openWhenReaderArrives(timeout: Double, wake: DispatchSemaphore, launchedExited: ExitFlag) throws
+    /// Both waits run on `MonotonicSemaphore` (CLOCK_MONOTONIC): a wall-clock step while the
+    /// provider starts neither ends the wait early nor lengthens it (issue 31 item 8).
+    private func openWhenReaderArrives(timeout: Double, wake: MonotonicSemaphore, launchedExited: ExitFlag) throws
         -> Int32
     {
         try NamedPipe.ensure(paths.requests)
         let path = paths.requests
         let result = OpenResult()
-        let opened = DispatchSemaphore(value: 0)
+        let opened = MonotonicSemaphore()
         Thread.detachNewThread {
             let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
             result.set(fd, errno)
             opened.signal()
             wake.signal()
         }
-        let timedOut = wake.wait(timeout: .now() + timeout) == .timedOut
-        if opened.wait(timeout: .now()) == .success {
+        let timedOut = !wake.wait(seconds: timeout)
+        if opened.wait(seconds: 0) {
             guard let fd = result.fd, fd >= 0 else {
                 throw StoreError.io(path: path, operation: "open", errno: result.error)
             }
@@ -310,7 +313,15 @@ package final class SystemClient: Sendable {
         throw ClientError.providerExited(log: paths.providerLog)
     }
 
-    private func readReply(_ fd: Int32, timeout: Double, progress: (() -> Bool)? = nil) throws -> DoorbellReply {
+    /// Reads the answer to request `id` from its reply FIFO.
+    ///
+    /// Only a reply that names `id` is this request's: anyone who can write into the FIFO (another
+    /// process of the same user, a provider answering a request it mixed up) could otherwise hand
+    /// this host another sync's report. Such a line is skipped, reported on stderr, and the wait
+    /// goes on for the real answer within the same time limit.
+    private func readReply(_ fd: Int32, id: String, timeout: Double, progress: (() -> Bool)? = nil) throws
+        -> DoorbellReply
+    {
         var buffer = BoundedLineBuffer(limit: 64 * 1024)
         var deadline = ContinuousSystemClock().now() + timeout
         var chunk = [UInt8](repeating: 0, count: 4096)
@@ -341,11 +352,19 @@ package final class SystemClient: Sendable {
             let items = chunk.withUnsafeBytes { buffer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             for item in items {
                 guard case .line(let line) = item else { throw ClientError.malformedReply("reply line too long") }
+                let reply: DoorbellReply
                 do {
-                    return try ReplyCoding.decode(line)
+                    reply = try ReplyCoding.decode(line)
                 } catch {
                     throw ClientError.malformedReply("\(error)")
                 }
+                guard reply.id == id else {
+                    StandardError.write(
+                        "contacts-host: ignored a reply for request \(reply.id.debugDescription) on the reply pipe of "
+                            + "request \(id) (\(paths.repliesDirectory)); still waiting for its own answer\n")
+                    continue
+                }
+                return reply
             }
         }
     }

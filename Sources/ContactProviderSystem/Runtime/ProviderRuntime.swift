@@ -347,7 +347,16 @@ package final class ProviderRuntime {
                     do {
                         messages.append(try Doorbell.parse(line))
                     } catch {
-                        log("ignored a malformed request on \(paths.requests): \(error)")
+                        // A half-written doorbell glued to a whole one: keep the whole one.
+                        if let (message, dropped) = Doorbell.resynchronize(line) {
+                            let preview = String(decoding: dropped.prefix(80), as: UTF8.self)
+                            log(
+                                "ignored \(dropped.count) bytes of an unfinished request before a doorbell on "
+                                    + "\(paths.requests): \(preview.debugDescription)")
+                            messages.append(message)
+                        } else {
+                            log("ignored a malformed request on \(paths.requests): \(error)")
+                        }
                     }
                 }
             }

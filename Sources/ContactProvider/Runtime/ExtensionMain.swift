@@ -12,6 +12,12 @@ extension ContactProviderExtension {
     /// configures it for the domain, and serves the system's requests until it is told to stop
     /// or stays idle. `--foreground` logs every request and observer call; `--help` explains.
     public static func main() async {
+        // At the process limit the work pool cannot start and would retry forever: say so and exit.
+        let program = (CommandLine.arguments.first as NSString?)?.lastPathComponent ?? "provider"
+        if let message = ThreadCapacity.failureMessage(program: program) {
+            StandardError.write(message + "\n")
+            exit(ExitCode.failure)
+        }
         let arguments = Array(CommandLine.arguments.dropFirst())
         let options: RuntimeOptions
         do {

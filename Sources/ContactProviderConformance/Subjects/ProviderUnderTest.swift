@@ -153,6 +153,9 @@ final class ExecutableProvider: ProviderUnderTest {
         let client = self.client
         try await offload {
             if let pid = client.providerPID {
+                // The whole extension dies, as when the system kills it: the provider's process group
+                // (it leads one, launched with setsid) with any child it forked.
+                if getpgid(pid) == pid { kill(-pid, SIGKILL) }
                 kill(pid, SIGKILL)
                 _ = client.waitForProviderExit(timeout: 10)
             }

@@ -34,6 +34,12 @@ package final class SystemClient: Sendable {
         case malformedReply(String)
         /// The wait was interrupted (Ctrl-C, once `HostInterrupt.install()` was called).
         case interrupted
+        /// The provider failed to start `failures` times in a row; the next launch is allowed in
+        /// `retryAfter` seconds (``LaunchBackoff``).
+        case launchBackoff(failures: Int, retryAfter: Double, log: String)
+        /// The provider did not answer an invalidate within `seconds` (or did not exit after it), so
+        /// the host ended it and what it started (``ProcessReaper``); `summary` says how.
+        case providerEnded(pid: Int32, seconds: Double, summary: String, log: String)
 
         package var description: String {
             switch self {
@@ -50,6 +56,15 @@ package final class SystemClient: Sendable {
                 return "malformed reply from the provider: \(reason)"
             case .interrupted:
                 return "interrupted while waiting for the provider's answer"
+            case .launchBackoff(let failures, let retryAfter, let log):
+                return
+                    "the provider failed to start \(failures) times in a row (its log: \(log)); the next launch is "
+                    + "allowed in \(String(format: "%.1f", retryAfter)) s. Fix the provider, or run "
+                    + "'contacts-host enable' to allow one at once"
+            case .providerEnded(let pid, let seconds, let summary, let log):
+                return
+                    "the provider (pid \(pid)) did not answer the invalidate within \(String(format: "%g", seconds)) s "
+                    + "(R11), so it and what it started were \(summary) (its log: \(log))"
             }
         }
     }
@@ -71,6 +86,8 @@ package final class SystemClient: Sendable {
             var configuration = try DomainConfiguration.load(from: paths.configuration)
             try change(&configuration)
             try configuration.save(to: paths.configuration)
+            // The user changed something (enable, a new executable, a setting): launch at once again.
+            LaunchBackoff.clear(paths)
             return configuration
         }
     }
@@ -88,11 +105,22 @@ package final class SystemClient: Sendable {
         }
     }
 
-    /// Disables the domain: it forgets every provided contact and stops the provider (R8).
-    package func disable(timeout: Double = 10) throws {
+    /// Disables the domain: it forgets every provided contact and stops the provider (R8), and
+    /// everything it started (``endLeftoverProcesses(grace:)``).
+    package func disable(timeout: Double? = nil) throws {
         try updateConfiguration { $0.enabled = false }
         try reset()
+        defer { endLeftoverProcesses() }
         _ = try invalidate(timeout: timeout)
+    }
+
+    /// Ends every process still tagged with this domain (a provider's children that outlived it,
+    /// a provider that never took the lock), and the provider itself if one still runs: SIGTERM,
+    /// `grace` seconds, SIGKILL. Only for when no provider should run (the domain is disabled).
+    @discardableResult
+    package func endLeftoverProcesses(grace: Double = ProcessReaper.defaultGraceSeconds) -> ProcessReaper.Outcome {
+        let runDirectory = paths.runDirectory
+        return ProcessReaper.end(pid: providerPID, tagMatching: { $0 == runDirectory }, grace: grace)
     }
 
     /// Empties the system store and discards sync state; the next sync is a full content
@@ -184,12 +212,33 @@ package final class SystemClient: Sendable {
     }
 
     /// Asks the running provider to invalidate and exit (R10); nil when none runs.
-    package func invalidate(timeout: Double = 10) throws -> DoorbellReply? {
-        guard isProviderRunning else { return nil }
+    ///
+    /// A provider that does not answer within `timeout`, or does not exit after answering, is
+    /// ended: SIGTERM to its process group, a grace period, then SIGKILL (``ProcessReaper``), and the
+    /// call throws ``ClientError/providerEnded(pid:seconds:summary:log:)`` saying so. Without a
+    /// `timeout`, the provider gets the domain's page limit (the page it may be on, R41) plus its
+    /// invalidate limit (R11) plus a second.
+    package func invalidate(timeout: Double? = nil) throws -> DoorbellReply? {
+        guard isProviderRunning, let pid = providerPID else { return nil }
+        let limit = try timeout ?? defaultInvalidateWait()
         let message = Doorbell(kind: .invalidate, id: UniqueIdentifier.make(), reply: true)
-        let reply = try send(message, wait: true, timeout: timeout, launch: nil)
-        _ = waitForProviderExit(timeout: timeout)
-        return reply
+        var reply: DoorbellReply?
+        do {
+            reply = try send(message, wait: true, timeout: limit, launch: nil)
+        } catch ClientError.timeout {
+            reply = nil
+        }
+        if reply != nil, waitForProviderExit(timeout: limit) { return reply }
+        if reply == nil, !isProviderRunning { throw ClientError.timeout(seconds: limit, log: paths.providerLog) }
+        let runDirectory = paths.runDirectory
+        let outcome = ProcessReaper.end(pid: pid, tagMatching: { $0 == runDirectory })
+        throw ClientError.providerEnded(pid: pid, seconds: limit, summary: outcome.summary, log: paths.providerLog)
+    }
+
+    /// How long a host waits for an invalidate's answer: the page in progress, then the invalidate calls.
+    private func defaultInvalidateWait() throws -> Double {
+        let configuration = try configuration()
+        return configuration.pageTimeoutSeconds + configuration.invalidateTimeoutSeconds + 1
     }
 
     /// Sends `shutdown` to the running provider and waits for it to exit (tests, `demo`).
@@ -251,13 +300,22 @@ package final class SystemClient: Sendable {
             case .noReader:
                 guard let executable else { return }  // nothing running: nothing to invalidate
                 guard !executable.isEmpty else { throw ClientError.noExtension }
+                let attempt = try LaunchBackoff.checkAndRecord(paths, executable: executable)
                 let wake = MonotonicSemaphore()
                 let exited = ExitFlag()
-                try ProviderLauncher.launch(executable: executable, paths: paths) {
+                let pid = try ProviderLauncher.launch(executable: executable, paths: paths) {
                     exited.set()
                     wake.signal()
                 }
-                let fd = try openWhenReaderArrives(timeout: timeout, wake: wake, launchedExited: exited)
+                LaunchBackoff.launched(attempt, pid: pid, paths: paths)
+                let fd: Int32
+                do {
+                    fd = try openWhenReaderArrives(timeout: timeout, wake: wake, launchedExited: exited)
+                } catch ClientError.timeout(let seconds, let log) {
+                    // It never opened its FIFO: a provider stuck at start is ended, not left behind.
+                    ProcessReaper.end(pid: pid, tagMatching: { _ in false })
+                    throw ClientError.timeout(seconds: seconds, log: log)
+                }
                 defer { close(fd) }
                 try deliver(fd, line, wait: wait, timeout: timeout)
             }

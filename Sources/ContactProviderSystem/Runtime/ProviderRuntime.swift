@@ -22,8 +22,10 @@ package final class ProviderRuntime {
         paths = try DomainPaths(appGroup: options.appGroup, domain: options.domain)
         let name = (CommandLine.arguments.first as NSString?)?.lastPathComponent ?? "provider"
         let pid = getpid()
+        let logPath = paths.providerLog
         log = { message in
             StandardError.write("\(Self.timestamp()) \(name)[\(pid)] \(message)\n")
+            ProviderLog.rotateOwnOutputIfNeeded(logPath)
         }
     }
 
@@ -56,6 +58,8 @@ package final class ProviderRuntime {
                 log(
                     "another provider is already running for domain '\(options.domain)' (pid \(FileLock.contents(of: paths.providerLock) ?? "?")); refusing to start a second one"
                 )
+                // The domain has a provider that started: not a start failure of this executable.
+                LaunchBackoff.clear(paths)
                 return ExitCode.alreadyRunning
             }
             providerLock.writeContents("\(getpid())\n")
@@ -67,8 +71,12 @@ package final class ProviderRuntime {
             let requests = try NamedPipe.openForReading(paths.requests)
             let signalSources = installTerminationHandlers(requestsFD: requests)
             defer { for source in signalSources { source.cancel() } }
+            let rotation = startLogRotationTimer()
+            defer { rotation.cancel() }
             log("serving domain '\(options.domain)' in \(options.appGroup.path)")
             let session = try makeSession()
+            // Started (R15/R16 done): the launches that failed before this one are forgotten.
+            LaunchBackoff.clear(paths)
             let code = await serve(session: session, requests: requests, configuration: configuration)
             return code
         } catch {
@@ -124,6 +132,16 @@ package final class ProviderRuntime {
             if ContinuousSystemClock().now() > deadline { return false }
             usleep(20_000)
         }
+    }
+
+    /// What the extension prints itself goes straight to the log: looked at once a second.
+    private func startLogRotationTimer() -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        let path = paths.providerLog
+        timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(250))
+        timer.setEventHandler { ProviderLog.rotateOwnOutputIfNeeded(path) }
+        timer.resume()
+        return timer
     }
 
     private func installTerminationHandlers(requestsFD: Int32) -> [DispatchSourceSignal] {
@@ -208,7 +226,8 @@ package final class ProviderRuntime {
                 case .step:
                     if let waiter { stepWaiters.append(waiter) }
                 case .probe:
-                    if let waiter, let request = message.probe { probes.append((waiter, request)) }
+                    // Nobody reads the reply FIFO: the result file would never be collected (issue 31 item 12).
+                    if let waiter, waiter.fd != nil, let request = message.probe { probes.append((waiter, request)) }
                 case .invalidate, .shutdown:
                     stopping = true
                     if let waiter { exitWaiters.append(waiter) }
@@ -256,6 +275,7 @@ package final class ProviderRuntime {
                 let path = paths.tracesDirectory + "/" + waiter.id + ".json"
                 let written =
                     (try? JSONEncoder().encode(result)).flatMap { try? SecureFile.replace(path, with: $0) } != nil
+                ProviderLog.capTraces(in: paths.tracesDirectory)
                 reply(waiter, DoorbellReply(id: waiter.id, ok: written, trace: written ? path : nil))
                 if result.timedOut {
                     log("the enumerator timed out during a probe; ending the extension")
@@ -319,6 +339,7 @@ package final class ProviderRuntime {
             let path = paths.tracesDirectory + "/" + traced.id + ".log"
             let text = transcript.all.joined(separator: "\n") + "\n"
             if (try? SecureFile.replace(path, with: Data(text.utf8))) != nil { tracePath = path }
+            ProviderLog.capTraces(in: paths.tracesDirectory)
         }
         for waiter in waiters {
             reply(

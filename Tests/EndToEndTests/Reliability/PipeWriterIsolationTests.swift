@@ -78,17 +78,20 @@ struct PipeWriterIsolationTests {
             try #require(forger >= 0, "open \(replyPipe): errno \(errno)")
             // Held open until the host is done, so the forger's close is no hang-up for the host.
             defer { close(forger) }
-            let forged = Array(
-                #"{"error":{"message":"FORGED"},"id":"00000000-0000-0000-0000-000000000000","ok":false,"v":1}"#.utf8)
+            let forged =
+                Array(
+                    #"{"error":{"message":"FORGED"},"id":"00000000-0000-0000-0000-000000000000","ok":false,"v":1}"#.utf8
+                )
                 + [0x0A]
             #expect(forged.withUnsafeBytes { write(forger, $0.baseAddress, forged.count) } == forged.count)
             kill(pid, SIGCONT)
-            #expect(waiter.exitCode == 0, "the host took the forged reply: \(try String(contentsOfFile: err, encoding: .utf8))")
+            let code = waiter.exitCode
+            let stderr = try String(contentsOfFile: err, encoding: .utf8)
+            #expect(code == 0, "the host took the forged reply: \(stderr)")
             let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out)))
             let object = try #require(report as? [String: Any])
             #expect(object["error"] == nil, "\(object)")
             #expect(object["systemCount"] as? Int == 1, "\(object)")
-            let stderr = try String(contentsOfFile: err, encoding: .utf8)
             #expect(stderr.contains("ignored a reply for request"), "\(stderr)")
             #expect(!stderr.contains("FORGED"))
             try stopProvider(group)

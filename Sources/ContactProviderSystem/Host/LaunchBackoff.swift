@@ -8,7 +8,7 @@ import Glibc
 /// provider that gets as far as serving (its session made: `init()`, `configure(for:)`,
 /// `enumerator(for:)`, R15/R16) removes the file. So a file whose last launched pid is gone counts
 /// the consecutive launches that crashed or exited at start. After ``freeAttempts`` of them, each
-/// further launch waits `2^(n - freeAttempts)` seconds after the last, at most ``maximumDelay``;
+/// further launch waits ``firstDelay`` seconds after the last, doubling, at most ``maximumDelay``;
 /// a signal before then fails at once, naming the log and the time left. A successful start,
 /// `enable` or any configuration change, a changed executable (path, inode, size or modification
 /// time) and a reboot clear the count. Times are `CLOCK_MONOTONIC`, which every process on the
@@ -27,10 +27,13 @@ package enum LaunchBackoff {
         var executable: String
     }
 
+    /// The first wait, after ``freeAttempts`` + 1 failures; each further failure doubles it.
+    package static let firstDelay = 5.0
+
     /// The wait after `failures` consecutive start failures.
     package static func delay(afterFailures failures: Int) -> Double {
         guard failures > freeAttempts else { return 0 }
-        return min(pow(2, Double(failures - freeAttempts - 1)), maximumDelay)
+        return min(firstDelay * pow(2, Double(min(failures - freeAttempts - 1, 16))), maximumDelay)
     }
 
     /// Throws ``SystemClient/ClientError/launchBackoff(failures:retryAfter:log:)`` while a launch of

@@ -32,9 +32,10 @@ struct ResourceBoundsTests {
 
     /// Runs `arguments` under `RLIMIT_NPROC` 1: as root (which the limit does not bind) the command
     /// runs as `nobody` (setpriv) with the limit set after the switch (prlimit), so the kernel
-    /// refuses its first thread. `timeout` turns a hang into exit 124.
+    /// refuses its first thread. `timeout` turns a hang into exit 137.
     static func atProcessLimit(_ arguments: [String], group: TemporaryAppGroup) throws -> ProcessResult {
-        var command = ["/usr/bin/timeout", "60"]
+        // SIGKILL: a process stuck retrying thread creation has every other signal blocked.
+        var command = ["/usr/bin/timeout", "-s", "KILL", "60"]
         if getuid() == 0 {
             try #require(chown(group.path, 65534, 65534) == 0, "chown \(group.path): errno \(errno)")
             command += ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]

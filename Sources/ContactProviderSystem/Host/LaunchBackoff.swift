@@ -70,7 +70,7 @@ package enum LaunchBackoff {
         unlink(path(paths))
     }
 
-    static func path(_ paths: DomainPaths) -> String { paths.runDirectory + "/launch-attempts.json" }
+    static func path(_ paths: DomainPaths) -> String { paths.launchAttempts }
 
     private static func load(_ paths: DomainPaths) -> Record? {
         guard let data = try? SecureFile.readIfPresent(path(paths)) else { return nil }

@@ -60,7 +60,7 @@ package final class ProviderRuntime {
                     "another provider is already running for domain '\(options.domain)' (pid \(FileLock.contents(of: paths.providerLock) ?? "?")); refusing to start a second one"
                 )
                 // The domain has a provider that started: not a start failure of this executable.
-                LaunchBackoff.clear(paths)
+                unlink(paths.launchAttempts)
                 return ExitCode.alreadyRunning
             }
             providerLock.writeContents("\(getpid())\n")
@@ -76,8 +76,8 @@ package final class ProviderRuntime {
             defer { rotation.cancel() }
             log("serving domain '\(options.domain)' in \(options.appGroup.path)")
             let session = try makeSession()
-            // Started (R15/R16 done): the launches that failed before this one are forgotten.
-            LaunchBackoff.clear(paths)
+            // Started (R15/R16 done): the launches that failed before this one are forgotten (LaunchBackoff).
+            unlink(paths.launchAttempts)
             let code = await serve(session: session, requests: requests, configuration: configuration)
             return code
         } catch {

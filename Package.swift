@@ -71,7 +71,7 @@ let package = Package(
                 "ContactProvider", "Contacts", "AppGroupStore", "ContactProviderSystem", "ContactsInterop",
                 "ContactProviderConformance", "CommandLineToolkit", "ContactProviderTesting",
             ]),
-        .executableTarget(name: "contacts-host", dependencies: ["ContactsHostKit"]),
+        .executableTarget(name: "contacts-host", dependencies: ["ContactsHostKit", "CommandLineToolkit"]),
         // The benchmark (release build) and its start-up floor.
         .executableTarget(
             name: "contacts-bench",
@@ -154,7 +154,7 @@ let package = Package(
         // Test helpers are their own target, as in swift-argument-parser.
         .target(
             name: "TestSupport",
-            dependencies: ["AppGroupStore", "ContactsHostKit", "ContactProviderTesting"],
+            dependencies: ["AppGroupStore", "ContactProviderSystem", "ContactsHostKit", "ContactProviderTesting"],
             path: "Sources/TestSupport"),
         .testTarget(
             name: "UnitTests",

@@ -16,8 +16,9 @@ public enum ProcessExit {
     /// Waits up to `seconds` for `pid` to be gone; returns whether it is.
     @discardableResult
     public static func waitUntilGone(_ pid: pid_t, seconds: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(seconds)
+        while clock.now < deadline {
             if isGone(pid) { return true }
             usleep(2_000)
         }

@@ -1,4 +1,5 @@
 import AppGroupStore
+import ContactProviderSystem
 import Foundation
 import Glibc
 
@@ -53,8 +54,10 @@ public final class TemporaryAppGroup: @unchecked Sendable {
         return stopped
     }
 
-    /// Stops any provider still running for the App Group at `appGroupPath` (SIGTERM, then SIGKILL),
-    /// e.g. one nested inside this temporary directory; returns whether one had to be stopped.
+    /// Stops any provider still running for the App Group at `appGroupPath` (SIGTERM to its process
+    /// group, then SIGKILL), e.g. one nested inside this temporary directory, and every process the
+    /// launcher tagged for a domain under that directory (children a provider forked, ones that
+    /// ignore SIGTERM); returns whether anything had to be stopped.
     @discardableResult
     public static func stopProviders(inAppGroup appGroupPath: String) -> Bool {
         var stopped = false
@@ -62,14 +65,13 @@ public final class TemporaryAppGroup: @unchecked Sendable {
         let domains = (try? FileManager.default.contentsOfDirectory(atPath: runDirectory)) ?? []
         for domain in domains {
             if let pid = providerPID(appGroupPath: appGroupPath, domain: domain) {
-                stopped = true
-                kill(pid, SIGTERM)
-                if !ProcessExit.waitUntilGone(pid, seconds: 5) {
-                    kill(pid, SIGKILL)
-                    ProcessExit.waitUntilGone(pid, seconds: 5)
-                }
+                let outcome = ProcessReaper.end(
+                    pid: pid, tagMatching: { $0 == runDirectory + "/" + domain }, grace: 5)
+                stopped = stopped || !outcome.terminated.isEmpty
             }
         }
-        return stopped
+        let prefix = appGroupPath + "/"
+        let leftovers = ProcessReaper.end(pid: nil, tagMatching: { $0.hasPrefix(prefix) }, grace: 5)
+        return stopped || !leftovers.terminated.isEmpty
     }
 }

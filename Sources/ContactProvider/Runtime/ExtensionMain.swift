@@ -11,7 +11,17 @@ extension ContactProviderExtension {
     /// It reads `--app-group` / `CONTACT_PROVIDER_APP_GROUP`, creates the type with `init()`,
     /// configures it for the domain, and serves the system's requests until it is told to stop
     /// or stays idle. `--foreground` logs every request and observer call; `--help` explains.
-    public static func main() async {
+    ///
+    /// It is synchronous on purpose: an `async` entry point runs on the concurrency pool's threads,
+    /// so at the process limit (no thread can be started) it never began, and the dispatch library
+    /// retried forever (issue 31 item 11). Here the main thread checks first, then starts the pool.
+    public static func main() {
+        // At the process limit the work pool cannot start and would retry forever: say so and exit.
+        let program = (CommandLine.arguments.first as NSString?)?.lastPathComponent ?? "provider"
+        if let message = ThreadCapacity.failureMessage(program: program) {
+            StandardError.write(message + "\n")
+            exit(ExitCode.failure)
+        }
         let arguments = Array(CommandLine.arguments.dropFirst())
         let options: RuntimeOptions
         do {
@@ -33,17 +43,30 @@ extension ContactProviderExtension {
             StandardError.write("error: \(ContactProviderError.domainNotRegistered.errorDescription!) (R3)\n")
             exit(ExitCode.failure)
         }
+        let launch = ExtensionLaunch(type: Self.self, options: options)
+        Task.detached { exit(await launch.serve()) }
+        dispatchMain()
+    }
+}
+
+/// What the main thread hands to the task that serves: the extension's type and the parsed options,
+/// written once before the task starts and only read by it.
+private struct ExtensionLaunch: @unchecked Sendable {
+    let type: any ContactProviderExtension.Type
+    let options: RuntimeOptions
+
+    /// Serves the system's requests until the provider exits; returns the exit code.
+    func serve() async -> Int32 {
         do {
             let runtime = try ProviderRuntime(options: options)
-            let code = await runtime.run {
-                let session = ExtensionSession(Self.self, domain: DefaultContactProviderDomain())
+            return await runtime.run {
+                let session = ExtensionSession(type, domain: DefaultContactProviderDomain())
                 ExtensionLifetime.keep(session)
                 return session
             }
-            exit(code)
         } catch {
             StandardError.write("error: \(error)\n")
-            exit(ExitCode.failure)
+            return ExitCode.failure
         }
     }
 }

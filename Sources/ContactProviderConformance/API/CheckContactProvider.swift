@@ -116,6 +116,12 @@ public enum ConformanceKit {
             }
             return KeptLogs.keep(report, groupPath: group.appGroup.path)
         }
+        // Nothing the run started outlives it (issue 31 item 10): every process the launcher tagged
+        // for this run's App Group (a provider, a child it forked, one that ignores SIGTERM) is ended.
+        defer {
+            let prefix = group.appGroup.path + "/"
+            ProcessReaper.end(pid: nil, tagMatching: { $0.hasPrefix(prefix) })
+        }
         return try await checkWithBackend()
     }
 
@@ -138,13 +144,14 @@ public enum ConformanceKit {
         subject: ProviderUnderTest, backend: ConformanceBackend, provider: String, options: ConformanceOptions,
         reproduce: @escaping (String) -> String
     ) async -> ConformanceReport {
-        let started = Date()
+        let clock = ContinuousSystemClock()
+        let started = clock.now()
         let checker = ConformanceChecker(subject: subject, backend: backend, options: options, reproduce: reproduce)
         let results = await checker.run()
         await subject.shutdown()
         return ConformanceReport(
             provider: provider, seed: options.seed, operations: options.operations, results: results,
-            durationSeconds: Date().timeIntervalSince(started))
+            durationSeconds: clock.now() - started)
     }
 }
 

@@ -1,4 +1,5 @@
 import AppGroupStore
+import ContactProviderSystem
 import Foundation
 import Glibc
 
@@ -46,8 +47,10 @@ public final class ExecBackend: ConformanceBackend {
 
     deinit {
         try? input.close()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
+        // Monotonic: a wall-clock step must not cut the adapter's grace period short.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        while process.isRunning, clock.now < deadline { usleep(10_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
@@ -135,14 +138,14 @@ struct LineReader {
 
     /// The next line without its newline; nil at end of file.
     mutating func readLine(timeoutSeconds: Double, what: String) throws -> Data? {
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        let deadline = ContinuousSystemClock().now() + timeoutSeconds
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = buffer[buffer.startIndex..<newline]
                 buffer = Data(buffer[(newline + 1)...])
                 return Data(line)
             }
-            let remaining = deadline.timeIntervalSinceNow
+            let remaining = deadline - ContinuousSystemClock().now()
             guard remaining > 0 else {
                 throw ConformanceBackendError("\(what): no answer within \(Int(timeoutSeconds)) s")
             }

@@ -67,12 +67,14 @@ extension ConformanceChecker {
         // Shrink: drop chunks of operations while the run still fails (delta debugging), within a budget.
         var candidate = Array(operations.prefix(failure.index + 1))
         var budget = 120
-        let deadline = Date().addingTimeInterval(20)
+        // Monotonic: a wall-clock step must not end (or stretch) the shrinking budget.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
         var chunk = max(candidate.count / 2, 1)
-        while chunk >= 1, budget > 0, Date() < deadline {
+        while chunk >= 1, budget > 0, clock.now < deadline {
             var start = 0
             var removedAny = false
-            while start < candidate.count, budget > 0, Date() < deadline {
+            while start < candidate.count, budget > 0, clock.now < deadline {
                 var smaller = candidate
                 smaller.removeSubrange(start..<min(start + chunk, candidate.count))
                 if smaller.last != .signal { smaller.append(.signal) }

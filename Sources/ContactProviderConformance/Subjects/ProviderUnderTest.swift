@@ -153,6 +153,9 @@ final class ExecutableProvider: ProviderUnderTest {
         let client = self.client
         try await offload {
             if let pid = client.providerPID {
+                // The whole extension dies, as when the system kills it: the provider's process group
+                // (it leads one, launched with setsid) with any child it forked.
+                if getpgid(pid) == pid { kill(-pid, SIGKILL) }
                 kill(pid, SIGKILL)
                 _ = client.waitForProviderExit(timeout: 10)
             }
@@ -162,6 +165,9 @@ final class ExecutableProvider: ProviderUnderTest {
     func invalidate() async throws -> (seconds: Double, error: String?) {
         let client = self.client
         let timeout = self.invalidateTimeout
+        // The provider answers within its own invalidate limit (R11) after the page it is on: the
+        // host waits longer than that, so a late answer is reported as such, not ended as a hang.
+        let answerWait = self.timeout + timeout
         return try await offload {
             let clock = ContinuousSystemClock()
             if !client.isProviderRunning {
@@ -169,7 +175,7 @@ final class ExecutableProvider: ProviderUnderTest {
                 _ = try client.signal(wait: true, timeout: timeout)
             }
             let start = clock.now()
-            let reply = try client.invalidate(timeout: timeout)
+            let reply = try client.invalidate(timeout: answerWait)
             return (clock.now() - start, reply?.error?.message)
         }
     }

@@ -40,6 +40,9 @@ public struct DomainPaths: Sendable {
     package var tracesDirectory: String { runDirectory + "/traces" }
     /// The provider's log when launched by the system.
     package var providerLog: String { runDirectory + "/provider.log" }
+    /// The launch attempts of a provider that has not started yet (`LaunchBackoff`); a provider
+    /// that starts removes it.
+    package var launchAttempts: String { runDirectory + "/launch-attempts.json" }
 
     /// Creates the directories (mode 0700).
     package func ensureDirectories() throws {

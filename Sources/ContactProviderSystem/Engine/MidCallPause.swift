@@ -68,10 +68,11 @@ package struct MidCallPause: Sendable {
 
         /// Waits until the provider is paused; false when it did not pause within `timeoutSeconds`.
         package func waitUntilPaused(timeoutSeconds: Double) -> Bool {
-            let deadline = Date().addingTimeInterval(timeoutSeconds)
-            while deadline.timeIntervalSinceNow > 0 {
+            // Monotonic: a wall-clock step must not end (or stretch) the wait (issue 31 item 8).
+            let deadline = MonotonicSemaphore.now() + timeoutSeconds
+            while deadline - MonotonicSemaphore.now() > 0 {
                 var descriptor = pollfd(fd: pausedFIFO, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&descriptor, 1, Int32(max(deadline.timeIntervalSinceNow, 0) * 1000))
+                let ready = poll(&descriptor, 1, Int32(max(deadline - MonotonicSemaphore.now(), 0) * 1000))
                 if ready < 0, errno == EINTR { continue }
                 guard ready > 0 else { return false }
                 var byte: UInt8 = 0

@@ -7,7 +7,8 @@ import Glibc
 ///
 /// The process is detached (its own session), its stdin is `/dev/null` and its output goes to
 /// `run/<domain>/provider.log`; the App Group is passed both as `--app-group` and in
-/// `CONTACT_PROVIDER_APP_GROUP`.
+/// `CONTACT_PROVIDER_APP_GROUP`. It leads its own process group, and `ProcessReaper.tagVariable` in
+/// its environment names its domain's run directory.
 package enum ProviderLauncher {
     /// Why a launch failed.
     package struct LaunchError: Error, CustomStringConvertible {
@@ -27,6 +28,7 @@ package enum ProviderLauncher {
         posix_spawn_file_actions_init(&fileActions)
         defer { posix_spawn_file_actions_destroy(&fileActions) }
         posix_spawn_file_actions_addopen(&fileActions, 0, "/dev/null", O_RDONLY, 0)
+        ProviderLog.rotateIfNeeded(paths.providerLog)
         let logFD = try SecureFile.open(paths.providerLog, flags: O_WRONLY | O_APPEND, create: true)
         defer { close(logFD) }
         posix_spawn_file_actions_adddup2(&fileActions, logFD, 1)
@@ -55,6 +57,9 @@ package enum ProviderLauncher {
             + extraArguments
         var environment = ProcessInfo.processInfo.environment
         environment[AppGroup.environmentVariable] = paths.appGroup.path
+        // Inherited by whatever the provider starts: how `ProcessReaper` finds it all when the domain
+        // is disabled or a conformance run ends, even a child that left the provider's process group.
+        environment[ProcessReaper.tagVariable] = paths.runDirectory
         // The provider's UserDefaults suites live in the App Group (see `AppGroup.preferencesDirectory`).
         environment = paths.appGroup.environmentForPreferences(environment)
         let pid: pid_t

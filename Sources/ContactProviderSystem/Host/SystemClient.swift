@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import Foundation
 import Glibc
 import Synchronization
@@ -19,40 +20,6 @@ package final class SystemClient: Sendable {
         paths = try DomainPaths(appGroup: appGroup, domain: domain)
     }
 
-    /// Errors the host can act on.
-    package enum ClientError: Error, Equatable, CustomStringConvertible {
-        /// The domain is disabled (R7: the system never runs the extension then).
-        case domainDisabled
-        /// No provider executable is registered or discoverable.
-        case noExtension
-        /// The provider did not answer in time.
-        case timeout(seconds: Double, log: String)
-        /// The provider exited before answering.
-        case providerExited(log: String)
-        /// The reply could not be read.
-        case malformedReply(String)
-        /// The wait was interrupted (Ctrl-C, once `HostInterrupt.install()` was called).
-        case interrupted
-
-        package var description: String {
-            switch self {
-            case .domainDisabled:
-                return
-                    "the domain is disabled; run 'contacts-host enable' first (signalling a disabled domain is an error, R7)"
-            case .noExtension:
-                return "no provider executable is registered; run 'contacts-host enable --extension PATH'"
-            case .timeout(let seconds, let log):
-                return "the provider did not answer within \(seconds) s (its log: \(log))"
-            case .providerExited(let log):
-                return "the provider exited before answering (its log: \(log))"
-            case .malformedReply(let reason):
-                return "malformed reply from the provider: \(reason)"
-            case .interrupted:
-                return "interrupted while waiting for the provider's answer"
-            }
-        }
-    }
-
     // MARK: Configuration
 
     /// The persisted configuration.
@@ -70,6 +37,8 @@ package final class SystemClient: Sendable {
             var configuration = try DomainConfiguration.load(from: paths.configuration)
             try change(&configuration)
             try configuration.save(to: paths.configuration)
+            // The user changed something (enable, a new executable, a setting): launch at once again.
+            LaunchBackoff.clear(paths)
             return configuration
         }
     }
@@ -87,11 +56,22 @@ package final class SystemClient: Sendable {
         }
     }
 
-    /// Disables the domain: it forgets every provided contact and stops the provider (R8).
-    package func disable(timeout: Double = 10) throws {
+    /// Disables the domain: it forgets every provided contact and stops the provider (R8), and
+    /// everything it started (``endLeftoverProcesses(grace:)``).
+    package func disable(timeout: Double? = nil) throws {
         try updateConfiguration { $0.enabled = false }
         try reset()
+        defer { endLeftoverProcesses() }
         _ = try invalidate(timeout: timeout)
+    }
+
+    /// Ends every process still tagged with this domain (a provider's children that outlived it,
+    /// a provider that never took the lock), and the provider itself if one still runs: SIGTERM,
+    /// `grace` seconds, SIGKILL. Only for when no provider should run (the domain is disabled).
+    @discardableResult
+    package func endLeftoverProcesses(grace: Double = ProcessReaper.defaultGraceSeconds) -> ProcessReaper.Outcome {
+        let runDirectory = paths.runDirectory
+        return ProcessReaper.end(pid: providerPID, tagMatching: { $0 == runDirectory }, grace: grace)
     }
 
     /// Empties the system store and discards sync state; the next sync is a full content
@@ -183,12 +163,33 @@ package final class SystemClient: Sendable {
     }
 
     /// Asks the running provider to invalidate and exit (R10); nil when none runs.
-    package func invalidate(timeout: Double = 10) throws -> DoorbellReply? {
-        guard isProviderRunning else { return nil }
+    ///
+    /// A provider that does not answer within `timeout`, or does not exit after answering, is
+    /// ended: SIGTERM to its process group, a grace period, then SIGKILL (``ProcessReaper``), and the
+    /// call throws ``ClientError/providerEnded(pid:seconds:summary:log:)`` saying so. Without a
+    /// `timeout`, the provider gets the domain's page limit (the page it may be on, R41) plus its
+    /// invalidate limit (R11) plus a second.
+    package func invalidate(timeout: Double? = nil) throws -> DoorbellReply? {
+        guard isProviderRunning, let pid = providerPID else { return nil }
+        let limit = try timeout ?? defaultInvalidateWait()
         let message = Doorbell(kind: .invalidate, id: UniqueIdentifier.make(), reply: true)
-        let reply = try send(message, wait: true, timeout: timeout, launch: nil)
-        _ = waitForProviderExit(timeout: timeout)
-        return reply
+        var reply: DoorbellReply?
+        do {
+            reply = try send(message, wait: true, timeout: limit, launch: nil)
+        } catch ClientError.timeout {
+            reply = nil
+        }
+        if reply != nil, waitForProviderExit(timeout: limit) { return reply }
+        if reply == nil, !isProviderRunning { throw ClientError.timeout(seconds: limit, log: paths.providerLog) }
+        let runDirectory = paths.runDirectory
+        let outcome = ProcessReaper.end(pid: pid, tagMatching: { $0 == runDirectory })
+        throw ClientError.providerEnded(pid: pid, seconds: limit, summary: outcome.summary, log: paths.providerLog)
+    }
+
+    /// How long a host waits for an invalidate's answer: the page in progress, then the invalidate calls.
+    private func defaultInvalidateWait() throws -> Double {
+        let configuration = try configuration()
+        return configuration.pageTimeoutSeconds + configuration.invalidateTimeoutSeconds + 1
     }
 
     /// Sends `shutdown` to the running provider and waits for it to exit (tests, `demo`).
@@ -222,8 +223,8 @@ package final class SystemClient: Sendable {
         } catch is CancellationError {
             throw ClientError.interrupted
         }
-        guard wait, replyFD >= 0 else { return nil }
-        return try readReply(replyFD, timeout: timeout, progress: progress)
+        guard wait, replyFD >= 0, let id = message.id else { return nil }
+        return try readReply(replyFD, id: id, timeout: timeout, progress: progress)
     }
 
     /// Makes and checks the domain's directories (``DomainPaths/ensureDirectories()``) the first
@@ -250,13 +251,22 @@ package final class SystemClient: Sendable {
             case .noReader:
                 guard let executable else { return }  // nothing running: nothing to invalidate
                 guard !executable.isEmpty else { throw ClientError.noExtension }
-                let wake = DispatchSemaphore(value: 0)
+                let attempt = try LaunchBackoff.checkAndRecord(paths, executable: executable)
+                let wake = MonotonicSemaphore()
                 let exited = ExitFlag()
-                try ProviderLauncher.launch(executable: executable, paths: paths) {
+                let pid = try ProviderLauncher.launch(executable: executable, paths: paths) {
                     exited.set()
                     wake.signal()
                 }
-                let fd = try openWhenReaderArrives(timeout: timeout, wake: wake, launchedExited: exited)
+                LaunchBackoff.launched(attempt, pid: pid, paths: paths)
+                let fd: Int32
+                do {
+                    fd = try openWhenReaderArrives(timeout: timeout, wake: wake, launchedExited: exited)
+                } catch ClientError.timeout(let seconds, let log) {
+                    // It never opened its FIFO: a provider stuck at start is ended, not left behind.
+                    ProcessReaper.end(pid: pid, tagMatching: { _ in false })
+                    throw ClientError.timeout(seconds: seconds, log: log)
+                }
                 defer { close(fd) }
                 try deliver(fd, line, wait: wait, timeout: timeout)
             }
@@ -278,21 +288,23 @@ package final class SystemClient: Sendable {
     /// A blocking open is the signal (no polling). It is abandoned — and released by opening the
     /// read end ourselves — when the launched process exits first (it crashed, or refused because
     /// another provider serves: then that one's reader is used) or the timeout passes.
-    private func openWhenReaderArrives(timeout: Double, wake: DispatchSemaphore, launchedExited: ExitFlag) throws
+    /// Both waits run on `MonotonicSemaphore` (CLOCK_MONOTONIC): a wall-clock step while the
+    /// provider starts neither ends the wait early nor lengthens it (issue 31 item 8).
+    private func openWhenReaderArrives(timeout: Double, wake: MonotonicSemaphore, launchedExited: ExitFlag) throws
         -> Int32
     {
         try NamedPipe.ensure(paths.requests)
         let path = paths.requests
         let result = OpenResult()
-        let opened = DispatchSemaphore(value: 0)
+        let opened = MonotonicSemaphore()
         Thread.detachNewThread {
             let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
             result.set(fd, errno)
             opened.signal()
             wake.signal()
         }
-        let timedOut = wake.wait(timeout: .now() + timeout) == .timedOut
-        if opened.wait(timeout: .now()) == .success {
+        let timedOut = !wake.wait(seconds: timeout)
+        if opened.wait(seconds: 0) {
             guard let fd = result.fd, fd >= 0 else {
                 throw StoreError.io(path: path, operation: "open", errno: result.error)
             }
@@ -310,7 +322,15 @@ package final class SystemClient: Sendable {
         throw ClientError.providerExited(log: paths.providerLog)
     }
 
-    private func readReply(_ fd: Int32, timeout: Double, progress: (() -> Bool)? = nil) throws -> DoorbellReply {
+    /// Reads the answer to request `id` from its reply FIFO.
+    ///
+    /// Only a reply that names `id` is this request's: anyone who can write into the FIFO (another
+    /// process of the same user, a provider answering a request it mixed up) could otherwise hand
+    /// this host another sync's report. Such a line is skipped, reported on stderr, and the wait
+    /// goes on for the real answer within the same time limit.
+    private func readReply(_ fd: Int32, id: String, timeout: Double, progress: (() -> Bool)? = nil) throws
+        -> DoorbellReply
+    {
         var buffer = BoundedLineBuffer(limit: 64 * 1024)
         var deadline = ContinuousSystemClock().now() + timeout
         var chunk = [UInt8](repeating: 0, count: 4096)
@@ -341,11 +361,19 @@ package final class SystemClient: Sendable {
             let items = chunk.withUnsafeBytes { buffer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             for item in items {
                 guard case .line(let line) = item else { throw ClientError.malformedReply("reply line too long") }
+                let reply: DoorbellReply
                 do {
-                    return try ReplyCoding.decode(line)
+                    reply = try ReplyCoding.decode(line)
                 } catch {
                     throw ClientError.malformedReply("\(error)")
                 }
+                guard reply.id == id else {
+                    StandardError.write(
+                        "contacts-host: ignored a reply for request \(reply.id.debugDescription) on the reply pipe of "
+                            + "request \(id) (\(paths.repliesDirectory)); still waiting for its own answer\n")
+                    continue
+                }
+                return reply
             }
         }
     }

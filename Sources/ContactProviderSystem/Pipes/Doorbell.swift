@@ -85,6 +85,27 @@ package struct Doorbell: Codable, Equatable, Sendable {
     }
 }
 
+extension Doorbell {
+    /// The doorbell at the end of a line that does not parse as a whole, and the garbage before it.
+    ///
+    /// Every host writes a doorbell as one atomic `write(2)` of one JSON object and its newline, so
+    /// a line that does not parse is a real doorbell glued to the bytes of a writer that stopped
+    /// half-way (no newline): those bytes end where some doorbell object begins. Each `{"` is tried
+    /// from left to right and the first suffix that parses wins, so one bad writer cannot cost the
+    /// next host its request. Nil when no suffix is a doorbell (the whole line is garbage).
+    package static func resynchronize(_ line: Data) -> (message: Doorbell, dropped: Data)? {
+        let bytes = [UInt8](line)
+        guard bytes.count > 2 else { return nil }
+        for start in 1..<(bytes.count - 1)
+        where bytes[start] == UInt8(ascii: "{") && bytes[start + 1] == UInt8(ascii: "\"") {
+            if let message = try? parse(Data(bytes[start...])) {
+                return (message, Data(bytes[..<start]))
+            }
+        }
+        return nil
+    }
+}
+
 /// The answer on a reply FIFO: one line.
 ///
 /// ```json

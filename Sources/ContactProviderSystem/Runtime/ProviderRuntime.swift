@@ -13,7 +13,8 @@ import Glibc
 /// exits it calls the enumerator's `invalidate()` and then the extension's (with a time limit, R11).
 package final class ProviderRuntime {
     private let options: RuntimeOptions
-    private let paths: DomainPaths
+    /// The domain's paths (read by the start-up steps in `ProviderRuntime+Startup.swift`).
+    let paths: DomainPaths
     private let log: @Sendable (String) -> Void
 
     /// A runtime for `options`.
@@ -22,8 +23,10 @@ package final class ProviderRuntime {
         paths = try DomainPaths(appGroup: options.appGroup, domain: options.domain)
         let name = (CommandLine.arguments.first as NSString?)?.lastPathComponent ?? "provider"
         let pid = getpid()
+        let logPath = paths.providerLog
         log = { message in
             StandardError.write("\(Self.timestamp()) \(name)[\(pid)] \(message)\n")
+            ProviderLog.rotateOwnOutputIfNeeded(logPath)
         }
     }
 
@@ -56,6 +59,8 @@ package final class ProviderRuntime {
                 log(
                     "another provider is already running for domain '\(options.domain)' (pid \(FileLock.contents(of: paths.providerLock) ?? "?")); refusing to start a second one"
                 )
+                // The domain has a provider that started: not a start failure of this executable.
+                unlink(paths.launchAttempts)
                 return ExitCode.alreadyRunning
             }
             providerLock.writeContents("\(getpid())\n")
@@ -67,8 +72,12 @@ package final class ProviderRuntime {
             let requests = try NamedPipe.openForReading(paths.requests)
             let signalSources = installTerminationHandlers(requestsFD: requests)
             defer { for source in signalSources { source.cancel() } }
+            let rotation = startLogRotationTimer()
+            defer { rotation.cancel() }
             log("serving domain '\(options.domain)' in \(options.appGroup.path)")
             let session = try makeSession()
+            // Started (R15/R16 done): the launches that failed before this one are forgotten (LaunchBackoff).
+            unlink(paths.launchAttempts)
             let code = await serve(session: session, requests: requests, configuration: configuration)
             return code
         } catch {
@@ -77,53 +86,14 @@ package final class ProviderRuntime {
         }
     }
 
-    /// Removes what earlier processes left behind: temp files of writers that are gone, traces and
-    /// probe results nobody collected (their host was interrupted), and reply FIFOs with no reader.
-    /// Runs once per start, under the provider lock.
-    private func removeLeftovers() {
-        for directory in [paths.domainDirectory, paths.systemStore, paths.runDirectory, paths.tracesDirectory] {
-            SecureFile.sweepTemporaryFiles(in: directory)
-        }
-        let now = time(nil)
-        let fileManager = FileManager.default
-        // A host reads its trace right after the reply; one an hour old was abandoned.
-        for name in (try? fileManager.contentsOfDirectory(atPath: paths.tracesDirectory)) ?? [] {
-            let path = paths.tracesDirectory + "/" + name
-            var info = stat()
-            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, now - info.st_mtim.tv_sec > 3600 {
-                unlink(path)
-            }
-        }
-        // A waiting host holds its reply FIFO open for reading from the moment it creates it; one
-        // without a reader for a minute belongs to a host that is gone.
-        for name in (try? fileManager.contentsOfDirectory(atPath: paths.repliesDirectory)) ?? []
-        where name.hasSuffix(".fifo") {
-            let path = paths.repliesDirectory + "/" + name
-            var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFIFO, now - info.st_mtim.tv_sec > 60 else {
-                continue
-            }
-            switch try? NamedPipe.openForWriting(path) {
-            case .opened(let fd): close(fd)
-            case .noReader: unlink(path)
-            case nil: break  // not ours or not a FIFO: leave it for the host's own checks
-            }
-        }
-    }
-
-    /// Takes the provider lock. If it is held by a provider that still serves, refuse at once;
-    /// if the holder is on its way out (its FIFO has no reader), wait for it (bounded).
-    private func acquire(_ lock: FileLock) throws -> Bool {
-        let deadline = ContinuousSystemClock().now() + 10
-        while true {
-            if try lock.tryLock(.exclusive) { return true }
-            if case .opened(let fd) = try NamedPipe.openForWriting(paths.requests) {
-                close(fd)
-                return false
-            }
-            if ContinuousSystemClock().now() > deadline { return false }
-            usleep(20_000)
-        }
+    /// What the extension prints itself goes straight to the log: looked at once a second.
+    private func startLogRotationTimer() -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        let path = paths.providerLog
+        timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(250))
+        timer.setEventHandler { ProviderLog.rotateOwnOutputIfNeeded(path) }
+        timer.resume()
+        return timer
     }
 
     private func installTerminationHandlers(requestsFD: Int32) -> [DispatchSourceSignal] {
@@ -216,7 +186,8 @@ package final class ProviderRuntime {
                 case .step:
                     if let waiter { stepWaiters.append(waiter) }
                 case .probe:
-                    if let waiter, let request = message.probe { probes.append((waiter, request)) }
+                    // Nobody reads the reply FIFO: the result file would never be collected (issue 31 item 12).
+                    if let waiter, waiter.fd != nil, let request = message.probe { probes.append((waiter, request)) }
                 case .invalidate, .shutdown:
                     stopping = true
                     if let waiter { exitWaiters.append(waiter) }
@@ -265,6 +236,7 @@ package final class ProviderRuntime {
                 let written =
                     (try? JSONEncoder().encode(result)).flatMap { try? SecureFile.replace(path, with: $0) } != nil
                 session.persistState()
+                ProviderLog.capTraces(in: paths.tracesDirectory)
                 reply(waiter, DoorbellReply(id: waiter.id, ok: written, trace: written ? path : nil))
                 if result.timedOut {
                     log("the enumerator timed out during a probe; ending the extension")
@@ -330,6 +302,7 @@ package final class ProviderRuntime {
             let path = paths.tracesDirectory + "/" + traced.id + ".log"
             let text = transcript.all.joined(separator: "\n") + "\n"
             if (try? SecureFile.replace(path, with: Data(text.utf8))) != nil { tracePath = path }
+            ProviderLog.capTraces(in: paths.tracesDirectory)
         }
         for waiter in waiters {
             reply(
@@ -358,7 +331,16 @@ package final class ProviderRuntime {
                     do {
                         messages.append(try Doorbell.parse(line))
                     } catch {
-                        log("ignored a malformed request on \(paths.requests): \(error)")
+                        // A half-written doorbell glued to a whole one: keep the whole one.
+                        if let (message, dropped) = Doorbell.resynchronize(line) {
+                            let preview = String(decoding: dropped.prefix(80), as: UTF8.self)
+                            log(
+                                "ignored \(dropped.count) bytes of an unfinished request before a doorbell on "
+                                    + "\(paths.requests): \(preview.debugDescription)")
+                            messages.append(message)
+                        } else {
+                            log("ignored a malformed request on \(paths.requests): \(error)")
+                        }
                     }
                 }
             }

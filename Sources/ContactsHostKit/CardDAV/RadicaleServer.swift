@@ -85,8 +85,9 @@ public final class RadicaleServer: @unchecked Sendable {
         try process.run()
         self.process = process
         // Ready when the port accepts a connection; bounded, and failing early if Radicale exits.
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(30)
+        while clock.now < deadline {
             if !process.isRunning {
                 self.process = nil
                 throw RadicaleError(

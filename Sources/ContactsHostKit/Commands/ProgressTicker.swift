@@ -1,3 +1,4 @@
+import ContactProviderSystem
 import Foundation
 import Glibc
 import Synchronization
@@ -26,7 +27,8 @@ final class ProgressTicker: Sendable {
     /// The output, used from the timer's queue (`StandardOutput.err` is a single `write`).
     private nonisolated(unsafe) let output: CommandOutput
     private let phase: Mutex<String>
-    private let started = Date()
+    /// Monotonic: the elapsed seconds shown must not jump with the wall clock.
+    private let started = ContinuousSystemClock().now()
     /// Dispatch sources are thread-safe; the type is not marked Sendable. Nil when progress is off.
     private nonisolated(unsafe) let timer: DispatchSourceTimer?
 
@@ -43,7 +45,8 @@ final class ProgressTicker: Sendable {
         timer.setEventHandler { [weak self] in
             guard let self else { return }
             let text = self.phase.withLock { $0 }
-            self.output.err(String(format: "%@: %@… (%.0f s)", prefix, text, Date().timeIntervalSince(self.started)))
+            self.output.err(
+                String(format: "%@: %@… (%.0f s)", prefix, text, ContinuousSystemClock().now() - self.started))
         }
         timer.resume()
     }

@@ -12,9 +12,11 @@ import Glibc
 final class SyncProgressMonitor {
     private let store: SystemStore
     private let output: CommandOutput
-    private let started = Date()
+    // Monotonic: a wall-clock step must neither flood nor silence the progress lines.
+    private let clock = ContinuousSystemClock()
+    private let started: Double
     private let printsProgress: Bool
-    private var lastLine: Date?
+    private var lastLine: Double?
     private var signature: [Int]
     private var state: StoreState<SyncState>?
     private var startSeq: Int?
@@ -22,6 +24,7 @@ final class SyncProgressMonitor {
     init(paths: DomainPaths, output: CommandOutput) {
         store = SystemStore(directory: paths.systemStore, retainsContacts: false, lazySnapshot: true)
         self.output = output
+        started = clock.now()
         printsProgress = ProgressPolicy.enabled(for: output)
         signature = []
         signature = currentSignature()
@@ -42,12 +45,12 @@ final class SyncProgressMonitor {
 
     /// Whether the sync advanced since the last call; prints progress when due.
     func check() -> Bool {
-        let now = Date()
+        let now = clock.now()
         let current = currentSignature()
         let advanced = current != signature
         signature = current
         if advanced, state == nil { commitsBeforeFirstRead += 1 }
-        guard printsProgress, now.timeIntervalSince(started) >= 1, now.timeIntervalSince(lastLine ?? .distantPast) >= 1
+        guard printsProgress, now - started >= 1, now - (lastLine ?? -.infinity) >= 1
         else {
             return advanced
         }
@@ -64,7 +67,7 @@ final class SyncProgressMonitor {
         output.err(
             String(
                 format: "syncing… %ld commits so far (pages or batches), %ld contacts in the system store (%.0f s)",
-                commits, state?.count ?? 0, now.timeIntervalSince(started)))
+                commits, state?.count ?? 0, now - started))
         return advanced
     }
 }

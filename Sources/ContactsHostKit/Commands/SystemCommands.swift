@@ -78,6 +78,14 @@ enum SystemCommands {
                     "the domain is disabled, but stopping the provider failed: " + HostTool.describe(error),
                     context: context)
             }
+            // R8: the extension stops, and nothing it started outlives the domain (issue 31 item 10).
+            let leftovers = client.endLeftoverProcesses()
+            if !leftovers.terminated.isEmpty {
+                ContactCommands.warnAfterCommit(
+                    "the domain is disabled; processes the provider started were still running (pids "
+                        + "\(leftovers.terminated.map(String.init).joined(separator: ", "))); they were \(leftovers.summary)",
+                    context: context)
+            }
             return ExitCode.success
         })
 

@@ -1,0 +1,52 @@
+import Foundation
+
+extension SystemClient {
+    /// Errors the host can act on.
+    package enum ClientError: Error, Equatable, CustomStringConvertible {
+        /// The domain is disabled (R7: the system never runs the extension then).
+        case domainDisabled
+        /// No provider executable is registered or discoverable.
+        case noExtension
+        /// The provider did not answer in time.
+        case timeout(seconds: Double, log: String)
+        /// The provider exited before answering.
+        case providerExited(log: String)
+        /// The reply could not be read.
+        case malformedReply(String)
+        /// The wait was interrupted (Ctrl-C, once `HostInterrupt.install()` was called).
+        case interrupted
+        /// The provider failed to start `failures` times in a row; the next launch is allowed in
+        /// `retryAfter` seconds (``LaunchBackoff``).
+        case launchBackoff(failures: Int, retryAfter: Double, log: String)
+        /// The provider did not answer an invalidate within `seconds` (or did not exit after it), so
+        /// the host ended it and what it started (``ProcessReaper``); `summary` says how.
+        case providerEnded(pid: Int32, seconds: Double, summary: String, log: String)
+
+        package var description: String {
+            switch self {
+            case .domainDisabled:
+                return
+                    "the domain is disabled; run 'contacts-host enable' first (signalling a disabled domain is an error, R7)"
+            case .noExtension:
+                return "no provider executable is registered; run 'contacts-host enable --extension PATH'"
+            case .timeout(let seconds, let log):
+                return "the provider did not answer within \(seconds) s (its log: \(log))"
+            case .providerExited(let log):
+                return "the provider exited before answering (its log: \(log))"
+            case .malformedReply(let reason):
+                return "malformed reply from the provider: \(reason)"
+            case .interrupted:
+                return "interrupted while waiting for the provider's answer"
+            case .launchBackoff(let failures, let retryAfter, let log):
+                return
+                    "the provider failed to start \(failures) times in a row (its log: \(log)); the next launch is "
+                    + "allowed in \(String(format: "%.1f", retryAfter)) s. Fix the provider, or run "
+                    + "'contacts-host enable' to allow one at once"
+            case .providerEnded(let pid, let seconds, let summary, let log):
+                return
+                    "the provider (pid \(pid)) did not answer the invalidate within \(String(format: "%g", seconds)) s "
+                    + "(R11), so it and what it started were \(summary) (its log: \(log))"
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Bounds on what a provider leaves in `run/<domain>/` (issue 31 item 12).
+///
+/// - `provider.log` (the provider's stdout and stderr when the system launches it) is rotated at
+///   ``logLimitBytes``: renamed to `provider.log.1` (replacing the older generation) and reopened,
+///   so the two files together stay under about twice the limit however long or noisy the provider.
+///   The launcher rotates before it starts a provider, and the provider's runtime after each line it
+///   logs and once a second (for what the extension prints itself).
+/// - `traces/` keeps at most ``traceFileLimit`` transcripts and probe results; the oldest go first.
+package enum ProviderLog {
+    /// The size at which `provider.log` is rotated.
+    package static let logLimitBytes: Int = 2 << 20
+    /// The most files `traces/` keeps.
+    package static let traceFileLimit = 64
+
+    private static let rotation = Mutex(())
+
+    /// Rotates the log at `path` if it is over the limit. Called by the launcher, before a provider
+    /// gets the file as its output.
+    package static func rotateIfNeeded(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > logLimitBytes else {
+            return
+        }
+        rename(path, path + ".1")
+    }
+
+    /// Rotates this process's own output when it is the log at `path` and over the limit: the file
+    /// is renamed to `path.1`, and a new one at `path` becomes stdout and stderr. Output that goes
+    /// anywhere else (a terminal, under `--foreground`) is left alone.
+    package static func rotateOwnOutputIfNeeded(_ path: String) {
+        rotation.withLock { _ in
+            var output = stat()
+            var file = stat()
+            guard fstat(2, &output) == 0, Int(output.st_size) > logLimitBytes, lstat(path, &file) == 0,
+                file.st_mode & S_IFMT == S_IFREG, file.st_dev == output.st_dev, file.st_ino == output.st_ino
+            else { return }
+            guard rename(path, path + ".1") == 0 else { return }
+            let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { return }  // keep writing to the renamed file rather than to nowhere
+            dup2(fd, 1)
+            dup2(fd, 2)
+            close(fd)
+        }
+    }
+
+    /// Removes the oldest files of `directory` beyond ``traceFileLimit``.
+    package static func capTraces(in directory: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        guard names.count > traceFileLimit else { return }
+        var files: [(path: String, modified: timespec)] = []
+        for name in names {
+            let path = directory + "/" + name
+            var info = stat()
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG { files.append((path, info.st_mtim)) }
+        }
+        files.sort { ($0.modified.tv_sec, $0.modified.tv_nsec) < ($1.modified.tv_sec, $1.modified.tv_nsec) }
+        for file in files.dropLast(traceFileLimit) { unlink(file.path) }
+    }
+}

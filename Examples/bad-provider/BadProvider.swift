@@ -9,6 +9,7 @@
 //   slow-page             SlowPageBug.swift               caught by C1 (enumerationTimeout)
 //   anchor-from-now       AnchorFromNowBug.swift          caught by D9
 //   forgets-handed-over   ForgetsHandedOverBug.swift      caught by D6 (and not D2: the kit judges what the system received)
+//   hanging-invalidate    HangingInvalidateBug.swift      caught by L2 (and not L1 or L3)
 //
 // Each wraps the demo provider's correct enumerator and breaks exactly one thing (through the
 // forwarding observers of KnownBadProviders, which also holds the four flaws of the bad-*-provider executables).
@@ -30,6 +31,7 @@ final class BadProvider: KnownBadProvider {
         case "slow-page": return SlowPageEnumerator(wrapping: correct)
         case "anchor-from-now": return AnchorFromNowEnumerator(wrapping: correct)
         case "forgets-handed-over": return ForgetsHandedOverEnumerator(wrapping: correct)
+        case "hanging-invalidate": return HangingInvalidateEnumerator(wrapping: correct)
         default:
             FileHandle.standardError.write(
                 Data("bad-provider: set BAD_PROVIDER_BUG (unknown: '\(bug)'); running without a bug\n".utf8))

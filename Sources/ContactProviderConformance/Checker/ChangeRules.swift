@@ -240,6 +240,7 @@ extension ConformanceChecker {
 
     /// L1–L3.
     func lifecycleRules() async throws {
+        checking(.l1)
         try freshData(count: 5)
         try await subject.restart()
         let first = try await subject.probe(ProbeRequest(kind: .content, position: .initial, size: options.pageSize))
@@ -250,6 +251,7 @@ extension ConformanceChecker {
                     explanation: "a freshly started extension did not answer its first enumerateContent",
                     step: "first request after launch", transcript: first.transcript))
         }
+        checking(.l2)
         let (seconds, error) = try await subject.invalidate()
         if let error {
             record(.l2, Finding(explanation: error, step: "invalidate()"))
@@ -262,6 +264,7 @@ extension ConformanceChecker {
                     step: "invalidate()"))
         }
 
+        checking(.l3)
         try freshData(count: 5)
         guard try await completeContent(rules: [.l3]) != nil else { return }
         try mutate(updates: 2, deletes: 1, adds: 1)

@@ -90,15 +90,34 @@ final class ConformanceChecker {
         }
     }
 
-    /// Runs a scenario; an unexpected error fails each of its rules that has no result yet.
+    /// Runs a scenario. An unexpected error fails the rule the scenario was checking (``checking(_:)``)
+    /// and skips the rules after it, which it never reached (issue 30, item 5: one broken limit is
+    /// reported by its own rule, not by every rule of the scenario); a scenario that marks no rule
+    /// fails each of its rules that has no result yet.
     private func scenario(_ rules: [ConformanceRule], _ body: () async throws -> Void) async {
+        stage = nil
         do {
             try await body()
         } catch {
-            for rule in rules {
-                record(rule, Finding(explanation: "the check could not run: \(error)"))
+            guard let stage, let position = rules.firstIndex(where: { $0.id == stage.id }) else {
+                for rule in rules {
+                    record(rule, Finding(explanation: "the check could not run: \(error)"))
+                }
+                return
             }
+            record(stage, Finding(explanation: "the check could not run: \(error)", step: "checking \(stage.id)"))
+            recordBlocked(
+                Array(rules[(position + 1)...]), step: "after \(stage.id)",
+                because: "the scenario stopped while checking \(stage.id) (\(error))", transcript: [])
         }
+    }
+
+    /// The rule the running scenario is checking now; the rules before it in the scenario are done.
+    private var stage: ConformanceRule?
+
+    /// Marks `rule` as the one the scenario checks from here on.
+    func checking(_ rule: ConformanceRule) {
+        stage = rule
     }
 
     // MARK: Recording

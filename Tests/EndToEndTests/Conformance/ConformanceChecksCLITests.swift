@@ -113,4 +113,16 @@ struct ConformanceChecksCLITests {
         #expect(ConformanceHarness.rules(outcomes, "fail").isEmpty, "\(outcomes.filter { $0.value.status == "fail" })")
         #expect(result.exitCode == 0, "\(result)")
     }
+
+    @Test("issue 30, item 5: an invalidate() that never returns fails L2 alone; L1 and L3 still pass")
+    func hangingInvalidateIsL2Alone() throws {
+        let result = try ConformanceHarness.run(
+            "bad-provider", ["--rules", "L1,L2,L3", "--page-timeout", "2", "--json"],
+            environment: ["BAD_PROVIDER_BUG": "hanging-invalidate"])
+        let outcomes = try ConformanceHarness.outcomes(result)
+        #expect(
+            ConformanceHarness.rules(outcomes, "fail") == ["L2"], "\(outcomes.filter { $0.value.status != "pass" })")
+        #expect(ConformanceHarness.rules(outcomes, "pass") == ["L1", "L3"])
+        #expect(outcomes["L2"]?.explanation.contains("did not return within") == true)
+    }
 }

@@ -71,6 +71,9 @@ final class ConformanceChecker {
             ([.e1], { try await self.expiryRule() }),
             ([.l1, .l2, .l3], { try await self.lifecycleRules() }),
             ([.v1], { try await self.convergenceRule() }),
+            // D10 and W1 are checked wherever the kit syncs; this scenario makes them hold on their own,
+            // so `--rules D10` or `--rules W1`, as a failure's reproduce line prints it, checks them too.
+            ([.d10, .w1], { try await self.syncRules() }),
         ]
         for (rules, body) in scenarios where wants(rules) {
             if contentTimedOut {

@@ -125,4 +125,15 @@ struct ConformanceChecksCLITests {
         #expect(ConformanceHarness.rules(outcomes, "pass") == ["L1", "L3"])
         #expect(outcomes["L2"]?.explanation.contains("did not return within") == true)
     }
+
+    @Test(
+        "issue 30, item 5: D10 and W1 alone, as a failure's reproduce line runs them, catch the bugs they catch in a full run",
+        arguments: [("stale-final-anchor", "D10", "fail"), ("oversized-after-launch", "W1", "warn")])
+    func crossCuttingRulesAlone(bug: String, rule: String, status: String) throws {
+        let result = try ConformanceHarness.run(
+            "bad-provider", ["--seed", "9", "--operations", "60", "--rules", rule, "--json"],
+            environment: ["BAD_PROVIDER_BUG": bug])
+        let outcomes = try ConformanceHarness.outcomes(result)
+        #expect(outcomes[rule]?.status == status, "\(bug): \(outcomes.filter { $0.value.status != "skipped" })")
+    }
 }

@@ -36,9 +36,9 @@ public final class CallsAfterReturnEnumerator: ContactItemEnumerator {
 
 /// Keeps a page's calls to make them later; an error goes through at once.
 ///
-/// `@unchecked Sendable`: it is handed to the correct enumerator (a `sending` parameter) and read
-/// back after that call returned, then handed to a detached task that is its only user from then
-/// on. Calling the system's observer from that task, after the method returned, is the flaw itself.
+/// `@unchecked Sendable`: it is read back after the correct enumerator's call returned, then handed
+/// to a detached task that is its only user from then on. Calling the system's observer from that
+/// task, after the method returned, is the flaw itself.
 private final class HeldPageObserver: ForwardingContentObserver, @unchecked Sendable {
     private enum Call {
         case enumerate([ContactItem])

@@ -50,3 +50,27 @@ open class ForwardingContentObserver: ContactItemContentObserver {
     /// The system's page size.
     open var suggestedPageSize: Int { next.suggestedPageSize }
 }
+
+/// An enumerator that passes every call on to the correct one, so a flaw overrides only what it breaks.
+open class ForwardingEnumerator: ContactItemEnumerator {
+    /// The enumerator the calls go to.
+    public let correct: any ContactItemEnumerator
+
+    /// An enumerator that forwards to `correct`.
+    public init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
+
+    /// Forwards.
+    open func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
+        await correct.enumerateContent(in: page, for: observer)
+    }
+
+    /// Forwards.
+    open func enumerateChanges(
+        startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
+    ) async {
+        await correct.enumerateChanges(startingAt: syncAnchor, for: observer)
+    }
+
+    /// Forwards.
+    open func invalidate() async { await correct.invalidate() }
+}

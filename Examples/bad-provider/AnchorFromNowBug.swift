@@ -8,22 +8,12 @@ import ContactProvider
 import Foundation
 import KnownBadProviders
 
-final class AnchorFromNowEnumerator: ContactItemEnumerator {
-    private let correct: any ContactItemEnumerator
-
-    init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
-
-    func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
-        await correct.enumerateContent(in: page, for: observer)
-    }
-
-    func enumerateChanges(
+final class AnchorFromNowEnumerator: ForwardingEnumerator {
+    override func enumerateChanges(
         startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
     ) async {
         await correct.enumerateChanges(startingAt: syncAnchor, for: AnchorFromNowObserver(observer))
     }
-
-    func invalidate() async { await correct.invalidate() }
 }
 
 private final class AnchorFromNowObserver: ForwardingChangeObserver {

@@ -7,22 +7,16 @@ import ContactProvider
 import Foundation
 import KnownBadProviders
 
-final class FieldLossEnumerator: ContactItemEnumerator {
-    private let correct: any ContactItemEnumerator
-
-    init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
-
-    func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
+final class FieldLossEnumerator: ForwardingEnumerator {
+    override func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
         await correct.enumerateContent(in: page, for: LossyContentObserver(observer))
     }
 
-    func enumerateChanges(
+    override func enumerateChanges(
         startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
     ) async {
         await correct.enumerateChanges(startingAt: syncAnchor, for: LossyChangeObserver(observer))
     }
-
-    func invalidate() async { await correct.invalidate() }
 
     static func lossy(_ items: [ContactItem]) -> [ContactItem] {
         items.map { item in

@@ -8,18 +8,11 @@ import ContactProvider
 import Foundation
 import KnownBadProviders
 
-final class ForgetsHandedOverEnumerator: ContactItemEnumerator {
-    private let correct: any ContactItemEnumerator
+final class ForgetsHandedOverEnumerator: ForwardingEnumerator {
     /// Anchors already handed over (by their marker and offset), with the anchor each batch ended at.
     private var handedOver: [String: ContactItemSyncAnchor] = [:]
 
-    init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
-
-    func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
-        await correct.enumerateContent(in: page, for: observer)
-    }
-
-    func enumerateChanges(
+    override func enumerateChanges(
         startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
     ) async {
         let key = Self.key(syncAnchor)
@@ -36,8 +29,6 @@ final class ForgetsHandedOverEnumerator: ContactItemEnumerator {
     private static func key(_ anchor: ContactItemSyncAnchor) -> String {
         anchor.generationMarker.base64EncodedString() + "@\(anchor.offset)"
     }
-
-    func invalidate() async { await correct.invalidate() }
 }
 
 /// Forwards a batch and remembers the anchor it ended at.

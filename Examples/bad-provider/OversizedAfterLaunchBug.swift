@@ -7,17 +7,10 @@ import Foundation
 import KnownBadProviders
 import Synchronization
 
-final class OversizedAfterLaunchEnumerator: ContactItemEnumerator {
-    private let correct: any ContactItemEnumerator
+final class OversizedAfterLaunchEnumerator: ForwardingEnumerator {
     private let firstChangeCall = Mutex(true)
 
-    init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
-
-    func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
-        await correct.enumerateContent(in: page, for: observer)
-    }
-
-    func enumerateChanges(
+    override func enumerateChanges(
         startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
     ) async {
         let first = firstChangeCall.withLock { first in
@@ -42,14 +35,10 @@ final class OversizedAfterLaunchEnumerator: ContactItemEnumerator {
             }
         }
     }
-
-    func invalidate() async { await correct.invalidate() }
 }
 
-// `@unchecked Sendable`: the loop above hands the collector to the enumerator (a `sending` parameter) and
-// reads it back after the call returns; the enumerator is done with it by then, so no two tasks ever
-// touch it at once.
-private final class CollectingObserver: ForwardingChangeObserver, @unchecked Sendable {
+// The loop above hands the collector to the enumerator and reads it back after the call returns.
+private final class CollectingObserver: ForwardingChangeObserver {
     enum End {
         case finished(ContactItemSyncAnchor, Bool)
         case failed(any Error)

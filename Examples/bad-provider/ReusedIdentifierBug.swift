@@ -8,24 +8,15 @@ import Foundation
 import KnownBadProviders
 import Synchronization
 
-final class ReusedIdentifierEnumerator: ContactItemEnumerator {
-    private let correct: any ContactItemEnumerator
-    // Sendable, so that an observer holding it can be sent on (the observer parameters are `sending`).
+final class ReusedIdentifierEnumerator: ForwardingEnumerator {
+    // Shared by every call's observer.
     private let tombstones = Tombstones()
 
-    init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
-
-    func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
-        await correct.enumerateContent(in: page, for: observer)
-    }
-
-    func enumerateChanges(
+    override func enumerateChanges(
         startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
     ) async {
         await correct.enumerateChanges(startingAt: syncAnchor, for: TombstoneObserver(observer, tombstones: tombstones))
     }
-
-    func invalidate() async { await correct.invalidate() }
 }
 
 /// The identifiers this provider has reported deleted, across calls.

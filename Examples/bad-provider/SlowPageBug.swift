@@ -4,23 +4,12 @@
 
 import ContactProvider
 import Foundation
+import KnownBadProviders
 
-final class SlowPageEnumerator: ContactItemEnumerator {
-    private let correct: any ContactItemEnumerator
-
-    init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
-
-    func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
+final class SlowPageEnumerator: ForwardingEnumerator {
+    override func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
         let seconds = Double(ProcessInfo.processInfo.environment["BAD_PROVIDER_DELAY_SECONDS"] ?? "") ?? 3
         try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
         await correct.enumerateContent(in: page, for: observer)
     }
-
-    func enumerateChanges(
-        startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
-    ) async {
-        await correct.enumerateChanges(startingAt: syncAnchor, for: observer)
-    }
-
-    func invalidate() async { await correct.invalidate() }
 }

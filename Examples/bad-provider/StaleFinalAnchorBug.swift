@@ -6,22 +6,12 @@ import ContactProvider
 import Foundation
 import KnownBadProviders
 
-final class StaleFinalAnchorEnumerator: ContactItemEnumerator {
-    private let correct: any ContactItemEnumerator
-
-    init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
-
-    func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
-        await correct.enumerateContent(in: page, for: observer)
-    }
-
-    func enumerateChanges(
+final class StaleFinalAnchorEnumerator: ForwardingEnumerator {
+    override func enumerateChanges(
         startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
     ) async {
         await correct.enumerateChanges(startingAt: syncAnchor, for: StaleAnchorObserver(observer, start: syncAnchor))
     }
-
-    func invalidate() async { await correct.invalidate() }
 }
 
 private final class StaleAnchorObserver: ForwardingChangeObserver {

@@ -96,47 +96,18 @@ final class DeadlineWatchdog: Sendable {
         }
     }
 
-    /// CLOCK_MONOTONIC (the clock `ContinuousSystemClock` reads) and a condition variable on it.
-    final class MonotonicTiming: Timing, @unchecked Sendable {
-        // The pthread objects never move (allocated once) and are only touched under `mutex`.
-        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-        private var signalled = false
+    /// CLOCK_MONOTONIC and a wake-up flag on it: a `MonotonicSemaphore` that holds at most one signal
+    /// (signals while the watchdog is busy coalesce into one wake-up).
+    final class MonotonicTiming: Timing {
+        private let wakeUp = MonotonicSemaphore(limit: 1)
 
-        init() {
-            pthread_mutex_init(mutex, nil)
-            var attributes = pthread_condattr_t()
-            pthread_condattr_init(&attributes)
-            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-            pthread_cond_init(condition, &attributes)
-            pthread_condattr_destroy(&attributes)
-        }
+        func now() -> Double { MonotonicSemaphore.now() }
 
-        func now() -> Double {
-            var time = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &time)
-            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-        }
+        func signal() { wakeUp.signal() }
 
-        func signal() {
-            pthread_mutex_lock(mutex)
-            signalled = true
-            pthread_cond_signal(condition)
-            pthread_mutex_unlock(mutex)
-        }
-
+        /// Returns at `deadline` or at a signal, whichever comes first: the watchdog reads the clock again.
         func wait(until deadline: Double) {
-            var time = timespec()
-            let seconds = deadline.rounded(.down)
-            time.tv_sec = Int(seconds)
-            time.tv_nsec = min(Int((deadline - seconds) * 1e9), 999_999_999)
-            pthread_mutex_lock(mutex)
-            while !signalled {
-                // Anything but a spurious wake-up (0) ends the wait: the watchdog reads the clock again.
-                if pthread_cond_timedwait(condition, mutex, &time) != 0 { break }
-            }
-            signalled = false
-            pthread_mutex_unlock(mutex)
+            _ = wakeUp.wait(seconds: deadline - now())
         }
     }
 }

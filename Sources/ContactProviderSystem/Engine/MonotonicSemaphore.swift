@@ -13,10 +13,13 @@ package final class MonotonicSemaphore: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var count: Int
+    /// The most signals held at once (1: a wake-up flag, as the deadline watchdog uses it).
+    private let limit: Int
 
-    /// A semaphore holding `value` signals.
-    package init(value: Int = 0) {
+    /// A semaphore holding `value` signals, at most `limit` at a time (further signals coalesce).
+    package init(value: Int = 0, limit: Int = .max) {
         count = value
+        self.limit = limit
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -32,17 +35,15 @@ package final class MonotonicSemaphore: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Seconds on `CLOCK_MONOTONIC` (the clock `ContinuousSystemClock` reads).
+    /// Seconds on `CLOCK_MONOTONIC`: `ContinuousSystemClock`'s, where the timed waits measure.
     package static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        ContinuousSystemClock().now()
     }
 
     /// Adds one signal and wakes one waiter.
     package func signal() {
         pthread_mutex_lock(mutex)
-        count += 1
+        count = min(count + 1, limit)
         pthread_cond_signal(condition)
         pthread_mutex_unlock(mutex)
     }

@@ -9,13 +9,9 @@ import Foundation
 ///
 /// Breaks R20 ("every observer call happens before the enumerator method returns"); the
 /// conformance kit's rule C1 catches it. Errors and change enumeration are the correct enumerator's.
-public final class CallsAfterReturnEnumerator: ContactItemEnumerator {
-    private let correct: any ContactItemEnumerator
-
-    /// `correct`, with its content pages finished after the call returned.
-    public init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
-
-    public func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
+public final class CallsAfterReturnEnumerator: ForwardingEnumerator {
+    public override func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async
+    {
         let held = HeldPageObserver(observer)
         await correct.enumerateContent(in: page, for: held)
         guard held.holdsCalls else { return }
@@ -24,14 +20,6 @@ public final class CallsAfterReturnEnumerator: ContactItemEnumerator {
             held.replay()
         }
     }
-
-    public func enumerateChanges(
-        startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
-    ) async {
-        await correct.enumerateChanges(startingAt: syncAnchor, for: observer)
-    }
-
-    public func invalidate() async { await correct.invalidate() }
 }
 
 /// Keeps a page's calls to make them later; an error goes through at once.

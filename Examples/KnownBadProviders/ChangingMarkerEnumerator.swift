@@ -11,18 +11,14 @@ import Foundation
 /// Breaks R23 ("the generation marker stays the same for the whole content enumeration"); the
 /// conformance kit's rule C2 catches it. Everything else is the correct enumerator's: the stamp is
 /// removed from every marker the system hands back, before the correct enumerator reads it.
-public final class ChangingMarkerEnumerator: ContactItemEnumerator {
-    private let correct: any ContactItemEnumerator
-
-    /// `correct`, with its content markers changing from page to page.
-    public init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
-
-    public func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
+public final class ChangingMarkerEnumerator: ForwardingEnumerator {
+    public override func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async
+    {
         let unstamped = ContactItemPage(generationMarker: Self.unstamped(page.generationMarker), offset: page.offset)
         await correct.enumerateContent(in: unstamped, for: PageStampingObserver(observer, offset: page.offset))
     }
 
-    public func enumerateChanges(
+    public override func enumerateChanges(
         startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
     ) async {
         // The first change anchor is the last page's (stamped) marker.
@@ -30,8 +26,6 @@ public final class ChangingMarkerEnumerator: ContactItemEnumerator {
             generationMarker: Self.unstamped(syncAnchor.generationMarker), offset: syncAnchor.offset)
         await correct.enumerateChanges(startingAt: unstamped, for: observer)
     }
-
-    public func invalidate() async { await correct.invalidate() }
 
     /// `p<offset>:` in front of the marker of the page at `offset`.
     static func stamped(_ marker: Data, offset: Int) -> Data { Data("p\(offset):".utf8) + marker }

@@ -13,21 +13,18 @@ import Foundation
 /// made during content enumeration are delivered"); the conformance kit's rule D3 catches it. To
 /// tell a content marker from a change anchor, the content markers it reports carry a `late:` tag,
 /// removed again before the correct enumerator sees a marker.
-public final class MarkerAfterSnapshotEnumerator: ContactItemEnumerator {
+public final class MarkerAfterSnapshotEnumerator: ForwardingEnumerator {
     private static let tag = Data("late:".utf8)
-    private let correct: any ContactItemEnumerator
     // The App Group's database, whose head is "now".
     private let database = ProviderDataSource()
 
-    /// `correct`, starting its first change enumeration from now.
-    public init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
-
-    public func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
+    public override func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async
+    {
         let untagged = ContactItemPage(generationMarker: Self.untagged(page.generationMarker), offset: page.offset)
         await correct.enumerateContent(in: untagged, for: TaggingObserver(observer))
     }
 
-    public func enumerateChanges(
+    public override func enumerateChanges(
         startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
     ) async {
         var start = ContactItemSyncAnchor(
@@ -44,8 +41,6 @@ public final class MarkerAfterSnapshotEnumerator: ContactItemEnumerator {
         }
         await correct.enumerateChanges(startingAt: start, for: observer)
     }
-
-    public func invalidate() async { await correct.invalidate() }
 
     fileprivate static func tagged(_ marker: Data) -> Data { tag + marker }
 

@@ -10,23 +10,12 @@ import Foundation
 ///
 /// Breaks R40 ("`moreComing: true` must come with an advanced anchor"); the conformance kit's
 /// rule D4 catches it. Content enumeration and empty batches are the correct enumerator's.
-public final class StuckMoreComingEnumerator: ContactItemEnumerator {
-    private let correct: any ContactItemEnumerator
-
-    /// `correct`, with its change batches stuck at their start.
-    public init(wrapping correct: any ContactItemEnumerator) { self.correct = correct }
-
-    public func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
-        await correct.enumerateContent(in: page, for: observer)
-    }
-
-    public func enumerateChanges(
+public final class StuckMoreComingEnumerator: ForwardingEnumerator {
+    public override func enumerateChanges(
         startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
     ) async {
         await correct.enumerateChanges(startingAt: syncAnchor, for: StuckAnchorObserver(observer, start: syncAnchor))
     }
-
-    public func invalidate() async { await correct.invalidate() }
 }
 
 /// Rewrites only the batch's end, and only when the batch delivered something.

@@ -131,6 +131,11 @@ let package = Package(
             path: "Examples/template-provider",
             // New Xcode projects turn this on; the seed's model file still compiles (it imports ContactProvider).
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        // The template with one flaw of a provider with its own store (BAD_STORE_BUG), for the kit's tests.
+        .executableTarget(
+            name: "bad-store-provider",
+            dependencies: ["ContactProvider", "Contacts", "ExtensionFoundation", "OSLog", "KnownBadProviders"],
+            path: "Examples/bad-store-provider"),
         .executableTarget(
             name: "template-provider-swift5",
             dependencies: ["ContactProvider", "Contacts", "ExtensionFoundation", "OSLog"],

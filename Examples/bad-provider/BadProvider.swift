@@ -10,6 +10,10 @@
 //   anchor-from-now       AnchorFromNowBug.swift          caught by D9
 //   forgets-handed-over   ForgetsHandedOverBug.swift      caught by D6 (and not D2: the kit judges what the system received)
 //   hanging-invalidate    HangingInvalidateBug.swift      caught by L2 (and not L1 or L3)
+//   case-folded-identifiers CaseFoldedIdentifiersBug.swift caught by C4 (identifier shapes)
+//   dedupes-by-name       DedupesByNameBug.swift          caught by C4 (natural-key collisions)
+//   birthday-through-date BirthdayThroughDateBug.swift    caught by F1 (the provider in another time zone)
+//   relies-on-app-reset   ReliesOnAppResetBug.swift       fails E1; passes with --reset-calls-manager-reset
 //
 // Each wraps the demo provider's correct enumerator and breaks exactly one thing (through the
 // forwarding observers of KnownBadProviders, which also holds the four flaws of the bad-*-provider executables).
@@ -32,6 +36,10 @@ final class BadProvider: KnownBadProvider {
         case "anchor-from-now": return AnchorFromNowEnumerator(wrapping: correct)
         case "forgets-handed-over": return ForgetsHandedOverEnumerator(wrapping: correct)
         case "hanging-invalidate": return HangingInvalidateEnumerator(wrapping: correct)
+        case "case-folded-identifiers": return CaseFoldedIdentifiersEnumerator(wrapping: correct)
+        case "dedupes-by-name": return DedupesByNameEnumerator(wrapping: correct)
+        case "birthday-through-date": return BirthdayThroughDateEnumerator(wrapping: correct)
+        case "relies-on-app-reset": return ReliesOnAppResetEnumerator(wrapping: correct)
         default:
             FileHandle.standardError.write(
                 Data("bad-provider: set BAD_PROVIDER_BUG (unknown: '\(bug)'); running without a bug\n".utf8))

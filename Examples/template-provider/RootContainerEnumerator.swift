@@ -26,6 +26,11 @@ class RootContainerEnumerator: ContactItemEnumerator {
     }
 
     func enumerateContent(in page: ContactItemPage, for observer: ContactItemContentObserver) async {
+        guard Self.storeIsReadable() else {
+            // A resumable error: the system keeps what it has and asks again later (R28).
+            observer.didFinishEnumeratingContentWithError(CocoaError(.fileReadCorruptFile))
+            return
+        }
         let database = ContactItemDatabase()
         observer.didEnumerate(database.contactItems)
         let generation = "generation-1".data(using: .utf8)!
@@ -39,6 +44,11 @@ class RootContainerEnumerator: ContactItemEnumerator {
         guard let sent = history[String(syncAnchor.offset)] else {
             // An anchor this extension never gave out (or forgot): the system starts over.
             observer.didFinishEnumeratingChangesWithError(ContactProviderError.changeAnchorExpired)
+            return
+        }
+        guard Self.storeIsReadable() else {
+            // Not `changeAnchorExpired`: that would make the system discard every contact (R38).
+            observer.didFinishEnumeratingChangesWithError(CocoaError(.fileReadCorruptFile))
             return
         }
         let database = ContactItemDatabase()
@@ -69,10 +79,30 @@ class RootContainerEnumerator: ContactItemEnumerator {
     private func fingerprints(of database: ContactItemDatabase) -> [String: String] {
         var result: [String: String] = [:]
         for item in database.contactItemsJSON {
-            result[item.identifier] = [item.firstName, item.lastName, item.phoneNumber ?? "", item.emailAddress ?? ""]
-                .joined(separator: "\u{1F}")
+            result[item.identifier] = fingerprint(of: item)
         }
         return result
+    }
+
+    /// What changes when the app edits a contact: every field the app's file keeps.
+    func fingerprint(of item: ContactItemDatabase.ContactItemJSON) -> String {
+        [item.firstName, item.lastName, item.phoneNumber ?? "", item.emailAddress ?? ""].joined(separator: "\u{1F}")
+    }
+
+    /// Whether the app's file can be read now: absent (the app has saved nothing yet) or a whole
+    /// JSON array. The app writes it in place, not atomically, so a read can meet it half written,
+    /// and `ContactItemDatabase` reads such a file as no contacts at all; sending the system that
+    /// (every contact deleted) would lose them.
+    static func storeIsReadable() -> Bool {
+        guard
+            let url = FileManager.default.containerURL(
+                forSecurityApplicationGroupIdentifier: "group.nl.wesleydegroot.contactproviderdemo")?
+                .appendingPathComponent("ContactItems.json")
+        else { return false }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            return !FileManager.default.fileExists(atPath: url.path)
+        }
+        return (try? JSONDecoder().decode([ContactItemDatabase.ContactItemJSON].self, from: data)) != nil
     }
 
     private func save(_ history: [String: [String: String]]) {

@@ -51,8 +51,11 @@ public enum ConformanceKit {
         _ type: any ContactProviderExtension.Type, backend: (any ConformanceBackend)? = nil,
         options: ConformanceOptions = ConformanceOptions()
     ) async throws -> ConformanceReport {
-        try await run(
-            type, makeBackend: { group in backend ?? AppGroupDatabaseBackend(appGroup: group) }, options: options)
+        // The reproduce line names the backend's type; the caller knows how they made it.
+        let expression = backend.map { "backend: \(String(describing: Swift.type(of: $0)))(…), " } ?? ""
+        return try await run(
+            type, makeBackend: { group in backend ?? AppGroupDatabaseBackend(appGroup: group) },
+            backendArgument: expression, options: options)
     }
 
     /// Runs the rules against a provider type in this process, with a backend of `kind` made for
@@ -61,12 +64,16 @@ public enum ConformanceKit {
         _ type: any ContactProviderExtension.Type, backendKind kind: ConformanceBackendKind,
         options: ConformanceOptions = ConformanceOptions()
     ) async throws -> ConformanceReport {
-        try await run(type, makeBackend: { group in try kind.makeBackend(appGroup: group) }, options: options)
+        let expression =
+            kind == .appDatabase ? "" : "backendKind: try .parse(\(String(reflecting: kind.description))), "
+        return try await run(
+            type, makeBackend: { group in try kind.makeBackend(appGroup: group) }, backendArgument: expression,
+            options: options, entryPoint: "ConformanceKit.run")
     }
 
     private static func run(
         _ type: any ContactProviderExtension.Type, makeBackend: (AppGroup) throws -> any ConformanceBackend,
-        options: ConformanceOptions
+        backendArgument: String, options: ConformanceOptions, entryPoint: String = "checkContactProvider"
     ) async throws -> ConformanceReport {
         let group = try TemporaryDirectory(prefix: "cps-conformance")
         defer { group.remove() }
@@ -79,7 +86,7 @@ public enum ConformanceKit {
                 subject: subject, backend: try makeBackend(group.appGroup), provider: name,
                 options: options
             ) { rule in
-                "try await checkContactProvider(\(name).self, options: ConformanceOptions(seed: \(options.seed), operations: \(options.operations), rules: [\"\(rule)\"]))"
+                "try await \(entryPoint)(\(name).self, \(backendArgument)options: ConformanceOptions(seed: \(options.seed), operations: \(options.operations), rules: [\"\(rule)\"]\(options.resetCallsManagerReset ? ", resetCallsManagerReset: true" : "")))"
             }
         }
     }
@@ -109,10 +116,12 @@ public enum ConformanceKit {
             let timeoutArgument =
                 options.timeoutSeconds == ConformanceOptions().timeoutSeconds
                 ? [] : ["--page-timeout", "\(options.timeoutSeconds)"]
+            let resetArgument = options.resetCallsManagerReset ? ["--reset-calls-manager-reset"] : []
             let report = await check(subject: subject, backend: store, provider: executable, options: options) { rule in
-                ([host, "conformance", "--extension", executable] + backendArgument + timeoutArgument + [
-                    "--seed", "\(options.seed)", "--operations", "\(options.operations)", "--rules", rule,
-                ]).map(ShellWord.quote).joined(separator: " ")
+                ([host, "conformance", "--extension", executable] + backendArgument + timeoutArgument + resetArgument
+                    + [
+                        "--seed", "\(options.seed)", "--operations", "\(options.operations)", "--rules", rule,
+                    ]).map(ShellWord.quote).joined(separator: " ")
             }
             return KeptLogs.keep(report, groupPath: group.appGroup.path)
         }
@@ -151,7 +160,7 @@ public enum ConformanceKit {
         await subject.shutdown()
         return ConformanceReport(
             provider: provider, seed: options.seed, operations: options.operations, results: results,
-            durationSeconds: clock.now() - started)
+            durationSeconds: clock.now() - started, startFailure: checker.startFailure)
     }
 }
 

@@ -5,7 +5,9 @@ enum KeptLogs {
     /// Copies the `.log` files of `groupPath` that `report` mentions into a directory that is not
     /// removed, and rewrites the report's paths to the copies.
     static func keep(_ report: ConformanceReport, groupPath: String) -> ConformanceReport {
-        let texts = report.results.flatMap { [$0.explanation, $0.step].compactMap { $0 } + ($0.transcript ?? []) }
+        let texts =
+            report.results.flatMap { [$0.explanation, $0.step].compactMap { $0 } + ($0.transcript ?? []) }
+            + [report.startFailure].compactMap { $0 }
         guard texts.contains(where: { $0.contains(groupPath) }) else { return report }
         let kept = (NSTemporaryDirectory() as NSString).appendingPathComponent(
             "cps-conformance-logs-" + UUID().uuidString)
@@ -20,6 +22,7 @@ enum KeptLogs {
             try? manager.copyItem(atPath: groupPath + "/" + relative, toPath: destination)
         }
         var copy = report
+        copy.startFailure = report.startFailure?.replacingOccurrences(of: groupPath, with: kept)
         copy.results = report.results.map { result in
             var result = result
             result.explanation = result.explanation?.replacingOccurrences(of: groupPath, with: kept)

@@ -42,7 +42,33 @@ public final class ExecBackend: ConformanceBackend {
         }
         input = stdin.fileHandleForWriting
         reader = LineReader(fd: stdout.fileHandleForReading.fileDescriptor)
-        _ = try request(["op": "hello", "appGroup": appGroup.path])
+        do {
+            _ = try request(["op": "hello", "appGroup": appGroup.path])
+        } catch {
+            throw startFailure() ?? error
+        }
+    }
+
+    /// Why the adapter did not answer its first request, when the shell could not run it (exit
+    /// status 127: not found, 126: not executable) — clearer than the broken pipe that follows.
+    private func startFailure() -> ConformanceBackendError? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(2)
+        // The shell exits at once when it cannot run the command; poll briefly (Process has no timed wait).
+        while process.isRunning, clock.now < deadline { usleep(5_000) }
+        guard !process.isRunning, process.terminationReason == .exit else { return nil }
+        let program = command.split(separator: " ").first.map(String.init) ?? command
+        switch process.terminationStatus {
+        case 127:
+            return ConformanceBackendError(
+                "exec:\(command): adapter command not found: '\(program)' (give its path, or a command on PATH)")
+        case 126:
+            return ConformanceBackendError(
+                "exec:\(command): the adapter '\(program)' is not executable (chmod +x it, or name its interpreter: exec:python3 \(program))"
+            )
+        default:
+            return nil
+        }
     }
 
     deinit {

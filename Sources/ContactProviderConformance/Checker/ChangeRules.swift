@@ -200,6 +200,13 @@ extension ConformanceChecker {
         guard let anchor = try await completeContent(rules: [.e1]) else { return }
         try backend.reset()
         for _ in 0..<3 { try backend.add(makeContact()) }
+        if options.resetCallsManagerReset {
+            // As the app does: the system forgets the domain with the data, so no anchor from before
+            // the reset is ever asked for; the next sync must bring the system to the new data.
+            try subject.resetSystem()
+            return try await systemConverges(
+                rule: .e1, step: "sync after the app reset its store and called ContactProviderManager.reset()")
+        }
         var system = Dictionary(
             try subject.systemContacts().map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
         var position = anchor

@@ -17,11 +17,21 @@ public struct ConformanceOptions: Sendable {
     public var batchSize: Int = 3
     /// Seconds one call may take; also the limit for `invalidate()` (L2).
     public var timeoutSeconds: Double = 10
+    /// Whether the app calls `ContactProviderManager.reset()` when it resets its store (issue 30,
+    /// item 3). Then the kit does too, each time it resets the data in the middle of a check (E1,
+    /// V1): the provider never sees an anchor from before the reset, and E1 checks that the sync
+    /// after the reset brings the system to the new data.
+    public var resetCallsManagerReset = false
+    /// Told what the run checks now, as each group of rules starts (`checking D1, D2, … (3 of 11)`).
+    public var onProgress: (@Sendable (String) -> Void)?
 
-    public init(seed: UInt64 = 42, operations: Int = 200, rules: Set<String>? = nil) {
+    public init(
+        seed: UInt64 = 42, operations: Int = 200, rules: Set<String>? = nil, resetCallsManagerReset: Bool = false
+    ) {
         self.seed = seed
         self.operations = operations
         self.rules = rules
+        self.resetCallsManagerReset = resetCallsManagerReset
     }
 }
 
@@ -38,8 +48,7 @@ final class ConformanceChecker {
     let backend: ConformanceBackend
     let options: ConformanceOptions
     let reproduce: (String) -> String
-    private var random: SeededRandom
-    private var nextIdentifier = 0
+    var random: SeededRandom
     private var results: [String: RuleResult] = [:]
     /// Warnings the system raised during the kit's syncs (rule W1), with the step of each.
     var systemWarnings: [(warning: String, transcript: [String])] = []
@@ -69,13 +78,18 @@ final class ConformanceChecker {
             ([.d8], { try await self.reusedIdentifierRule() }),
             ([.d9], { try await self.midCallWritesRule() }),
             ([.e1], { try await self.expiryRule() }),
+            ([.t1], { try await self.transientFailureRule() }),
             ([.l1, .l2, .l3], { try await self.lifecycleRules() }),
             ([.v1], { try await self.convergenceRule() }),
             // D10 and W1 are checked wherever the kit syncs; this scenario makes them hold on their own,
             // so `--rules D10` or `--rules W1`, as a failure's reproduce line prints it, checks them too.
             ([.d10, .w1], { try await self.syncRules() }),
         ]
-        for (rules, body) in scenarios where wants(rules) {
+        let chosen = scenarios.filter { wants($0.0) }
+        for (index, (rules, body)) in chosen.enumerated() {
+            if startFailure != nil { break }
+            let names = rules.map(\.id).filter { selected.contains($0) }.joined(separator: ", ")
+            options.onProgress?("checking \(names) (\(index + 1) of \(chosen.count))")
             if contentTimedOut {
                 recordBlocked(
                     rules + [.d10, .w1], step: "after content page timeout",
@@ -87,9 +101,14 @@ final class ConformanceChecker {
             await scenario(rules, body)
         }
         recordSystemWarnings()
+        recordNoOpEdits()
         return ConformanceRule.all.map { rule in
             if !selected.contains(rule.id) { return RuleResult(rule: rule, status: .skipped) }
-            return results[rule.id] ?? RuleResult(rule: rule, status: .pass)
+            if startFailure != nil {
+                return RuleResult(
+                    rule: rule, status: .skipped, explanation: "not checked: the provider could not start")
+            }
+            return results[rule.id] ?? RuleResult(rule: rule, status: .pass, explanation: notes[rule.id])
         }
     }
 
@@ -99,9 +118,15 @@ final class ConformanceChecker {
     /// fails each of its rules that has no result yet.
     private func scenario(_ rules: [ConformanceRule], _ body: () async throws -> Void) async {
         stage = nil
+        startGenerator(for: rules[0])
         do {
             try await body()
         } catch {
+            if !providerAnswered, Self.isStartFailure(error) {
+                // Every rule would fail alike; the run ends with this one error (item 14).
+                startFailure = "\(error)"
+                return
+            }
             guard let stage, let position = rules.firstIndex(where: { $0.id == stage.id }) else {
                 for rule in rules {
                     record(rule, Finding(explanation: "the check could not run: \(error)"))
@@ -112,6 +137,34 @@ final class ConformanceChecker {
             recordBlocked(
                 Array(rules[(position + 1)...]), step: "after \(stage.id)",
                 because: "the scenario stopped while checking \(stage.id) (\(error))", transcript: [])
+        }
+    }
+
+    /// Each scenario's data, edits and identifiers depend on the seed and the scenario alone, not on
+    /// the scenarios that ran before it: so `--rules D2`, as a reproduce line prints it, makes the
+    /// very contacts and edits of the full run's D2 (each scenario starts from empty data and an
+    /// empty system store; identifiers carry the scenario's rule, so none is reused across
+    /// scenarios, where a provider's memory of an earlier one could tie them together).
+    private func startGenerator(for rule: ConformanceRule) {
+        let salt = rule.id.utf8.reduce(UInt64(0)) { $0 &* 131 &+ UInt64($1) }
+        random = SeededRandom(seed: options.seed ^ (salt &* 0x9E37_79B9_7F4A_7C15))
+        nextIdentifier = 0
+        identifierPrefix = "kit-\(options.seed)-\(rule.id.lowercased())"
+        positionInDataSet = 0
+        previousContact = nil
+        editRotation = 0
+    }
+
+    /// Set when the provider never answered and could not be started: the run ends with this error.
+    var startFailure: String?
+    /// Whether the provider has answered a sync once in this run.
+    var providerAnswered = false
+
+    /// Whether `error` means the provider process did not start or died before its first answer.
+    static func isStartFailure(_ error: any Error) -> Bool {
+        switch error as? SystemClient.ClientError {
+        case .providerExited, .launchBackoff, .timeout, .noExtension: return true
+        default: return false
         }
     }
 
@@ -133,6 +186,14 @@ final class ConformanceChecker {
             step: finding.step, transcript: Array(finding.transcript.suffix(24)), reproduce: reproduce(rule.id))
     }
 
+    /// What a passing rule's result says it did not cover (its explanation).
+    private var notes: [String: String] = [:]
+
+    /// Notes what `rule` could not cover; shown when it passes.
+    func note(_ rule: ConformanceRule, _ text: String) {
+        notes[rule.id] = text
+    }
+
     /// Whether `rule` already has a finding.
     func failed(_ rule: ConformanceRule) -> Bool { results[rule.id] != nil }
 
@@ -149,54 +210,28 @@ final class ConformanceChecker {
 
     // MARK: Data
 
-    /// A new random contact.
-    func makeContact() -> ContactRecord {
-        nextIdentifier += 1
-        let given = ["Ada", "Zoë", "Jean-Luc", "Émile", "Wesley", "Ruth", "Kwame", "Mei", "Olu", "Sven"]
-        let family = ["Lovelace", "Nguyen", "de Groot", "Okafor", "Müller", "Tanaka", "O'Brien", "Silva"]
-        var record = ContactRecord(identifier: "kit-\(options.seed)-\(nextIdentifier)")
-        record.givenName = given.randomElement(using: &random)!
-        record.familyName = family.randomElement(using: &random)!
-        record.phoneNumbers = [
-            .init(label: "_$!<Mobile>!$_", value: "+1 555 \(Int.random(in: 1_000_000...9_999_999, using: &random))")
-        ]
-        if Bool.random(using: &random) {
-            record.emailAddresses = [
-                .init(label: "_$!<Work>!$_", value: "\(record.givenName.lowercased())\(nextIdentifier)@example.com")
-            ]
-        }
-        // Every fourth contact or so carries the less common values, so a provider that drops one is caught.
-        if Int.random(in: 0..<4, using: &random) == 0 {
-            record.phoneticGivenName = record.givenName.lowercased()
-            record.previousFamilyName = "Née"
-            record.dates = [.init(label: "_$!<Anniversary>!$_", value: "--06-21")]
-            record.contactRelations = [.init(label: "_$!<Manager>!$_", value: "Grace Hopper")]
-            var profile = ContactRecord.LabeledSocialProfile(label: nil)
-            profile.service = "Twitter"
-            profile.username = "kit\(nextIdentifier)"
-            record.socialProfiles = [profile]
-            record.instantMessageAddresses = [
-                .init(label: "_$!<Home>!$_", username: "kit\(nextIdentifier)", service: "Skype")
-            ]
-            record.nonGregorianBirthday = .init(
-                calendar: "chinese", era: 78, year: 40, month: 3, day: 15, isLeapMonth: false)
-        }
-        return record
-    }
-
-    /// A changed copy of `record`.
-    func edited(_ record: ContactRecord) -> ContactRecord {
-        var copy = record
-        copy.note = "edit \(Int.random(in: 0...1_000_000, using: &random))"
-        copy.jobTitle = ["", "Engineer", "Chef", "Pilot"].randomElement(using: &random)!
-        return copy
-    }
+    /// The number of the last contact made (identifiers and shapes follow it; see ``makeContact()``).
+    var nextIdentifier = 0
+    /// What this scenario's identifiers start with (`kit-42-d2`).
+    var identifierPrefix = "kit"
+    /// The contact made before, and its place in the current data set (natural-key collisions).
+    var previousContact: ContactRecord?
+    var positionInDataSet = 0
+    /// Edits the kit made, and how many of them changed what the backend's store holds (item 11).
+    var editsMade = 0
+    var editsThatChangedTheStore = 0
+    /// Where the next edit starts in ``FieldEdit/all`` (each scenario's edits go round the fields from the first).
+    var editRotation = 0
+    /// What makes each contact the kit wrote special (its identifier's shape, its collision, its F1
+    /// shape), by identifier, so a failure names the shape beside the identifier (item 13).
+    var contactShapes: [String: String] = [:]
 
     /// Empty data, empty system store, and `count` fresh contacts.
     @discardableResult
     func freshData(count: Int) throws -> [ContactRecord] {
         try backend.reset()
         try subject.resetSystem()
+        positionInDataSet = 0
         var added: [ContactRecord] = []
         for _ in 0..<count {
             let record = makeContact()
@@ -218,26 +253,41 @@ final class ConformanceChecker {
     /// backend's ``ConformanceBackend/comparable(_:)`` (the fields its store can hold).
     func difference(system: [ContactRecord], data: [ContactRecord]) -> String? {
         let backend = self.backend
-        return Self.difference(system: system.map { backend.comparable($0) }, data: data.map { backend.comparable($0) })
+        guard
+            let difference = Self.difference(
+                system: system.map { backend.comparable($0) }, data: data.map { backend.comparable($0) },
+                shapes: contactShapes)
+        else { return nil }
+        let received = Set(system.map(\.identifier))
+        guard !data.isEmpty, !data.contains(where: { received.contains($0.identifier) }) else { return difference }
+        // Nothing of the data arrived: most often the provider reads a store of its own, not the one
+        // this backend writes (item 13).
+        return difference
+            + ". The system received none of the \(data.count) contacts: if the provider keeps its own store, check it through a backend that writes there (--backend seed-json, exec:COMMAND or carddav:URL; see 'contacts-host help conformance')"
     }
 
     /// What differs between the system and the data, in words (nil when equal): which contacts are
     /// missing or extra, and for each changed contact which fields differ, expected and got.
-    static func difference(system: [ContactRecord], data: [ContactRecord]) -> String? {
+    /// `shapes` says, by identifier, what is special about a contact (printed beside it).
+    static func difference(
+        system: [ContactRecord], data: [ContactRecord], shapes: [String: String] = [:]
+    ) -> String? {
         let systemByID = Dictionary(system.map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
         let dataByID = Dictionary(data.map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
         let missing = dataByID.keys.filter { systemByID[$0] == nil }.sorted()
         let extra = systemByID.keys.filter { dataByID[$0] == nil }.sorted()
         let stale = dataByID.keys.filter { id in systemByID[id].map { $0 != dataByID[id]! } ?? false }.sorted()
         var parts: [String] = []
-        if !missing.isEmpty { parts.append("missing from the system: \(list(missing))") }
+        if !missing.isEmpty { parts.append("missing from the system: \(list(missing, shapes))") }
         if !extra.isEmpty {
-            parts.append("deleted in the data but still in the system (resurrected or never deleted): \(list(extra))")
+            parts.append(
+                "deleted in the data but still in the system (resurrected or never deleted): \(list(extra, shapes))")
         }
         if !stale.isEmpty {
             let details = stale.prefix(3).map { id -> String in
                 let fields = FieldDifference.between(expected: dataByID[id]!, got: systemByID[id]!)
-                return "contact \(id) (\(dataByID[id]!.displayName)): "
+                let shape = shapes[id].map { "; \($0)" } ?? ""
+                return "contact \(shown(id)) (\(dataByID[id]!.displayName)\(shape)): "
                     + fields.map(\.description).joined(separator: "; ")
             }
             parts.append(
@@ -248,7 +298,14 @@ final class ConformanceChecker {
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
-    private static func list(_ ids: [String]) -> String {
-        ids.prefix(5).joined(separator: ", ") + (ids.count > 5 ? " and \(ids.count - 5) more" : "")
+    /// `identifier` as a report prints it: a long one cut to its first 40 characters.
+    static func shown(_ identifier: String) -> String {
+        identifier.count > 48 ? identifier.prefix(40) + "…" : identifier
+    }
+
+    /// Up to five identifiers, each with its shape when it has one.
+    static func list(_ ids: [String], _ shapes: [String: String] = [:]) -> String {
+        let named = ids.prefix(5).map { id in shapes[id].map { "\(shown(id)) (\($0))" } ?? shown(id) }
+        return named.joined(separator: ", ") + (ids.count > 5 ? " and \(ids.count - 5) more" : "")
     }
 }

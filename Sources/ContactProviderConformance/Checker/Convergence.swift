@@ -27,7 +27,8 @@ enum ConvergenceOperation: Equatable, CustomStringConvertible {
         case .signal: return "signal and wait"
         case .stepThenEdit(let pick, _): return "run one page/batch, then update contact at index \(pick)"
         case .restart: return "kill and relaunch the provider"
-        case .resetData: return "reset the app data (new generation)"
+        case .resetData:
+            return "reset the app data (new generation; with ContactProviderManager.reset() when the app calls it)"
         case .resetSystem: return "reset the system (ContactProviderManager.reset())"
         }
     }
@@ -133,6 +134,7 @@ extension ConformanceChecker {
                 try await subject.restart()
             case .resetData:
                 try backend.reset()
+                if options.resetCallsManagerReset { try subject.resetSystem() }
             case .resetSystem:
                 try subject.resetSystem()
             case .signal:
@@ -152,7 +154,7 @@ extension ConformanceChecker {
     /// Contact number `n` of the convergence run (the same for every replay).
     private func contact(number: Int) -> ContactRecord {
         var random = SeededRandom(seed: options.seed &+ UInt64(number) &* 7919)
-        var record = ContactRecord(identifier: "v-\(number)")
+        var record = ContactRecord(identifier: IdentifierShape.identifier(prefix: "v", number: number))
         record.givenName = ["Ada", "Zoë", "Émile", "Kwame", "Mei"].randomElement(using: &random)!
         record.familyName = ["Lovelace", "Nguyen", "Okafor", "Müller"].randomElement(using: &random)!
         record.phoneNumbers = [
@@ -161,9 +163,8 @@ extension ConformanceChecker {
         return record
     }
 
+    /// One held field of `record` changed, the field and value chosen by `salt` (the same in every replay).
     private func edit(_ record: ContactRecord, salt: Int) -> ContactRecord {
-        var copy = record
-        copy.note = "edit \(salt)"
-        return copy
+        edit(record, salt: salt, startingAt: salt)
     }
 }

@@ -3,42 +3,70 @@ import ContactProviderSystem
 import Foundation
 
 extension ConformanceChecker {
-    /// F1: contacts of every shape arrive field for field, through content and through changes.
+    /// F1: contacts of every shape arrive field for field, through content and through changes,
+    /// with the provider in the kit's own time zone and locale and then in each of
+    /// ``DeviceSettings/others`` (issue 30, item 8): a birthday that goes through `Date` and
+    /// `Calendar.current` moves by a day on one side of UTC or the other.
     func fieldRule() async throws {
+        try await fieldRound(on: nil)
+        for device in DeviceSettings.others where !failed(.f1) {
+            guard try await subject.useDeviceSettings(device.environment) else {
+                recordUncheckedDevices()
+                break
+            }
+            try await fieldRound(on: device)
+        }
+        _ = try await subject.useDeviceSettings([:])
+    }
+
+    /// One round of F1 with the provider on `device` (nil: the kit's own settings).
+    private func fieldRound(on device: DeviceSettings?) async throws {
+        let on = device.map { "with the provider \($0), " } ?? ""
         try backend.reset()
         try subject.resetSystem()
         let identifiers = (0..<RichContacts.shapeCount).map { "kit-\(options.seed)-field-\($0)" }
         for (shape, identifier) in identifiers.enumerated() {
             try backend.add(RichContacts.make(identifier, shape: shape, salt: randomInt(0...9999)))
+            contactShapes[identifier] = "shape \(RichContacts.name(ofShape: shape))"
         }
         guard try await completeContent(rules: [.f1]) != nil else { return }
         if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
             record(
                 .f1,
                 Finding(
-                    explanation: "after the content enumeration: \(difference)",
+                    explanation: "\(on)after the content enumeration: \(difference)",
                     step: "content enumeration of contacts of every shape"))
             return
         }
         // Each contact takes the next shape: fields appear, disappear and change through updates.
         for (shape, identifier) in identifiers.enumerated() {
             try backend.update(RichContacts.make(identifier, shape: shape + 1, salt: randomInt(0...9999)))
+            contactShapes[identifier] =
+                "shape \(RichContacts.name(ofShape: shape + 1)), was \(RichContacts.name(ofShape: shape))"
         }
         let (report, transcript) = try await syncUntilCaughtUp()
         if let error = report.error {
             record(
                 .f1,
                 Finding(
-                    explanation: "the sync of updated contacts failed: \(error.message)", step: "change enumeration",
-                    transcript: transcript))
+                    explanation: "\(on)the sync of updated contacts failed: \(error.message)",
+                    step: "change enumeration", transcript: transcript))
         } else if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
             record(
                 .f1,
                 Finding(
-                    explanation: "after each contact changed shape: \(difference)",
+                    explanation: "\(on)after each contact changed shape: \(difference)",
                     step: "change enumeration of contacts that changed shape",
                     transcript: transcript))
         }
+    }
+
+    /// Notes, on a passing F1, that the other devices' settings were not tried (an in-process provider).
+    private func recordUncheckedDevices() {
+        note(
+            .f1,
+            "checked in this process's time zone and locale only: run the provider as an executable ('contacts-host conformance --extension PATH') to check it on a device west and east of UTC and in another language"
+        )
     }
 
     /// D8: an identifier deleted and added again, in one batch window and across batches.

@@ -10,6 +10,15 @@ enum RichContacts {
     /// The number of shapes.
     static let shapeCount = 6
 
+    /// Shape `shape` in words, as failures name it (issue 30, item 13).
+    static func name(ofShape shape: Int) -> String {
+        [
+            "every field at once", "organisation only, no person name",
+            "no given name, custom labels, birthday without a year", "long multi-line note, several addresses",
+            "image, URLs, nickname only", "plain person with a phone",
+        ][shape % shapeCount]
+    }
+
     /// Shape `shape` (0..<shapeCount) for `identifier`; `salt` varies the values between rounds.
     static func make(_ identifier: String, shape: Int, salt: Int) -> ContactRecord {
         var record = ContactRecord(identifier: identifier)

@@ -6,6 +6,7 @@ extension ConformanceChecker {
     /// A sync through the system; the warnings it raised are kept for rule W1.
     func systemSync(maxSteps: Int) async throws -> (SyncReport, [String]) {
         let outcome = try await subject.sync(maxSteps: maxSteps)
+        providerAnswered = true
         for warning in outcome.0.warnings {
             systemWarnings.append((warning, outcome.1))
         }

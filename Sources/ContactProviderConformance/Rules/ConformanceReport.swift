@@ -31,9 +31,12 @@ public struct ConformanceReport: Codable, Equatable, Sendable {
     public var results: [RuleResult]
     /// Wall time of the run.
     public var durationSeconds: Double
+    /// Why the provider could not be started, when it could not: then no rule was checked, and
+    /// the run reports this one error instead of the same failure for every rule.
+    public var startFailure: String?
 
-    /// True when no MUST rule failed.
-    public var passed: Bool { !results.contains { $0.status == .fail } }
+    /// True when the provider started and no MUST rule failed.
+    public var passed: Bool { startFailure == nil && !results.contains { $0.status == .fail } }
 
     /// The failed MUST rules.
     public var failures: [RuleResult] { results.filter { $0.status == .fail } }
@@ -41,6 +44,10 @@ public struct ConformanceReport: Codable, Equatable, Sendable {
     /// A table and, for each failure or warning, its explanation and reproduction.
     public var text: String {
         var lines = ["Conformance of \(provider) (seed \(seed), \(operations) operations)", ""]
+        if let startFailure {
+            lines.append("error: the provider could not start, so no rule was checked: \(startFailure)")
+            return lines.joined(separator: "\n")
+        }
         lines.append("RULE  LEVEL   RESULT   TITLE")
         for result in results {
             let rule = result.rule

@@ -33,7 +33,7 @@ public struct ConformanceRule: Codable, Equatable, Sendable {
     /// Every rule, in report order.
     public static let all: [ConformanceRule] = [
         .c1, .c2, .c3, .c4, .c5, .c6, .f1, .d1, .d2, .d3, .d4, .d5,
-        .d6, .d7, .d8, .d9, .d10, .e1, .l1, .l2, .l3, .v1, .w1,
+        .d6, .d7, .d8, .d9, .d10, .e1, .t1, .l1, .l2, .l3, .v1, .w1,
     ]
 
     /// C1: exactly one terminal call per content page, before returning.
@@ -118,6 +118,13 @@ public struct ConformanceRule: Codable, Equatable, Sendable {
         id: "E1", title: "a forgotten generation is answered with an expiry error, never a partial answer",
         level: .must,
         references: [.r27, .r38])
+    /// T1: a store that fails for a moment loses nothing: the system keeps what it had, and the next signal delivers what is pending.
+    public static let t1 = ConformanceRule(
+        id: "T1",
+        title:
+            "a store that fails for a moment loses nothing: the system keeps what it had, the next signal delivers what is pending",
+        level: .must,
+        references: [.r27, .r28, .r38, .r39])
     /// L1: configured before any enumeration, the new extension answers its first request.
     public static let l1 = ConformanceRule(
         id: "L1", title: "configured before any enumeration, the new extension answers its first request", level: .must,

@@ -18,6 +18,10 @@ protocol ProviderUnderTest: AnyObject {
     func invalidate() async throws -> (seconds: Double, error: String?)
     /// Stops everything this subject started.
     func shutdown() async
+    /// Runs the provider from now on with the device's settings `environment` (`TZ`, `LANG`,
+    /// `LC_ALL`; empty: the kit's own), restarting it; false when this subject cannot (a provider
+    /// in the kit's own process shares the process's time zone and locale).
+    func useDeviceSettings(_ environment: [String: String]) async throws -> Bool
 }
 
 extension ProviderUnderTest {
@@ -91,6 +95,8 @@ final class InProcessProvider: ProviderUnderTest {
     func shutdown() async {
         _ = await Self.invalidate(session, within: timeout)
     }
+
+    func useDeviceSettings(_ environment: [String: String]) async throws -> Bool { environment.isEmpty }
 
     /// The enumerator's `invalidate()`, then the extension's, raced against the time limit (R11, R17):
     /// an `invalidate()` that never returns must not hang the kit.
@@ -183,6 +189,13 @@ final class ExecutableProvider: ProviderUnderTest {
     func shutdown() async {
         let client = self.client
         _ = try? await offload { try client.shutdownProvider() }
+    }
+
+    func useDeviceSettings(_ environment: [String: String]) async throws -> Bool {
+        try client.updateConfiguration { $0.deviceEnvironment = environment }
+        // The next sync launches a provider that starts with them.
+        try await restart()
+        return true
     }
 }
 

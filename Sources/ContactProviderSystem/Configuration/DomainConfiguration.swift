@@ -26,6 +26,10 @@ package struct DomainConfiguration: Codable, Equatable, Sendable {
     package var idleTimeoutSeconds: Double = 30
     /// Most contacts the domain may provide before `itemsLimitReached` (R42).
     package var itemsLimit: Int = 1_000_000
+    /// The device's settings the provider process starts with, as environment variables (`TZ`,
+    /// `LANG`, `LC_ALL`): a device's time zone and region are the user's, not the developer's, and
+    /// the conformance kit runs the field rules on both sides of UTC and in another language.
+    package var deviceEnvironment: [String: String] = [:]
 
     /// The default suggested page size.
     package static let defaultPageSize = 1000
@@ -36,7 +40,7 @@ package struct DomainConfiguration: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case format, enabled, extensionPath, pageSize, batchSize, hardCapMultiplier, pageTimeoutSeconds
-        case invalidateTimeoutSeconds, idleTimeoutSeconds, itemsLimit
+        case invalidateTimeoutSeconds, idleTimeoutSeconds, itemsLimit, deviceEnvironment
     }
 
     package init(from decoder: Decoder) throws {
@@ -55,6 +59,7 @@ package struct DomainConfiguration: Codable, Equatable, Sendable {
         idleTimeoutSeconds =
             try c.decodeIfPresent(Double.self, forKey: .idleTimeoutSeconds) ?? defaults.idleTimeoutSeconds
         itemsLimit = try c.decodeIfPresent(Int.self, forKey: .itemsLimit) ?? defaults.itemsLimit
+        deviceEnvironment = try c.decodeIfPresent([String: String].self, forKey: .deviceEnvironment) ?? [:]
     }
 
     /// Reads the configuration at `path`; a missing file is the default (disabled) configuration.

@@ -56,6 +56,10 @@ package enum ProviderLauncher {
             [executable, "--app-group", paths.appGroup.path, "--domain", paths.domain, "--launched-by-system"]
             + extraArguments
         var environment = ProcessInfo.processInfo.environment
+        // The device's time zone and language, when the domain sets them (the conformance kit does).
+        if let device = try? DomainConfiguration.load(from: paths.configuration).deviceEnvironment {
+            environment.merge(device) { _, device in device }
+        }
         environment[AppGroup.environmentVariable] = paths.appGroup.path
         // Inherited by whatever the provider starts: how `ProcessReaper` finds it all when the domain
         // is disabled or a conformance run ends, even a child that left the provider's process group.

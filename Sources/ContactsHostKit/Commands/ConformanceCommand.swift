@@ -15,11 +15,13 @@ enum ConformanceCommand {
             """,
         options: [
             extensionOption, backendOption, seedOption, operationsOption, rulesOption, pageTimeoutOption, jsonFlag,
-            junitOption,
+            junitOption, resetCallsManagerResetFlag, listRulesFlag,
         ],
         examples: [
             "contacts-host conformance --extension .build/debug/MyProvider",
             "contacts-host conformance --extension .build/debug/MyProvider --rules C1,D3 --junit conformance.xml",
+            "contacts-host conformance --extension .build/debug/MyProvider --backend seed-json",
+            "contacts-host conformance --list-rules",
         ],
         environment: ["OSLOG_DISABLE"],
         exitCodes: [
@@ -28,6 +30,10 @@ enum ConformanceCommand {
             ExitCodeHelp(2, "usage error: nothing was run"),
         ],
         run: { arguments, context in
+            if arguments.has(listRulesFlag) {
+                context.output.out(ruleList)
+                return ExitCode.success
+            }
             guard let path = try arguments.value(extensionOption) else {
                 throw UsageError("missing option '--extension PATH'")
             }
@@ -40,10 +46,14 @@ enum ConformanceCommand {
             if let operations = try arguments.value(operationsOption) { options.operations = operations }
             if let timeout = try arguments.value(pageTimeoutOption) { options.timeoutSeconds = timeout }
             if let rules = try arguments.value(rulesOption) { options.rules = rules }
-            let backend = try arguments.value(backendOption) ?? .appDatabase
+            options.resetCallsManagerReset = arguments.has(resetCallsManagerResetFlag)
+            let backend = absolutized(try arguments.value(backendOption) ?? .appDatabase)
+            let ticker = ProgressTicker(output: context.output, prefix: "conformance", phase: "starting")
+            options.onProgress = { ticker.set($0) }
             let report = try await ConformanceKit.run(
                 executable: (executable as NSString).standardizingPath, backend: backend, host: hostPath,
                 options: options)
+            ticker.stop()
             if arguments.has(jsonFlag) {
                 context.output.out(try ContactJSON.encode(report))
             } else {
@@ -62,7 +72,7 @@ enum ConformanceCommand {
         })
 
     static let extensionOption = Option<String>(
-        "--extension", value: "PATH", required: true, help: "The provider executable to check.")
+        "--extension", value: "PATH", help: "The provider executable to check (required, but for --list-rules).")
     static let backendOption = Option<ConformanceBackendKind>(
         "--backend", value: "KIND[:ARG]",
         help: "The store the kit edits: app-database (default), seed-json[:FILE], exec:COMMAND (an adapter program).",
@@ -90,8 +100,39 @@ enum ConformanceCommand {
         "--page-timeout", value: "SECONDS", help: "Seconds one page or batch may take (default 10).",
         convert: ArgumentValue.seconds)
     static let jsonFlag = Flag("--json", help: "Print the report as one JSON object.")
+    static let resetCallsManagerResetFlag = Flag(
+        "--reset-calls-manager-reset",
+        help:
+            "Your app calls ContactProviderManager.reset() when it resets its store: the kit does too when it resets the data (E1, V1)."
+    )
+    static let listRulesFlag = Flag(
+        "--list-rules", help: "Print every rule (id, level, title, framework rules) and exit; needs no --extension.")
+
+    /// One line per rule, as `--list-rules` prints it.
+    static var ruleList: String {
+        ConformanceRule.all.map { rule in
+            rule.id.padding(toLength: 5, withPad: " ", startingAt: 0)
+                + rule.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + rule.title + " ("
+                + rule.references.joined(separator: ", ") + ")"
+        }.joined(separator: "\n")
+    }
     static let junitOption = Option<String>(
         "--junit", value: "FILE", help: "Also write the report as JUnit XML (one testcase per rule) for CI.")
+
+    /// `kind` with an exec adapter given by a relative path (`exec:./adapter.py`, `exec:python3
+    /// tools/adapter.py`) made absolute, so the run and its `reproduce:` lines work from any directory.
+    static func absolutized(_ kind: ConformanceBackendKind) -> ConformanceBackendKind {
+        guard case .exec(let command) = kind else { return kind }
+        let directory = FileManager.default.currentDirectoryPath
+        let words = command.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
+            let text = String(word)
+            guard text.contains("/"), !text.hasPrefix("/"), !text.hasPrefix("-"),
+                FileManager.default.fileExists(atPath: directory + "/" + text)
+            else { return text }
+            return ((directory + "/" + text) as NSString).standardizingPath
+        }
+        return .exec(command: words.joined(separator: " "))
+    }
 
     /// This executable's absolute path, so a `reproduce:` line runs when pasted into any shell.
     static var hostPath: String {

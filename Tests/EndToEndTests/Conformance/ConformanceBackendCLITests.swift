@@ -16,8 +16,10 @@ struct ConformanceBackendCLITests {
             ])
         #expect(result.exitCode == 0, "\(result)")
         let outcomes = try ConformanceHarness.outcomes(result)
-        #expect(ConformanceHarness.rules(outcomes, "pass").count == outcomes.count, "\(outcomes)")
-        #expect(outcomes.count >= 23)
+        // T1 needs a backend that can make its store fail for a moment; an exec adapter cannot (yet).
+        #expect(ConformanceHarness.rules(outcomes, "pass").count == outcomes.count - 1, "\(outcomes)")
+        #expect(outcomes["T1"]?.status == "skipped")
+        #expect(outcomes.count >= 24)
     }
 
     @Test("the vdir example passes every rule through its Python adapter (exec backend)", arguments: [5, 17])
@@ -30,7 +32,8 @@ struct ConformanceBackendCLITests {
             ])
         #expect(result.exitCode == 0, "\(result)")
         let outcomes = try ConformanceHarness.outcomes(result)
-        #expect(ConformanceHarness.rules(outcomes, "pass").count == outcomes.count, "\(outcomes)")
+        #expect(ConformanceHarness.rules(outcomes, "pass").count == outcomes.count - 1, "\(outcomes)")
+        #expect(outcomes["T1"]?.status == "skipped")
     }
 
     @Test(

@@ -16,7 +16,9 @@ struct PerRuleConformanceTests {
     func rule(_ id: String) async throws {
         let result = try await Self.run.result(id)
         #expect(result.rule.id == id)
-        #expect(result.status == .pass, "\(result.details)")
+        // T1 needs a backend that can make its store fail for a moment; the App Group database's
+        // cannot, and the report says so (ConformanceKitTests checks the reason).
+        #expect(result.status == (id == ConformanceRule.t1.id ? .skipped : .pass), "\(result.details)")
     }
 
     @Test("an unknown rule id is an error that lists the known ones")

@@ -28,6 +28,9 @@ struct ScenarioStageTests {
         func restart() async throws { try await inner.restart() }
         func invalidate() async throws -> (seconds: Double, error: String?) { throw Vanished() }
         func shutdown() async { await inner.shutdown() }
+        func useDeviceSettings(_ environment: [String: String]) async throws -> Bool {
+            try await inner.useDeviceSettings(environment)
+        }
     }
 
     @Test("an error while checking L2: L2 fails naming it, L1 passes, L3 is skipped as not reached")

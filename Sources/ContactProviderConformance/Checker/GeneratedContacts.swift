@@ -1,0 +1,164 @@
+import AppGroupStore
+import Foundation
+
+/// The natural-key collisions every data set holds (issue 30, item 9), by a contact's place in it.
+///
+/// A provider that de-duplicates by a name, a phone number or a display name merges different
+/// contacts; random data has such pairs only by chance, so the kit always makes them, within the
+/// first page (the kit's pages hold four).
+enum NaturalKeyCollision: Int, CaseIterable, CustomStringConvertible {
+    /// A contact of its own.
+    case none
+    /// The same given and family name as the contact before.
+    case namesake
+    /// An organisation card: no person name.
+    case organisationOnly
+    /// A second organisation card without a person name (both have an empty person name).
+    case secondOrganisationOnly
+    /// The same phone number as the contact before (a shared family or office line).
+    case samePhone
+
+    /// The collision of the contact at `position` (1, 2, …) of a data set.
+    static func at(position: Int) -> NaturalKeyCollision {
+        allCases[(position - 1) % allCases.count]
+    }
+
+    var description: String {
+        switch self {
+        case .none: return "a contact of its own"
+        case .namesake: return "the same name as another contact"
+        case .organisationOnly, .secondOrganisationOnly: return "an organisation card without a person name"
+        case .samePhone: return "the same phone number as another contact"
+        }
+    }
+}
+
+/// One way the kit edits a contact: a field and a new value for it.
+struct FieldEdit: Sendable {
+    /// The field, in words (`note`, `phone number`).
+    var field: String
+    /// Writes a new value (varied by `salt`) into the field.
+    var apply: @Sendable (inout ContactRecord, Int) -> Void
+
+    /// The fields the kit edits, one at a time and in turn; a backend holds some of them (item 11).
+    static let all: [FieldEdit] = [
+        FieldEdit(field: "note") { $0.note = "edit \($1)" },
+        FieldEdit(field: "phone number") { record, salt in
+            let value = "+1 555 \(1_000_000 + salt % 9_000_000)"
+            if record.phoneNumbers.isEmpty {
+                record.phoneNumbers = [.init(label: "_$!<Mobile>!$_", value: value)]
+            } else {
+                record.phoneNumbers[0].value = value
+            }
+        },
+        FieldEdit(field: "family name") { $0.familyName = "Renamed \($1)" },
+        FieldEdit(field: "job title") { $0.jobTitle = "Title \($1)" },
+        FieldEdit(field: "email address") { record, salt in
+            let value = "edit\(salt)@example.org"
+            if record.emailAddresses.isEmpty {
+                record.emailAddresses = [.init(label: "_$!<Work>!$_", value: value)]
+            } else {
+                record.emailAddresses[0].value = value
+            }
+        },
+        FieldEdit(field: "given name") { $0.givenName = "Edited \($1)" },
+        FieldEdit(field: "organization name") { $0.organizationName = "Org \($1)" },
+    ]
+}
+
+extension ConformanceChecker {
+    /// A new contact: its identifier takes the next ``IdentifierShape``, and its values the next
+    /// ``NaturalKeyCollision`` of the data set.
+    func makeContact() -> ContactRecord {
+        nextIdentifier += 1
+        positionInDataSet += 1
+        let given = ["Ada", "Zoë", "Jean-Luc", "Émile", "Wesley", "Ruth", "Kwame", "Mei", "Olu", "Sven"]
+        let family = ["Lovelace", "Nguyen", "de Groot", "Okafor", "Müller", "Tanaka", "O'Brien", "Silva"]
+        let number = nextIdentifier
+        var record = ContactRecord(identifier: IdentifierShape.identifier(prefix: identifierPrefix, number: number))
+        record.givenName = given.randomElement(using: &random)!
+        record.familyName = family.randomElement(using: &random)!
+        record.phoneNumbers = [
+            .init(label: "_$!<Mobile>!$_", value: "+1 555 \(Int.random(in: 1_000_000...9_999_999, using: &random))")
+        ]
+        if Bool.random(using: &random) {
+            record.emailAddresses = [.init(label: "_$!<Work>!$_", value: "contact\(number)@example.com")]
+        }
+        // Every fourth contact or so carries the less common values, so a provider that drops one is caught.
+        if Int.random(in: 0..<4, using: &random) == 0 {
+            record.phoneticGivenName = record.givenName.lowercased()
+            record.previousFamilyName = "Née"
+            record.dates = [.init(label: "_$!<Anniversary>!$_", value: "--06-21")]
+            record.contactRelations = [.init(label: "_$!<Manager>!$_", value: "Grace Hopper")]
+            var profile = ContactRecord.LabeledSocialProfile(label: nil)
+            profile.service = "Twitter"
+            profile.username = "kit\(number)"
+            record.socialProfiles = [profile]
+            record.instantMessageAddresses = [.init(label: "_$!<Home>!$_", username: "kit\(number)", service: "Skype")]
+            record.nonGregorianBirthday = .init(
+                calendar: "chinese", era: 78, year: 40, month: 3, day: 15, isLeapMonth: false)
+        }
+        switch NaturalKeyCollision.at(position: positionInDataSet) {
+        case .none: break
+        case .namesake:
+            if let previous = previousContact {
+                record.givenName = previous.givenName
+                record.familyName = previous.familyName
+            }
+        case .organisationOnly, .secondOrganisationOnly:
+            record.givenName = ""
+            record.familyName = ""
+            record.organizationName =
+                ["Acme Corporation", "Globex", "Initech"].randomElement(using: &random)!
+                + " \(number)"
+            record.contactType = "organization"
+        case .samePhone:
+            if let phone = previousContact?.phoneNumbers.first { record.phoneNumbers = [phone] }
+        }
+        previousContact = record
+        let collision = NaturalKeyCollision.at(position: positionInDataSet)
+        contactShapes[record.identifier] =
+            "identifier \(IdentifierShape.of(number: number))" + (collision == .none ? "" : "; \(collision)")
+        return record
+    }
+
+    /// A changed copy of `record`: the next field in ``FieldEdit/all`` that the backend's store holds
+    /// gets a new value, so the edit is a real change through every backend.
+    func edited(_ record: ContactRecord) -> ContactRecord {
+        let salt = Int.random(in: 0...1_000_000, using: &random)
+        editRotation += 1
+        return edit(record, salt: salt, startingAt: editRotation - 1)
+    }
+
+    /// `record` with one held field changed: the first in ``FieldEdit/all`` from `start` on whose
+    /// change the backend's ``ConformanceBackend/comparable(_:)`` sees. Counts the edit, and whether
+    /// any field changed (a run whose edits all were no-ops checked no change: see ``noOpEditsFinding()``).
+    func edit(_ record: ContactRecord, salt: Int, startingAt start: Int) -> ContactRecord {
+        editsMade += 1
+        let before = backend.comparable(record)
+        for offset in 0..<FieldEdit.all.count {
+            var copy = record
+            FieldEdit.all[(start + offset) % FieldEdit.all.count].apply(&copy, salt)
+            if backend.comparable(copy) != before {
+                editsThatChangedTheStore += 1
+                return copy
+            }
+        }
+        var copy = record
+        FieldEdit.all[0].apply(&copy, salt)
+        return copy
+    }
+
+    /// Fails D2 when the kit edited contacts and no edit changed a field the backend's store holds:
+    /// the change rules then checked nothing (item 11).
+    func recordNoOpEdits() {
+        guard editsMade > 0, editsThatChangedTheStore == 0 else { return }
+        let fields = FieldEdit.all.map(\.field).joined(separator: ", ")
+        record(
+            .d2,
+            Finding(
+                explanation:
+                    "none of the kit's \(editsMade) edits changed a field the backend's store holds (it tried \(fields)), so no change was checked: give the backend a store, or a comparable(_:), that keeps at least one of them",
+                step: "every edit"))
+    }
+}

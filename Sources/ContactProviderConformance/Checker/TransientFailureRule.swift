@@ -1,0 +1,62 @@
+import AppGroupStore
+import ContactProviderSystem
+import Foundation
+
+extension ConformanceChecker {
+    /// T1: the store fails for the length of one sync (issue 30, item 10). A provider that answers
+    /// the failure with `pageExpired` or `changeAnchorExpired` makes the system discard every
+    /// contact of the domain (R27, R38); a resumable error keeps them, and the system asks again
+    /// (R28, R39). After the failure the system must still hold what it had, and the next signal
+    /// must deliver what was pending.
+    func transientFailureRule() async throws {
+        guard let failing = backend as? any TransientFailureInjecting else {
+            recordBlocked(
+                [.t1], step: "before the check",
+                because:
+                    "this backend cannot make its store fail for a moment (it does not conform to TransientFailureInjecting; seed-json does)",
+                transcript: [])
+            return
+        }
+        checking(.t1)
+        try freshData(count: 6)
+        guard try await completeContent(rules: [.t1]) != nil else { return }
+        let before = try subject.systemContacts()
+        let pending = makeContact()
+        try backend.add(pending)
+        let description = try failing.beginTransientFailure()
+        let outcome: (SyncReport, [String])
+        do {
+            outcome = try await systemSync(maxSteps: .max)
+        } catch {
+            try failing.endTransientFailure()
+            throw error
+        }
+        try failing.endTransientFailure()
+        let kept = Set(try subject.systemContacts().map(\.identifier))
+        let lost = before.map(\.identifier).filter { !kept.contains($0) }
+        if !lost.isEmpty {
+            let answer = outcome.0.error.map { " The sync ended with: \($0.message)." } ?? ""
+            record(
+                .t1,
+                Finding(
+                    explanation:
+                        "while the store could not be read (\(description)), the system lost \(lost.count) of the \(before.count) contacts it had: \(Self.list(lost, contactShapes)).\(answer) An expiry error (pageExpired, changeAnchorExpired) makes the system discard every contact of the domain (R27, R38); answer a read that fails for a moment with another error, which the system retries from its last committed page or anchor (R28, R39)",
+                    step: "sync while the store failed", transcript: outcome.1))
+            return
+        }
+        try await systemConverges(
+            rule: .t1, step: "signal after the store could be read again, with \(pending.identifier) pending")
+    }
+}
+
+/// A backend that can make its store fail for a moment, as a store does while the app rewrites a
+/// file in place, holds a lock or meets a disk error (rule T1).
+///
+/// Between ``beginTransientFailure()`` and ``endTransientFailure()`` every read of the store by
+/// the provider fails; afterwards the store holds exactly what it held before.
+public protocol TransientFailureInjecting: ConformanceBackend {
+    /// Makes the store unreadable; returns what was done, in words (for the report).
+    func beginTransientFailure() throws -> String
+    /// Makes the store readable again, with the data it had.
+    func endTransientFailure() throws
+}

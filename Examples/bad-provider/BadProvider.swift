@@ -14,6 +14,7 @@
 //   dedupes-by-name       DedupesByNameBug.swift          caught by C4 (natural-key collisions)
 //   birthday-through-date BirthdayThroughDateBug.swift    caught by F1 (the provider in another time zone)
 //   relies-on-app-reset   ReliesOnAppResetBug.swift       fails E1; passes with --reset-calls-manager-reset
+//   positional-change-batches PositionalChangeBatchesBug.swift caught by D11 (edits between batches)
 //
 // Each wraps the demo provider's correct enumerator and breaks exactly one thing (through the
 // forwarding observers of KnownBadProviders, which also holds the four flaws of the bad-*-provider executables).
@@ -40,6 +41,7 @@ final class BadProvider: KnownBadProvider {
         case "dedupes-by-name": return DedupesByNameEnumerator(wrapping: correct)
         case "birthday-through-date": return BirthdayThroughDateEnumerator(wrapping: correct)
         case "relies-on-app-reset": return ReliesOnAppResetEnumerator(wrapping: correct)
+        case "positional-change-batches": return PositionalChangeBatchesEnumerator(wrapping: correct)
         default:
             FileHandle.standardError.write(
                 Data("bad-provider: set BAD_PROVIDER_BUG (unknown: '\(bug)'); running without a bug\n".utf8))

@@ -47,6 +47,7 @@ extension ConformanceChecker {
         guard let anchor0 = try await completeContent(rules: [.d1, .d2, .d4, .d5, .d6, .d7]) else { return }
         let batchSize = options.batchSize
 
+        checking(.d5)
         let idle = try await subject.probe(ProbeRequest(kind: .changes, position: anchor0, size: batchSize))
         checkTerminal(idle, step: "changes from \(anchor0) with nothing changed")
         if case .batch(_, let moreComing) = idle.end, !idle.items.isEmpty || !idle.deleted.isEmpty || moreComing {
@@ -58,6 +59,7 @@ extension ConformanceChecker {
                     step: "changes from \(anchor0) with nothing changed", transcript: idle.transcript))
         }
 
+        checking(.d2)
         try mutate(updates: 4, deletes: 3, adds: 3)
         // D2 is judged on what the system receives, in a real sync with no enumeration of the kit's own
         // before it: a provider may consume its change log as it hands changes over, and the kit's probes
@@ -66,6 +68,7 @@ extension ConformanceChecker {
 
         // D1, D4, D6, D7 on fresh data: each batch handed over once, then asked for again from the same
         // anchor, as a system that crashed before committing it asks (R37).
+        checking(.d1)
         try freshData(count: 10)
         guard let start = try await completeContent(rules: [.d1, .d4, .d6, .d7]) else { return }
         try mutate(updates: 4, deletes: 3, adds: 3)
@@ -189,9 +192,26 @@ extension ConformanceChecker {
         for record in delivered.prefix(2) { try backend.update(edited(record)) }
         if let victim = delivered.dropFirst(2).last { try backend.delete(identifier: victim.identifier) }
         try backend.add(makeContact())
+        // Renames (item 12): a delivered contact now sorts last by name, one not yet delivered first,
+        // so a provider that pages by name or position meets a list that moved under it.
+        let deliveredIDs = Set(delivered.map(\.identifier))
+        if var last = delivered.dropFirst(2).first {
+            last.givenName = "Zyta"
+            last.familyName = "Zzyzx"
+            try backend.update(last)
+        }
+        if var first = data.values.sorted(by: { $0.identifier < $1.identifier }).first(where: {
+            !deliveredIDs.contains($0.identifier)
+        }) {
+            first.givenName = "Aaron"
+            first.familyName = "Aardvark"
+            try backend.update(first)
+        }
         try await systemConverges(
             rule: .d3,
-            step: "content enumeration finished after edits made between its pages, then a change enumeration")
+            step:
+                "content enumeration finished after edits, a deletion, an addition and renames made between its pages, then a change enumeration"
+        )
     }
 
     /// E1: after the data forgets its generation, the old anchor must expire (or yield the full truth).

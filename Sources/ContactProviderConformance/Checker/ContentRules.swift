@@ -6,6 +6,8 @@ extension ConformanceChecker {
     /// C1–C6: walk every content page with probes, then walk them again.
     func contentRules() async throws {
         try freshData(count: 13)
+        // The walk checks C1–C4 and C6 page by page; an error in it is C1's (the provider did not answer).
+        checking(.c1)
         let pageSize = options.pageSize
         var page = SyncPosition.initial
         var walked: [(SyncPosition, ProbeResult)] = []
@@ -108,6 +110,7 @@ extension ConformanceChecker {
                     transcript: walked.flatMap(\.1.transcript)))
         }
         // C5: every page again, from the same ContactItemPage.
+        checking(.c5)
         for (index, (position, first)) in walked.enumerated() {
             let again = try await subject.probe(ProbeRequest(kind: .content, position: position, size: pageSize))
             if !Self.samePage(again, first, fromInitialPage: position == .initial) {
@@ -120,6 +123,30 @@ extension ConformanceChecker {
                         transcript: first.transcript + again.transcript))
                 break
             }
+        }
+        guard !failed(.c4), !contentTimedOut else { return }
+        try await emptyStore()
+    }
+
+    /// C4 on an empty store (item 12), as on a fresh install: a provider launched with no contacts
+    /// answers one page with none and a marker.
+    private func emptyStore() async throws {
+        checking(.c4)
+        try freshData(count: 0)
+        try await subject.restart()
+        let (empty, transcript) = try await systemSync(maxSteps: .max)
+        if let error = empty.error {
+            record(
+                .c4,
+                Finding(
+                    explanation: "the content enumeration of an empty store failed: \(error.message)",
+                    step: "content enumeration of an empty store", transcript: transcript))
+        } else if let extra = try subject.systemContacts().first {
+            record(
+                .c4,
+                Finding(
+                    explanation: "the store is empty, but the system received \(Self.shown(extra.identifier))",
+                    step: "content enumeration of an empty store", transcript: transcript))
         }
     }
 

@@ -33,7 +33,7 @@ public struct ConformanceRule: Codable, Equatable, Sendable {
     /// Every rule, in report order.
     public static let all: [ConformanceRule] = [
         .c1, .c2, .c3, .c4, .c5, .c6, .f1, .d1, .d2, .d3, .d4, .d5,
-        .d6, .d7, .d8, .d9, .d10, .e1, .t1, .l1, .l2, .l3, .v1, .w1,
+        .d6, .d7, .d8, .d9, .d10, .d11, .e1, .t1, .l1, .l2, .l3, .v1, .w1,
     ]
 
     /// C1: exactly one terminal call per content page, before returning.
@@ -113,6 +113,10 @@ public struct ConformanceRule: Codable, Equatable, Sendable {
         title: "after a sync that caught up, another signal brings nothing (the last batch advances its anchor)",
         level: .must,
         references: [.r34, .r40])
+    /// D11: changes made between the batches of one change session are not lost.
+    public static let d11 = ConformanceRule(
+        id: "D11", title: "changes made between the batches of one change session are not lost", level: .must,
+        references: [.r29, .r34, .r35])
     /// E1: a forgotten generation is answered with an expiry error, never a partial answer.
     public static let e1 = ConformanceRule(
         id: "E1", title: "a forgotten generation is answered with an expiry error, never a partial answer",

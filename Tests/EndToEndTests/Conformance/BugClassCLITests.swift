@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 30, items 7 to 11: each bug class the kit did not see has a provider with exactly
+/// Issue 30, items 7 to 12: each bug class the kit did not see has a provider with exactly
 /// that flaw, which fails its rule at the default seed (in words naming the shape), and whose
 /// printed `reproduce:` line, run as printed, fails the same rule. The correct twins (the demo
 /// provider, and the template through seed-json) pass: ConformanceCLITests, ConformanceBackendCLITests.
@@ -35,6 +35,10 @@ struct BugClassCLITests {
         Flaw(
             provider: "bad-provider", environment: ["BAD_PROVIDER_BUG": "birthday-through-date"], backend: [],
             rule: "F1", words: "in time zone Pacific/Honolulu"),
+        // Item 12: changes recomputed and handed over by position, with edits between two batches.
+        Flaw(
+            provider: "bad-provider", environment: ["BAD_PROVIDER_BUG": "positional-change-batches"], backend: [],
+            rule: "D11", words: "added between two batches"),
         // Item 10: a read that fails for a moment, answered with an expiry error.
         Flaw(
             provider: "bad-store-provider", environment: ["BAD_STORE_BUG": "expires-on-read-error"],

@@ -20,7 +20,7 @@ struct ConformanceCLITests {
     func demoPasses() throws {
         let result = try conformance("demo-provider")
         #expect(result.exitCode == 0, "\(result)")
-        #expect(result.stdout.contains("23 passed, 0 failed"))
+        #expect(result.stdout.contains("24 passed, 0 failed"), "\(result)")
         #expect(result.stderr.isEmpty)
     }
 

@@ -75,7 +75,8 @@ enum ConformanceCommand {
         "--extension", value: "PATH", help: "The provider executable to check (required, but for --list-rules).")
     static let backendOption = Option<ConformanceBackendKind>(
         "--backend", value: "KIND[:ARG]",
-        help: "The store the kit edits: app-database (default), seed-json[:FILE], exec:COMMAND (an adapter program).",
+        help:
+            "The store the kit edits: app-database (default), seed-json[:FILE], exec:COMMAND (an adapter program), carddav:URL (a CardDAV collection).",
         convert: { text, _ in
             do { return try ConformanceBackendKind.parse(text) } catch { throw UsageError("\(error)") }
         })

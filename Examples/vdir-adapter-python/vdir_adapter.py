@@ -286,12 +286,32 @@ def decode_card(data, identifier):
 
 # ---- the protocol -------------------------------------------------------------------------------
 
+# The cards break-store cut in half, whole, until repair-store puts them back.
+BROKEN_CARDS = {}
+
+
 def handle(request, layout):
     if request.get("protocol") != PROTOCOL:
         raise AdapterError("protocol %r is not %d" % (request.get("protocol"), PROTOCOL))
     op = request.get("op")
     if op == "hello":
-        return {"adapter": "vdir_adapter.py"}
+        return {"adapter": "vdir_adapter.py", "capabilities": ["break-store"]}
+    if op == "break-store":
+        # Every card half written, as a writer that saves in place leaves it for a moment (rule T1).
+        names = [n for n in os.listdir(layout.cards) if n.endswith(".vcf")] if os.path.isdir(layout.cards) else []
+        for name in names:
+            path = os.path.join(layout.cards, name)
+            with open(path, "rb") as handle:
+                data = handle.read()
+            BROKEN_CARDS[path] = data
+            with open(path, "wb") as handle:
+                handle.write(data[: len(data) // 2])
+        return {"how": "every card of the vdir half written"}
+    if op == "repair-store":
+        for path, data in BROKEN_CARDS.items():
+            write_atomically(path, data)
+        BROKEN_CARDS.clear()
+        return {}
     if op == "reset":
         reset(layout)
         return {}

@@ -28,13 +28,29 @@ func contact(from request: [String: Any]) throws -> ContactRecord {
     return try JSONDecoder().decode(ContactRecord.self, from: JSONSerialization.data(withJSONObject: object))
 }
 
+/// The cards `break-store` cut in half, whole, until `repair-store` puts them back.
+nonisolated(unsafe) var brokenCards: [String: Data] = [:]
+
 func handle(_ request: [String: Any], layout: VdirLayout) throws -> [String: Any] {
     guard request["protocol"] as? Int == 1 else { return failure("protocol \(request["protocol"] ?? "none") is not 1") }
     let writer = VdirWriter(layout: layout)
     let reader = VdirReader(layout: layout)
     switch request["op"] as? String {
     case "hello":
-        return ["ok": true, "adapter": "vdir-adapter (Swift)"]
+        return ["ok": true, "adapter": "vdir-adapter (Swift)", "capabilities": ["break-store"]]
+    case "break-store":
+        // Every card half written, as a writer that saves in place leaves it for a moment (rule T1).
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: layout.cards)) ?? []
+        for name in names where name.hasSuffix(".vcf") {
+            let path = layout.cards + "/" + name
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            brokenCards[path] = data
+            try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
+        }
+        return ["ok": true, "how": "every card of the vdir half written"]
+    case "repair-store":
+        for (path, data) in brokenCards { try data.write(to: URL(fileURLWithPath: path), options: .atomic) }
+        brokenCards = [:]
     case "reset":
         try writer.reset()
     case "add":

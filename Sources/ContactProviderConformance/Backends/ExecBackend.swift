@@ -6,7 +6,8 @@ import Glibc
 /// A backend that is a separate program, in any language, speaking the kit's adapter protocol:
 /// one JSON object per line on its stdin (requests) and stdout (replies). See the README's
 /// "Adapter protocol" for the full text; in short, every request carries `"protocol": 1` and an
-/// `op` (`hello`, `reset`, `add`, `update`, `delete`, `list`); every reply is `{"ok": true, …}`
+/// `op` (`hello`, `reset`, `add`, `update`, `delete`, `list`, and `break-store` / `repair-store` when
+/// the `hello` reply lists the `break-store` capability, for rule T1); every reply is `{"ok": true, …}`
 /// or `{"ok": false, "error": {"message": "…"}}`. Contacts are the JSON of `contacts-host list --json`.
 ///
 /// The program is started with `/bin/sh -c 'COMMAND "$@"' sh --app-group PATH`, with
@@ -21,6 +22,8 @@ public final class ExecBackend: ConformanceBackend {
     private let input: FileHandle
     private var reader: LineReader
     private let timeoutSeconds: Double
+    /// What the adapter's `hello` reply says it can do beyond the basic operations (`break-store`).
+    public private(set) var capabilities: Set<String> = []
 
     /// Starts `command` for `appGroup` and greets it (`hello`); throws if it does not answer.
     public init(command: String, appGroup: AppGroup, timeoutSeconds: Double = 30) throws {
@@ -43,7 +46,8 @@ public final class ExecBackend: ConformanceBackend {
         input = stdin.fileHandleForWriting
         reader = LineReader(fd: stdout.fileHandleForReading.fileDescriptor)
         do {
-            _ = try request(["op": "hello", "appGroup": appGroup.path])
+            let hello = try request(["op": "hello", "appGroup": appGroup.path])
+            capabilities = Set(hello["capabilities"] as? [String] ?? [])
         } catch {
             throw startFailure() ?? error
         }
@@ -152,6 +156,22 @@ public final class ExecBackend: ConformanceBackend {
 
     private static func object(_ contact: ConformanceContact) throws -> Any {
         try JSONSerialization.jsonObject(with: JSONEncoder().encode(contact))
+    }
+}
+
+extension ExecBackend: TransientFailureInjecting {
+    /// Whether the adapter listed `break-store` in its `hello` reply.
+    public var canInjectTransientFailure: Bool { capabilities.contains("break-store") }
+
+    /// `{"op": "break-store"}`: the adapter leaves its store unreadable (its reply's `"how"` says how).
+    public func beginTransientFailure() throws -> String {
+        let reply = try request(["op": "break-store"])
+        return reply["how"] as? String ?? "the adapter's store broken (break-store)"
+    }
+
+    /// `{"op": "repair-store"}`: the adapter puts its store back as it was.
+    public func endTransientFailure() throws {
+        _ = try request(["op": "repair-store"])
     }
 }
 

@@ -9,11 +9,11 @@ extension ConformanceChecker {
     /// (R28, R39). After the failure the system must still hold what it had, and the next signal
     /// must deliver what was pending.
     func transientFailureRule() async throws {
-        guard let failing = backend as? any TransientFailureInjecting else {
+        guard let failing = backend as? any TransientFailureInjecting, failing.canInjectTransientFailure else {
             recordBlocked(
                 [.t1], step: "before the check",
                 because:
-                    "this backend cannot make its store fail for a moment (it does not conform to TransientFailureInjecting; seed-json does)",
+                    "this backend cannot make its store fail for a moment (it does not conform to TransientFailureInjecting, or an exec adapter's hello does not list the \"break-store\" capability; seed-json and the vdir adapters can)",
                 transcript: [])
             return
         }
@@ -59,4 +59,11 @@ public protocol TransientFailureInjecting: ConformanceBackend {
     func beginTransientFailure() throws -> String
     /// Makes the store readable again, with the data it had.
     func endTransientFailure() throws
+    /// Whether this backend can do it (an exec adapter says so in its `hello` reply).
+    var canInjectTransientFailure: Bool { get }
+}
+
+extension TransientFailureInjecting {
+    /// A conforming store can.
+    public var canInjectTransientFailure: Bool { true }
 }

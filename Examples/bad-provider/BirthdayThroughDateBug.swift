@@ -9,18 +9,8 @@ import ContactProvider
 import Foundation
 import KnownBadProviders
 
-final class BirthdayThroughDateEnumerator: ForwardingEnumerator {
-    override func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
-        await correct.enumerateContent(in: page, for: BirthdayContentObserver(observer))
-    }
-
-    override func enumerateChanges(
-        startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
-    ) async {
-        await correct.enumerateChanges(startingAt: syncAnchor, for: BirthdayChangeObserver(observer))
-    }
-
-    static func throughDate(_ items: [ContactItem]) -> [ContactItem] {
+final class BirthdayThroughDateEnumerator: ItemTransformingEnumerator {
+    override func transform(_ items: [ContactItem]) -> [ContactItem] {
         let stored = DateFormatter()
         stored.locale = Locale(identifier: "en_US_POSIX")
         stored.timeZone = TimeZone(identifier: "UTC")
@@ -33,14 +23,4 @@ final class BirthdayThroughDateEnumerator: ForwardingEnumerator {
             return record.makeItem()
         }
     }
-}
-
-private final class BirthdayContentObserver: ForwardingContentObserver {
-    override func didEnumerate(_ items: [ContactItem]) {
-        next.didEnumerate(BirthdayThroughDateEnumerator.throughDate(items))
-    }
-}
-
-private final class BirthdayChangeObserver: ForwardingChangeObserver {
-    override func didUpdate(_ items: [ContactItem]) { next.didUpdate(BirthdayThroughDateEnumerator.throughDate(items)) }
 }

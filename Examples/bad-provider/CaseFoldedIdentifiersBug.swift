@@ -9,35 +9,16 @@ import ContactProvider
 import Foundation
 import KnownBadProviders
 
-final class CaseFoldedIdentifiersEnumerator: ForwardingEnumerator {
-    override func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
-        await correct.enumerateContent(in: page, for: CaseFoldingContentObserver(observer))
-    }
-
-    override func enumerateChanges(
-        startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
-    ) async {
-        await correct.enumerateChanges(startingAt: syncAnchor, for: CaseFoldingChangeObserver(observer))
-    }
-
-    static func folded(_ items: [ContactItem]) -> [ContactItem] {
+final class CaseFoldedIdentifiersEnumerator: ItemTransformingEnumerator {
+    override func transform(_ items: [ContactItem]) -> [ContactItem] {
         items.map { item in
             var record = ContactRecord(item)
             record.identifier = record.identifier.lowercased()
             return record.makeItem()
         }
     }
-}
 
-private final class CaseFoldingContentObserver: ForwardingContentObserver {
-    override func didEnumerate(_ items: [ContactItem]) {
-        next.didEnumerate(CaseFoldedIdentifiersEnumerator.folded(items))
-    }
-}
-
-private final class CaseFoldingChangeObserver: ForwardingChangeObserver {
-    override func didUpdate(_ items: [ContactItem]) { next.didUpdate(CaseFoldedIdentifiersEnumerator.folded(items)) }
-    override func didDelete(_ identifiers: [ContactItem.Identifier]) {
-        next.didDelete(identifiers.map { ContactItem.Identifier($0.value.lowercased()) })
+    override func transform(deleted identifiers: [ContactItem.Identifier]) -> [ContactItem.Identifier] {
+        identifiers.map { ContactItem.Identifier($0.value.lowercased()) }
     }
 }

@@ -7,18 +7,8 @@ import ContactProvider
 import Foundation
 import KnownBadProviders
 
-final class FieldLossEnumerator: ForwardingEnumerator {
-    override func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
-        await correct.enumerateContent(in: page, for: LossyContentObserver(observer))
-    }
-
-    override func enumerateChanges(
-        startingAt syncAnchor: ContactItemSyncAnchor, for observer: any ContactItemChangeObserver
-    ) async {
-        await correct.enumerateChanges(startingAt: syncAnchor, for: LossyChangeObserver(observer))
-    }
-
-    static func lossy(_ items: [ContactItem]) -> [ContactItem] {
+final class FieldLossEnumerator: ItemTransformingEnumerator {
+    override func transform(_ items: [ContactItem]) -> [ContactItem] {
         items.map { item in
             var record = ContactRecord(item)
             record.phoneNumbers = Array(record.phoneNumbers.prefix(1))
@@ -28,12 +18,4 @@ final class FieldLossEnumerator: ForwardingEnumerator {
             return record.makeItem()
         }
     }
-}
-
-private final class LossyContentObserver: ForwardingContentObserver {
-    override func didEnumerate(_ items: [ContactItem]) { next.didEnumerate(FieldLossEnumerator.lossy(items)) }
-}
-
-private final class LossyChangeObserver: ForwardingChangeObserver {
-    override func didUpdate(_ items: [ContactItem]) { next.didUpdate(FieldLossEnumerator.lossy(items)) }
 }

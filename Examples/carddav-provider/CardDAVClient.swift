@@ -37,9 +37,12 @@ struct CardDAVClient: Sendable {
             <D:prop><D:getetag/></D:prop></D:sync-collection>
             """
         let (status, data) = try await send("REPORT", body: body, depth: nil)
-        if !token.isEmpty, status == 403 || status == 409 || status == 400 || status == 412,
-            Multistatus.namesInvalidSyncToken(data)
-        {
+        // Servers refuse a token they no longer honour in more ways than RFC 6578's 403 with the
+        // DAV:valid-sync-token precondition: 410 Gone, 412, a bare 403 or 400. Any refusal of a
+        // token-bearing request is an expired anchor, and the system lists the collection afresh (if
+        // that fails too, its error is the one reported). Not a refusal of the token: 401/407 (the
+        // credentials), 404 (the collection itself is gone), 405/501 (no sync-collection at all).
+        if !token.isEmpty, (400..<500).contains(status), ![401, 404, 405, 407].contains(status) {
             return .tokenInvalid
         }
         guard status == 207 else {

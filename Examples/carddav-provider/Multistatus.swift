@@ -36,11 +36,6 @@ struct Multistatus: Sendable {
         guard delegate.sawMultistatus else { throw MultistatusParseError(reason: "no DAV:multistatus element") }
         return delegate.result
     }
-
-    /// Whether an error body (RFC 4918 §16) names the `DAV:valid-sync-token` precondition.
-    static func namesInvalidSyncToken(_ data: Data) -> Bool {
-        String(decoding: data, as: UTF8.self).contains("valid-sync-token")
-    }
 }
 
 /// Why a multistatus could not be read.

@@ -12,10 +12,12 @@ public struct ContactProviderTarget: Sendable {
     public let target: XcodeTarget
     /// Its Swift files (links to these are what the generated package compiles).
     public let sources: TargetSources
-    /// Swift files left out because they cannot build on Linux, and why (also in `sources.leftOut`).
+    /// How its Swift compiles: language mode, default isolation, upcoming features, conditions.
     public let compilation: SwiftCompilation
     /// The App Group of its entitlements (`com.apple.security.application-groups`), if any.
     public let appGroupIdentifier: String?
+    /// Its entitlements file (`CODE_SIGN_ENTITLEMENTS`), absolute, if it has one.
+    public let entitlementsPath: String?
     /// Its Swift packages.
     public let packages: [SwiftPackageDependency]
     /// The configuration whose settings were read.
@@ -81,6 +83,7 @@ public struct ContactProviderTarget: Sendable {
         }
         self.sources = sources
         appGroupIdentifier = try Self.appGroup(settings)
+        entitlementsPath = settings.path("CODE_SIGN_ENTITLEMENTS")
         packages = try SwiftPackageDependency.of(chosen, in: project)
     }
 

@@ -163,12 +163,13 @@ public struct PropertyListText {
         while true {
             try skipTrivia()
             guard let scalar = current else { throw error("the file ends inside data ('>' missing)") }
-            advance()
             if scalar == ">" {
                 guard pending == nil else { throw error("data has an odd number of hex digits") }
+                advance()
                 return .data(bytes)
             }
             guard let digit = Self.hexDigit(scalar) else { throw error("'\(scalar)' is not a hex digit in data") }
+            advance()
             if let high = pending {
                 bytes.append(high << 4 | digit)
                 pending = nil

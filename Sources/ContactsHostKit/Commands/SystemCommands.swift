@@ -43,6 +43,7 @@ enum SystemCommands {
         run: { arguments, context in
             let client = try client(context)
             var executable: String?
+            var groupNote = ""
             if let path = try arguments.value(EnableOptions.extensionPath) {
                 let absolute = AppGroup(path: path).path
                 try ExecutableCheck.require(absolute, given: path, option: "--extension")
@@ -54,6 +55,7 @@ enum SystemCommands {
                 executable = try XcodeProjectBuild.build(
                     target, in: XcodeProjectBuild.packageDirectory(for: target, appGroup: context.appGroup),
                     output: context.output)
+                groupNote = target.appGroupIdentifier.map { ", App Group \($0)" } ?? ""
             }
             let settings = try EnableOptions.Settings(arguments)
             try client.updateConfiguration { configuration in
@@ -64,7 +66,7 @@ enum SystemCommands {
             try await manager.enable()
             let configuration = try client.configuration()
             context.output.out(
-                "enabled \(DefaultContactProviderDomain.identifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize))"
+                "enabled \(DefaultContactProviderDomain.identifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize)\(groupNote))"
             )
             return ExitCode.success
         })

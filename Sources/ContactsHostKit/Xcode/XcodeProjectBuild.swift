@@ -106,6 +106,13 @@ enum XcodeProjectBuild {
             try FileManager.default.copyItem(atPath: built, toPath: staging)
             // rename(2): a provider still running from the previous build keeps its file.
             guard rename(staging, final) == 0 else { throw CommandFailure(String(cString: strerror(errno))) }
+            // The target's entitlements travel with the executable, as in an iOS binary's signature:
+            // the provider's containerURL answers for its own App Groups only.
+            let entitlements = final + ".entitlements"
+            try? FileManager.default.removeItem(atPath: entitlements)
+            if let source = target.entitlementsPath {
+                try FileManager.default.copyItem(atPath: source, toPath: entitlements)
+            }
         } catch {
             throw CommandFailure("cannot copy the built provider \(built) to \(final): \(error)")
         }

@@ -124,7 +124,10 @@ enum XcodeProjectBuild {
         let lines = log.split(separator: "\n").map(String.init)
         for package in target.packages {
             guard case .remote(let url) = package.source,
-                lines.contains(where: { $0.contains(url) || $0.lowercased().contains("'\(package.identity)'") })
+                lines.contains(where: {
+                    $0.contains(url) || $0.contains(URL(string: url)?.path ?? url)
+                        || $0.lowercased().contains("'\(package.identity)'")
+                })
                     && lines.contains(where: { $0.contains("error:") })
             else { continue }
             let reason = lines.first(where: { $0.contains("error:") }) ?? ""

@@ -26,6 +26,7 @@ let package = Package(
         // Deterministic doubles for your own tests (after NIOEmbedded): ManualClock, ScriptedDriver, SeededRandom.
         .library(name: "ContactProviderTesting", targets: ["ContactProviderTesting"]),
         .library(name: "ContactsHostKit", targets: ["ContactsHostKit"]),
+        .library(name: "XcodeProjectReader", targets: ["XcodeProjectReader"]),
         .executable(name: "contacts-host", targets: ["contacts-host"]),
         .executable(name: "demo-provider", targets: ["demo-provider"]),
         .executable(name: "seed-demo-provider", targets: ["seed-demo-provider"]),
@@ -44,6 +45,9 @@ let package = Package(
         .target(name: "ExtensionFoundation"),
         .target(name: "Combine"),
         .target(name: "AppGroupStore"),
+        // Reads an Xcode project (OpenStep pbxproj, targets, build settings, entitlements) and writes the
+        // SwiftPM package that builds its Contact Provider extension here; Foundation only.
+        .target(name: "XcodeProjectReader"),
         // One argument parser, usage error and exit-code set for every executable (host and providers).
         .target(name: "CommandLineToolkit"),
         // Inside, one way: Configuration, Rules ← Engine ← Pipes ← Runtime, Host. The engine only emits
@@ -69,7 +73,7 @@ let package = Package(
             name: "ContactsHostKit",
             dependencies: [
                 "ContactProvider", "Contacts", "AppGroupStore", "ContactProviderSystem", "ContactsInterop",
-                "ContactProviderConformance", "CommandLineToolkit", "ContactProviderTesting",
+                "ContactProviderConformance", "CommandLineToolkit", "ContactProviderTesting", "XcodeProjectReader",
             ]),
         .executableTarget(name: "contacts-host", dependencies: ["ContactsHostKit", "CommandLineToolkit"]),
         // The benchmark (release build) and its start-up floor.
@@ -169,7 +173,7 @@ let package = Package(
                 "ContactsHostKit", "ContactsInterop", "ContactProviderConformance", "ExampleProviders",
                 "KnownBadProviders",
                 "TestSupport",
-                "CommandLineToolkit", "ContactProviderTesting",
+                "CommandLineToolkit", "ContactProviderTesting", "XcodeProjectReader",
             ]),
         .testTarget(
             name: "EndToEndTests",

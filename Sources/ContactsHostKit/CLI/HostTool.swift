@@ -11,7 +11,10 @@ public enum HostTool {
     /// Every command, in help order.
     public static var commands: [Command] {
         ContactCommands.all + [GenerateCommand.command] + SystemCommands.all + InteropCommands.all + CardDAVCommands.all
-            + [StepCommand.command, ConformanceCommand.command, DemoCommand.command, DoctorCommand.command]
+            + [
+                StepCommand.command, ConformanceCommand.command, PackageCommand.command, DemoCommand.command,
+                DoctorCommand.command,
+            ]
     }
 
     /// The tool's help.

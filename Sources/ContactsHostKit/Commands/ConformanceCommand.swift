@@ -14,22 +14,30 @@ enum ConformanceCommand {
             Rules: \(ConformanceRule.all.map(\.id).joined(separator: ", ")) (see the README's rule table).
             """,
         options: [
+<<<<<<< HEAD
             extensionOption, backendOption, seedOption, operationsOption, rulesOption, pageTimeoutOption, jsonFlag,
             junitOption, resetCallsManagerResetFlag, listRulesFlag,
+=======
+            extensionOption, XcodeProjectBuild.projectOption, XcodeProjectBuild.targetOption, backendOption,
+            seedOption, operationsOption, rulesOption, pageTimeoutOption, jsonFlag, junitOption,
+>>>>>>> xcode-project
         ],
         examples: [
             "contacts-host conformance --extension .build/debug/MyProvider",
+            "contacts-host conformance --xcode-project MyApp.xcodeproj --target MyProvider",
             "contacts-host conformance --extension .build/debug/MyProvider --rules C1,D3 --junit conformance.xml",
             "contacts-host conformance --extension .build/debug/MyProvider --backend seed-json",
             "contacts-host conformance --list-rules",
         ],
-        environment: ["OSLOG_DISABLE"],
+        environment: ["OSLOG_DISABLE", XcodeProjectBuild.simulatorVariable],
         exitCodes: [
             ExitCodeHelp(0, "every MUST rule passed (SHOULD failures are warnings)"),
             ExitCodeHelp(1, "a MUST rule failed, or the run could not start"),
             ExitCodeHelp(2, "usage error: nothing was run"),
         ],
+        validate: { try XcodeProjectBuild.validate($0, extensionOption: extensionOption) },
         run: { arguments, context in
+<<<<<<< HEAD
             if arguments.has(listRulesFlag) {
                 context.output.out(ruleList)
                 return ExitCode.success
@@ -40,6 +48,22 @@ enum ConformanceCommand {
             let executable = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
             guard access(executable, X_OK) == 0 else {
                 throw CommandFailure("--extension \(path): not an executable file")
+=======
+            let executable: String
+            if let project = try arguments.value(XcodeProjectBuild.projectOption) {
+                // Built where `enable` builds it, so the two commands share one build.
+                let target = try XcodeProjectBuild.read(
+                    project, target: try arguments.value(XcodeProjectBuild.targetOption), output: context.output)
+                executable = try XcodeProjectBuild.build(
+                    target, in: XcodeProjectBuild.packageDirectory(for: target, appGroup: context.appGroup),
+                    output: context.output)
+            } else {
+                guard let path = try arguments.value(extensionOption) else {
+                    throw UsageError("missing option '--extension PATH' (or '--xcode-project PATH')")
+                }
+                executable = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+                try ExecutableCheck.require(executable, given: path, option: "--extension")
+>>>>>>> xcode-project
             }
             var options = ConformanceOptions()
             if let seed = try arguments.value(seedOption) { options.seed = seed }
@@ -72,7 +96,11 @@ enum ConformanceCommand {
         })
 
     static let extensionOption = Option<String>(
+<<<<<<< HEAD
         "--extension", value: "PATH", help: "The provider executable to check (required, but for --list-rules).")
+=======
+        "--extension", value: "PATH", help: "The provider executable to check (or --xcode-project).")
+>>>>>>> xcode-project
     static let backendOption = Option<ConformanceBackendKind>(
         "--backend", value: "KIND[:ARG]",
         help:

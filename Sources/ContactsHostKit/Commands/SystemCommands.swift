@@ -24,24 +24,38 @@ enum SystemCommands {
         options: [
             EnableOptions.extensionPath, EnableOptions.pageSize, EnableOptions.batchSize, EnableOptions.hardCap,
             EnableOptions.pageTimeout, EnableOptions.invalidateTimeout, EnableOptions.idleTimeout,
-            EnableOptions.itemsLimit,
+            EnableOptions.itemsLimit, XcodeProjectBuild.projectOption, XcodeProjectBuild.targetOption,
         ],
-        examples: ["contacts-host enable", "contacts-host enable --extension .build/debug/MyProvider --page-size 50"],
-        environment: ["CONTACT_PROVIDER_EXTENSION", "CONTACT_PROVIDER_USER_DECISION", "CONTACT_PROVIDER_APP_NAME"],
+        examples: [
+            "contacts-host enable", "contacts-host enable --extension .build/debug/MyProvider --page-size 50",
+            "contacts-host enable --xcode-project MyApp.xcodeproj",
+        ],
+        environment: [
+            "CONTACT_PROVIDER_EXTENSION", "CONTACT_PROVIDER_USER_DECISION", "CONTACT_PROVIDER_APP_NAME",
+            XcodeProjectBuild.simulatorVariable,
+        ],
         exitCodes: [
             ExitCodeHelp(0, "the domain is enabled"),
-            ExitCodeHelp(1, "the user declined, or no provider executable was found"),
+            ExitCodeHelp(1, "the user declined, no provider executable was found, or the Xcode project did not build"),
             ExitCodeHelp(2, "usage error: nothing was run"),
         ],
+        validate: { try XcodeProjectBuild.validate($0, extensionOption: EnableOptions.extensionPath) },
         run: { arguments, context in
             let client = try client(context)
             var executable: String?
+            var groupNote = ""
             if let path = try arguments.value(EnableOptions.extensionPath) {
                 let absolute = AppGroup(path: path).path
-                guard access(absolute, X_OK) == 0 else {
-                    throw CommandFailure("--extension \(path): not an executable file")
-                }
+                try ExecutableCheck.require(absolute, given: path, option: "--extension")
                 executable = absolute
+            }
+            if let project = try arguments.value(XcodeProjectBuild.projectOption) {
+                let target = try XcodeProjectBuild.read(
+                    project, target: try arguments.value(XcodeProjectBuild.targetOption), output: context.output)
+                executable = try XcodeProjectBuild.build(
+                    target, in: XcodeProjectBuild.packageDirectory(for: target, appGroup: context.appGroup),
+                    output: context.output)
+                groupNote = target.appGroupIdentifier.map { ", App Group \($0)" } ?? ""
             }
             let settings = try EnableOptions.Settings(arguments)
             try client.updateConfiguration { configuration in
@@ -52,7 +66,7 @@ enum SystemCommands {
             try await manager.enable()
             let configuration = try client.configuration()
             context.output.out(
-                "enabled \(DefaultContactProviderDomain.identifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize))"
+                "enabled \(DefaultContactProviderDomain.identifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize)\(groupNote))"
             )
             return ExitCode.success
         })

@@ -80,6 +80,7 @@ struct ReliabilityBadInputCLITests {
                 (["enable", "--batch-size", "1", "--batch-size", "2"], "--batch-size"),
                 (["enable", "--extension"], "--extension"),
                 (["enable", "extra"], "'extra'"),
+                (["enable", "--target", "P"], "--target needs --xcode-project"),
             ],
             "disable": noOptions("disable"),
             "invalidate": noOptions("invalidate"),
@@ -117,6 +118,15 @@ struct ReliabilityBadInputCLITests {
                 (["conformance", "--extension", "/bin/true", "--seed"], "--seed"),
                 (["conformance", "--extension", "a", "--extension", "b"], "--extension"),
                 (["conformance", "--extension", "/bin/true", "x"], "'x'"),
+                (["conformance", "--extension", "/bin/true", "--xcode-project", "A.xcodeproj"], "give one"),
+                (["conformance", "--extension", "/bin/true", "--target", "P"], "--target needs --xcode-project"),
+            ],
+            "package": [
+                (["package", "--xcode-project", "A.xcodeproj"], "--output"),
+                (["package", "--output", "out"], "--xcode-project"),
+                (["package", "--xcode-project", "A.xcodeproj", "--output", "out", "--bogus"], "--bogus"),
+                (["package", "--xcode-project", "A.xcodeproj", "--output", "out", "x"], "'x'"),
+                (["package", "--xcode-project"], "--xcode-project"),
             ],
             "generate": [
                 (["generate", "10", "--bogus"], "--bogus"), (["generate"], "missing argument N"),

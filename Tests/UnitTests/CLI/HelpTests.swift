@@ -45,23 +45,19 @@ struct HelpTests {
 
     @Test("A required option is shown bare in the usage line, optional ones in brackets")
     func requiredOptionInUsage() async {
-        // No command of contacts-host has an option that is always required (conformance's
-        // --extension is not, with --list-rules): a command made for the test has one.
-        let command = Command(
-            ["check"], summary: "Check.",
-            options: [
-                Option<String>("--extension", value: "PATH", required: true, help: "The provider."),
-                Option<Int>("--seed", value: "N", help: "Seed.", convert: ArgumentValue.positiveInt),
-            ], run: { _, _ in 0 })
-        let text = HelpFormatter.help(for: command)
-        let usage = HelpFormatter.usage(for: command)
-        #expect(usage.contains(" --extension PATH"), "\(usage)")
-        #expect(!usage.contains("[--extension PATH]"))
-        #expect(usage.contains("[--seed N]"))
-        #expect(text.contains("The provider. (required)"), "\(text)")
+        let text = await runHost(["help", "package"]).stdout
+        let usage = text.components(separatedBy: "\n\n")[0]
+        #expect(usage.contains(" --xcode-project PATH "))
+        #expect(!usage.contains("[--xcode-project PATH]"))
+        #expect(usage.contains("[--target NAME]"))
+        #expect(text.contains("whose Contact Provider extension to package. (required)"))
+        let missingOutput = await runHost(["package", "--xcode-project", "My.xcodeproj"])
+        #expect(missingOutput.code == 2)
+        #expect(missingOutput.stderr.contains("missing option '--output DIR'"), "\(missingOutput.stderr)")
+        // conformance needs --extension or --xcode-project: neither is required alone.
         let missing = await runHost(["conformance", "--seed", "1"])
         #expect(missing.code == 2)
-        #expect(missing.stderr.contains("missing option '--extension PATH'"))
+        #expect(missing.stderr.contains("missing option '--extension PATH' (or '--xcode-project PATH')"))
     }
 
     @Test("Command-specific environment variables and exit codes are listed")

@@ -14,13 +14,9 @@ enum ConformanceCommand {
             Rules: \(ConformanceRule.all.map(\.id).joined(separator: ", ")) (see the README's rule table).
             """,
         options: [
-<<<<<<< HEAD
-            extensionOption, backendOption, seedOption, operationsOption, rulesOption, pageTimeoutOption, jsonFlag,
-            junitOption, resetCallsManagerResetFlag, listRulesFlag,
-=======
             extensionOption, XcodeProjectBuild.projectOption, XcodeProjectBuild.targetOption, backendOption,
             seedOption, operationsOption, rulesOption, pageTimeoutOption, jsonFlag, junitOption,
->>>>>>> xcode-project
+            resetCallsManagerResetFlag, listRulesFlag,
         ],
         examples: [
             "contacts-host conformance --extension .build/debug/MyProvider",
@@ -35,20 +31,15 @@ enum ConformanceCommand {
             ExitCodeHelp(1, "a MUST rule failed, or the run could not start"),
             ExitCodeHelp(2, "usage error: nothing was run"),
         ],
-        validate: { try XcodeProjectBuild.validate($0, extensionOption: extensionOption) },
+        validate: { arguments in
+            if arguments.has(listRulesFlag) { return }
+            try XcodeProjectBuild.validate(arguments, extensionOption: extensionOption)
+        },
         run: { arguments, context in
-<<<<<<< HEAD
             if arguments.has(listRulesFlag) {
                 context.output.out(ruleList)
                 return ExitCode.success
             }
-            guard let path = try arguments.value(extensionOption) else {
-                throw UsageError("missing option '--extension PATH'")
-            }
-            let executable = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-            guard access(executable, X_OK) == 0 else {
-                throw CommandFailure("--extension \(path): not an executable file")
-=======
             let executable: String
             if let project = try arguments.value(XcodeProjectBuild.projectOption) {
                 // Built where `enable` builds it, so the two commands share one build.
@@ -63,7 +54,6 @@ enum ConformanceCommand {
                 }
                 executable = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
                 try ExecutableCheck.require(executable, given: path, option: "--extension")
->>>>>>> xcode-project
             }
             var options = ConformanceOptions()
             if let seed = try arguments.value(seedOption) { options.seed = seed }
@@ -96,11 +86,8 @@ enum ConformanceCommand {
         })
 
     static let extensionOption = Option<String>(
-<<<<<<< HEAD
-        "--extension", value: "PATH", help: "The provider executable to check (required, but for --list-rules).")
-=======
-        "--extension", value: "PATH", help: "The provider executable to check (or --xcode-project).")
->>>>>>> xcode-project
+        "--extension", value: "PATH",
+        help: "The provider executable to check (or --xcode-project; neither with --list-rules).")
     static let backendOption = Option<ConformanceBackendKind>(
         "--backend", value: "KIND[:ARG]",
         help:

@@ -39,10 +39,10 @@ extension ConformanceChecker {
         let updated = records.prefix(9).map(\.identifier)
         if let sent = updated.first(where: { handedOver.contains($0) }) { try backend.delete(identifier: sent) }
         if let pending = updated.last(where: { !handedOver.contains($0) }) { try backend.delete(identifier: pending) }
-        if var renamed = try backend.contacts().first(where: { $0.identifier == records[10].identifier }) {
-            renamed.familyName = "Aardvark"
-            try backend.update(renamed)
-        }
+        // records[10] is as written: it is not among the nine edited.
+        var renamed = records[10]
+        renamed.familyName = "Aardvark"
+        try backend.update(renamed)
         try await systemConverges(
             rule: .d11,
             step:

@@ -44,26 +44,25 @@ struct FieldEdit: Sendable {
     static let all: [FieldEdit] = [
         FieldEdit(field: "note") { $0.note = "edit \($1)" },
         FieldEdit(field: "phone number") { record, salt in
-            let value = "+1 555 \(1_000_000 + salt % 9_000_000)"
-            if record.phoneNumbers.isEmpty {
-                record.phoneNumbers = [.init(label: "_$!<Mobile>!$_", value: value)]
-            } else {
-                record.phoneNumbers[0].value = value
-            }
+            setFirst(&record.phoneNumbers, to: "+1 555 \(1_000_000 + salt % 9_000_000)", label: "_$!<Mobile>!$_")
         },
         FieldEdit(field: "family name") { $0.familyName = "Renamed \($1)" },
         FieldEdit(field: "job title") { $0.jobTitle = "Title \($1)" },
         FieldEdit(field: "email address") { record, salt in
-            let value = "edit\(salt)@example.org"
-            if record.emailAddresses.isEmpty {
-                record.emailAddresses = [.init(label: "_$!<Work>!$_", value: value)]
-            } else {
-                record.emailAddresses[0].value = value
-            }
+            setFirst(&record.emailAddresses, to: "edit\(salt)@example.org", label: "_$!<Work>!$_")
         },
         FieldEdit(field: "given name") { $0.givenName = "Edited \($1)" },
         FieldEdit(field: "organization name") { $0.organizationName = "Org \($1)" },
     ]
+
+    /// The first value of `values` becomes `value`; an empty list gets one, labelled `label`.
+    private static func setFirst(_ values: inout [ContactRecord.LabeledString], to value: String, label: String) {
+        if values.isEmpty {
+            values = [.init(label: label, value: value)]
+        } else {
+            values[0].value = value
+        }
+    }
 }
 
 extension ConformanceChecker {

@@ -115,18 +115,10 @@ public struct GeneratedPackage: Sendable {
             """
     }
 
-    /// A Swift string literal of `text`.
+    /// A Swift string literal of `text` (a `String`'s debug description is one, every character escaped
+    /// as Swift needs it; the kit's library reproduce lines use the same).
     private func literal(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case "\n": escaped += "\\n"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return "\"\(escaped)\""
+        String(reflecting: text)
     }
 
     /// Writes the package into `directory` (created if needed): the manifest, and the target folder

@@ -43,6 +43,9 @@ let package = Package(
         // `import os`, as iOS code writes it: re-exports OSLog.
         .target(name: "os", dependencies: ["OSLog"]),
         .target(name: "ExtensionFoundation"),
+        // C: the provider's `getenv`, so CoreFoundation's cached XDG_CONFIG_HOME can be moved into the
+        // App Group after start (no self re-exec, which debuggers stop at). See its file's comment.
+        .target(name: "PreferencesLocation"),
         .target(name: "Combine"),
         .target(name: "AppGroupStore"),
         // Reads an Xcode project (OpenStep pbxproj, targets, build settings, entitlements) and writes the
@@ -60,7 +63,7 @@ let package = Package(
             name: "ContactProvider",
             dependencies: [
                 "Contacts", "ExtensionFoundation", "Combine", "FoundationGaps", "AppGroupStore",
-                "ContactProviderSystem", "CommandLineToolkit",
+                "ContactProviderSystem", "CommandLineToolkit", "PreferencesLocation",
             ]),
         .target(name: "ContactProviderTesting", dependencies: ["AppGroupStore", "ContactProviderSystem"]),
         .target(

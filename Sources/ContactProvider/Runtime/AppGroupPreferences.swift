@@ -1,27 +1,30 @@
 import AppGroupStore
 import Foundation
 import Glibc
+import PreferencesLocation
 
 /// Puts the provider's `UserDefaults` suites inside the App Group, as on iOS.
 ///
 /// On iOS, `UserDefaults(suiteName: "group.…")` lives in the App Group container, so the app and
 /// its extension share it and it survives the extension's restarts. On Linux, Foundation keeps
-/// every suite in `$XDG_CONFIG_HOME/<suite>.plist` and reads `XDG_CONFIG_HOME` only from the
-/// environment the process started with (`setenv` later is ignored; measured). So the runtime
-/// makes sure the provider process *starts* with `XDG_CONFIG_HOME=<App Group>/Library/Preferences`:
-/// the launcher passes it, and a provider started by hand re-executes itself once with it, before
-/// any of its own code runs.
+/// every suite in `$XDG_CONFIG_HOME/<suite>.plist` and reads `XDG_CONFIG_HOME` once, before `main`
+/// (`setenv` later is ignored; measured). The `PreferencesLocation` C module holds the buffer
+/// Foundation read it from, so the runtime rewrites it in place here, in the process that started:
+/// a provider run under gdb or lldb is the one that serves (it used to re-execute itself, which
+/// debuggers stop at or lose; issue 24). Only if that module could not take part (Foundation linked
+/// in a way that bypassed its `getenv`) does the provider re-execute itself once, as before.
 enum AppGroupPreferences {
     /// Set in the re-executed process, so a failed attempt can never loop.
     static let reexecMarker = "CONTACT_PROVIDER_PREFERENCES_REEXEC"
 
-    /// Returns when user defaults will live in `group`; otherwise replaces this process with
-    /// itself, started with the right environment. If that fails, logs why and carries on (the
-    /// provider still syncs; only its defaults stay outside the App Group).
+    /// Returns when user defaults will live in `group`. If the location cannot be moved in place,
+    /// replaces this process with itself, started with the right environment; if that fails too,
+    /// logs why and carries on (the provider still syncs; only its defaults stay outside the App Group).
     static func ensure(in group: AppGroup) {
         let environment = ProcessInfo.processInfo.environment
         let wanted = group.preferencesDirectory
         guard environment[AppGroup.preferencesEnvironmentVariable] != wanted else { return }
+        if preferences_location_set(wanted) == 0 { return }
         guard environment[reexecMarker] == nil else {
             warn(
                 "the re-executed provider still has \(AppGroup.preferencesEnvironmentVariable)="

@@ -14,6 +14,14 @@ import Synchronization
 /// Whatever wakes the thread (a signal, a timed wait that returns early, a spurious wake-up), it
 /// fires only deadlines that its clock says have passed. Callbacks run on the watchdog thread and
 /// must be short (the engine's hops to a task; see `SyncEngine.race`).
+///
+/// **Debugger stops do not count** (issue 24), as on a device with Xcode's debugger attached. A
+/// debugger stops every thread of the process (all-stop, gdb's and lldb's default), this one too, so
+/// the watchdog measures a stop as the time it woke later than it planned. While a debugger is
+/// attached (``DebuggerPresence``, read at each wake) and a deadline is pending, it wakes at least
+/// every ``tracedTick`` seconds; waking more than ``stallSlack`` late with a debugger attached before
+/// or after, it moves every pending deadline by the delay and adds it to ``pausedSeconds``. Without a
+/// debugger nothing moves: a process stopped by a plain SIGSTOP, or merely slow, still times out.
 final class DeadlineWatchdog: Sendable {
     /// The clock the watchdog reads and the sleep it takes: monotonic time in production, a manual
     /// clock in tests (so that "time passes while the caller is descheduled" is a step of the test).
@@ -25,6 +33,8 @@ final class DeadlineWatchdog: Sendable {
         func wait(until deadline: Double)
         /// Ends the current (or the next) `wait` early.
         func signal()
+        /// Whether a debugger is attached to the process (read at each wake).
+        func isTraced() -> Bool
     }
 
     /// The process's watchdog (its thread starts with the first deadline).
@@ -32,6 +42,14 @@ final class DeadlineWatchdog: Sendable {
 
     /// How long the thread sleeps with no deadline registered.
     static let idleTick = 5.0
+
+    /// The longest sleep while a debugger is attached and a deadline is pending: a stop is measured
+    /// to within this.
+    static let tracedTick = 0.5
+
+    /// How much later than planned a wake must be to count as a debugger stop (scheduling delays
+    /// on a loaded machine stay below it).
+    static let stallSlack = 0.25
 
     private struct Entry {
         var deadline: Double
@@ -43,6 +61,10 @@ final class DeadlineWatchdog: Sendable {
         var nextID: UInt64 = 0
         /// When the thread will wake next; nil before it starts.
         var plannedWake: Double?
+        /// Whether a debugger was attached at the last wake.
+        var traced = false
+        /// Seconds of debugger stops taken off pending deadlines so far.
+        var paused = 0.0
     }
 
     private let state = Mutex(State())
@@ -55,15 +77,21 @@ final class DeadlineWatchdog: Sendable {
     /// Calls `fire` (on the watchdog thread) once `seconds` have passed on the watchdog's clock,
     /// unless `cancel(_:)` comes first.
     func schedule(after seconds: Double, _ fire: @escaping @Sendable () -> Void) -> UInt64 {
-        let deadline = timing.now() + max(seconds, 0)
+        let now = timing.now()
+        let deadline = now + max(seconds, 0)
         let (id, mustWake, mustStart) = state.withLock { state -> (UInt64, Bool, Bool) in
             state.nextID += 1
             state.entries[state.nextID] = Entry(deadline: deadline, fire: fire)
+            // A thread that is started or woken now plans to run now: a debugger stop that begins
+            // before it runs is then measured from now, not from a wake-up planned for later.
             guard let planned = state.plannedWake else {
-                state.plannedWake = deadline
+                state.plannedWake = now
                 return (state.nextID, false, true)
             }
-            return (state.nextID, deadline < planned, false)
+            // Attached to a debugger, the thread must tick to measure a stop that starts now.
+            let tick = state.traced && planned > now + Self.tracedTick
+            if tick { state.plannedWake = now }
+            return (state.nextID, deadline < planned || tick, false)
         }
         if mustStart { startThread() }
         if mustWake { timing.signal() }
@@ -71,8 +99,19 @@ final class DeadlineWatchdog: Sendable {
     }
 
     /// Forgets a deadline (its call returned in time). Never wakes the thread.
+    ///
+    /// A call resumed after a debugger stop usually returns before the watchdog thread runs again:
+    /// the stop is measured here then (and the thread's next measurement starts from now), so the
+    /// call's trace can say it was paused.
     func cancel(_ id: UInt64) {
-        _ = state.withLock { $0.entries.removeValue(forKey: id) }
+        let now = timing.now()
+        state.withLock { state in
+            guard state.entries.removeValue(forKey: id) != nil else { return }
+            if state.traced, let planned = state.plannedWake, now - planned > Self.stallSlack {
+                state.paused += now - planned
+                state.plannedWake = now
+            }
+        }
     }
 
     private func startThread() {
@@ -81,13 +120,26 @@ final class DeadlineWatchdog: Sendable {
         thread.start()
     }
 
+    /// Seconds of debugger stops not counted against deadlines since the process started.
+    var pausedSeconds: Double { state.withLock { $0.paused } }
+
     private func run() {
         while true {
             let now = timing.now()
+            let traced = timing.isTraced()
             let (due, until) = state.withLock { state -> ([@Sendable () -> Void], Double) in
+                if let planned = state.plannedWake, now - planned > Self.stallSlack, state.traced || traced,
+                    !state.entries.isEmpty
+                {
+                    let stopped = now - planned
+                    for id in state.entries.keys { state.entries[id]!.deadline += stopped }
+                    state.paused += stopped
+                }
+                state.traced = traced
                 let expired = state.entries.filter { $0.value.deadline <= now }
                 for id in expired.keys { state.entries[id] = nil }
-                let next = state.entries.values.map(\.deadline).min() ?? now + Self.idleTick
+                var next = state.entries.values.map(\.deadline).min() ?? now + Self.idleTick
+                if traced, !state.entries.isEmpty { next = min(next, now + Self.tracedTick) }
                 state.plannedWake = next
                 return (expired.values.sorted { $0.deadline < $1.deadline }.map(\.fire), next)
             }
@@ -102,6 +154,8 @@ final class DeadlineWatchdog: Sendable {
         private let wakeUp = MonotonicSemaphore(limit: 1)
 
         func now() -> Double { MonotonicSemaphore.now() }
+
+        func isTraced() -> Bool { DebuggerPresence.isTraced() }
 
         func signal() { wakeUp.signal() }
 

@@ -437,8 +437,16 @@ public final class SyncEngine {
         transcript: Transcript, _ operation: @escaping @Sendable () async -> Void
     ) async throws -> (recorded: ObserverCallLog<Payload, End>.State, end: End) {
         transcript.record("→ \(call)")
+        let pausedBefore = DeadlineWatchdog.shared.pausedSeconds
         let finished = await Self.race(timeout, clock: clock, operation)
         activeObservers.append(log)
+        let paused = DeadlineWatchdog.shared.pausedSeconds - pausedBefore
+        if paused > 0 {
+            // Said in the trace, so a developer sees why a call that took minutes did not time out.
+            transcript.record(
+                "  paused \(String(format: "%.1f", paused)) s: stopped by a debugger, not counted against the limit (R41)"
+            )
+        }
         transcript.record(finished ? "← returned" : "← timed out")
         guard finished else {
             throw SyncFailure.provider(.enumerationTimeout, message: "\(call) did not finish within \(timeout) s (R41)")

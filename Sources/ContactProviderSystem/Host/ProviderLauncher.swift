@@ -15,10 +15,11 @@ package enum ProviderLauncher {
         package let description: String
     }
 
-    /// Launches `executable` for `paths`' domain; returns its pid.
+    /// Launches `executable` for `paths`' domain with `extraEnvironment` added; returns its pid.
     @discardableResult
     package static func launch(
-        executable: String, paths: DomainPaths, extraArguments: [String] = [], onExit: (@Sendable () -> Void)? = nil
+        executable: String, paths: DomainPaths, extraArguments: [String] = [],
+        extraEnvironment: [String: String] = [:], onExit: (@Sendable () -> Void)? = nil
     ) throws -> pid_t {
         guard access(executable, X_OK) == 0 else {
             throw LaunchError(
@@ -60,6 +61,7 @@ package enum ProviderLauncher {
         if let device = try? DomainConfiguration.load(from: paths.configuration).deviceEnvironment {
             environment.merge(device) { _, device in device }
         }
+        environment.merge(extraEnvironment) { _, extra in extra }
         environment[AppGroup.environmentVariable] = paths.appGroup.path
         // Inherited by whatever the provider starts: how `ProcessReaper` finds it all when the domain
         // is disabled or a conformance run ends, even a child that left the provider's process group.

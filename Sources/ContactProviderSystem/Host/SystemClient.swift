@@ -339,6 +339,13 @@ package final class SystemClient: Sendable {
             if HostInterrupt.isRaised { throw ClientError.interrupted }
             // A sync that committed something since the last look is alive: the timeout counts silence.
             if let progress, progress() { deadline = ContinuousSystemClock().now() + timeout }
+            // A provider a debugger holds is not silent, it is being looked at: like the system's own
+            // limits (DebuggerPresence), the wait does not end while a debugger is attached. Read only
+            // as the deadline nears, so an ordinary wait costs no /proc reads.
+            if deadline - ContinuousSystemClock().now() < 1, let pid = providerPID, DebuggerPresence.isTraced(pid: pid)
+            {
+                deadline = ContinuousSystemClock().now() + timeout
+            }
             let remaining = deadline - ContinuousSystemClock().now()
             guard remaining > 0 else { throw ClientError.timeout(seconds: timeout, log: paths.providerLog) }
             // Wake up now and then to notice a provider killed before it opened our reply pipe

@@ -33,29 +33,52 @@ package enum Deadline {
                     gate.resume(.threw(error))
                 }
             }
-            Task {
-                try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
-                if gate.resume(.timedOut) { work.cancel() }
+            // On the process's watchdog, so time stopped by a debugger does not count here either (R11).
+            let deadline = DeadlineWatchdog.shared.schedule(after: seconds) {
+                Task { if gate.resume(.timedOut) { work.cancel() } }
             }
+            gate.onResume { DeadlineWatchdog.shared.cancel(deadline) }
         }
     }
 
     /// Resumes the continuation exactly once, whichever side comes first.
     private final class Gate: Sendable {
-        private let continuation = Mutex<CheckedContinuation<Outcome, Never>?>(nil)
+        private struct State {
+            var continuation: CheckedContinuation<Outcome, Never>?
+            var resumed = false
+            var cleanup: (@Sendable () -> Void)?
+        }
+
+        private let state = Mutex(State())
 
         func install(_ waiting: CheckedContinuation<Outcome, Never>) {
-            continuation.withLock { $0 = waiting }
+            state.withLock { $0.continuation = waiting }
+        }
+
+        /// Runs `cleanup` once the race is decided (at once if it already is).
+        func onResume(_ cleanup: @escaping @Sendable () -> Void) {
+            let runNow = state.withLock { state -> Bool in
+                if state.resumed { return true }
+                state.cleanup = cleanup
+                return false
+            }
+            if runNow { cleanup() }
         }
 
         @discardableResult
         func resume(_ outcome: Outcome) -> Bool {
-            guard
-                let waiting = continuation.withLock({ state -> CheckedContinuation<Outcome, Never>? in
-                    defer { state = nil }
-                    return state
-                })
-            else { return false }
+            let (waiting, cleanup) = state.withLock {
+                state -> (CheckedContinuation<Outcome, Never>?, (@Sendable () -> Void)?) in
+                guard !state.resumed else { return (nil, nil) }
+                state.resumed = true
+                defer {
+                    state.continuation = nil
+                    state.cleanup = nil
+                }
+                return (state.continuation, state.cleanup)
+            }
+            guard let waiting else { return false }
+            cleanup?()
             waiting.resume(returning: outcome)
             return true
         }

@@ -15,7 +15,7 @@ package final class ProviderRuntime {
     private let options: RuntimeOptions
     /// The domain's paths (read by the start-up steps in `ProviderRuntime+Startup.swift`).
     let paths: DomainPaths
-    private let log: @Sendable (String) -> Void
+    let log: @Sendable (String) -> Void
 
     /// A runtime for `options`.
     package init(options: RuntimeOptions) throws {
@@ -69,6 +69,7 @@ package final class ProviderRuntime {
                 providerLock.writeContents("")
                 providerLock.unlock()
             }
+            waitForDebuggerIfAsked()
             let requests = try NamedPipe.openForReading(paths.requests)
             let signalSources = installTerminationHandlers(requestsFD: requests)
             defer { for source in signalSources { source.cancel() } }
@@ -144,6 +145,8 @@ package final class ProviderRuntime {
         while !stopping {
             if pending.isEmpty {
                 if !NamedPipe.waitReadable(requests, timeoutSeconds: idle) {
+                    // A debugged extension is not ended for idling (Xcode keeps it while attached).
+                    if DebuggerPresence.isTraced() { continue }
                     // Idle: under the doorbell lock no host is mid-ring, so after a final drain
                     // nothing can be left unanswered in the pipe.
                     guard let doorbellLock = try? FileLock(path: paths.doorbellLock),

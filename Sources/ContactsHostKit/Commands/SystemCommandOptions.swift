@@ -63,4 +63,9 @@ enum SignalOptions {
         convert: ArgumentValue.seconds)
     static let json = Flag("--json", help: "Print the report as one JSON object.")
     static let trace = Flag("--trace", help: "Print every enumerator and observer call of the sync.")
+    static let waitForDebugger = Flag(
+        "--wait-for-debugger",
+        help:
+            "Before signalling, wait until a debugger is attached to the provider (launching one that waits, if none runs)."
+    )
 }

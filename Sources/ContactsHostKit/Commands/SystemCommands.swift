@@ -129,11 +129,20 @@ enum SystemCommands {
         discussion: """
             --wait prints what the sync did; --json and --trace imply --wait. Exit 1 if the sync failed.
             Once a sync has run for a second, a progress line a second goes to stderr (pages/batches committed,
-            contacts in the system store). --timeout bounds silence: every committed page or batch restarts it.
+            contacts in the system store). --timeout bounds silence: every committed page or batch restarts it,
+            and it does not run out while a debugger is attached to the provider.
+            --wait-for-debugger (implies --wait) prints the provider's pid and waits, with no time limit, until a
+            debugger is attached (gdb -p PID, lldb -p PID) and the provider runs again; then it signals. While a
+            debugger is attached, time stopped at a breakpoint is not counted against the page, batch and
+            invalidate limits (R41, R11), as with Xcode's debugger on a device; a plain SIGSTOP is.
             """,
-        options: [SignalOptions.wait, SignalOptions.timeout, SignalOptions.json, SignalOptions.trace],
+        options: [
+            SignalOptions.wait, SignalOptions.timeout, SignalOptions.json, SignalOptions.trace,
+            SignalOptions.waitForDebugger,
+        ],
         examples: [
             "contacts-host signal --wait", "contacts-host signal --wait --trace", "contacts-host signal --json",
+            "contacts-host signal --wait-for-debugger",
         ],
         environment: ["CONTACT_PROVIDER_EXTENSION", "OSLOG_DISABLE", "CONTACTS_HOST_PROGRESS"],
         exitCodes: [
@@ -145,13 +154,16 @@ enum SystemCommands {
         run: { arguments, context in
             let json = arguments.has(SignalOptions.json)
             let trace = arguments.has(SignalOptions.trace)
+            let waitForDebugger = arguments.has(SignalOptions.waitForDebugger)
             return try await signalCommand(
-                context: context, wait: arguments.has(SignalOptions.wait) || json || trace,
-                timeout: try arguments.value(SignalOptions.timeout, default: 60), json: json, trace: trace, step: false)
+                context: context, wait: arguments.has(SignalOptions.wait) || json || trace || waitForDebugger,
+                timeout: try arguments.value(SignalOptions.timeout, default: 60), json: json, trace: trace, step: false,
+                waitForDebugger: waitForDebugger)
         })
 
     static func signalCommand(
-        context: CommandContext, wait: Bool, timeout: Double, json: Bool, trace: Bool, step: Bool
+        context: CommandContext, wait: Bool, timeout: Double, json: Bool, trace: Bool, step: Bool,
+        waitForDebugger: Bool = false
     ) async throws -> Int32 {
         let client = try client(context)
         // An unreadable domain.json is reported as such (path and reason), not as "disabled".
@@ -168,6 +180,14 @@ enum SystemCommands {
         let monitor = SyncProgressMonitor(paths: client.paths, output: context.output)
         let reply: DoorbellReply?
         do {
+            if waitForDebugger {
+                try client.awaitDebugger(extensionPath: fallback ?? nil) { pid in
+                    context.output.err(
+                        "provider pid \(pid) is waiting for a debugger: attach with 'gdb -p \(pid)' or 'lldb -p \(pid)', "
+                            + "set breakpoints, continue; the signal follows (Ctrl-C to give up)")
+                }
+                context.output.err("debugger attached; signalling")
+            }
             reply = try client.signal(
                 wait: true, timeout: timeout, trace: trace, step: step, extensionPath: fallback ?? nil,
                 progress: monitor.check)

@@ -103,16 +103,22 @@ struct TemplateProviderTests {
         }
     }
 
-    @Test("a provider started by hand re-executes itself so its UserDefaults suite still lands in the App Group")
-    func startedByHand() throws {
+    /// A provider started by hand (in a terminal, under gdb or lldb) keeps its own process: its suite is
+    /// moved into the App Group in place (PreferencesLocation), never by re-executing itself, which a
+    /// debugger stops at or loses (issue 24). Both shells: one with its own XDG_CONFIG_HOME, one without.
+    @Test(
+        "a provider started by hand puts its UserDefaults suite in the App Group without re-executing itself",
+        arguments: [true, false])
+    func startedByHand(shellSetsConfigHome: Bool) throws {
         try withTemporaryAppGroup { group in
             try host(["enable", "--extension", BuiltProducts.path("template-provider")], in: group)
             try writeAppDatabase([ContactItemJSON(identifier: "a", firstName: "Ada", lastName: "L")], in: group)
+            var environment = group.environment
+            environment["XDG_CONFIG_HOME"] = shellSetsConfigHome ? group.path + "/elsewhere" : nil
+            environment["HOME"] = group.path + "/home"
             let process = Process()
             process.executableURL = URL(fileURLWithPath: BuiltProducts.path("template-provider"))
             process.arguments = ["--app-group", group.path, "--foreground"]
-            var environment = group.environment
-            environment["XDG_CONFIG_HOME"] = group.path + "/elsewhere"
             process.environment = environment
             process.standardOutput = FileHandle.nullDevice
             let stderr = Pipe()
@@ -128,7 +134,13 @@ struct TemplateProviderTests {
             #expect(report["systemCount"] as? Int == 1)
             #expect(FileManager.default.fileExists(atPath: group.path + "/Library/Preferences/\(Self.suite).plist"))
             #expect(!FileManager.default.fileExists(atPath: group.path + "/elsewhere/\(Self.suite).plist"))
-            #expect(group.providerPID() == process.processIdentifier, "re-executing keeps the process (and its pid)")
+            #expect(!FileManager.default.fileExists(atPath: group.path + "/home/.config/\(Self.suite).plist"))
+            #expect(group.providerPID() == process.processIdentifier)
+            // The environment the kernel recorded at the last exec: a re-executed provider's carries the marker.
+            let startEnvironment = try String(
+                contentsOfFile: "/proc/\(process.processIdentifier)/environ", encoding: .utf8)
+            #expect(
+                !startEnvironment.contains("CONTACT_PROVIDER_PREFERENCES_REEXEC"), "the provider re-executed itself")
             kill(process.processIdentifier, SIGTERM)
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)

@@ -16,6 +16,18 @@ private final class ManualWatchdogTiming: DeadlineWatchdog.Timing, @unchecked Se
     private var sleeping = false
     private var watchdogThread: pthread_t?
     private(set) var signals = 0
+    /// Whether the simulated process has a debugger attached.
+    private var tracer = false
+
+    func isTraced() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return tracer
+    }
+
+    func attachDebugger(_ attached: Bool) {
+        change { $0.tracer = attached }
+    }
 
     func now() -> Double {
         condition.lock()
@@ -223,5 +235,92 @@ struct DeadlineWatchdogTests {
         let quick = await SyncEngine.race(
             1, watchdog: DeadlineWatchdog(timing: ManualWatchdogTiming()), start: startNow, {})
         #expect(quick)
+    }
+}
+
+/// Issue 24: a debugger's stop is not counted against a limit; slowness and a plain SIGSTOP are.
+/// The manual clock jumping past the watchdog's planned wake is a stop of the whole process (the
+/// watchdog thread included): it wakes late by exactly the jump.
+@Suite("DeadlineWatchdog: time stopped by a debugger does not count against a limit (R41, R11)")
+struct DeadlineWatchdogDebuggerTests {
+    private static func schedule(_ watchdog: DeadlineWatchdog, after seconds: Double, into fired: Fired) {
+        _ = watchdog.schedule(after: seconds) { fired.append("limit") }
+    }
+
+    @Test("Stopped 15 s at a breakpoint with a debugger attached: the 10 s limit moves by the stop")
+    func debuggerStopIsPaused() {
+        let timing = ManualWatchdogTiming()
+        let watchdog = DeadlineWatchdog(timing: timing)
+        let fired = Fired()
+        timing.attachDebugger(true)
+        Self.schedule(watchdog, after: 10, into: fired)
+        #expect(timing.settle())
+        timing.advance(by: 0.5)  // one tick on time: the watchdog ticks while a debugger is attached
+        #expect(timing.settle())
+        timing.advance(by: 15)  // the stop: the watchdog wakes 14.5 s after its planned tick
+        #expect(timing.settle())
+        #expect(fired.all.isEmpty, "the stop counted against the limit")
+        #expect(watchdog.pausedSeconds == 14.5)
+        // 0.5 s ran before the stop and 0.5 s of the late tick counts as run time: 9 s remain,
+        // run on time (each tick a step; a bigger step would be another stop).
+        for _ in 0..<17 {
+            timing.advance(by: 0.5)
+            #expect(timing.settle())
+        }
+        #expect(fired.all.isEmpty)
+        timing.advance(by: 0.5)
+        #expect(timing.settle())
+        #expect(fired.all == ["limit"], "the limit must still fire after the stop")
+    }
+
+    @Test("A provider that is merely slow under a debugger still times out: ticks on time pause nothing")
+    func slowUnderDebuggerStillTimesOut() {
+        let timing = ManualWatchdogTiming()
+        let watchdog = DeadlineWatchdog(timing: timing)
+        let fired = Fired()
+        timing.attachDebugger(true)
+        Self.schedule(watchdog, after: 10, into: fired)
+        #expect(timing.settle())
+        for _ in 0..<20 {
+            timing.advance(by: 0.5)
+            #expect(timing.settle())
+        }
+        #expect(fired.all == ["limit"])
+        #expect(watchdog.pausedSeconds == 0)
+    }
+
+    @Test("Stopped with no debugger (SIGSTOP): the stop counts, as a device's watchdog counts a hung extension")
+    func plainStopCounts() {
+        let timing = ManualWatchdogTiming()
+        let watchdog = DeadlineWatchdog(timing: timing)
+        let fired = Fired()
+        Self.schedule(watchdog, after: 10, into: fired)
+        #expect(timing.settle())
+        timing.advance(by: 15)
+        #expect(timing.settle())
+        #expect(fired.all == ["limit"])
+        #expect(watchdog.pausedSeconds == 0)
+    }
+
+    @Test("With a debugger attached, a new deadline wakes a watchdog that sleeps idle, so that it ticks")
+    func idleWatchdogTicksForNewDeadline() {
+        let timing = ManualWatchdogTiming()
+        let watchdog = DeadlineWatchdog(timing: timing)
+        let fired = Fired()
+        timing.attachDebugger(true)
+        Self.schedule(watchdog, after: 0, into: fired)
+        #expect(timing.settle())
+        #expect(fired.all == ["limit"])
+        let signals = timing.signalCount
+        // The thread now sleeps the idle tick (5 s), longer than a tick: the new deadline must wake it.
+        Self.schedule(watchdog, after: 10, into: fired)
+        #expect(timing.signalCount == signals + 1)
+        #expect(timing.settle())
+        timing.advance(by: 0.5)
+        #expect(timing.settle())
+        timing.advance(by: 30)
+        #expect(timing.settle())
+        #expect(fired.all == ["limit"])
+        #expect(watchdog.pausedSeconds == 29.5)
     }
 }

@@ -1,0 +1,153 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// Issue 24: a developer debugs their enumerator with a real debugger (gdb, Debian's package): the
+/// provider they start under it serves the sync, a breakpoint held past the framework's time limit
+/// does not fail the sync, and a provider that is merely slow still does.
+///
+/// The holds below are the thing tested (a developer looking around at a breakpoint), not waits for
+/// something to happen: every wait for an event reads the line gdb or a process prints.
+@Suite("End to end: debugging a provider under gdb")
+struct DebuggerTests {
+    /// The line of `DemoEnumerator.swift` that starts the body of `function` (its `do {`).
+    private static func breakpointLine(in function: String) throws -> Int {
+        let path = PythonTestTools.repositoryRoot + "/Examples/ExampleProviders/DemoEnumerator.swift"
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0.contains("func \(function)(") })
+        let body = try #require(lines[start...].firstIndex { $0.contains("do {") })
+        return body + 1
+    }
+
+    /// How long a developer stays at each breakpoint: past the default page limit of 10 s (R41).
+    private static let hold = 15.0
+
+    /// `signal --wait --json --trace` on its own thread: it blocks while the provider is at a breakpoint.
+    private static func signalInBackground(_ group: TemporaryAppGroup) -> BackgroundCommand<ProcessResult> {
+        BackgroundCommand { try ProcessRunner.host(["signal", "--wait", "--json", "--trace"], in: group) }
+    }
+
+    private static func report(_ result: ProcessResult?, _ gdb: GDBSession) throws -> [String: Any] {
+        let finished = try #require(result, "the sync did not finish after the breakpoint was left\n\(gdb.transcript)")
+        #expect(finished.exitCode == 0, "\(finished)")
+        return try jsonObject(finished)
+    }
+
+    @Test(
+        "A provider run under gdb in the foreground serves the signal; breakpoints held 15 s in enumerateContent and enumerateChanges do not fail the sync"
+    )
+    func breakpointsHeldPastTheLimit() throws {
+        try withTemporaryAppGroup { group in
+            try host(["enable"], in: group)
+            try host(["add", "--given-name", "Ada", "--family-name", "Lovelace", "--id", "ada"], in: group)
+            let gdb = try GDBSession(
+                executable: BuiltProducts.path("demo-provider"),
+                arguments: ["--app-group", group.path, "--foreground"],
+                environment: group.environment)
+            defer { gdb.end(inferior: group.providerPID()) }
+            gdb.send("break DemoEnumerator.swift:\(try Self.breakpointLine(in: "enumerateContent"))")
+            gdb.send("break DemoEnumerator.swift:\(try Self.breakpointLine(in: "enumerateChanges"))")
+            gdb.send("run")
+            try #require(gdb.next(containing: "serving domain") != nil, "\(gdb.transcript)")
+            // The process gdb started is the one serving: no re-exec, no second provider.
+            let pid = try #require(group.providerPID())
+            #expect(ProcStatus.parent(of: pid) == gdb.pid, "the serving provider is not gdb's inferior")
+            #expect(ProcStatus.tracer(of: pid) == gdb.pid)
+
+            let content = Self.signalInBackground(group)
+            try #require(gdb.next(containing: "hit Breakpoint 1") != nil, "\(gdb.transcript)")
+            Thread.sleep(forTimeInterval: Self.hold)
+            gdb.send("continue")
+            let first = try Self.report(try content.wait(seconds: 120), gdb)
+            #expect(first["error"] == nil)
+            #expect(first["updated"] as? Int == 1)
+            let firstTrace = (first["transcript"] as? [String] ?? []).joined(separator: "\n")
+            #expect(firstTrace.contains("stopped by a debugger, not counted against the limit"), "\(firstTrace)")
+
+            try host(["add", "--given-name", "Grace", "--family-name", "Hopper", "--id", "grace"], in: group)
+            let changes = Self.signalInBackground(group)
+            try #require(gdb.next(containing: "hit Breakpoint 2") != nil, "\(gdb.transcript)")
+            Thread.sleep(forTimeInterval: Self.hold)
+            gdb.send("continue")
+            let second = try Self.report(try changes.wait(seconds: 120), gdb)
+            #expect(second["error"] == nil)
+            #expect(second["updated"] as? Int == 1)
+            #expect(group.providerPID() == pid)
+        }
+    }
+
+    @Test("A provider that is merely slow still fails with R41, also in the foreground with no debugger")
+    func slowProviderStillTimesOut() throws {
+        try withTemporaryAppGroup { group in
+            try host(["enable", "--extension", BuiltProducts.path("bad-provider"), "--page-timeout", "1"], in: group)
+            try host(["add", "--given-name", "Slow", "--id", "slow"], in: group)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: BuiltProducts.path("bad-provider"))
+            process.arguments = ["--app-group", group.path, "--foreground"]
+            var environment = group.environment
+            environment["BAD_PROVIDER_BUG"] = "slow-page"
+            environment["BAD_PROVIDER_DELAY_SECONDS"] = "3"
+            process.environment = environment
+            let stderr = Pipe()
+            process.standardError = stderr
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            defer {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                process.waitUntilExit()
+            }
+            let lines = ProviderProcessTests.Lines(stderr.fileHandleForReading)
+            #expect(lines.next(containing: "serving domain") != nil)
+            let result = try host(["signal", "--wait", "--json"], in: group, expect: 1)
+            let report = try jsonObject(result)
+            let error = try #require(report["error"] as? [String: Any], "\(result)")
+            #expect(error["code"] as? String == "enumerationTimeout")
+            #expect((error["message"] as? String ?? "").contains("R41"))
+        }
+    }
+
+    @Test(
+        "signal --wait-for-debugger launches a provider that waits; after 'gdb -p' it serves, a 4 s stop past a 2 s limit included"
+    )
+    func waitForDebugger() throws {
+        try withTemporaryAppGroup { group in
+            try host(["enable", "--extension", BuiltProducts.path("demo-provider"), "--page-timeout", "2"], in: group)
+            try host(["add", "--given-name", "Ada", "--id", "ada"], in: group)
+            let hostProcess = Process()
+            hostProcess.executableURL = URL(fileURLWithPath: BuiltProducts.path("contacts-host"))
+            hostProcess.arguments = ["signal", "--wait-for-debugger", "--json"]
+            hostProcess.environment = group.environment
+            let hostOutput = Pipe()
+            let hostErrors = Pipe()
+            hostProcess.standardOutput = hostOutput
+            hostProcess.standardError = hostErrors
+            try hostProcess.run()
+            var gdb: GDBSession?
+            defer {
+                if hostProcess.isRunning { kill(hostProcess.processIdentifier, SIGKILL) }
+                hostProcess.waitUntilExit()
+                gdb?.end(inferior: group.providerPID())
+            }
+            let lines = ProviderProcessTests.Lines(hostErrors.fileHandleForReading)
+            let waiting = try #require(lines.next(containing: "is waiting for a debugger"))
+            let pid = try #require(group.providerPID())
+            #expect(waiting.contains("gdb -p \(pid)"), "\(waiting)")
+            #expect(ProcStatus.tracer(of: pid) == 0)
+            let session = try GDBSession(attachingTo: pid, environment: group.environment)
+            gdb = session
+            session.send("break DemoEnumerator.swift:\(try Self.breakpointLine(in: "enumerateContent"))")
+            session.send("continue")
+            try #require(session.next(containing: "hit Breakpoint 1") != nil, "\(session.transcript)")
+            Thread.sleep(forTimeInterval: 4)
+            session.send("continue")
+            let report = try JSONSerialization.jsonObject(with: hostOutput.fileHandleForReading.readDataToEndOfFile())
+            hostProcess.waitUntilExit()
+            #expect(hostProcess.terminationStatus == 0)
+            let object = try #require(report as? [String: Any])
+            #expect(object["error"] == nil, "\(object)")
+            #expect(object["systemCount"] as? Int == 1)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Glibc
+import TestSupport
+
+/// A real gdb with a provider as its inferior, driven as a developer drives it: commands on its
+/// standard input, its console read line by line.
+///
+/// Every wait is for a line gdb prints (the signal) and bounded, so a breakpoint that never hits
+/// fails the test instead of hanging it. `end()` kills the inferior (SIGKILL works on a traced,
+/// stopped process) and then gdb.
+final class GDBSession: @unchecked Sendable {
+    private let process = Process()
+    private let input = Pipe()
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var lines: [String] = []
+    private var consumed = 0
+    private var ended = false
+
+    /// Starts `gdb -q -nx --args executable arguments…` with `environment`; nothing runs until `run`.
+    convenience init(executable: String, arguments: [String], environment: [String: String]) throws {
+        try self.init(gdbArguments: ["--args", executable] + arguments, environment: environment)
+    }
+
+    /// Starts `gdb -q -nx -p pid`: attached (and the process stopped) once it prints its prompt.
+    convenience init(attachingTo pid: pid_t, environment: [String: String]) throws {
+        try self.init(gdbArguments: ["-p", "\(pid)"], environment: environment)
+    }
+
+    private init(gdbArguments: [String], environment: [String: String]) throws {
+        process.executableURL = URL(fileURLWithPath: try GDBTool.path())
+        process.arguments = ["-q", "-nx"] + gdbArguments
+        process.environment = environment
+        process.standardInput = input
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        // A test runs on a Dispatch worker thread, which blocks almost every signal, and a spawned
+        // child inherits the mask: gdb with SIGCHLD blocked never notices its inferior stop, and
+        // hangs at `run`. Spawn it with nothing blocked, as a shell would start it.
+        var nothing = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&nothing)
+        pthread_sigmask(SIG_SETMASK, &nothing, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        try process.run()
+        let reader = output.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            var buffer = Data()
+            while true {
+                let chunk = reader.availableData
+                condition.lock()
+                if chunk.isEmpty {
+                    if !buffer.isEmpty { lines.append(String(decoding: buffer, as: UTF8.self)) }
+                    ended = true
+                    condition.broadcast()
+                    condition.unlock()
+                    return
+                }
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: 0x0A) {
+                    lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                }
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+        send("set pagination off")
+        send("set confirm off")
+    }
+
+    /// Types `command` at gdb's prompt (gdb reads it when it is at the prompt: not while the inferior runs).
+    func send(_ command: String) {
+        input.fileHandleForWriting.write(Data((command + "\n").utf8))
+    }
+
+    /// The next line (after those already matched) containing `text`, waiting up to `seconds`; nil
+    /// when gdb ended or the time passed first.
+    func next(containing text: String, within seconds: Double = 120) -> String? {
+        let limit = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            while consumed < lines.count {
+                let line = lines[consumed]
+                consumed += 1
+                if line.contains(text) { return line }
+            }
+            if ended || !condition.wait(until: limit) { return nil }
+        }
+    }
+
+    /// gdb's pid.
+    var pid: pid_t { process.processIdentifier }
+
+    /// Everything gdb printed so far, for a failure's message.
+    var transcript: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return lines.suffix(60).joined(separator: "\n")
+    }
+
+    /// Kills `inferior` (when known) and gdb, and waits for gdb to exit.
+    func end(inferior: pid_t?) {
+        if let inferior { kill(inferior, SIGKILL) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
+
+/// Runs `body` on its own thread and waits for it up to `seconds` (nil when it did not finish): a
+/// host command that is meant to block while the provider sits at a breakpoint.
+final class BackgroundCommand<Result: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Swift.Result<Result, any Error>?
+
+    init(_ body: @escaping @Sendable () throws -> Result) {
+        Thread.detachNewThread { [self] in
+            result = Swift.Result { try body() }
+            done.signal()
+        }
+    }
+
+    /// The command's result once it finished, waiting up to `seconds`; nil if it is still running.
+    func wait(seconds: Double) throws -> Result? {
+        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+        return try result!.get()
+    }
+}
+
+/// What `/proc/PID/stat` and `/proc/PID/status` say about a process.
+enum ProcStatus {
+    /// The parent's pid, or nil when the process is gone.
+    static func parent(of pid: pid_t) -> pid_t? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // After "pid (comm) ": state, then the parent's pid.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? pid_t(fields[1]) : nil
+    }
+
+    /// The tracer's pid (0: none), or nil when the process is gone.
+    static func tracer(of pid: pid_t) -> pid_t? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("TracerPid:") }
+        return line.flatMap { pid_t($0.dropFirst("TracerPid:".count).trimmingCharacters(in: .whitespaces)) }
+    }
+}

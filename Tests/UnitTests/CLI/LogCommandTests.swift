@@ -153,6 +153,7 @@ struct LogCommandTests {
     func followsAcrossRotation() throws {
         // Synchronous: the test blocks on semaphores, which must not happen on the concurrency pool.
         try withTemporaryAppGroup { group in
+            try writeLog(group, "provider.log.1", ["oldest"])
             let path = try writeLog(group, "provider.log", ["before"])
             let shared = FollowerOutput()
             let arrived = DispatchSemaphore(value: 0)
@@ -168,6 +169,7 @@ struct LogCommandTests {
             /// Waits (bounded) for the follower to emit one more line.
             func next() -> Bool { arrived.wait(timeout: .now() + 30) == .success }
             #expect(next())
+            #expect(next())
             let handle = try #require(FileHandle(forWritingAtPath: path))
             handle.seekToEndOfFile()
             handle.write(Data("appended\n".utf8))
@@ -182,7 +184,7 @@ struct LogCommandTests {
             #expect(next())
             shared.stop()
             #expect(finished.wait(timeout: .now() + 30) == .success, "the follower did not stop")
-            #expect(shared.lines == ["before", "appended", "late in old", "after rotation"])
+            #expect(shared.lines == ["oldest", "before", "appended", "late in old", "after rotation"])
         }
     }
 }

@@ -123,6 +123,12 @@ package final class LogFollower {
         }
         // The watch is in place before the first read, so nothing written after it goes unnoticed.
         var current = try openLog()
+        defer {
+            if var log = current {
+                for line in log.splitter.finish() { emit(line) }
+                close(log.fd)
+            }
+        }
         let rotated = ProviderLogFile.rotated(path)
         if let fd = try ProviderLogFile.open(rotated) {
             // The older generation first, unless the log was rotated since it was opened above
@@ -134,12 +140,6 @@ package final class LogFollower {
                 for line in splitter.append(try SecureFile.readAll(fd: fd, path: rotated)) + splitter.finish() {
                     emit(line)
                 }
-            }
-        }
-        defer {
-            if var log = current {
-                for line in log.splitter.finish() { emit(line) }
-                close(log.fd)
             }
         }
         while true {

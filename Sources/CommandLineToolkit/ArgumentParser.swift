@@ -11,9 +11,11 @@ public func parseArguments(
     var index = 0
     var onlyPositionals = false
     let byName = Dictionary(uniqueKeysWithValues: options.map { ($0.name, $0) })
+    let byShort = Dictionary(uniqueKeysWithValues: options.compactMap { spec in spec.short.map { ($0, spec.name) } })
     while index < arguments.count {
-        let argument = arguments[index]
+        var argument = arguments[index]
         index += 1
+        if !onlyPositionals, let name = byShort[argument] { argument = name }
         if onlyPositionals || !argument.hasPrefix("--") || argument == "-" {
             if argument.hasPrefix("-"), argument != "-", !onlyPositionals {
                 throw UsageError(

@@ -4,6 +4,8 @@ import Foundation
 public struct OptionSpec: Sendable {
     /// `--name`.
     public let name: String
+    /// A one-letter spelling (`-f`), for the few options used often enough at a prompt to want one.
+    public let short: String?
     /// The value's placeholder (`N`, `PATH`); nil for a flag.
     public let value: String?
     /// Whether it may be given more than once.
@@ -18,10 +20,11 @@ public struct OptionSpec: Sendable {
 
     /// An option (with a `value` placeholder) or a flag (without one), taken as text.
     public init(
-        _ name: String, value: String? = nil, repeatable: Bool = false, required: Bool = false, help: String,
-        check: (@Sendable (_ text: String, _ name: String) throws -> Void)? = nil
+        _ name: String, short: String? = nil, value: String? = nil, repeatable: Bool = false, required: Bool = false,
+        help: String, check: (@Sendable (_ text: String, _ name: String) throws -> Void)? = nil
     ) {
         self.name = name
+        self.short = short
         self.value = value
         self.repeatable = repeatable
         self.required = required
@@ -106,9 +109,9 @@ public struct Flag: OptionDeclaration {
     /// The flag as the parser sees it.
     public let spec: OptionSpec
 
-    /// A flag named `name`.
-    public init(_ name: String, help: String) {
-        spec = OptionSpec(name, help: help)
+    /// A flag named `name`, also spelled `short` (`-f`) when one is given.
+    public init(_ name: String, short: String? = nil, help: String) {
+        spec = OptionSpec(name, short: short, help: help)
     }
 
     /// The flag's name (`--json`).

@@ -140,7 +140,7 @@ public final class ContentObserverCore: Sendable {
 
     /// `didEnumerate(_:)`.
     public func didEnumerate(_ records: [ContactRecord]) {
-        log.add("didEnumerate(\(Transcript.summarize(records.map(\.identifier))))") { $0.append(contentsOf: records) }
+        log.add("didEnumerate(\(Transcript.summarize(records)))") { $0.append(contentsOf: records) }
         pause?.pauseIfRequested()
     }
 
@@ -208,7 +208,7 @@ public final class ChangeObserverCore: Sendable {
 
     /// `didUpdate(_:)`.
     public func didUpdate(_ records: [ContactRecord]) {
-        log.add("didUpdate(\(Transcript.summarize(records.map(\.identifier))))") {
+        log.add("didUpdate(\(Transcript.summarize(records)))") {
             $0.changes.append(.update(records))
             $0.count += records.count
         }
@@ -216,6 +216,10 @@ public final class ChangeObserverCore: Sendable {
     }
 
     /// `didDelete(_:)`.
+    ///
+    /// The transcript shows identifiers only: the name the system had for each is in the system store,
+    /// which the engine does not keep in memory (`retainsContacts: false`), and reading it for every
+    /// traced delete would cost a store lookup per identifier in the middle of the provider's call.
     public func didDelete(_ identifiers: [String]) {
         log.add("didDelete(\(Transcript.summarize(identifiers)))") {
             $0.changes.append(.delete(identifiers))

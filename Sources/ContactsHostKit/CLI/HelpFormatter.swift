@@ -101,7 +101,11 @@ public enum HelpFormatter {
     }
 
     private static func optionRows(_ options: [OptionSpec]) -> String {
-        rows(options.map { ($0.synopsis, $0.help + ($0.required ? " (required)" : "")) })
+        // The short spelling after the long one, so a row still starts with the synopsis.
+        rows(
+            options.map {
+                ($0.synopsis + ($0.short.map { ", \($0)" } ?? ""), $0.help + ($0.required ? " (required)" : ""))
+            })
     }
 
     /// Two columns, the second aligned after the widest first cell.

@@ -12,7 +12,8 @@ public enum HostTool {
     public static var commands: [Command] {
         ContactCommands.all + [GenerateCommand.command] + SystemCommands.all + InteropCommands.all + CardDAVCommands.all
             + [
-                StepCommand.command, ConformanceCommand.command, PackageCommand.command, DemoCommand.command,
+                StepCommand.command, LogCommand.command, ConformanceCommand.command, PackageCommand.command,
+                DemoCommand.command,
                 DoctorCommand.command,
             ]
     }

@@ -104,6 +104,11 @@ struct ReliabilityBadInputCLITests {
             "watch": [
                 (["watch", "--bogus"], "--bogus"), (["watch", "--json", "--json"], "--json"), (["watch", "x"], "'x'"),
             ],
+            "log": [
+                (["log", "--bogus"], "--bogus"), (["log", "--level", "loud"], "--level"),
+                (["log", "--subsystem"], "--subsystem"), (["log", "-f", "--follow"], "--follow"),
+                (["log", "x"], "'x'"),
+            ],
             "step": [
                 (["step", "--bogus"], "--bogus"), (["step", "--timeout", "-1"], "--timeout"),
                 (["step", "--list", "--list"], "--list"),

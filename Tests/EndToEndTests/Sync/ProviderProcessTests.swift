@@ -51,7 +51,7 @@ struct ProviderProcessTests {
             let report = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
             #expect(report["systemCount"] as? Int == 1)
             #expect(lines.next(containing: "request: signal") != nil)
-            #expect(lines.next(containing: "didEnumerate(1 item: fore)") != nil)
+            #expect(lines.next(containing: "didEnumerate(1 item: fore \"Fore\")") != nil)
             #expect(lines.next(containing: "didFinishEnumeratingContent(upTo:") != nil)
             kill(process.processIdentifier, SIGTERM)
             #expect(lines.next(containing: "received signal \(SIGTERM)") != nil)

@@ -197,7 +197,7 @@ struct SyncEndToEndTests {
             let traced = try host(["signal", "--trace"], in: group)
             let lines = traced.stdout.split(separator: "\n").map(String.init)
             #expect(lines.first == "→ enumerateContent(in: (initial, 0))")
-            #expect(lines.contains("  didEnumerate(1 item: one)"))
+            #expect(lines.contains("  didEnumerate(1 item: one \"One\")"))
             #expect(lines.contains { $0.hasPrefix("  didFinishEnumeratingPage(upTo: (\"cps1:") })
             #expect(lines.contains { $0.hasPrefix("  didFinishEnumeratingContent(upTo: \"cps1:") })
             try stopProvider(group)

@@ -1,7 +1,6 @@
 import AppGroupStore
 import Foundation
 import Glibc
-import PreferencesLocation
 
 /// Puts the provider's `UserDefaults` suites inside the App Group, as on iOS.
 ///
@@ -14,6 +13,7 @@ import PreferencesLocation
 /// debuggers stop at or lose; issue 24). Only if that module could not take part (Foundation linked
 /// in a way that bypassed its `getenv`) does the provider re-execute itself once, as before.
 enum AppGroupPreferences {
+
     /// Set in the re-executed process, so a failed attempt can never loop.
     static let reexecMarker = "CONTACT_PROVIDER_PREFERENCES_REEXEC"
 
@@ -24,7 +24,7 @@ enum AppGroupPreferences {
         let environment = ProcessInfo.processInfo.environment
         let wanted = group.preferencesDirectory
         guard environment[AppGroup.preferencesEnvironmentVariable] != wanted else { return }
-        if preferences_location_set(wanted) == 0 { return }
+        if wanted.withCString({ setPreferencesLocation($0) }) == 0 { return }
         guard environment[reexecMarker] == nil else {
             warn(
                 "the re-executed provider still has \(AppGroup.preferencesEnvironmentVariable)="
@@ -79,3 +79,11 @@ enum AppGroupPreferences {
             Data("warning: \(message); UserDefaults suites will not be stored in the App Group\n".utf8))
     }
 }
+
+/// `preferences_location_set` from the `PreferencesLocation` C target, declared here rather than
+/// imported: a Clang module imported by `ContactProvider` (even `internal`) becomes a module every
+/// client must find when it type-checks against `ContactProvider.swiftmodule`, and a provider's
+/// sources must compile with `import ContactProvider` alone, as with Apple's SDK. The target stays
+/// a dependency, so its object (with the `getenv` that matters) is linked into every provider.
+@_silgen_name("preferences_location_set")
+private func setPreferencesLocation(_ directory: UnsafePointer<CChar>) -> Int32

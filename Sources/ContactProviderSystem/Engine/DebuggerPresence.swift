@@ -12,10 +12,24 @@ import Glibc
 /// a device treats a hung extension: its limits keep running. A developer who suspends it by hand
 /// without a debugger gets the same failure a slow provider gets, which keeps "slow" and "debugged"
 /// distinguishable (issue 24).
+///
+/// A system-call tracer (`strace`, `ltrace`) is a tracer too, but it never holds the process: it is
+/// not counted as a debugger, so a provider run under strace (the crash tests do) keeps every limit.
 package enum DebuggerPresence {
-    /// Whether process `pid` (this process when nil) has a tracer. False when it cannot be read.
+    /// The variable `contacts-host signal --wait-for-debugger` launches a provider with: it then waits
+    /// for a debugger before it serves, so that breakpoints are set before the first call, like
+    /// Xcode's "Wait for the executable to be launched".
+    package static let waitVariable = "CONTACT_PROVIDER_WAIT_FOR_DEBUGGER"
+
+    /// Tracers that only record system calls: never a debugger stop.
+    package static let recordingTracers: Set<String> = ["strace", "ltrace"]
+
+    /// Whether a debugger is attached to process `pid` (this process when nil): it has a tracer and
+    /// the tracer is not a system-call recorder. False when it cannot be read.
     package static func isTraced(pid: pid_t? = nil) -> Bool {
-        (tracerPID(of: pid) ?? 0) != 0
+        guard let tracer = tracerPID(of: pid), tracer != 0 else { return false }
+        let name = (try? String(contentsOfFile: "/proc/\(tracer)/comm", encoding: .utf8)) ?? ""
+        return !recordingTracers.contains(name.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The tracer's pid (0 for none), or nil when the status cannot be read (the process is gone).

@@ -7,7 +7,7 @@ extension SystemClient {
     /// Makes sure a provider runs, tells `announce` its pid, and returns once a debugger is attached
     /// to it and it listens for doorbells.
     ///
-    /// With no provider running, it launches one with ``ProviderRuntime/waitForDebuggerVariable``:
+    /// With no provider running, it launches one with ``DebuggerPresence/waitVariable``:
     /// that provider takes the domain's lock and waits for a debugger before it serves, so every
     /// breakpoint set on attach is in place for the first call. A provider already running (launched
     /// or `--foreground`) is attached to as it is. There is no time limit: a developer takes the time
@@ -24,7 +24,7 @@ extension SystemClient {
             let attempt = try LaunchBackoff.checkAndRecord(paths, executable: executable)
             let launched = try ProviderLauncher.launch(
                 executable: executable, paths: paths,
-                extraEnvironment: [ProviderRuntime.waitForDebuggerVariable: "1"])
+                extraEnvironment: [DebuggerPresence.waitVariable: "1"])
             LaunchBackoff.launched(attempt, pid: launched, paths: paths)
             // It holds the lock (with its pid written) before it waits: the pid is the one to attach to.
             pid = try pollUntil(timeout: 10) { providerPID == launched ? launched : nil }

@@ -137,6 +137,8 @@ package final class SystemClient: Sendable {
         let id = UniqueIdentifier.make()
         let message = Doorbell(kind: step ? .step : .signal, id: id, reply: wait, trace: trace)
         let executable = configuration.extensionPath ?? extensionPath
+        // Never stale code: a provider running another build than the registered one is retired first.
+        try retireStaleProvider()
         return try send(message, wait: wait, timeout: timeout, launch: executable ?? "", progress: progress)
     }
 

@@ -54,15 +54,10 @@ extension ProviderRuntime {
         }
     }
 
-    /// The variable `contacts-host signal --wait-for-debugger` launches a provider with: it then waits
-    /// for a debugger before it serves, so that breakpoints are set before the first call, like
-    /// Xcode's "Wait for the executable to be launched".
-    package static let waitForDebuggerVariable = "CONTACT_PROVIDER_WAIT_FOR_DEBUGGER"
-
-    /// With ``waitForDebuggerVariable`` set to `1`, says how to attach and waits (holding the lock,
+    /// With ``DebuggerPresence/waitVariable`` set to `1`, says how to attach and waits (holding the lock,
     /// before opening the doorbell) until a debugger is attached. `SIGTERM` still ends it (`disable`).
     func waitForDebuggerIfAsked() {
-        guard ProcessInfo.processInfo.environment[Self.waitForDebuggerVariable] == "1" else { return }
+        guard ProcessInfo.processInfo.environment[DebuggerPresence.waitVariable] == "1" else { return }
         let pid = getpid()
         log("waiting for a debugger: attach with 'gdb -p \(pid)' or 'lldb -p \(pid)'; it serves once attached")
         // The kernel announces no attach; /proc is read ten times a second while nobody is attached.

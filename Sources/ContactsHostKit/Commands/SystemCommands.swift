@@ -20,6 +20,9 @@ enum SystemCommands {
             The provider executable defaults to the already registered one, else $CONTACT_PROVIDER_EXTENSION,
             else the example 'demo-provider' built with this package. Defaults: page size \(DomainConfiguration.defaultPageSize),
             batch size \(DomainConfiguration.defaultBatchSize). Set CONTACT_PROVIDER_USER_DECISION=deny to simulate the user declining.
+            Registering a different executable than before is a different app: the system store starts empty, with no
+            sync anchor, and the previous provider is invalidated. A rebuilt executable at the same path keeps them;
+            the next signal retires a provider still running the old build.
             """,
         options: [
             EnableOptions.extensionPath, EnableOptions.pageSize, EnableOptions.batchSize, EnableOptions.hardCap,
@@ -58,9 +61,21 @@ enum SystemCommands {
                 groupNote = target.appGroupIdentifier.map { ", App Group \($0)" } ?? ""
             }
             let settings = try EnableOptions.Settings(arguments)
+            var replaced: String?
             try client.updateConfiguration { configuration in
+                if let executable, let previous = configuration.extensionPath, previous != executable {
+                    replaced = previous
+                }
                 if let executable { configuration.extensionPath = executable }
                 settings.apply(to: &configuration)
+            }
+            if let replaced {
+                // Another extension is another app on iOS: it never inherits the previous one's
+                // contacts or sync anchor, and the previous provider no longer serves.
+                try client.reset()
+                if client.isProviderRunning { _ = try client.invalidate(timeout: nil) }
+                context.output.err(
+                    "a different extension than \(replaced): the system store starts empty, with no sync anchor")
             }
             let manager = try ContactProviderManager(appGroup: context.appGroup)
             try await manager.enable()
@@ -234,7 +249,8 @@ enum SystemCommands {
                 appGroup: context.appGroup.path, appGroupSource: context.appGroupSource.rawValue,
                 domain: DefaultContactProviderDomain.identifier, enabled: configuration.enabled,
                 extensionPath: configuration.extensionPath, providerRunning: client.isProviderRunning,
-                providerPID: client.providerPID, pageSize: configuration.pageSize, batchSize: configuration.batchSize,
+                providerPID: client.providerPID, providerBuild: StatusJSON.buildText(client.servingBuild()),
+                pageSize: configuration.pageSize, batchSize: configuration.batchSize,
                 phase: syncState.phase.rawValue,
                 nextPage: syncState.phase == .content
                     ? (syncState.nextPage.map(PositionJSON.init) ?? PositionJSON(.initial)) : nil,
@@ -339,6 +355,8 @@ struct StatusJSON: Codable {
     var extensionPath: String?
     var providerRunning: Bool
     var providerPID: Int32?
+    /// Which build the running provider executes, against the registered executable (nil: none runs).
+    var providerBuild: String?
     var pageSize: Int
     var batchSize: Int
     var phase: String
@@ -348,13 +366,25 @@ struct StatusJSON: Codable {
     var systemCount: Int
     var lastSync: ReportJSON?
 
+    /// `current build (inode N, built …)`, or what makes it stale; nil when no provider runs.
+    static func buildText(_ build: SystemClient.ServingBuild) -> String? {
+        switch build {
+        case .none: return nil
+        case .current(_, let build): return "current build (\(build))"
+        case .stale(_, let running, _):
+            return "an older build (\(running)) than the registered executable: the next signal launches the new one"
+        case .unknown: return "build not comparable (no registered executable, or /proc unreadable)"
+        }
+    }
+
     var text: String {
         let source = AppGroup.Source(rawValue: appGroupSource)?.explanation ?? appGroupSource
         var lines = [
             "App Group: \(appGroup) (\(source))",
             "domain: \(domain) (\(enabled ? "enabled" : "disabled"))",
             "provider: \(extensionPath ?? "none registered")",
-            "provider process: \(providerRunning ? "running" + (providerPID.map { " (pid \($0))" } ?? "") : "not running")",
+            "provider process: \(providerRunning ? "running" + (providerPID.map { " (pid \($0))" } ?? "") : "not running")"
+                + (providerBuild.map { ", \($0)" } ?? ""),
             "page size: \(pageSize), batch size: \(batchSize)",
         ]
         if phase == "content" {

@@ -60,7 +60,7 @@ struct CompletionScriptTests {
             (["contacts-host", "sig"], "signal"),
             (["contacts-host", "system", "l"], "list"),
             (["contacts-host", "list", "--j"], "--json"),
-            (["contacts-host", "--app-group", "/tmp", "signal", "--w"], "--wait"),
+            (["contacts-host", "--app-group", "/tmp", "signal", "--tr"], "--trace"),
             (["contacts-host", "system", "search", "--em"], "--email"),
             (["contacts-host", "--generate-completion-script", "fi"], "fish"),
         ])

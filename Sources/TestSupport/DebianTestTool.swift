@@ -1,7 +1,7 @@
 import Foundation
 
 /// A tool the tests use that comes from Debian's packages, installed on first use by
-/// `Scripts/install-debian-test-tools.sh` (`strace` for the crash tests, `gdb` for the debugger tests).
+/// `Scripts/install-debian-test-tools.sh` (`strace` for the crash tests, `gdb` and `lldb-16` for the debugger tests).
 ///
 /// A fresh clone's `swift test` installs them itself (the tests run as root on CI). Where one cannot
 /// be installed, ``path(of:)`` throws the installer's reason, so a test that needs it fails with
@@ -40,12 +40,25 @@ public enum StraceTool {
     }
 }
 
-/// `gdb`, the debugger the debugging tests run a provider under (Debian 12's lldb packages and the
-/// toolchain's own lldb need a libpython Debian 12 lacks; gdb reads the Swift toolchain's DWARF).
+/// `gdb`, one of the two debuggers the debugging tests run a provider under (it reads the Swift
+/// toolchain's DWARF).
 public enum GDBTool {
     /// The path of `gdb`, installing it first if needed.
     public static func path() throws -> String {
         try DebianTestTool.path(of: "gdb")
+    }
+}
+
+/// Debian's `lldb-16`, the other debugger of the debugging tests. The toolchain's own `lldb` needs a
+/// `libpython` Debian 12 does not ship; Debian's build runs (without Swift's language plugin, so
+/// breakpoints, stepping and backtraces work and Swift variables are shown only in part).
+public enum LLDBTool {
+    /// The Debian package, which is also the command's name.
+    public static let package = "lldb-16"
+
+    /// The path of `lldb-16`, installing it first if needed.
+    public static func path() throws -> String {
+        try DebianTestTool.path(of: package)
     }
 }
 

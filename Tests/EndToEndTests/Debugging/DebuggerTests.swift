@@ -3,13 +3,13 @@ import Glibc
 import TestSupport
 import Testing
 
-/// Issue 24: a developer debugs their enumerator with a real debugger (gdb, Debian's package): the
+/// Issue 24: a developer debugs their enumerator with a real debugger (gdb or lldb, Debian's packages): the
 /// provider they start under it serves the sync, a breakpoint held past the framework's time limit
 /// does not fail the sync, and a provider that is merely slow still does.
 ///
 /// The holds below are the thing tested (a developer looking around at a breakpoint), not waits for
-/// something to happen: every wait for an event reads the line gdb or a process prints.
-@Suite("End to end: debugging a provider under gdb")
+/// something to happen: every wait for an event reads the line the debugger or a process prints.
+@Suite("End to end: debugging a provider under gdb and lldb")
 struct DebuggerTests {
     /// The line of `DemoEnumerator.swift` that starts the body of `function` (its `do {`).
     private static func breakpointLine(in function: String) throws -> Int {
@@ -29,38 +29,44 @@ struct DebuggerTests {
         BackgroundCommand { try ProcessRunner.host(["signal", "--wait", "--json", "--trace"], in: group) }
     }
 
-    private static func report(_ result: ProcessResult?, _ gdb: GDBSession) throws -> [String: Any] {
-        let finished = try #require(result, "the sync did not finish after the breakpoint was left\n\(gdb.transcript)")
+    private static func report(_ result: ProcessResult?, _ debuggerSession: DebuggerSession) throws -> [String: Any] {
+        let finished = try #require(
+            result, "the sync did not finish after the breakpoint was left\n\(debuggerSession.transcript)")
         #expect(finished.exitCode == 0, "\(finished)")
         return try jsonObject(finished)
     }
 
     @Test(
-        "A provider run under gdb in the foreground serves the signal; breakpoints held 15 s in enumerateContent and enumerateChanges do not fail the sync"
-    )
-    func breakpointsHeldPastTheLimit() throws {
+        "A provider run under the debugger in the foreground serves the signal; breakpoints held 15 s in enumerateContent and enumerateChanges do not fail the sync",
+        arguments: Debugger.allCases)
+    func breakpointsHeldPastTheLimit(debugger: Debugger) throws {
         try withTemporaryAppGroup { group in
             try host(["enable"], in: group)
             try host(["add", "--given-name", "Ada", "--family-name", "Lovelace", "--id", "ada"], in: group)
-            let gdb = try GDBSession(
-                executable: BuiltProducts.path("demo-provider"),
+            let debuggerSession = try DebuggerSession(
+                debugger, executable: BuiltProducts.path("demo-provider"),
                 arguments: ["--app-group", group.path, "--foreground"],
                 environment: group.environment)
-            defer { gdb.end(inferior: group.providerPID()) }
-            gdb.send("break DemoEnumerator.swift:\(try Self.breakpointLine(in: "enumerateContent"))")
-            gdb.send("break DemoEnumerator.swift:\(try Self.breakpointLine(in: "enumerateChanges"))")
-            gdb.send("run")
-            try #require(gdb.next(containing: "serving domain") != nil, "\(gdb.transcript)")
-            // The process gdb started is the one serving: no re-exec, no second provider.
+            defer { debuggerSession.end(inferior: group.providerPID()) }
+            let contentHit = debuggerSession.setBreakpoint(
+                file: "DemoEnumerator.swift", line: try Self.breakpointLine(in: "enumerateContent"))
+            let changesHit = debuggerSession.setBreakpoint(
+                file: "DemoEnumerator.swift", line: try Self.breakpointLine(in: "enumerateChanges"))
+            debuggerSession.send("run")
+            try #require(debuggerSession.next(containing: "serving domain") != nil, "\(debuggerSession.transcript)")
+            // The process the debugger started is the one serving: no re-exec, no second provider.
             let pid = try #require(group.providerPID())
-            #expect(ProcStatus.parent(of: pid) == gdb.pid, "the serving provider is not gdb's inferior")
-            #expect(ProcStatus.tracer(of: pid) == gdb.pid)
+            #expect(
+                ProcStatus.isDescendant(pid, of: debuggerSession.pid),
+                "the serving provider is not the debugger's inferior")
+            let tracer = try #require(ProcStatus.tracer(of: pid))
+            #expect(tracer != 0 && ProcStatus.isDescendant(tracer, of: debuggerSession.pid), "traced by \(tracer)")
 
             let content = Self.signalInBackground(group)
-            try #require(gdb.next(containing: "hit Breakpoint 1") != nil, "\(gdb.transcript)")
+            try #require(debuggerSession.next(containing: contentHit) != nil, "\(debuggerSession.transcript)")
             Thread.sleep(forTimeInterval: Self.hold)
-            gdb.send("continue")
-            let first = try Self.report(try content.wait(seconds: 120), gdb)
+            debuggerSession.send("continue")
+            let first = try Self.report(try content.wait(seconds: 120), debuggerSession)
             #expect(first["error"] == nil)
             #expect(first["updated"] as? Int == 1)
             let firstTrace = (first["transcript"] as? [String] ?? []).joined(separator: "\n")
@@ -68,10 +74,10 @@ struct DebuggerTests {
 
             try host(["add", "--given-name", "Grace", "--family-name", "Hopper", "--id", "grace"], in: group)
             let changes = Self.signalInBackground(group)
-            try #require(gdb.next(containing: "hit Breakpoint 2") != nil, "\(gdb.transcript)")
+            try #require(debuggerSession.next(containing: changesHit) != nil, "\(debuggerSession.transcript)")
             Thread.sleep(forTimeInterval: Self.hold)
-            gdb.send("continue")
-            let second = try Self.report(try changes.wait(seconds: 120), gdb)
+            debuggerSession.send("continue")
+            let second = try Self.report(try changes.wait(seconds: 120), debuggerSession)
             #expect(second["error"] == nil)
             #expect(second["updated"] as? Int == 1)
             #expect(group.providerPID() == pid)
@@ -109,9 +115,9 @@ struct DebuggerTests {
     }
 
     @Test(
-        "signal --wait-for-debugger launches a provider that waits; after 'gdb -p' it serves, a 4 s stop past a 2 s limit included"
-    )
-    func waitForDebugger() throws {
+        "signal --wait-for-debugger launches a provider that waits; attached with '-p' it serves, a 4 s stop past a 2 s limit included",
+        arguments: Debugger.allCases)
+    func waitForDebugger(debugger: Debugger) throws {
         try withTemporaryAppGroup { group in
             try host(["enable", "--extension", BuiltProducts.path("demo-provider"), "--page-timeout", "2"], in: group)
             try host(["add", "--given-name", "Ada", "--id", "ada"], in: group)
@@ -124,22 +130,23 @@ struct DebuggerTests {
             hostProcess.standardOutput = hostOutput
             hostProcess.standardError = hostErrors
             try hostProcess.run()
-            var gdb: GDBSession?
+            var debuggerSession: DebuggerSession?
             defer {
                 if hostProcess.isRunning { kill(hostProcess.processIdentifier, SIGKILL) }
                 hostProcess.waitUntilExit()
-                gdb?.end(inferior: group.providerPID())
+                debuggerSession?.end(inferior: group.providerPID())
             }
             let lines = ProviderProcessTests.Lines(hostErrors.fileHandleForReading)
             let waiting = try #require(lines.next(containing: "is waiting for a debugger"))
             let pid = try #require(group.providerPID())
-            #expect(waiting.contains("gdb -p \(pid)"), "\(waiting)")
+            #expect(waiting.contains("gdb -p \(pid)") && waiting.contains("lldb -p \(pid)"), "\(waiting)")
             #expect(ProcStatus.tracer(of: pid) == 0)
-            let session = try GDBSession(attachingTo: pid, environment: group.environment)
-            gdb = session
-            session.send("break DemoEnumerator.swift:\(try Self.breakpointLine(in: "enumerateContent"))")
+            let session = try DebuggerSession(debugger, attachingTo: pid, environment: group.environment)
+            debuggerSession = session
+            let hit = session.setBreakpoint(
+                file: "DemoEnumerator.swift", line: try Self.breakpointLine(in: "enumerateContent"))
             session.send("continue")
-            try #require(session.next(containing: "hit Breakpoint 1") != nil, "\(session.transcript)")
+            try #require(session.next(containing: hit) != nil, "\(session.transcript)")
             Thread.sleep(forTimeInterval: 4)
             session.send("continue")
             let report = try JSONSerialization.jsonObject(with: hostOutput.fileHandleForReading.readDataToEndOfFile())

@@ -2,13 +2,71 @@ import Foundation
 import Glibc
 import TestSupport
 
-/// A real gdb with a provider as its inferior, driven as a developer drives it: commands on its
-/// standard input, its console read line by line.
+/// A debugger the tests drive as a developer does: gdb, or Debian's lldb.
+enum Debugger: String, CaseIterable, CustomStringConvertible, Sendable {
+    case gdb
+    case lldb
+
+    var description: String { rawValue }
+
+    /// The debugger's executable, installed first if needed.
+    func path() throws -> String {
+        switch self {
+        case .gdb: try GDBTool.path()
+        case .lldb: try LLDBTool.path()
+        }
+    }
+
+    /// Arguments that start `executable arguments…` under the debugger (nothing runs until `run`).
+    func launchArguments(_ executable: String, _ arguments: [String]) -> [String] {
+        switch self {
+        case .gdb: ["-q", "-nx", "--args", executable] + arguments
+        case .lldb: ["--no-lldbinit", "--", executable] + arguments
+        }
+    }
+
+    /// Arguments that attach to `pid` (stopped once attached).
+    func attachArguments(_ pid: pid_t) -> [String] {
+        switch self {
+        case .gdb: ["-q", "-nx", "-p", "\(pid)"]
+        case .lldb: ["--no-lldbinit", "-p", "\(pid)"]
+        }
+    }
+
+    /// Settings so that nothing waits for a confirmation or a page key.
+    var quietCommands: [String] {
+        switch self {
+        case .gdb: ["set pagination off", "set confirm off"]
+        case .lldb: ["settings set auto-confirm true"]
+        }
+    }
+
+    /// The command that sets a breakpoint at `file:line`.
+    func breakpoint(file: String, line: Int) -> String {
+        switch self {
+        case .gdb: "break \(file):\(line)"
+        case .lldb: "breakpoint set --file \(file) --line \(line)"
+        }
+    }
+
+    /// What the debugger prints when the `number`th breakpoint set is hit.
+    func hitText(_ number: Int) -> String {
+        switch self {
+        case .gdb: "hit Breakpoint \(number),"
+        case .lldb: "stop reason = breakpoint \(number)."
+        }
+    }
+}
+
+/// A real debugger (gdb or lldb) with a provider as its inferior, driven as a developer drives it:
+/// commands on its standard input, its console read line by line.
 ///
-/// Every wait is for a line gdb prints (the signal) and bounded, so a breakpoint that never hits
-/// fails the test instead of hanging it. `end()` kills the inferior (SIGKILL works on a traced,
-/// stopped process) and then gdb.
-final class GDBSession: @unchecked Sendable {
+/// Every wait is for a line the debugger prints (the signal) and bounded, so a breakpoint that never
+/// hits fails the test instead of hanging it. `end()` kills the inferior (SIGKILL works on a traced,
+/// stopped process) and then the debugger.
+final class DebuggerSession: @unchecked Sendable {
+    /// Which debugger runs.
+    let debugger: Debugger
     private let process = Process()
     private let input = Pipe()
     private let condition = NSCondition()
@@ -16,27 +74,31 @@ final class GDBSession: @unchecked Sendable {
     private var lines: [String] = []
     private var consumed = 0
     private var ended = false
+    private var breakpoints = 0
 
-    /// Starts `gdb -q -nx --args executable arguments…` with `environment`; nothing runs until `run`.
-    convenience init(executable: String, arguments: [String], environment: [String: String]) throws {
-        try self.init(gdbArguments: ["--args", executable] + arguments, environment: environment)
+    /// Starts `executable arguments…` under `debugger` with `environment`; nothing runs until `run`.
+    convenience init(
+        _ debugger: Debugger, executable: String, arguments: [String], environment: [String: String]
+    ) throws {
+        try self.init(debugger, debugger.launchArguments(executable, arguments), environment: environment)
     }
 
-    /// Starts `gdb -q -nx -p pid`: attached (and the process stopped) once it prints its prompt.
-    convenience init(attachingTo pid: pid_t, environment: [String: String]) throws {
-        try self.init(gdbArguments: ["-p", "\(pid)"], environment: environment)
+    /// Attaches `debugger` to `pid` (the process stops once attached).
+    convenience init(_ debugger: Debugger, attachingTo pid: pid_t, environment: [String: String]) throws {
+        try self.init(debugger, debugger.attachArguments(pid), environment: environment)
     }
 
-    private init(gdbArguments: [String], environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: try GDBTool.path())
-        process.arguments = ["-q", "-nx"] + gdbArguments
+    private init(_ debugger: Debugger, _ arguments: [String], environment: [String: String]) throws {
+        self.debugger = debugger
+        process.executableURL = URL(fileURLWithPath: try debugger.path())
+        process.arguments = arguments
         process.environment = environment
         process.standardInput = input
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
         // A test runs on a Dispatch worker thread, which blocks almost every signal, and a spawned
-        // child inherits the mask: gdb with SIGCHLD blocked never notices its inferior stop, and
+        // child inherits the mask: a debugger with SIGCHLD blocked never notices its inferior stop, and
         // hangs at `run`. Spawn it with nothing blocked, as a shell would start it.
         var nothing = sigset_t()
         var previous = sigset_t()
@@ -66,17 +128,26 @@ final class GDBSession: @unchecked Sendable {
                 condition.unlock()
             }
         }
-        send("set pagination off")
-        send("set confirm off")
+        for command in debugger.quietCommands { send(command) }
     }
 
-    /// Types `command` at gdb's prompt (gdb reads it when it is at the prompt: not while the inferior runs).
+    /// Types `command` at the debugger's prompt (read when it is at the prompt: not while the inferior runs).
     func send(_ command: String) {
         input.fileHandleForWriting.write(Data((command + "\n").utf8))
     }
 
+    /// Sets a breakpoint at `file:line`; returns the text the debugger prints when it is hit.
+    func setBreakpoint(file: String, line: Int) -> String {
+        send(debugger.breakpoint(file: file, line: line))
+        condition.lock()
+        breakpoints += 1
+        let number = breakpoints
+        condition.unlock()
+        return debugger.hitText(number)
+    }
+
     /// The next line (after those already matched) containing `text`, waiting up to `seconds`; nil
-    /// when gdb ended or the time passed first.
+    /// when the debugger ended or the time passed first.
     func next(containing text: String, within seconds: Double = 120) -> String? {
         let limit = Date().addingTimeInterval(seconds)
         condition.lock()
@@ -91,17 +162,17 @@ final class GDBSession: @unchecked Sendable {
         }
     }
 
-    /// gdb's pid.
+    /// The debugger's pid.
     var pid: pid_t { process.processIdentifier }
 
-    /// Everything gdb printed so far, for a failure's message.
+    /// Everything the debugger printed so far, for a failure's message.
     var transcript: String {
         condition.lock()
         defer { condition.unlock() }
         return lines.suffix(60).joined(separator: "\n")
     }
 
-    /// Kills `inferior` (when known) and gdb, and waits for gdb to exit.
+    /// Kills `inferior` (when known) and the debugger, and waits for the debugger to exit.
     func end(inferior: pid_t?) {
         if let inferior { kill(inferior, SIGKILL) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
@@ -139,6 +210,17 @@ enum ProcStatus {
         // After "pid (comm) ": state, then the parent's pid.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         return fields.count > 1 ? pid_t(fields[1]) : nil
+    }
+
+    /// Whether `ancestor` is `pid` or one of its ancestors (lldb on Linux starts and traces its
+    /// inferior from a child `lldb-server`, gdb directly).
+    static func isDescendant(_ pid: pid_t, of ancestor: pid_t) -> Bool {
+        var current: pid_t? = pid
+        while let process = current, process > 1 {
+            if process == ancestor { return true }
+            current = parent(of: process)
+        }
+        return false
     }
 
     /// The tracer's pid (0: none), or nil when the process is gone.

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""A CardDAV proxy for the tests: forwards every request to a real server (Radicale) and, once,
-refuses a token-bearing sync-collection REPORT the way some servers do, so the provider's handling
-of a refused sync token is tested against real responses.
+"""A CardDAV proxy for the tests: forwards every request to a real server (Radicale, Xandikos) and,
+once, refuses a token-bearing sync-collection REPORT the way some servers do, so the provider's
+handling of a refused sync token is tested against real responses; or plays a server that has no
+sync-collection REPORT at all.
 
-    refusing_carddav_proxy.py UPSTREAM_BASE_URL CONTROL_FILE
+    refusing_carddav_proxy.py UPSTREAM_BASE_URL CONTROL_FILE [--without-sync-collection STATUS]
 
 Prints the port it listens on (127.0.0.1), one line, then serves until killed. While CONTROL_FILE
 exists, the next REPORT whose body carries a non-empty <D:sync-token> is answered with the status
@@ -13,6 +14,11 @@ the file names, and the file is removed:
     403          a bare 403 Forbidden, no body (no precondition)
     403-token    403 with the DAV:valid-sync-token precondition (RFC 6578 §3.2)
     412          412 Precondition Failed, no body
+    410-then-500 410 Gone, and the next sync-collection REPORT (the fresh listing) 500
+
+With --without-sync-collection, every sync-collection REPORT is answered with STATUS (403: with the
+DAV:supported-report precondition of RFC 3253 §3.6, as servers refuse a REPORT they lack; 501: no
+body), and PROPFIND answers no longer list sync-collection in DAV:supported-report-set.
 """
 import http.server
 import os
@@ -23,7 +29,18 @@ import urllib.request
 
 UPSTREAM = sys.argv[1].rstrip("/")
 CONTROL = sys.argv[2]
+WITHOUT_SYNC = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "--without-sync-collection" else None
 TOKEN = re.compile(rb"<(?:\w+:)?sync-token>[^<]+</(?:\w+:)?sync-token>")
+SYNC_COLLECTION = re.compile(rb"<(?:\w+:)?sync-collection[\s>/]")
+SUPPORTED_SYNC = re.compile(
+    rb"<(\w+:)?supported-report>\s*<(?:\w+:)?report>\s*<(?:\w+:)?sync-collection\s*/>\s*</(?:\w+:)?report>\s*"
+    rb"</(?:\w+:)?supported-report>"
+)
+UNSUPPORTED = (
+    b'<?xml version="1.0" encoding="utf-8"?>\n'
+    b'<D:error xmlns:D="DAV:"><D:supported-report/></D:error>'
+)
+state = {"fail_next_listing": False}
 PRECONDITION = (
     b'<?xml version="1.0" encoding="utf-8"?>\n'
     b'<D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>'
@@ -37,13 +54,23 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         pass
 
     def refusal(self, body):
-        if self.command != "REPORT" or not TOKEN.search(body) or not os.path.exists(CONTROL):
+        if self.command != "REPORT" or not SYNC_COLLECTION.search(body):
+            return None
+        if WITHOUT_SYNC is not None:
+            return WITHOUT_SYNC, UNSUPPORTED if WITHOUT_SYNC == 403 else b""
+        if state["fail_next_listing"] and not TOKEN.search(body):
+            state["fail_next_listing"] = False
+            return 500, b""
+        if not TOKEN.search(body) or not os.path.exists(CONTROL):
             return None
         with open(CONTROL) as handle:
             kind = handle.read().strip()
         os.unlink(CONTROL)
         if kind == "403-token":
             return 403, PRECONDITION
+        if kind == "410-then-500":
+            state["fail_next_listing"] = True
+            return 410, b""
         return int(kind), b""
 
     def forward(self):
@@ -68,6 +95,8 @@ class Proxy(http.server.BaseHTTPRequestHandler):
                 status, headers, payload = response.status, response.headers, response.read()
         except urllib.error.HTTPError as error:
             status, headers, payload = error.code, error.headers, error.read()
+        if WITHOUT_SYNC is not None and self.command == "PROPFIND":
+            payload = SUPPORTED_SYNC.sub(b"", payload)
         self.send_response(status)
         for name, value in headers.items():
             if name.lower() not in ("content-length", "transfer-encoding", "connection", "server", "date"):

@@ -1,5 +1,6 @@
-// The two requests a sync needs: a sync-collection REPORT (RFC 6578) and an addressbook-multiget
-// REPORT (RFC 6352 §8.7), over URLSession.
+// The requests a sync needs: a sync-collection REPORT (RFC 6578), or on a server without it a
+// PROPFIND listing of ETags (ETagListing.swift), and an addressbook-multiget REPORT (RFC 6352 §8.7),
+// over URLSession.
 
 import ContactProvider
 
@@ -9,6 +10,8 @@ enum SyncCollectionResult: Sendable {
     case changes(changed: [String], removed: [String], token: String)
     /// The server no longer accepts the token (`DAV:valid-sync-token` precondition).
     case tokenInvalid
+    /// The server has no sync-collection REPORT (it refused one with an empty token).
+    case unsupported
 }
 
 /// A small CardDAV client for one address book collection.
@@ -28,7 +31,50 @@ struct CardDAVClient: Sendable {
         session = URLSession(configuration: sessionConfiguration, delegate: CredentialsRejected(), delegateQueue: nil)
     }
 
-    /// Lists members changed and removed since `token` (an empty token lists every member).
+    /// Lists members changed and removed since `token` (an empty token lists every member), by
+    /// sync-collection, or by an ETag listing diffed against the one the token names when the server
+    /// has no sync-collection (or the token is of that mode). `listings` keeps the ETag listings.
+    func changes(from token: String, listings: ETagListingStore) async throws -> SyncCollectionResult {
+        if !token.hasPrefix(ETagListing.tokenPrefix) {
+            let result = try await syncCollection(from: token)
+            guard case .unsupported = result else { return result }
+        }
+        let current = try await etagListing()
+        try listings.save(current)
+        if token.isEmpty || !token.hasPrefix(ETagListing.tokenPrefix) {
+            return .changes(changed: Array(current.etags.keys), removed: [], token: current.token)
+        }
+        guard let earlier = listings.listing(for: token) else { return .tokenInvalid }
+        let (changed, removed) = current.changes(since: earlier)
+        return .changes(changed: changed, removed: removed, token: current.token)
+    }
+
+    /// Every member card and its ETag: `PROPFIND Depth: 1` for `DAV:getetag` (RFC 4918 §9.1).
+    func etagListing() async throws -> ETagListing {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:getetag/></D:prop></D:propfind>
+            """
+        let (status, data) = try await send("PROPFIND", body: body, depth: "1")
+        guard status == 207 else {
+            throw CardDAVError.http(method: "PROPFIND", url: configuration.url.absoluteString, status: status)
+        }
+        var etags: [String: String] = [:]
+        let collectionPath = configuration.url.path
+        for response in try parse(data).responses {
+            if response.href.hasSuffix("/") || Self.samePath(response.href, collectionPath) { continue }
+            guard let etag = response.etag else {
+                throw CardDAVError.badResponse(
+                    url: configuration.url.absoluteString, reason: "the listing has no DAV:getetag for \(response.href)"
+                )
+            }
+            etags[response.href] = etag
+        }
+        return ETagListing(etags: etags)
+    }
+
+    /// Lists members changed and removed since `token` with a sync-collection REPORT (an empty token
+    /// lists every member).
     func syncCollection(from token: String) async throws -> SyncCollectionResult {
         let tokenElement = token.isEmpty ? "<D:sync-token/>" : "<D:sync-token>\(Self.escape(token))</D:sync-token>"
         let body = """
@@ -44,6 +90,12 @@ struct CardDAVClient: Sendable {
         // credentials), 404 (the collection itself is gone), 405/501 (no sync-collection at all).
         if !token.isEmpty, (400..<500).contains(status), ![401, 404, 405, 407].contains(status) {
             return .tokenInvalid
+        }
+        // A server without sync-collection refuses the REPORT itself: 403 with the DAV:supported-report
+        // precondition (RFC 3253 §3.6), 400, 405 or 501. The ETag listing takes over; a server that
+        // refuses that too reports its own error.
+        if token.isEmpty, [400, 403, 405, 501].contains(status) {
+            return .unsupported
         }
         guard status == 207 else {
             throw CardDAVError.http(

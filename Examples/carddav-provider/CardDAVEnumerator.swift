@@ -1,6 +1,9 @@
 // The enumerator: content pages from a listing of the address book, changes from the server's
 // sync-token (RFC 6578), both fetched with addressbook-multiget.
 //
+// A server without sync-collection is synced by ETag listings instead (ETagListing.swift); its
+// tokens are `etags:<hash>` and go through the same markers and anchors.
+//
 // Markers and anchors:
 // - A content page's generation marker is the sync-token of the listing taken for the first page.
 //   A later page whose listing has another token cannot be continued safely (offsets shift when
@@ -19,11 +22,13 @@ import Contacts
 final class CardDAVEnumerator: ContactItemEnumerator {
     private let container: URL
     private var hrefIdentifiers: HrefIdentifiers
+    private let listings: ETagListingStore
 
     init(container: URL) {
         self.container = container
-        hrefIdentifiers = HrefIdentifiers(
-            directory: container.appendingPathComponent("carddav-state", isDirectory: true))
+        let state = container.appendingPathComponent("carddav-state", isDirectory: true)
+        hrefIdentifiers = HrefIdentifiers(directory: state)
+        listings = ETagListingStore(stateDirectory: state)
     }
 
     private func makeClient() throws -> CardDAVClient {
@@ -35,7 +40,8 @@ final class CardDAVEnumerator: ContactItemEnumerator {
     func enumerateContent(in page: ContactItemPage, for observer: any ContactItemContentObserver) async {
         do {
             let client = try makeClient()
-            guard case .changes(let members, _, let token) = try await client.syncCollection(from: "") else {
+            guard case .changes(let members, _, let token) = try await client.changes(from: "", listings: listings)
+            else {
                 throw CardDAVError.badResponse(
                     url: client.configuration.url.absoluteString, reason: "an empty sync-token was refused")
             }
@@ -80,7 +86,8 @@ final class CardDAVEnumerator: ContactItemEnumerator {
             let from = marker.first.map(String.init) ?? ""
             let seen = marker.count > 1 ? String(marker[1]) : nil
             guard !from.isEmpty,
-                case .changes(let changed, let removed, let token) = try await client.syncCollection(from: from)
+                case .changes(let changed, let removed, let token) = try await client.changes(
+                    from: from, listings: listings)
             else {
                 observer.didFinishEnumeratingChangesWithError(ContactProviderError.changeAnchorExpired)
                 return

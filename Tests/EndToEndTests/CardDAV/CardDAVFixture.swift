@@ -2,28 +2,41 @@ import Foundation
 import TestSupport
 import Testing
 
-/// One test's world: a Radicale with an empty address book, an App Group whose domain runs the
-/// `carddav-provider` example pointed at it, and a client that edits the server behind its back.
+/// One test's world: a real CardDAV server (Radicale or Xandikos) with an empty address book, maybe
+/// behind the refusing proxy, an App Group whose domain runs the `carddav-provider` example pointed at
+/// it (through the proxy, when there is one), and a client that edits the server behind its back.
 ///
-/// Made only by ``withCardDAVFixture(credentials:enableOptions:isolation:_:)``, which always stops the
-/// provider and the server and removes the App Group.
+/// Made only by ``withCardDAVFixture(server:proxy:credentials:enableOptions:isolation:_:)``, which
+/// always stops the provider, the proxy and the server and removes the App Group.
 final class CardDAVFixture: @unchecked Sendable {
-    let server: RadicaleServer
+    let server: any CardDAVTestServer
+    let proxy: CardDAVRefusingProxy?
     let group: TemporaryAppGroup
+    /// Edits the address book directly on the server (not through the proxy).
     let book: CardDAVTestClient
 
-    fileprivate init(server: RadicaleServer, group: TemporaryAppGroup, credentials: (user: String, password: String)?) {
+    fileprivate init(
+        server: any CardDAVTestServer, proxy: CardDAVRefusingProxy?, group: TemporaryAppGroup,
+        credentials: (user: String, password: String)?
+    ) {
         self.server = server
+        self.proxy = proxy
         self.group = group
         book = CardDAVTestClient(
-            collection: URL(string: "tester/contacts/", relativeTo: server.baseURL)!.absoluteURL,
+            collection: URL(string: server.addressBookPath, relativeTo: server.baseURL)!.absoluteURL,
             credentials: credentials)
     }
 
-    /// Creates `tester/contacts/` and enables the domain with `enableOptions`.
+    /// The address book as the provider sees it: through the proxy, if any.
+    var providerURL: URL {
+        guard let proxy else { return book.collection }
+        return URL(string: server.addressBookPath, relativeTo: proxy.baseURL)!.absoluteURL
+    }
+
+    /// Creates the address book and enables the domain with `enableOptions`.
     fileprivate func setUp(credentials: (user: String, password: String)?, enableOptions: [String]) async throws {
         try await book.createAddressBook()
-        var configure = ["carddav", "configure", "--url", book.collection.absoluteString]
+        var configure = ["carddav", "configure", "--url", providerURL.absoluteString]
         if let credentials {
             let passwordFile = group.path + "/password"
             _ = FileManager.default.createFile(
@@ -57,12 +70,14 @@ final class CardDAVFixture: @unchecked Sendable {
     }
 }
 
-/// Runs `body` with a fresh ``CardDAVFixture``: starts Radicale, creates `tester/contacts/` and enables
-/// the domain (in a temporary App Group) with `enableOptions`; then, whether `body` returns or throws
-/// (or the setup fails), invalidates the provider, removes the App Group (stopping any provider left)
-/// and stops the server.
+/// Runs `body` with a fresh ``CardDAVFixture``: starts the server (and the proxy), creates the address
+/// book and enables the domain (in a temporary App Group) with `enableOptions`; then, whether `body`
+/// returns or throws (or the setup fails), invalidates the provider, removes the App Group (stopping
+/// any provider left) and stops the proxy and the server.
 ///
 /// - Parameters:
+///   - server: which server.
+///   - proxy: the refusing proxy's mode, or nil for none.
 ///   - credentials: basic authentication for the server (the provider reads the password from a file).
 ///   - enableOptions: extra `contacts-host enable` options (`--page-size`, `--batch-size`).
 ///   - isolation: the caller's actor (inferred).
@@ -70,15 +85,19 @@ final class CardDAVFixture: @unchecked Sendable {
 /// - Returns: what `body` returns.
 @discardableResult
 func withCardDAVFixture<Result>(
+    server kind: CardDAVServerKind = .radicale, proxy mode: CardDAVRefusingProxy.Mode? = nil,
     credentials: (user: String, password: String)? = nil, enableOptions: [String] = [],
     isolation: isolated (any Actor)? = #isolation, _ body: (CardDAVFixture) async throws -> Result
 ) async throws -> Result {
-    let server = try RadicaleServer(python: try PythonTestTools.python(), credentials: credentials)
+    let python = try PythonTestTools.python()
+    let server = try kind.start(python: python, credentials: credentials)
     defer { server.stop() }
+    let proxy = try mode.map { try CardDAVRefusingProxy(python: python, upstream: server.baseURL, mode: $0) }
+    defer { proxy?.stop() }
     return try await withTemporaryAppGroup(isolation: isolation) { group in
         // The provider ends first; the App Group goes next (withTemporaryAppGroup), the server last.
         defer { _ = try? ProcessRunner.host(["invalidate"], in: group) }
-        let fixture = CardDAVFixture(server: server, group: group, credentials: credentials)
+        let fixture = CardDAVFixture(server: server, proxy: proxy, group: group, credentials: credentials)
         try await fixture.setUp(credentials: credentials, enableOptions: enableOptions)
         return try await body(fixture)
     }

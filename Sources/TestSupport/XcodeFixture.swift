@@ -16,6 +16,8 @@ public struct XcodeFixture {
     public var projectSettings: [(String, PBXProjWriter.Value)] = [
         ("SWIFT_ACTIVE_COMPILATION_CONDITIONS", .string("DEBUG $(inherited)")), ("SDKROOT", .string("iphoneos")),
     ]
+    /// The project's configurations' `baseConfigurationReference` (an `.xcconfig` file reference id).
+    public var projectConfigurationFile: String?
     /// Swift package references of the project.
     public var packageReferences: [String] = []
     private var targets: [String] = []
@@ -75,12 +77,14 @@ public struct XcodeFixture {
     }
 
     /// A native target with its Sources phase (`sources`: file reference ids), synchronized folders,
-    /// Debug and Release configurations of `settings`, and package products `packages`
-    /// (`XCSwiftPackageProductDependency` ids). `id` may be reserved beforehand.
+    /// Debug and Release configurations of `settings` (based on the `.xcconfig` file reference
+    /// `configurationFile`, if any), and package products `packages` (`XCSwiftPackageProductDependency`
+    /// ids). `id` may be reserved beforehand.
     @discardableResult
     public mutating func target(
         id: String? = nil, _ name: String, productType: String, sources: [String] = [],
-        synchronizedFolders: [String] = [], settings: [(String, PBXProjWriter.Value)] = [], packages: [String] = []
+        synchronizedFolders: [String] = [], settings: [(String, PBXProjWriter.Value)] = [], packages: [String] = [],
+        configurationFile: String? = nil
     ) -> String {
         let buildFiles = sources.map { reference in
             pbxproj.add(
@@ -95,7 +99,7 @@ public struct XcodeFixture {
         let configurations = ["Debug", "Release"].map { configuration in
             pbxproj.add(
                 "XCBuildConfiguration", comment: configuration,
-                [
+                (configurationFile.map { [("baseConfigurationReference", .reference($0))] } ?? []) + [
                     ("buildSettings", .dictionary(settings + [("PRODUCT_NAME", .string("$(TARGET_NAME)"))])),
                     ("name", .string(configuration)),
                 ])
@@ -163,7 +167,9 @@ public struct XcodeFixture {
             let configurations = ["Debug", "Release"].map { configuration in
                 pbxproj.add(
                     "XCBuildConfiguration", comment: configuration,
-                    [("buildSettings", .dictionary(projectSettings)), ("name", .string(configuration))])
+                    (projectConfigurationFile.map { [("baseConfigurationReference", .reference($0))] } ?? []) + [
+                        ("buildSettings", .dictionary(projectSettings)), ("name", .string(configuration)),
+                    ])
             }
             let list = pbxproj.add(
                 "XCConfigurationList", comment: "Build configuration list for PBXProject \"\(name)\"",

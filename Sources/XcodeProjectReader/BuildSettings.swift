@@ -1,7 +1,9 @@
 import Foundation
 
-/// The build settings of one target in one configuration: the target's values over the project's,
-/// as Xcode resolves them (xcconfig files and other targets are not read).
+/// The build settings of one target in one configuration, as Xcode resolves them, lowest first: the
+/// project's `.xcconfig` (its configuration's `baseConfigurationReference`), the project's settings,
+/// the target's `.xcconfig`, the target's settings; `$(inherited)` at each level is the level below.
+/// Other targets' settings are never read.
 public struct BuildSettings: Sendable {
     /// The configuration read (`Debug`, else the list's default, else its first).
     public let configuration: String
@@ -20,17 +22,24 @@ public struct BuildSettings: Sendable {
         _ = try project.object(targetList, referencedBy: target.id, key: "buildConfigurationList")
         let (name, targetValues, configurationID) = try Self.configuration(of: targetList, in: project, named: nil)
         var projectValues: [String: PropertyListValue] = [:]
+        var projectConfigurationID: String?
         if let projectList = try project.string("buildConfigurationList", of: project.rootID) {
             _ = try project.object(projectList, referencedBy: project.rootID, key: "buildConfigurationList")
-            projectValues = try Self.configuration(of: projectList, in: project, named: name).values
+            let projectConfiguration = try Self.configuration(of: projectList, in: project, named: name)
+            projectValues = projectConfiguration.values
+            projectConfigurationID = projectConfiguration.id
         }
+        let paths = try GroupPaths(project: project)
         var merged: [String: [String]] = [:]
-        for (key, value) in projectValues { merged[key] = Self.words(value) }
-        for (key, value) in targetValues {
-            let words = Self.words(value)
-            let inherited = merged[key] ?? []
-            merged[key] = words.flatMap { $0 == "$(inherited)" || $0 == "${inherited}" ? inherited : [$0] }
+        func apply(_ level: [String: [String]]) {
+            for (key, words) in level {
+                merged[key] = words.flatMap { PropertyListWords.isInherited($0) ? merged[key] ?? [] : [$0] }
+            }
         }
+        apply(try Self.configurationFile(of: projectConfigurationID, named: name, in: project, paths: paths))
+        apply(projectValues.mapValues(Self.words))
+        apply(try Self.configurationFile(of: configurationID, named: name, in: project, paths: paths))
+        apply(targetValues.mapValues(Self.words))
         configuration = name
         values = merged
         sourceRoot = project.sourceRoot
@@ -60,26 +69,39 @@ public struct BuildSettings: Sendable {
         return (name, try project.dictionary("buildSettings", of: id), id)
     }
 
+    /// The settings of configuration `id`'s `.xcconfig`, if it has one: a `baseConfigurationReference`
+    /// (a file reference), or Xcode 16's `baseConfigurationReferenceAnchor` (a synchronized folder) with
+    /// `baseConfigurationReferenceRelativePath`.
+    private static func configurationFile(
+        of id: String?, named name: String, in project: XcodeProject, paths: GroupPaths
+    ) throws -> [String: [String]] {
+        guard let id else { return [:] }
+        let path: String?
+        if let reference = try project.string("baseConfigurationReference", of: id) {
+            _ = try project.object(reference, referencedBy: id, key: "baseConfigurationReference")
+            path = try paths.path(of: reference)
+        } else if let anchor = try project.string("baseConfigurationReferenceAnchor", of: id),
+            let relative = try project.string("baseConfigurationReferenceRelativePath", of: id)
+        {
+            _ = try project.object(anchor, referencedBy: id, key: "baseConfigurationReferenceAnchor")
+            path = try paths.path(of: anchor).map { ($0 as NSString).appendingPathComponent(relative) }
+        } else {
+            return [:]
+        }
+        guard let path else {
+            throw XcodeProjectError(
+                file: project.pbxprojPath, objectID: id, "(XCBuildConfiguration) its xcconfig is outside the project")
+        }
+        return try ConfigurationFile(
+            path: path, configuration: name, pbxprojPath: project.pbxprojPath, reference: id
+        ).values
+    }
+
     /// A setting's words: a list as is, a string split at white space (quotes kept together).
     private static func words(_ value: PropertyListValue) -> [String] {
         switch value {
         case .array(let elements): return elements.compactMap(\.string)
-        case .string(let text):
-            var words: [String] = []
-            var current = ""
-            var quoted = false
-            for character in text {
-                if character == "\"" {
-                    quoted.toggle()
-                } else if character.isWhitespace && !quoted {
-                    if !current.isEmpty { words.append(current) }
-                    current = ""
-                } else {
-                    current.append(character)
-                }
-            }
-            if !current.isEmpty { words.append(current) }
-            return words.isEmpty ? [""] : words
+        case .string(let text): return PropertyListWords.split(text)
         default: return []
         }
     }

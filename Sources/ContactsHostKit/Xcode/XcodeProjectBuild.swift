@@ -87,6 +87,7 @@ enum XcodeProjectBuild {
         }
         defer { close(lock) }
         while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
+        try PackageReachability.check(target, scratchPath: scratchPath)
         output.err("building \(target.target.name) from \(target.project.bundlePath) (swift build in \(directory))…")
         let arguments = [
             "swift", "build", "--package-path", directory, "--scratch-path", scratchPath, "--product",

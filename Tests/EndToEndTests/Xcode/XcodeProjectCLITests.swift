@@ -184,4 +184,34 @@ struct XcodeProjectCLITests {
             }
         }
     }
+
+    @Test(
+        "a Swift package that cannot be fetched is refused in one line naming it and the target, at once; nothing is enabled"
+    )
+    func unreachablePackage() throws {
+        var fixture = XcodeFixture(name: "Unreachable")
+        fixture.file("P/Info.plist", XcodeFixture.infoPlist(extensionPoint: XcodeFixture.contactProviderPoint))
+        fixture.file("P/Provider.swift", "import ContactProvider\n")
+        // A repository that does not exist: SwiftPM alone retried it for about 55 minutes.
+        let url = "file:///nonexistent-\(UUID().uuidString)/Missing.git"
+        let remote = fixture.remotePackage(url, version: "1.0.0", product: "Missing")
+        let folder = fixture.synchronizedFolder("P")
+        fixture.mainGroupChildren = [folder]
+        fixture.target(
+            "P", productType: XcodeFixture.extensionKitProduct, synchronizedFolders: [folder],
+            settings: [("INFOPLIST_FILE", .string("P/Info.plist"))], packages: [remote.product])
+        try XcodeHarness.withProject(fixture) { project in
+            try withTemporaryAppGroup { group in
+                let result = try XcodeHarness.host(
+                    ["enable", "--xcode-project", project + "/Unreachable.xcodeproj"], in: group, expect: 1)
+                let refusal = result.stderrLines.filter { !$0.hasPrefix("warning:") }
+                #expect(refusal.count == 1, "\(result)")
+                #expect(result.stderr.contains("the Swift package \(url) of target P cannot be fetched"), "\(result)")
+                #expect(result.stderr.contains("git ls-remote"), "git's own reason is named: \(result)")
+                #expect(!result.stderr.contains("building P"), "swift build never started: \(result)")
+                let status = try jsonObject(try XcodeHarness.host(["status", "--json"], in: group))
+                #expect(status["enabled"] as? Bool != true, "\(status)")
+            }
+        }
+    }
 }

@@ -113,6 +113,68 @@ struct XcodeProjectReaderTests {
     }
 
     @Test(
+        "xcconfig files: the project's under its settings, the target's under its own, #include, [config=] and [sdk=] conditions, $(inherited) at each level"
+    )
+    func configurationFiles() throws {
+        var fixture = XcodeFixture(name: "Configured")
+        fixture.file("P/Info.plist", XcodeFixture.infoPlist(extensionPoint: XcodeFixture.contactProviderPoint))
+        fixture.file("P/Provider.swift", "import ContactProvider\n")
+        fixture.file(
+            "Config/Shared.xcconfig",
+            """
+            // Shared by every target (a comment; so is the end of the next line)
+            SWIFT_VERSION = 5.0 // Swift 5 mode
+            SWIFT_ACTIVE_COMPILATION_CONDITIONS = SHARED
+            #include? "Missing.xcconfig"
+
+            """)
+        fixture.file(
+            "Config/Extension.xcconfig",
+            """
+            #include "Features.xcconfig"
+            SWIFT_ACTIVE_COMPILATION_CONDITIONS = $(inherited) FROM_XCCONFIG
+            SWIFT_ACTIVE_COMPILATION_CONDITIONS[config=Release] = $(inherited) RELEASE_ONLY
+            SWIFT_ACTIVE_COMPILATION_CONDITIONS[sdk=macosx*] = $(inherited) MAC_ONLY
+            SWIFT_UPCOMING_FEATURE_EXISTENTIAL_ANY[sdk=iphonesimulator*] = YES
+            SWIFT_VERSION[arch=arm64] = 4.2
+
+            """)
+        fixture.file("Config/Features.xcconfig", "SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor\n")
+        let shared = fixture.fileReference("Shared.xcconfig")
+        let own = fixture.fileReference("Extension.xcconfig")
+        let folder = fixture.synchronizedFolder("P")
+        fixture.mainGroupChildren = [fixture.group("Config", children: [shared, own]), folder]
+        fixture.projectConfigurationFile = shared
+        fixture.projectSettings = [("SWIFT_ACTIVE_COMPILATION_CONDITIONS", .string("DEBUG $(inherited)"))]
+        fixture.target(
+            "P", productType: XcodeFixture.extensionKitProduct, synchronizedFolders: [folder],
+            settings: [
+                ("INFOPLIST_FILE", .string("P/Info.plist")),
+                ("SWIFT_ACTIVE_COMPILATION_CONDITIONS", .string("$(inherited) TARGET")),
+            ],
+            configurationFile: own)
+        try withProject(fixture) { path in
+            let target = try ContactProviderTarget(project: try XcodeProject(path: path))
+            #expect(
+                target.compilation.languageMode == "5", "the project's xcconfig; the arm64-only line is not this build")
+            #expect(target.compilation.defaultIsolation == "MainActor", "from the target xcconfig's #include")
+            #expect(target.compilation.upcomingFeatures.contains("ExistentialAny"), "the simulator SDK's line")
+            #expect(target.compilation.conditions == ["DEBUG", "SHARED", "FROM_XCCONFIG", "TARGET"])
+            #expect(!target.sources.swiftFiles.contains { $0.path.hasSuffix(".xcconfig") })
+        }
+
+        // A missing base file is refused, naming the configuration object.
+        fixture.files["Config/Features.xcconfig"] = nil
+        try withProject(fixture) { path in
+            let error = try #require(throws: XcodeProjectError.self) {
+                try ContactProviderTarget(project: try XcodeProject(path: path))
+            }
+            #expect(error.message.contains("Features.xcconfig"), "\(error.message)")
+            #expect(error.message.contains("missing or unreadable"), "\(error.message)")
+        }
+    }
+
+    @Test(
         "an NSExtension Info.plist, approachable concurrency, main-actor isolation, and every object version",
         arguments: [54, 77, 100])
     func nsExtensionAndSettings(objectVersion: Int) throws {

@@ -132,6 +132,7 @@ final class SizeRun {
 
         // P3 through the CLI: `signal --wait` on a fresh system store (a reset first, not timed).
         var cliFullSyncs: [Double] = []
+        var firstSignals: [Double] = []
         var cliEnvironment = self.environment(group)
         cliEnvironment["CONTACTS_HOST_PEAK_RSS_FILE"] = nil
         for _ in 0..<repetitions.fullSyncs {
@@ -142,6 +143,13 @@ final class SizeRun {
                 throw BenchError("contacts-host signal --wait failed (exit \(run.exitCode))")
             }
             cliFullSyncs.append(run.milliseconds)
+            // P6: the signal right after it, which used to wait behind the system store's compaction.
+            let next = try Measure.spawn(
+                [products + "/contacts-host", "signal", "--wait", "--timeout", "600"], environment: cliEnvironment)
+            guard next.exitCode == 0 else {
+                throw BenchError("contacts-host signal --wait after a full sync failed (exit \(next.exitCode))")
+            }
+            firstSignals.append(next.milliseconds)
         }
         try signalAndCheck(client, expectCount: n)
         figures.append(
@@ -149,6 +157,10 @@ final class SizeRun {
                 id: "P3", path: "cli", n: n, medianMs: Measure.median(cliFullSyncs),
                 referenceMs: Measure.median(fullSyncs),
                 note: "reference = the in-process full sync of the same run"))
+        figures.append(
+            Figure(
+                id: "P6", path: "cli", n: n, medianMs: Measure.median(firstSignals),
+                note: "the first signal --wait right after a CLI full sync (a compaction due then gives way to it)"))
         try runAfterFullSync(group: group, database: database, client: client, baselineFullSync: baselineFullSync)
     }
 

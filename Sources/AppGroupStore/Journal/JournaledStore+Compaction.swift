@@ -4,8 +4,14 @@ import Glibc
 // Compaction: folding the journal into a new snapshot, and writing snapshots and journals.
 extension JournaledStore {
     /// Compacts when the journal has grown past the snapshot (and past `minimumJournalBytes`).
+    ///
+    /// `shouldStop` is asked every 65,536 contacts read and every MiB written; when it says yes, the
+    /// compaction is abandoned (its temporary file removed, the store as it was) and this returns
+    /// false: a long compaction never keeps a waiting sync from being served (issue 27, item 4).
     @discardableResult
-    package func compactIfNeeded(minimumJournalBytes: Int = 256 * 1024) throws -> Bool {
+    package func compactIfNeeded(minimumJournalBytes: Int = 256 * 1024, shouldStop: () -> Bool = { false }) throws
+        -> Bool
+    {
         var snapshotInfo = stat()
         var journalInfo = stat()
         guard stat(journalPath, &journalInfo) == 0 else { return false }
@@ -13,10 +19,17 @@ extension JournaledStore {
         let journalSize = Int(journalInfo.st_size)
         guard journalSize > max(snapshotSize, minimumJournalBytes) else { return false }
         MemoryTrim.returnFreeMemory()
-        try compact()
-        MemoryTrim.returnFreeMemory()
+        defer { MemoryTrim.returnFreeMemory() }
+        do {
+            try compact(shouldStop: shouldStop)
+        } catch is CompactionInterrupted {
+            return false
+        }
         return true
     }
+
+    /// Thrown inside ``compact(shouldStop:)`` when `shouldStop` said yes; nothing was changed.
+    package struct CompactionInterrupted: Error {}
 
     /// Where a contact's line comes from when compaction writes the new snapshot.
     private enum CompactedLine {
@@ -37,7 +50,8 @@ extension JournaledStore {
     /// decoded value, and streams the new snapshot to disk: memory stays near the number of
     /// contacts, not the size of the decoded address book, and contacts are copied, not re-encoded.
     /// The ``derivedIndexes`` are written for the new snapshot in the same pass, once it is durable.
-    package func compact() throws {
+    /// Throws ``CompactionInterrupted``, having changed nothing, when `shouldStop` says yes.
+    package func compact(shouldStop: () -> Bool = { false }) throws {
         try withLock(.exclusive) {
             guard let snapshot = try openSnapshot() else { return }
             let (header, headerEnd) = try parseHeader(snapshot)
@@ -49,7 +63,10 @@ extension JournaledStore {
             var walked = 0
             while let line = snapshotLines.next() {
                 walked += 1
-                if walked % 65536 == 0 { snapshot.dropResidentPages() }
+                if walked % 65536 == 0 {
+                    snapshot.dropResidentPages()
+                    if shouldStop() { throw CompactionInterrupted() }
+                }
                 let identifier = try snapshotLines.decoding {
                     try decodeRecord(decoder, snapshot, line, retain: false).identifier
                 }
@@ -66,6 +83,7 @@ extension JournaledStore {
                     if position - dropped > 16 << 20 {
                         journal.dropResidentPages()
                         dropped = position
+                        if shouldStop() { throw CompactionInterrupted() }
                     }
                     let seq: Int
                     let line = UnsafeRawBufferPointer(rebasing: journal.bytes[range])
@@ -137,6 +155,7 @@ extension JournaledStore {
                     }
                     buffer.append(UInt8(ascii: "\n"))
                     if buffer.count > 1 << 20 {
+                        if shouldStop() { throw CompactionInterrupted() }
                         try SecureFile.writeAll(fd: fd, path: temp, data: buffer)
                         snapshotSize += buffer.count
                         buffer.removeAll(keepingCapacity: true)

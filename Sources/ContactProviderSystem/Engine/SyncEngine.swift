@@ -186,9 +186,12 @@ public final class SyncEngine {
     }
 
     /// Folds the system store's journal into its snapshot when it has grown past it (the runtime
-    /// calls this after answering, so no host waits for it).
-    package func compactIfNeeded() {
-        _ = try? store.compactIfNeeded()
+    /// calls this after answering, so no host waits for it). Abandoned, changing nothing, as soon
+    /// as `shouldStop` says a doorbell is waiting; the next idle moment starts it again. Returns
+    /// whether it compacted.
+    @discardableResult
+    package func compactIfNeeded(shouldStop: () -> Bool = { false }) -> Bool {
+        (try? store.compactIfNeeded(shouldStop: shouldStop)) ?? false
     }
 
     private var configurationCache: (data: Data, configuration: DomainConfiguration)?

@@ -233,7 +233,9 @@ package final class ProviderRuntime {
             // After every waiting host has its answer: compaction costs O(store), nobody waits for it,
             // and a doorbell that rings meanwhile (a signal right after a large sync) abandons it
             // instead of waiting up to seconds behind it.
-            engine.compactIfNeeded(shouldStop: { !pending.isEmpty || NamedPipe.waitReadable(requests, timeoutSeconds: 0) })
+            engine.compactIfNeeded(shouldStop: {
+                !pending.isEmpty || NamedPipe.waitReadable(requests, timeoutSeconds: 0)
+            })
             for (waiter, request) in probes {
                 let result = await SyncEngine.probe(
                     request, driver: session.driver, timeoutSeconds: configuration.pageTimeoutSeconds)

@@ -224,8 +224,7 @@ enum ContactCommands {
                             ticker.set("writing \(done)/\(total) contacts")
                         }, record: stream.record(at:))
                 } else {
-                    // Anything unusual (the seed demo's format, an error to report with its line): the
-                    // whole document at once.
+                    // Anything unusual (an error to report with its line): the whole document at once.
                     let records = try ContactImport.decode(data, source: source)
                     total = records.count
                     ticker.set("writing 0/\(total) contacts")

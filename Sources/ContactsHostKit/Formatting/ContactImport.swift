@@ -82,7 +82,8 @@ public enum ContactImport {
         return first["firstName"] != nil || first["lastName"] != nil
     }
 
-    private static func convert(_ seed: SeedRecord) -> ContactRecord {
+    /// A seed record as a contact (its phone number labelled mobile, as the seed app shows it).
+    static func convert(_ seed: SeedRecord) -> ContactRecord {
         var record = ContactRecord(identifier: seed.identifier)
         record.givenName = seed.firstName
         record.familyName = seed.lastName

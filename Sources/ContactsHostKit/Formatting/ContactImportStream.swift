@@ -6,9 +6,10 @@ import Foundation
 ///
 /// `check` finds each contact's bytes in the document (a JSON array of contacts, or the export
 /// document's `contacts` array) and decodes every one, so a file with any problem is known before
-/// anything is written; `record(at:)` decodes one again for writing. Anything unusual — the seed
-/// demo's format, a syntax error, a value the store's codec leaves to Foundation that then fails, a
-/// repeated key — answers nil from `check`: the caller then takes the whole-document path
+/// anything is written; `record(at:)` decodes one again for writing. The seed demo's
+/// `ContactItems.json` streams too (converted as `ContactImport` converts it). Anything unusual — a
+/// syntax error, a value the store's codec leaves to Foundation that then fails, a repeated key —
+/// answers nil from `check`: the caller then takes the whole-document path
 /// (`ContactImport.decode`), whose messages name the line and the contact. Both paths accept the
 /// same files with the same contacts; this one is only cheaper.
 public struct ContactImportStream {
@@ -16,6 +17,9 @@ public struct ContactImportStream {
     public let data: Data
     /// Each contact's JSON, in file order.
     public let elements: [Range<Int>]
+    /// Whether the elements are the seed demo's records (`identifier`, `firstName`, `lastName`,
+    /// `phoneNumber`, `emailAddress`) rather than contacts with Contacts key names.
+    public var isSeedFormat = false
 
     /// Scans and decodes every contact of `data`; nil when the whole-document path must decide.
     /// Throws the first invalid identifier (as the store would, before anything is written).
@@ -27,11 +31,17 @@ public struct ContactImportStream {
             return scanner.document()
         }
         guard let scanned else { return nil }
-        let stream = ContactImportStream(data: data, elements: scanned.elements)
-        if scanned.topLevelArray, let first = scanned.elements.first, stream.looksLikeSeed(first) { return nil }
+        var stream = ContactImportStream(data: data, elements: scanned.elements)
+        if scanned.topLevelArray, let first = scanned.elements.first {
+            // The test `ContactImport` applies to a top-level array's first element.
+            guard let seed = stream.looksLikeSeed(first) else { return nil }
+            stream.isSeedFormat = seed
+        }
         var invalidIdentifier: Error?
         for index in scanned.elements.indices {
-            guard let record = stream.decodeChecked(index) else { return nil }
+            guard let record = stream.isSeedFormat ? stream.decodeSeed(index) : stream.decodeChecked(index) else {
+                return nil
+            }
             if invalidIdentifier == nil, !record.identifier.isEmpty {
                 do { try IdentifierRules.validate(record.identifier) } catch { invalidIdentifier = error }
             }
@@ -42,7 +52,13 @@ public struct ContactImportStream {
 
     /// The contact at `index` (already checked by `check`).
     public func record(at index: Int) throws -> ContactRecord {
-        try data.withUnsafeBytes { bytes in
+        if isSeedFormat {
+            guard let record = decodeSeed(index) else {
+                throw ContactImport.ImportError(description: "contact #\(index + 1) changed after it was checked")
+            }
+            return record
+        }
+        return try data.withUnsafeBytes { bytes in
             let slice = UnsafeRawBufferPointer(rebasing: bytes[elements[index]])
             if let record = ContactRecordCodec.decodeIfPlain(slice) { return record }
             return try JSONDecoder().decode(ContactRecord.self, from: Data(slice))
@@ -62,10 +78,53 @@ public struct ContactImportStream {
         }
     }
 
-    /// The test `ContactImport` applies to the first element of a top-level array.
-    private func looksLikeSeed(_ range: Range<Int>) -> Bool {
-        guard let object = try? JSONSerialization.jsonObject(with: data[range]) as? [String: Any] else { return true }
+    /// Whether the first element of a top-level array is a seed record (the test `ContactImport`
+    /// applies); nil when it is not an object at all (the whole-document path reports it).
+    private func looksLikeSeed(_ range: Range<Int>) -> Bool? {
+        guard let object = try? JSONSerialization.jsonObject(with: data[range]) as? [String: Any] else { return nil }
         return object["firstName"] != nil || object["lastName"] != nil
+    }
+
+    /// The seed record at `index`, converted; nil when Foundation refuses it or it repeats a key.
+    ///
+    /// The fast path reads the five keys with the store's strict reader and gives up on anything
+    /// else (another key, an escape it leaves to Foundation, a type other than a string or a null
+    /// optional); then Foundation decodes the element, as the whole-document path would.
+    private func decodeSeed(_ index: Int) -> ContactRecord? {
+        data.withUnsafeBytes { bytes in
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[elements[index]])
+            if let seed = Self.readSeed(slice) { return ContactImport.convert(seed) }
+            let element = Data(slice)
+            guard let seed = try? JSONDecoder().decode(ContactImport.SeedRecord.self, from: element),
+                JSONDuplicateKeys.first(in: element) == nil
+            else { return nil }
+            return ContactImport.convert(seed)
+        }
+    }
+
+    private static let seedKeys = JSONKeyTable(["identifier", "firstName", "lastName", "phoneNumber", "emailAddress"])
+
+    /// The seed record in `bytes` when it holds only the five keys, each once, with string values
+    /// (or null for the optional two); nil otherwise.
+    static func readSeed(_ bytes: UnsafeRawBufferPointer) -> ContactImport.SeedRecord? {
+        StrictJSONReader.readWhole(bytes) { reader in
+            var values: [String?] = [nil, nil, nil, nil, nil]
+            var seen = 0
+            try reader.readObject { reader, key in
+                guard let index = seedKeys.index(of: key), seen & (1 << index) == 0 else {
+                    throw StrictJSONReader.GiveUp()
+                }
+                seen |= 1 << index
+                if index >= 3, try reader.consumeNull() { return }
+                values[index] = try reader.readString()
+            }
+            guard let identifier = values[0], let firstName = values[1], let lastName = values[2] else {
+                throw StrictJSONReader.GiveUp()
+            }
+            return ContactImport.SeedRecord(
+                identifier: identifier, firstName: firstName, lastName: lastName, phoneNumber: values[3],
+                emailAddress: values[4])
+        }
     }
 
     /// Finds the contact elements; gives up (nil) on anything but the two plain shapes.

@@ -20,11 +20,18 @@ struct CompactionInterruptTests {
         }
         try database.replaceAll(with: records)
         // Longer notes than the snapshot's, so the journal outgrows it.
-        _ = try database.upsert(records.map { var changed = $0; changed.note = Self.changedNote; return changed })
+        _ = try database.upsert(
+            records.map {
+                var changed = $0
+                changed.note = Self.changedNote
+                return changed
+            })
         return database
     }
 
-    @Test("asked to stop, it leaves the snapshot, the journal and the directory exactly as they were; asked never, it compacts")
+    @Test(
+        "asked to stop, it leaves the snapshot, the journal and the directory exactly as they were; asked never, it compacts"
+    )
     func abandonedThenCompleted() throws {
         try withTemporaryAppGroup { group in
             let database = try dueForCompaction(group)
@@ -43,7 +50,9 @@ struct CompactionInterruptTests {
             #expect(asked >= 1, "the compaction never asked whether to stop")
             #expect(try StoreFixtures.bytes(store.snapshotPath) == snapshot)
             #expect(try StoreFixtures.bytes(store.journalPath) == journal)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == names, "a temp file was left")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == names, "a temp file was left"
+            )
             #expect(try database.get("c00042")?.note == Self.changedNote)
 
             #expect(try store.compactIfNeeded(shouldStop: { false }))

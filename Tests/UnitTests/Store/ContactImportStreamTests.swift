@@ -45,10 +45,14 @@ struct ContactImportStreamTests {
     }
 
     @Test(
-        "The seed format, syntax errors, repeated keys, wrong types and other shapes defer to the whole-document path")
+        "Syntax errors, repeated keys, wrong types and other shapes defer to the whole-document path")
     func defers() throws {
         let deferred = [
-            #"[{"identifier":"a","firstName":"A","lastName":"B"}]"#,
+            #"[{"identifier":"a","firstName":"A","firstName":"B","lastName":"B"}]"#,
+            #"[{"identifier":"a","firstName":"A","lastName":null}]"#,
+            #"[{"identifier":"a","firstName":"A"}]"#,
+            #"[{"identifier":"a","firstName":"A","lastName":"B","x":1,"x":2}]"#,
+            #"[{"identifier":"a","firstName":"A","lastName":"B"},{"identifier":"b","givenName":"C"}]"#,
             #"[{"identifier":"a","givenName":"A"},]"#,
             #"[{"identifier":"a","givenName":"A","givenName":"B"}]"#,
             #"[{"identifier":"a","givenName":7}]"#,
@@ -65,6 +69,40 @@ struct ContactImportStreamTests {
         for text in deferred {
             #expect(try streamed(text) == nil, "\(text)")
         }
+    }
+
+    /// A name written with every kind of JSON escape (a \u escape, quotes, a backslash, a surrogate pair).
+    private static let escapedName = #"Zo\u00EB \"q\" \\ \ud83d\ude00"#
+
+    @Test(
+        "The seed demo's ContactItems.json streams: the same contacts as the whole-document import, also with escapes, nulls, other keys and a BOM (seeded)",
+        arguments: [UInt64(1), 2, 3])
+    func seedFormatAgrees(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        var elements: [String] = []
+        for index in 0..<200 {
+            var fields = [
+                #""identifier":"seed-\#(index)""#,
+                #""firstName":"\#(random.chance(0.3) ? Self.escapedName : "Given\(index)")""#,
+                #""lastName":"Family\#(index)""#,
+            ]
+            if random.chance(0.5) {
+                fields.append(#""phoneNumber":"+1 555 \#(random.below(10000))""#)
+            } else if random.chance(0.4) {
+                fields.append(#""phoneNumber":null"#)
+            }
+            if random.chance(0.5) { fields.append(#""emailAddress":"p\#(index)@example.com""#) }
+            if random.chance(0.1) { fields.append(#""favourite":true"#) }  // another key: Foundation decides
+            if random.chance(0.5) { fields.reverse() }
+            elements.append("{" + fields.joined(separator: random.chance(0.5) ? "," : ",\n  ") + "}")
+        }
+        var text = "[" + elements.joined(separator: ",\n") + "]"
+        if random.chance(0.5) { text = "\u{FEFF}" + text }
+        let expected = try ContactImport.decode(Data(text.utf8), source: "ContactItems.json")
+        let stream = try #require(try ContactImportStream.check(Data(text.utf8)), "seed \(seed): deferred")
+        #expect(stream.isSeedFormat)
+        #expect(try stream.elements.indices.map(stream.record(at:)) == expected, "seed \(seed)")
+        #expect(expected.count == 200)
     }
 
     @Test("An invalid identifier anywhere is refused before anything is written")

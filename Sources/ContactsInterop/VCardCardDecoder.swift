@@ -14,10 +14,20 @@ struct VCardCardDecoder {
     private(set) var problems: [VCardProblem] = []
     private(set) var identifierIsGenerated = false
     private var version21 = false
+    /// Dates and relations read from other writers' extensions (`X-ANNIVERSARY`, `X-SPOUSE`, …):
+    /// added after the card's own, less those it already has (sabre/vobject writes `X-ANNIVERSARY`
+    /// beside an `X-ABDATE` of the same date).
+    var extensionDates: [ContactRecord.LabeledString] = []
+    var extensionRelations: [ContactRecord.LabeledString] = []
 
-    init(begin: Int, lines: [VCardLine]) {
+    /// The CHARSETs the file's lines declare, most used first: the guess for a quoted-printable
+    /// value that names none and is not UTF-8.
+    let declaredCharsets: [String]
+
+    init(begin: Int, lines: [VCardLine], declaredCharsets: [String] = []) {
         self.begin = begin
         self.lines = lines
+        self.declaredCharsets = declaredCharsets
     }
 
     /// Properties that carry no contact data and are read silently.
@@ -164,8 +174,13 @@ struct VCardCardDecoder {
                         "AGENT (a card for someone who acts for this contact) is not supported and was ignored")
                 case "X-ABADR", "X-APPLE-SUBLOCALITY", "X-APPLE-SUBADMINISTRATIVEAREA":
                     if property.group == nil { warn(property, "property \(property.name) outside a group was ignored") }
-                case _ where Self.detailProperties.contains(property.name):
-                    try decodeDetail(property, label: label(property, .other), into: &record)
+                case _ where Self.isDetail(property.name):
+                    let groupLabel = property.group.flatMap { groupLabels[$0] }
+                    try decodeDetail(
+                        property, label: label(property, .other),
+                        relationLabel: groupLabel.map { $0.isEmpty ? nil : $0 }
+                            ?? VCardLabels.relationLabel(forWrittenTypes: property.writtenTypes),
+                        into: &record)
                 case _ where Self.silent.contains(property.name):
                     break
                 default:
@@ -179,6 +194,10 @@ struct VCardCardDecoder {
             }
         }
 
+        for date in extensionDates where !record.dates.contains(date) { record.dates.append(date) }
+        for relation in extensionRelations where !record.contactRelations.contains(relation) {
+            record.contactRelations.append(relation)
+        }
         if isOrganization { record.contactType = "organization" }
         record.nickname = nicknames.joined(separator: ", ")
         record.note = notes.joined(separator: "\n")
@@ -244,7 +263,7 @@ struct VCardCardDecoder {
         let charset = property.values(of: "CHARSET").first
         if property.isQuotedPrintable {
             let decoded = VCardCharset.string(
-                VCardCharset.quotedPrintableBytes(property.rawValue), charset: charset)
+                VCardCharset.quotedPrintableBytes(property.rawValue), charset: charset, declared: declaredCharsets)
             if let warning = decoded.warning { warn(property, "\(property.name): \(warning)") }
             return decoded.text
         }
@@ -252,7 +271,7 @@ struct VCardCardDecoder {
             guard let data = VCardCharset.base64(property.rawValue) else {
                 throw VCardCardError(line: property.line, message: "\(property.name) has invalid base64 data")
             }
-            let decoded = VCardCharset.string([UInt8](data), charset: charset)
+            let decoded = VCardCharset.string([UInt8](data), charset: charset, declared: declaredCharsets)
             if let warning = decoded.warning { warn(property, "\(property.name): \(warning)") }
             return decoded.text
         }
@@ -346,6 +365,18 @@ struct VCardCardDecoder {
         }
         let meta = value[value.index(value.startIndex, offsetBy: 5)..<comma].lowercased()
         let payload = String(value[value.index(after: comma)...])
+        // RFC 2397: `data:[<mediatype>][;base64],<data>`. Without an image media type the data is
+        // not an image (`data:base64,…`, as some clients write it, has the media type "base64" and
+        // would be stored as its base64 text): such a photo is dropped, never stored as text.
+        let mediaType = meta.split(separator: ";", omittingEmptySubsequences: false).first ?? ""
+        guard mediaType.hasPrefix("image/"), mediaType.count > "image/".count else {
+            let shown = mediaType.isEmpty ? "no media type" : "media type \(mediaType)"
+            warn(
+                property,
+                "PHOTO data URI has \(shown), not image/…, so it holds no image (RFC 2397); "
+                    + "the photo was dropped and the contact kept")
+            return nil
+        }
         if meta.hasSuffix(";base64") {
             guard let data = VCardCharset.base64(payload) else {
                 warn(

@@ -132,9 +132,11 @@ enum VCardWriterFixtures {
                  {"identifier":"big5","familyName":"陳","givenName":"大文"},
                  {"identifier":"koi8r","familyName":"Петров","givenName":"Иван"},
                  {"identifier":"euckr","familyName":"김","givenName":"철수"},
-                 {"identifier":"sjis-undeclared","familyName":"ŽR“c","givenName":"‘¾˜Y"}]
+                 {"identifier":"sjis-undeclared","familyName":"山田","givenName":"太郎"}]
                 """#,
-            warningLines: [33], warningTexts: ["names no CHARSET; it was read as Windows-1252"]),
+            // Issue 26 item 5: the card without a CHARSET is read in the charset the file's other
+            // lines declare (Shift_JIS, the first of equally used ones), with a warning saying so.
+            warningLines: [33], warningTexts: ["names no CHARSET; it was read as SHIFT_JIS"]),
         VCardWriterFixture(
             defect: 6, writer: "a file mixing UTF-8, a server splitting é across a fold, and a Latin-1 line",
             bytes: VCardWriterFixture.file([

@@ -220,8 +220,9 @@ enum VCardWriterFixtures {
                 [{"identifier":"lists","familyName":"Richter, James","givenName":"Hans","nickname":"Johnny, JD",
                   "organizationName":"Acme","departmentName":"Sales, EMEA"}]
                 """#,
-            exported3: ["N:Richter,James;Hans;;;", "NICKNAME:Johnny,JD", "ORG:Acme;Sales;EMEA"],
-            exported4: ["N:Richter,James;Hans;;;", "NICKNAME:Johnny,JD", "ORG:Acme;Sales;EMEA"]),
+            // Issue 26 item 9: the family name is one value with its comma escaped.
+            exported3: [#"N:Richter\, James;Hans;;;"#, "NICKNAME:Johnny,JD", "ORG:Acme;Sales;EMEA"],
+            exported4: [#"N:Richter\, James;Hans;;;"#, "NICKNAME:Johnny,JD", "ORG:Acme;Sales;EMEA"]),
         VCardWriterFixture(
             defect: 13, writer: "iOS: a birthday without a year (X-APPLE-OMIT-YEAR=1604)",
             bytes: VCardWriterFixture.file([
@@ -231,6 +232,7 @@ enum VCardWriterFixtures {
             expectedJSON: #"""
                 [{"identifier":"apple-no-year","familyName":"Appleseed","givenName":"John","birthday":"--05-17"}]
                 """#,
-            exported3: ["BDAY:--05-17"], exported4: ["BDAY:--0517"]),
+            // Issue 26 item 9: 3.0 writes Apple's form back (RFC 2426 has no year-less date).
+            exported3: ["BDAY;X-APPLE-OMIT-YEAR=1604:1604-05-17"], exported4: ["BDAY:--0517"]),
     ]
 }

@@ -15,9 +15,11 @@ struct VobjectReadError: Error, CustomStringConvertible {
 /// Scripts/vobject_read.py, and every field must read as the contact that was exported.
 @Suite("vCard export read by an independent reader (vobject)")
 struct InteropVCardIndependentReaderTests {
-    /// The contacts exported: every issue-14 fixture's contacts and random ones with every field.
+    /// The contacts exported: every issue-14 and issue-26 fixture's contacts and random ones with every field.
     static func contacts() -> [ContactRecord] {
-        var records = VCardWriterFixtures.all.flatMap { VCard.decode(data: $0.bytes).contacts }
+        var records = (VCardWriterFixtures.all + VCardProducerFixtures.all).flatMap {
+            VCard.decode(data: $0.bytes).contacts
+        }
         var factory = InteropRandomContactFactory(seed: 0x0B1E_C7)
         records += (0..<80).map { factory.record(1000 + $0) }
         return records

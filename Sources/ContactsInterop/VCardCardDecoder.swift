@@ -317,15 +317,7 @@ struct VCardCardDecoder {
             warn(property, "BDAY as text (\(raw)) cannot be stored and was ignored")
             return nil
         }
-        switch VCardDates.parse(raw, omitYear: property.has("X-APPLE-OMIT-YEAR")) {
-        case .date(let date):
-            return date
-        case .partial:
-            warn(property, "BDAY \(raw) has no month and day and was ignored")
-            return nil
-        case .invalid:
-            throw VCardCardError(line: property.line, message: "BDAY \(raw) is not a date")
-        }
+        return try date(property)
     }
 
     /// The image of a PHOTO, or nil with a warning: a photo that cannot be read costs the photo,

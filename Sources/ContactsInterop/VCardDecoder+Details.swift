@@ -167,7 +167,7 @@ extension VCardCardDecoder {
 
     /// A date property's stored value (`YYYY-MM-DD` or `--MM-DD`), nil with a warning for a date
     /// without month and day; an unreadable date throws (the property is dropped with a warning).
-    private mutating func date(_ property: VCardProperty) throws -> String? {
+    mutating func date(_ property: VCardProperty) throws -> String? {
         let raw = try text(property).trimmingCharacters(in: .whitespaces)
         switch VCardDates.parse(raw, omitYear: property.has("X-APPLE-OMIT-YEAR")) {
         case .date(let date):

@@ -84,11 +84,8 @@ extension VCardEncoder {
         let service = asWritten(value)
         let lower = service.lowercased()
         if VCardCardDecoder.socialServices[lower] == service { return lower }
-        let safe = service.unicodeScalars.allSatisfy {
-            !"\",;:^\\".unicodeScalars.contains($0) && !CharacterSet.controlCharacters.contains($0)
-        }
-        guard safe, !service.isEmpty, service.trimmingCharacters(in: .whitespaces) == service,
-            VCardCardDecoder.socialServices[lower] == nil, !VCardCardDecoder.labelTypeWords.contains(lower)
+        guard parameterValue(service) == service, VCardCardDecoder.socialServices[lower] == nil,
+            !VCardCardDecoder.labelTypeWords.contains(lower)
         else { return nil }
         return service
     }

@@ -19,6 +19,10 @@ struct VCardCardDecoder {
     /// beside an `X-ABDATE` of the same date).
     var extensionDates: [ContactRecord.LabeledString] = []
     var extensionRelations: [ContactRecord.LabeledString] = []
+    /// Android's `X-ANDROID-CUSTOM` nicknames and birthday event: used where the card's own
+    /// NICKNAME and BDAY do not already say the same.
+    var extensionNicknames: [String] = []
+    var extensionBirthday: String?
 
     /// The CHARSETs the file's lines declare, most used first: the guess for a quoted-printable
     /// value that names none and is not UTF-8.
@@ -199,6 +203,8 @@ struct VCardCardDecoder {
             record.contactRelations.append(relation)
         }
         if isOrganization { record.contactType = "organization" }
+        for nickname in extensionNicknames where !nicknames.contains(nickname) { nicknames.append(nickname) }
+        if record.birthday == nil { record.birthday = extensionBirthday }
         record.nickname = nicknames.joined(separator: ", ")
         record.note = notes.joined(separator: "\n")
 
@@ -300,7 +306,7 @@ struct VCardCardDecoder {
         VCardText.listValue(try decodedValue(property), version21: version21)
     }
 
-    private mutating func components(_ property: VCardProperty, count: Int, lists: Bool = false) throws -> [String] {
+    mutating func components(_ property: VCardProperty, count: Int, lists: Bool = false) throws -> [String] {
         let value = try decodedValue(property)
         var parts =
             lists

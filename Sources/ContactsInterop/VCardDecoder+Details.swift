@@ -13,7 +13,7 @@ extension VCardCardDecoder {
         [
             "X-PHONETIC-FIRST-NAME", "X-PHONETIC-MIDDLE-NAME", "X-PHONETIC-LAST-NAME", "X-PHONETIC-ORG",
             "X-MAIDENNAME", "X-ALTBDAY", "X-ABDATE", "ANNIVERSARY", "X-ABRELATEDNAMES", "RELATED", "X-SOCIALPROFILE",
-            "IMPP", "X-TWITTER", "X-MS-IMADDRESS", "X-KADDRESSBOOK-X-IMADDRESS",
+            "IMPP", "X-TWITTER", "X-MS-IMADDRESS", "X-KADDRESSBOOK-X-IMADDRESS", "X-ANDROID-CUSTOM",
         ] + legacyMessagingProperties.keys + vendorRelations.keys + vendorAnniversaries)
 
     static func isDetail(_ name: String) -> Bool {
@@ -134,6 +134,8 @@ extension VCardCardDecoder {
             if !name.isEmpty {
                 extensionRelations.append(.init(label: Self.vendorRelations[property.name], value: name))
             }
+        case "X-ANDROID-CUSTOM":
+            try androidCustom(property)
         case "X-SOCIALPROFILE":
             var profile = ContactRecord.LabeledSocialProfile(label: label)
             profile.urlString = try text(property)
@@ -162,6 +164,52 @@ extension VCardCardDecoder {
                     record.instantMessageAddresses.append(.init(label: label, username: username, service: service))
                 }
             }
+        }
+    }
+
+    /// Android's relation types (`ContactsContract.CommonDataKinds.Relation`) and Apple's labels;
+    /// the two Apple has none for keep Google's spelling of them (`REFERRED_BY`, `RELATIVE`).
+    static let androidRelationTypes: [String: String] = [
+        "1": VCardLabels.assistant, "2": "_$!<Brother>!$_", "3": VCardLabels.child, "4": "_$!<Partner>!$_",
+        "5": "_$!<Father>!$_", "6": "_$!<Friend>!$_", "7": VCardLabels.manager, "8": "_$!<Mother>!$_",
+        "9": "_$!<Parent>!$_", "10": "_$!<Partner>!$_", "11": "REFERRED_BY", "12": "RELATIVE", "13": "_$!<Sister>!$_",
+        "14": VCardLabels.spouse,
+    ]
+
+    /// Android's own export of what vCard 2.1 has no property for:
+    /// `X-ANDROID-CUSTOM:vnd.android.cursor.item/<kind>;data1;data2 (type);data3 (custom label);…`.
+    /// Relations and events (anniversary, other, custom, birthday) and nicknames map onto the
+    /// contact; other kinds are reported as not supported.
+    private mutating func androidCustom(_ property: VCardProperty) throws {
+        let parts = try components(property, count: 4)
+        let kind = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
+        let value = parts[1].trimmingCharacters(in: .whitespaces)
+        let type = parts[2].trimmingCharacters(in: .whitespaces)
+        let custom = parts[3].isEmpty ? nil : parts[3]
+        switch kind {
+        case "vnd.android.cursor.item/relation":
+            guard !value.isEmpty else { return }
+            extensionRelations.append(
+                .init(label: type == "0" ? custom : Self.androidRelationTypes[type], value: value))
+        case "vnd.android.cursor.item/contact_event":
+            guard !value.isEmpty else { return }
+            switch VCardDates.parse(value, omitYear: false) {
+            case .date(let date):
+                switch type {
+                case "3": extensionBirthday = extensionBirthday ?? date
+                case "1": extensionDates.append(.init(label: VCardLabels.anniversary, value: date))
+                case "0": extensionDates.append(.init(label: custom, value: date))
+                default: extensionDates.append(.init(label: "_$!<Other>!$_", value: date))
+                }
+            case .partial:
+                warn(property, "X-ANDROID-CUSTOM event \(value) has no month and day and was ignored")
+            case .invalid:
+                throw VCardCardError(line: property.line, message: "X-ANDROID-CUSTOM event \(value) is not a date")
+            }
+        case "vnd.android.cursor.item/nickname":
+            if !value.isEmpty { extensionNicknames.append(value) }
+        default:
+            warn(property, "X-ANDROID-CUSTOM \(kind) is not supported and was ignored")
         }
     }
 

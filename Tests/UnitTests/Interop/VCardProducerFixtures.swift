@@ -24,6 +24,10 @@ import Foundation
 ///   beside an `ITEMn.X-ABDATE;VALUE=DATE-AND-OR-TIME` with `ITEMn.X-ABLABEL:_$!<Anniversary>!$_`.
 /// - RFC 6350 §6.6.6 (`RELATED;TYPE=friend:urn:uuid:…`, `RELATED;TYPE=co-worker;VALUE=text:…`) and
 ///   DAVx5 (ez-vcard writing 4.0 and, as issue 26 observed, Android clients writing RELATED in 3.0).
+/// - Android's own exporter (AOSP `com.android.vcard.VCardBuilder`, Apache-2.0), as its output appears
+///   in public test data (cozy-contacts, exporters that mirror it): `X-ANDROID-CUSTOM:` followed by
+///   `vnd.android.cursor.item/relation;Name;7;;;;;;;;;;;;;`, `…/contact_event;2013-01-01;1;…` and
+///   `…/nickname;JD;1;…`, type 0 with a custom label in the third field.
 /// - Apple Contacts (iOS 17): `IMPP;X-SERVICE-TYPE=Jabber;type=HOME;type=pref:xmpp:…`,
 ///   `X-SOCIALPROFILE;type=twitter;x-user=…:…`, as in the other Apple fixtures of these tests.
 /// - Greek and Russian 2.1 phones: CHARSET on some lines only, raw and quoted-printable bytes
@@ -74,6 +78,33 @@ enum VCardProducerFixtures {
                   "emailAddresses":[{"value":"foo@kde.org"}],
                   "contactRelations":[{"label":"_$!<Spouse>!$_","value":"foo"}]}]
                 """#),
+        VCardWriterFixture(
+            defect: 4, writer: "Android's own 2.1 export: X-ANDROID-CUSTOM relations, events and nickname",
+            bytes: VCardWriterFixture.file([
+                "BEGIN:VCARD", "VERSION:2.1", "N:Test;Cozy;;;", "FN:Cozy Test",
+                "X-ANDROID-CUSTOM:vnd.android.cursor.item/nickname;JD;1;;;;;;;;;;;;;",
+                "X-ANDROID-CUSTOM:vnd.android.cursor.item/relation;Big Boss;7;;;;;;;;;;;;;",
+                "X-ANDROID-CUSTOM:vnd.android.cursor.item/relation;Atzimba;0;Emergencia 1;;;;;;;;;;;;",
+                "X-ANDROID-CUSTOM:vnd.android.cursor.item/relation;Mum\\, dearest;8;;;;;;;;;;;;;",
+                "X-ANDROID-CUSTOM:vnd.android.cursor.item/contact_event;2013-01-01;0;Date Perso;;;;;;;;;;;;",
+                "X-ANDROID-CUSTOM:vnd.android.cursor.item/contact_event;2013-01-02;1;;;;;;;;;;;;;",
+                "X-ANDROID-CUSTOM:vnd.android.cursor.item/contact_event;1989-02-02;3;;;;;;;;;;;;;",
+                "X-ANDROID-CUSTOM:vnd.android.cursor.item/website;https://example.com;1;;;;;;;;;;;;;",
+                "UID:android-custom", "END:VCARD",
+            ]),
+            expectedJSON: #"""
+                [{"identifier":"android-custom","givenName":"Cozy","familyName":"Test","nickname":"JD",
+                  "birthday":"1989-02-02",
+                  "dates":[{"label":"Date Perso","value":"2013-01-01"},
+                    {"label":"_$!<Anniversary>!$_","value":"2013-01-02"}],
+                  "contactRelations":[{"label":"_$!<Manager>!$_","value":"Big Boss"},
+                    {"label":"Emergencia 1","value":"Atzimba"},{"label":"_$!<Mother>!$_","value":"Mum, dearest"}]}]
+                """#,
+            warningLines: [12], warningTexts: ["X-ANDROID-CUSTOM vnd.android.cursor.item/website is not supported"],
+            exported3: [
+                "NICKNAME:JD", "BDAY:1989-02-02", "item1.X-ABDATE:2013-01-01", "item1.X-ABLabel:Date Perso",
+                "item3.X-ABRELATEDNAMES:Big Boss", "item3.X-ABLabel:_$!<Manager>!$_",
+            ]),
         VCardWriterFixture(
             defect: 2,
             writer: "Nextcloud and others: social profiles and IM services Apple has no constant for",

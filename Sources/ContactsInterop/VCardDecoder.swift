@@ -21,6 +21,7 @@ struct VCardDecoder {
 
     func run() -> VCardDecodeResult {
         var result = decodeCards()
+        Self.resolveRelationReferences(&result.contacts)
         if !lineProblems.isEmpty {
             // After an early stop, the problem that stopped decoding stays last and problems about
             // lines after it are left out.
@@ -33,6 +34,25 @@ struct VCardDecoder {
                 }.map(\.element) + (stopper.map { [$0] } ?? [])
         }
         return result
+    }
+
+    /// A relation whose value is a URI naming another card of the same file by its UID
+    /// (`RELATED;TYPE=spouse:urn:uuid:…`, RFC 6350 §6.6.6) gets that card's name: CNContactRelation
+    /// holds a name, and the card says which one. References to cards not in the file stay as written.
+    static func resolveRelationReferences(_ contacts: inout [ContactRecord]) {
+        guard contacts.contains(where: { $0.contactRelations.contains { $0.value.contains(":") } }) else { return }
+        var names: [String: String] = [:]
+        for contact in contacts where !contact.displayName.isEmpty { names[contact.identifier] = contact.displayName }
+        for index in contacts.indices {
+            let own = contacts[index].identifier
+            let relations = contacts[index].contactRelations.map { relation in
+                guard relation.value.contains(":"), relation.value != own, let name = names[relation.value] else {
+                    return relation
+                }
+                return ContactRecord.LabeledString(label: relation.label, value: name)
+            }
+            if relations != contacts[index].contactRelations { contacts[index].contactRelations = relations }
+        }
     }
 
     /// Whether `line` is an AGENT property whose value is a nested card on the following lines

@@ -21,6 +21,22 @@ struct InteropVCardProducerFixtureTests {
         #expect(Set(VCardProducerFixtures.all.map(\.defect)) == Set(1...9))
     }
 
+    @Test("RELATED naming another card of the file by its urn:uuid UID gets that card's name; others stay as written")
+    func relatedReference() {
+        let text = """
+            BEGIN:VCARD\nVERSION:4.0\nUID:urn:uuid:aaaa\nFN:Ada Lovelace\nN:Lovelace;Ada;;;
+            RELATED;TYPE=spouse:urn:uuid:bbbb\nRELATED;TYPE=friend:urn:uuid:not-in-file\nEND:VCARD
+            BEGIN:VCARD\nVERSION:4.0\nUID:urn:uuid:bbbb\nFN:William King\nN:King;William;;;\nEND:VCARD\n
+            """
+        let result = VCard.decode(text)
+        #expect(result.problems.isEmpty)
+        #expect(
+            result.contacts.first?.contactRelations == [
+                .init(label: "_$!<Spouse>!$_", value: "William King"),
+                .init(label: "_$!<Friend>!$_", value: "urn:uuid:not-in-file"),
+            ])
+    }
+
     @Test("A card without END followed by a complete card and a stray END is still reported, not nested")
     func missingEndIsNotNesting() {
         let text = "BEGIN:VCARD\nN:Two;;;;\nBEGIN:VCARD\nN:Three;;;;\nEND:VCARD\nEND:VCARD\n"

@@ -136,7 +136,12 @@ struct VCardDecoder {
         }
 
         let logical = VCardSyntax.logicalLines(lines)
-        let markers = logical.map { $0.text.trimmingCharacters(in: .whitespaces).uppercased() }
+        // Each line's trimmed, upper-cased text where it could be BEGIN:VCARD or END:VCARD; a longer
+        // line is kept as "-" (not empty, no marker), so a file of photos is not held twice.
+        let markers = logical.map { line -> String in
+            let trimmed = line.text.trimmingCharacters(in: .whitespaces)
+            return trimmed.utf8.count <= 16 ? trimmed.uppercased() : "-"
+        }
         let nested = Self.nestedBegins(markers)
         let declared = VCardCharset.declared(
             logical.compactMap { line in

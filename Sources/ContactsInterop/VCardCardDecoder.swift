@@ -23,6 +23,9 @@ struct VCardCardDecoder {
     /// NICKNAME and BDAY do not already say the same.
     var extensionNicknames: [String] = []
     var extensionBirthday: String?
+    /// Roundcube's `X-DEPARTMENT` and KDE's `X-KADDRESSBOOK-X-Department`: the department where ORG
+    /// names none.
+    var extensionDepartment: String?
 
     /// The CHARSETs the file's lines declare, most used first: the guess for a quoted-printable
     /// value that names none and is not UTF-8.
@@ -133,11 +136,14 @@ struct VCardCardDecoder {
                     record.departmentName = parts.dropFirst().filter { !$0.isEmpty }.joined(separator: ", ")
                 case "TITLE":
                     if record.jobTitle.isEmpty { record.jobTitle = try text(property) }
-                case "TEL":
+                case "TEL", "X-MS-TEL":
                     var value = try text(property)
                     if value.lowercased().hasPrefix("tel:") { value = String(value.dropFirst(4)) }
                     if !value.isEmpty {
-                        record.phoneNumbers.append(.init(label: label(property, .phone), value: value))
+                        let phoneLabel =
+                            property.name == "X-MS-TEL"
+                            ? Self.outlookPhoneLabel(property) : label(property, .phone)
+                        record.phoneNumbers.append(.init(label: phoneLabel, value: value))
                     }
                 case "EMAIL":
                     var value = try text(property)
@@ -202,6 +208,7 @@ struct VCardCardDecoder {
         for relation in extensionRelations where !record.contactRelations.contains(relation) {
             record.contactRelations.append(relation)
         }
+        if record.departmentName.isEmpty, let department = extensionDepartment { record.departmentName = department }
         if isOrganization { record.contactType = "organization" }
         for nickname in extensionNicknames where !nicknames.contains(nickname) { nicknames.append(nickname) }
         if record.birthday == nil { record.birthday = extensionBirthday }
@@ -238,6 +245,15 @@ struct VCardCardDecoder {
             record.identifier = Self.generatedIdentifier(lines)
         }
         return record
+    }
+
+    /// Outlook's `X-MS-TEL;TYPE=…` numbers (assistant, callback, radio, TTY/TDD, company main): the
+    /// company's main number is Apple's Main; the others have no Apple label and keep Outlook's
+    /// word as a custom label.
+    static func outlookPhoneLabel(_ property: VCardProperty) -> String? {
+        let types = property.writtenTypes.filter { !["pref", "voice"].contains($0.lowercased()) }
+        guard let type = types.first else { return nil }
+        return type.lowercased() == "company" ? "_$!<Main>!$_" : type.lowercased()
     }
 
     /// A stable identifier for a card without a UID: FNV-1a of its lines, so importing the same file

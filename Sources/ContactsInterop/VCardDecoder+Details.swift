@@ -14,6 +14,7 @@ extension VCardCardDecoder {
             "X-PHONETIC-FIRST-NAME", "X-PHONETIC-MIDDLE-NAME", "X-PHONETIC-LAST-NAME", "X-PHONETIC-ORG",
             "X-MAIDENNAME", "X-ALTBDAY", "X-ABDATE", "ANNIVERSARY", "X-ABRELATEDNAMES", "RELATED", "X-SOCIALPROFILE",
             "IMPP", "X-TWITTER", "X-MS-IMADDRESS", "X-KADDRESSBOOK-X-IMADDRESS", "X-ANDROID-CUSTOM",
+            "X-DEPARTMENT", "X-KADDRESSBOOK-X-DEPARTMENT",
         ] + legacyMessagingProperties.keys + vendorRelations.keys + vendorAnniversaries)
 
     static func isDetail(_ name: String) -> Bool {
@@ -136,6 +137,9 @@ extension VCardCardDecoder {
             }
         case "X-ANDROID-CUSTOM":
             try androidCustom(property)
+        case "X-DEPARTMENT", "X-KADDRESSBOOK-X-DEPARTMENT":
+            let department = try text(property).trimmingCharacters(in: .whitespaces)
+            if !department.isEmpty, extensionDepartment == nil { extensionDepartment = department }
         case "X-SOCIALPROFILE":
             var profile = ContactRecord.LabeledSocialProfile(label: label)
             profile.urlString = try text(property)

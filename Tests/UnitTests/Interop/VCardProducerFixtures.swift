@@ -11,11 +11,11 @@ import Foundation
 ///   `X-MATRIX` as evolution-data-server's `e-vcard.h` names them (LGPL-2.1).
 /// - Outlook: ez-vcard's Outlook test (`X-MS-SPOUSE;TYPE=N:`, `X-MS-MANAGER;TYPE=N:`,
 ///   `X-MS-ASSISTANT;TYPE=N:`, `X-MS-ANNIVERSARY:20110113`, `X-MS-IMADDRESS:`) and Exchange's
-///   OutboundVCardConverter, which writes the same names.
+///   OutboundVCardConverter, which writes the same names and `X-MS-TEL;TYPE=ASSISTANT`/`COMPANY`/….
 /// - KDE: kcontacts `src/vcardtool.cpp` and `autotests/customidentifiertest.cpp` (LGPL-2.0-or-later):
 ///   `X-KADDRESSBOOK-X-SpousesName`, `-X-ManagersName`, `-X-AssistantsName`, `-X-Anniversary`,
 ///   `-X-IMAddress`, `X-messaging/xmpp-All`, and its 4.0 export `RELATED;TYPE=spouse;VALUE=foo:;`.
-/// - Roundcube: `program/lib/Roundcube/rcube_vcard.php` (GPL-3.0+): `X-ANNIVERSARY;VALUE=date:`,
+/// - Roundcube: `program/lib/Roundcube/rcube_vcard.php` (GPL-3.0+): `X-DEPARTMENT`, `X-ANNIVERSARY;VALUE=date:`,
 ///   `X-SPOUSE`, `X-MANAGER`, `X-ASSISTANT`, `X-SKYPE-USERNAME`, `X-JABBER`.
 /// - Horde (Turba's SyncML/vCard map, LGPL): `X-ANNIVERSARY`, `X-SPOUSE`, `X-CHILDREN`.
 /// - Google Contacts: ez-vcard's `gmail-single2.vcf` (`X-GTALK:`, `itemN.X-ABDATE` with
@@ -186,10 +186,13 @@ enum VCardProducerFixtures {
                 "BEGIN:VCARD", "VERSION:2.1", "N:Doe;John;;Mr.;", "FN:John Doe", "X-MS-SPOUSE;TYPE=N:TheSpouse",
                 "X-MS-MANAGER;TYPE=N:TheManagerName", "X-MS-ASSISTANT;TYPE=N:TheAssistantName",
                 "X-MS-ANNIVERSARY:20110113", "X-MS-IMADDRESS:johny5@aol.com", "X-MS-IMADDRESS:sip:jdoe@lync.example",
-                "UID:outlook-extensions", "END:VCARD",
+                "X-MS-TEL;TYPE=ASSISTANT:+1 555 0102", "X-MS-TEL;TYPE=COMPANY:+1 555 0100", "UID:outlook-extensions",
+                "END:VCARD",
             ]),
             expectedJSON: #"""
                 [{"identifier":"outlook-extensions","namePrefix":"Mr.","givenName":"John","familyName":"Doe",
+                  "phoneNumbers":[{"label":"assistant","value":"+1 555 0102"},
+                    {"label":"_$!<Main>!$_","value":"+1 555 0100"}],
                   "dates":[{"label":"_$!<Anniversary>!$_","value":"2011-01-13"}],
                   "contactRelations":[{"label":"_$!<Spouse>!$_","value":"TheSpouse"},
                     {"label":"_$!<Manager>!$_","value":"TheManagerName"},
@@ -197,7 +200,10 @@ enum VCardProducerFixtures {
                   "instantMessageAddresses":[{"username":"johny5@aol.com","service":""},
                     {"username":"jdoe@lync.example","service":"sip"}]}]
                 """#,
-            exported3: ["IMPP:x-apple:johny5@aol.com", "IMPP;X-SERVICE-TYPE=sip:sip:jdoe@lync.example"]),
+            exported3: [
+                "IMPP:x-apple:johny5@aol.com", "IMPP;X-SERVICE-TYPE=sip:sip:jdoe@lync.example",
+                "item1.TEL:+1 555 0102", "item1.X-ABLabel:assistant", "TEL;TYPE=MAIN:+1 555 0100",
+            ]),
         VCardWriterFixture(
             defect: 4, writer: "KDE (kcontacts) 3.0: X-KADDRESSBOOK-X-* names and anniversary, X-messaging/xmpp-All",
             bytes: VCardWriterFixture.file([
@@ -222,7 +228,8 @@ enum VCardProducerFixtures {
                 + "X-CHILDREN, X-GTALK, X-ANNIVERSARY beside the same X-ABDATE",
             bytes: VCardWriterFixture.file([
                 "BEGIN:VCARD", "VERSION:3.0", "N:Bruederli;Thomas;;;", "FN:Thomas Bruederli",
-                "X-ANNIVERSARY;VALUE=date:2010-06-12", "X-SPOUSE:Anna", "X-MANAGER:Boss", "X-ASSISTANT:Helper",
+                "ORG:Roundcube", "X-DEPARTMENT:Webmail", "X-ANNIVERSARY;VALUE=date:2010-06-12", "X-SPOUSE:Anna",
+                "X-MANAGER:Boss", "X-ASSISTANT:Helper",
                 "X-SKYPE-USERNAME:thomas.b", "X-JABBER:thomas@jabber.example", "UID:roundcube", "END:VCARD",
                 "BEGIN:VCARD", "VERSION:3.0", "N:Horde;Harriet;;;", "FN:Harriet Horde", "X-ANNIVERSARY:2001-02-03",
                 "X-SPOUSE:Hank", "X-CHILDREN:Anna\\, Ben", "UID:horde", "END:VCARD",
@@ -234,6 +241,7 @@ enum VCardProducerFixtures {
             ]),
             expectedJSON: #"""
                 [{"identifier":"roundcube","givenName":"Thomas","familyName":"Bruederli",
+                  "organizationName":"Roundcube","departmentName":"Webmail",
                   "dates":[{"label":"_$!<Anniversary>!$_","value":"2010-06-12"}],
                   "contactRelations":[{"label":"_$!<Spouse>!$_","value":"Anna"},{"label":"_$!<Manager>!$_","value":"Boss"},
                     {"label":"_$!<Assistant>!$_","value":"Helper"}],

@@ -14,7 +14,7 @@ extension VCardCardDecoder {
             "X-PHONETIC-FIRST-NAME", "X-PHONETIC-MIDDLE-NAME", "X-PHONETIC-LAST-NAME", "X-PHONETIC-ORG",
             "X-MAIDENNAME", "X-ALTBDAY", "X-ABDATE", "ANNIVERSARY", "X-ABRELATEDNAMES", "RELATED", "X-SOCIALPROFILE",
             "IMPP", "X-TWITTER", "X-MS-IMADDRESS", "X-KADDRESSBOOK-X-IMADDRESS", "X-ANDROID-CUSTOM",
-            "X-DEPARTMENT", "X-KADDRESSBOOK-X-DEPARTMENT",
+            "X-DEPARTMENT", "X-KADDRESSBOOK-X-DEPARTMENT", "X-EVOLUTION-BLOG-URL", "X-KADDRESSBOOK-BLOGFEED",
         ] + legacyMessagingProperties.keys + vendorRelations.keys + vendorAnniversaries)
 
     static func isDetail(_ name: String) -> Bool {
@@ -137,6 +137,13 @@ extension VCardCardDecoder {
             }
         case "X-ANDROID-CUSTOM":
             try androidCustom(property)
+        case "X-EVOLUTION-BLOG-URL", "X-KADDRESSBOOK-BLOGFEED":
+            // A blog's address: a URL labelled as Google Contacts labels blogs (`X-ABLabel:BLOG`);
+            // Apple has no blog label. Not added twice when the card's URLs have it already.
+            let url = try text(property).trimmingCharacters(in: .whitespaces)
+            if !url.isEmpty, !record.urlAddresses.contains(where: { $0.value == url }) {
+                record.urlAddresses.append(.init(label: "BLOG", value: url))
+            }
         case "X-DEPARTMENT", "X-KADDRESSBOOK-X-DEPARTMENT":
             let department = try text(property).trimmingCharacters(in: .whitespaces)
             if !department.isEmpty, extensionDepartment == nil { extensionDepartment = department }

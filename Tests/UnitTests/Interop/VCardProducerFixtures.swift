@@ -7,7 +7,7 @@ import Foundation
 /// the producer named beside it writes it, as read in these public sources:
 /// - Evolution: ez-vcard's test file `src/test/resources/ezvcard/io/text/John_Doe_EVOLUTION.vcf`
 ///   (mangstadt/ez-vcard, BSD 2-clause): `X-EVOLUTION-SPOUSE`, `-MANAGER`, `-ASSISTANT`,
-///   `-ANNIVERSARY`, `X-EVOLUTION-FILE-AS`, `X-AIM;TYPE=HOME`; `X-GROUPWISE`, `X-TWITTER` and
+///   `-ANNIVERSARY`, `X-EVOLUTION-FILE-AS`, `X-AIM;TYPE=HOME`; `X-EVOLUTION-BLOG-URL`, `X-GROUPWISE`, `X-TWITTER` and
 ///   `X-MATRIX` as evolution-data-server's `e-vcard.h` names them (LGPL-2.1).
 /// - Outlook: ez-vcard's Outlook test (`X-MS-SPOUSE;TYPE=N:`, `X-MS-MANAGER;TYPE=N:`,
 ///   `X-MS-ASSISTANT;TYPE=N:`, `X-MS-ANNIVERSARY:20110113`, `X-MS-IMADDRESS:`) and Exchange's
@@ -156,11 +156,13 @@ enum VCardProducerFixtures {
                 "X-AIM;TYPE=HOME;X-EVOLUTION-UI-SLOT=1:johnny5@aol.com",
                 "X-GROUPWISE;TYPE=WORK;X-EVOLUTION-UI-SLOT=2:jdoe@gw.example",
                 "X-MATRIX;X-EVOLUTION-UI-SLOT=3:@jdoe:matrix.org", "X-TWITTER:jdoe",
+                "X-EVOLUTION-BLOG-URL:https://blog.example/jdoe",
                 "BDAY:1980-03-22", "X-EVOLUTION-ANNIVERSARY:2005-06-11", "END:VCARD",
             ]),
             expectedJSON: #"""
                 [{"identifier":"477343c8e6bf375a9bac1f96a5000837","namePrefix":"Mr.","givenName":"John",
                   "familyName":"Doe","birthday":"1980-03-22",
+                  "urlAddresses":[{"label":"BLOG","value":"https://blog.example/jdoe"}],
                   "dates":[{"label":"_$!<Anniversary>!$_","value":"2005-06-11"}],
                   "contactRelations":[{"label":"_$!<Spouse>!$_","value":"Maria"},
                     {"label":"_$!<Manager>!$_","value":"Big Blue"},{"label":"_$!<Assistant>!$_","value":"Little Red"}],
@@ -171,14 +173,15 @@ enum VCardProducerFixtures {
                 """#,
             warningLines: [5], warningTexts: ["X-EVOLUTION-FILE-AS is not supported"],
             exported3: [
-                "item1.X-ABDATE:2005-06-11", "item1.X-ABLabel:_$!<Anniversary>!$_",
-                "item2.X-ABRELATEDNAMES:Maria", "item2.X-ABLabel:_$!<Spouse>!$_",
+                "item1.URL:https://blog.example/jdoe", "item1.X-ABLabel:BLOG",
+                "item2.X-ABDATE:2005-06-11", "item2.X-ABLabel:_$!<Anniversary>!$_",
+                "item3.X-ABRELATEDNAMES:Maria", "item3.X-ABLabel:_$!<Spouse>!$_",
                 "X-SOCIALPROFILE;type=twitter;x-user=jdoe:",
                 "IMPP;X-SERVICE-TYPE=AIM;TYPE=HOME:aim:johnny5@aol.com",
                 "IMPP;X-SERVICE-TYPE=GroupWise;TYPE=WORK:x-apple:jdoe@gw.example",
                 "IMPP;X-SERVICE-TYPE=Matrix:matrix:@jdoe:matrix.org",
             ],
-            exported4: ["item1.X-ABDATE:20050611", "IMPP;X-SERVICE-TYPE=AIM;TYPE=home:aim:johnny5@aol.com"]),
+            exported4: ["item2.X-ABDATE:20050611", "IMPP;X-SERVICE-TYPE=AIM;TYPE=home:aim:johnny5@aol.com"]),
         VCardWriterFixture(
             defect: 4,
             writer: "Outlook 2.1: X-MS-SPOUSE;TYPE=N, X-MS-MANAGER, X-MS-ASSISTANT, X-MS-ANNIVERSARY, X-MS-IMADDRESS",

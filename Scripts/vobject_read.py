@@ -96,6 +96,7 @@ def card_json(card, raw_card):
         })
     if "bday" in card.contents:
         out["bday"] = card.bday.value
+        out["bday_params"] = {k: v for k, v in card.bday.params.items()}
     if "note" in card.contents:
         out["note"] = card.note.value
     if "photo" in card.contents:

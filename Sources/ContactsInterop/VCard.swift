@@ -65,7 +65,9 @@ public struct VCardDecodeResult: Equatable, Sendable {
 /// - CR and CRLF inside values become LF;
 /// - ASCII control characters other than tab and line breaks are not written (both RFCs forbid them);
 /// - list values (`NICKNAME:Johnny,JD`, several values in an `N` component, several `ORG` units after
-///   the first) read as one text joined with `", "`, and `", "` in those fields is written as a list;
+///   the first) read as one text joined with `", "`, and `", "` in those fields is written as a list,
+///   except in the family and given names, which are written as one value with the comma escaped
+///   (`N:Richter\, James;…`: readers that take those as single values keep only a list's first);
 /// - a phone number that starts with `tel:` and an email address that starts with `mailto:` lose
 ///   that prefix when read back. (A `urn:uuid:` UID is kept whole as the identifier.)
 public enum VCard {

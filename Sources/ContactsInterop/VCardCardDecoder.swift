@@ -14,10 +14,27 @@ struct VCardCardDecoder {
     private(set) var problems: [VCardProblem] = []
     private(set) var identifierIsGenerated = false
     private var version21 = false
+    /// Dates and relations read from other writers' extensions (`X-ANNIVERSARY`, `X-SPOUSE`, …):
+    /// added after the card's own, less those it already has (sabre/vobject writes `X-ANNIVERSARY`
+    /// beside an `X-ABDATE` of the same date).
+    var extensionDates: [ContactRecord.LabeledString] = []
+    var extensionRelations: [ContactRecord.LabeledString] = []
+    /// Android's `X-ANDROID-CUSTOM` nicknames and birthday event: used where the card's own
+    /// NICKNAME and BDAY do not already say the same.
+    var extensionNicknames: [String] = []
+    var extensionBirthday: String?
+    /// Roundcube's `X-DEPARTMENT` and KDE's `X-KADDRESSBOOK-X-Department`: the department where ORG
+    /// names none.
+    var extensionDepartment: String?
 
-    init(begin: Int, lines: [VCardLine]) {
+    /// The CHARSETs the file's lines declare, most used first: the guess for a quoted-printable
+    /// value that names none and is not UTF-8.
+    let declaredCharsets: [String]
+
+    init(begin: Int, lines: [VCardLine], declaredCharsets: [String] = []) {
         self.begin = begin
         self.lines = lines
+        self.declaredCharsets = declaredCharsets
     }
 
     /// Properties that carry no contact data and are read silently.
@@ -119,11 +136,14 @@ struct VCardCardDecoder {
                     record.departmentName = parts.dropFirst().filter { !$0.isEmpty }.joined(separator: ", ")
                 case "TITLE":
                     if record.jobTitle.isEmpty { record.jobTitle = try text(property) }
-                case "TEL":
+                case "TEL", "X-MS-TEL":
                     var value = try text(property)
                     if value.lowercased().hasPrefix("tel:") { value = String(value.dropFirst(4)) }
                     if !value.isEmpty {
-                        record.phoneNumbers.append(.init(label: label(property, .phone), value: value))
+                        let phoneLabel =
+                            property.name == "X-MS-TEL"
+                            ? Self.outlookPhoneLabel(property) : label(property, .phone)
+                        record.phoneNumbers.append(.init(label: phoneLabel, value: value))
                     }
                 case "EMAIL":
                     var value = try text(property)
@@ -164,8 +184,13 @@ struct VCardCardDecoder {
                         "AGENT (a card for someone who acts for this contact) is not supported and was ignored")
                 case "X-ABADR", "X-APPLE-SUBLOCALITY", "X-APPLE-SUBADMINISTRATIVEAREA":
                     if property.group == nil { warn(property, "property \(property.name) outside a group was ignored") }
-                case _ where Self.detailProperties.contains(property.name):
-                    try decodeDetail(property, label: label(property, .other), into: &record)
+                case _ where Self.isDetail(property.name):
+                    let groupLabel = property.group.flatMap { groupLabels[$0] }
+                    try decodeDetail(
+                        property, label: label(property, .other),
+                        relationLabel: groupLabel.map { $0.isEmpty ? nil : $0 }
+                            ?? VCardLabels.relationLabel(forWrittenTypes: property.writtenTypes),
+                        into: &record)
                 case _ where Self.silent.contains(property.name):
                     break
                 default:
@@ -179,7 +204,14 @@ struct VCardCardDecoder {
             }
         }
 
+        for date in extensionDates where !record.dates.contains(date) { record.dates.append(date) }
+        for relation in extensionRelations where !record.contactRelations.contains(relation) {
+            record.contactRelations.append(relation)
+        }
+        if record.departmentName.isEmpty, let department = extensionDepartment { record.departmentName = department }
         if isOrganization { record.contactType = "organization" }
+        for nickname in extensionNicknames where !nicknames.contains(nickname) { nicknames.append(nickname) }
+        if record.birthday == nil { record.birthday = extensionBirthday }
         record.nickname = nicknames.joined(separator: ", ")
         record.note = notes.joined(separator: "\n")
 
@@ -215,6 +247,15 @@ struct VCardCardDecoder {
         return record
     }
 
+    /// Outlook's `X-MS-TEL;TYPE=…` numbers (assistant, callback, radio, TTY/TDD, company main): the
+    /// company's main number is Apple's Main; the others have no Apple label and keep Outlook's
+    /// word as a custom label.
+    static func outlookPhoneLabel(_ property: VCardProperty) -> String? {
+        let types = property.writtenTypes.filter { !["pref", "voice"].contains($0.lowercased()) }
+        guard let type = types.first else { return nil }
+        return type.lowercased() == "company" ? "_$!<Main>!$_" : type.lowercased()
+    }
+
     /// A stable identifier for a card without a UID: FNV-1a of its lines, so importing the same file
     /// twice gives the same identifiers.
     /// The start of a line for a message (long lines are cut).
@@ -244,7 +285,7 @@ struct VCardCardDecoder {
         let charset = property.values(of: "CHARSET").first
         if property.isQuotedPrintable {
             let decoded = VCardCharset.string(
-                VCardCharset.quotedPrintableBytes(property.rawValue), charset: charset)
+                VCardCharset.quotedPrintableBytes(property.rawValue), charset: charset, declared: declaredCharsets)
             if let warning = decoded.warning { warn(property, "\(property.name): \(warning)") }
             return decoded.text
         }
@@ -252,7 +293,7 @@ struct VCardCardDecoder {
             guard let data = VCardCharset.base64(property.rawValue) else {
                 throw VCardCardError(line: property.line, message: "\(property.name) has invalid base64 data")
             }
-            let decoded = VCardCharset.string([UInt8](data), charset: charset)
+            let decoded = VCardCharset.string([UInt8](data), charset: charset, declared: declaredCharsets)
             if let warning = decoded.warning { warn(property, "\(property.name): \(warning)") }
             return decoded.text
         }
@@ -281,7 +322,7 @@ struct VCardCardDecoder {
         VCardText.listValue(try decodedValue(property), version21: version21)
     }
 
-    private mutating func components(_ property: VCardProperty, count: Int, lists: Bool = false) throws -> [String] {
+    mutating func components(_ property: VCardProperty, count: Int, lists: Bool = false) throws -> [String] {
         let value = try decodedValue(property)
         var parts =
             lists
@@ -298,15 +339,7 @@ struct VCardCardDecoder {
             warn(property, "BDAY as text (\(raw)) cannot be stored and was ignored")
             return nil
         }
-        switch VCardDates.parse(raw, omitYear: property.has("X-APPLE-OMIT-YEAR")) {
-        case .date(let date):
-            return date
-        case .partial:
-            warn(property, "BDAY \(raw) has no month and day and was ignored")
-            return nil
-        case .invalid:
-            throw VCardCardError(line: property.line, message: "BDAY \(raw) is not a date")
-        }
+        return try date(property)
     }
 
     /// The image of a PHOTO, or nil with a warning: a photo that cannot be read costs the photo,
@@ -346,6 +379,18 @@ struct VCardCardDecoder {
         }
         let meta = value[value.index(value.startIndex, offsetBy: 5)..<comma].lowercased()
         let payload = String(value[value.index(after: comma)...])
+        // RFC 2397: `data:[<mediatype>][;base64],<data>`. Without an image media type the data is
+        // not an image (`data:base64,…`, as some clients write it, has the media type "base64" and
+        // would be stored as its base64 text): such a photo is dropped, never stored as text.
+        let mediaType = meta.split(separator: ";", omittingEmptySubsequences: false).first ?? ""
+        guard mediaType.hasPrefix("image/"), mediaType.count > "image/".count else {
+            let shown = mediaType.isEmpty ? "no media type" : "media type \(mediaType)"
+            warn(
+                property,
+                "PHOTO data URI has \(shown), not image/…, so it holds no image (RFC 2397); "
+                    + "the photo was dropped and the contact kept")
+            return nil
+        }
         if meta.hasSuffix(";base64") {
             guard let data = VCardCharset.base64(payload) else {
                 warn(

@@ -72,9 +72,40 @@ enum VCardCharset {
         }
     }
 
+    /// The CHARSETs that `charsets` (one per line that declares one) name and Foundation converts
+    /// here, UTF-8 and ASCII left out, most used first (ties in file order): the file's own guess
+    /// for its lines that declare none.
+    static func declared(_ charsets: [String]) -> [String] {
+        var counts: [String: (count: Int, first: Int)] = [:]
+        for (index, name) in charsets.enumerated() {
+            let upper = name.trimmingCharacters(in: .whitespaces).uppercased()
+            guard !["UTF-8", "UTF8", "US-ASCII", "ASCII"].contains(upper), encoding(named: upper) != nil else {
+                continue
+            }
+            let seen = counts[upper]
+            counts[upper] = ((seen?.count ?? 0) + 1, seen?.first ?? index)
+        }
+        // More uses first; among equals, the one declared first.
+        return counts.sorted { ($1.value.count, $0.value.first) < ($0.value.count, $1.value.first) }.map(\.key)
+    }
+
+    /// `data` read in the first of `charsets` that reads it, and that charset's name.
+    static func firstReading(_ data: Data, in charsets: [String]) -> (text: String, charset: String)? {
+        for charset in charsets {
+            if let encoding = encoding(named: charset), let text = String(data: data, encoding: encoding) {
+                return (text, charset)
+            }
+        }
+        return nil
+    }
+
     /// Decodes `bytes` in the named character set (UTF-8 when none). When that fails the value is
-    /// read as UTF-8 if valid, else as Windows-1252, and `warning` says which was used.
-    static func string(_ bytes: [UInt8], charset: String?) -> (text: String, warning: String?) {
+    /// read as UTF-8 if valid, else as Windows-1252, and `warning` says which was used. A value that
+    /// names no CHARSET and is not UTF-8 is read in the first of `declared` (the CHARSETs the file's
+    /// other lines declare) that reads it, with a warning saying so, before Windows-1252.
+    static func string(_ bytes: [UInt8], charset: String?, declared: [String] = []) -> (
+        text: String, warning: String?
+    ) {
         let data = Data(bytes)
         func fallback() -> (text: String, used: String) {
             if let text = String(data: data, encoding: .utf8) { return (text, "UTF-8") }
@@ -91,6 +122,13 @@ enum VCardCharset {
             return (read.text, "character set \(charset) cannot be converted here; read as \(read.used)")
         }
         if let text = String(data: data, encoding: .utf8) { return (text, nil) }
+        if let read = firstReading(data, in: declared) {
+            return (
+                read.text,
+                "the value is not valid UTF-8 and names no CHARSET; read as \(read.charset), "
+                    + "the CHARSET the file's other lines declare"
+            )
+        }
         let read = fallback()
         return (read.text, "the value is not valid UTF-8 and names no CHARSET; read as \(read.used)")
     }

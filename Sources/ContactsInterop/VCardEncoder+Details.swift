@@ -3,8 +3,8 @@ import Foundation
 
 // The less common CNContact values, written the way Apple Contacts exports them where it has a
 // way (X-PHONETIC-*, X-MAIDENNAME, X-ABShowAs, X-ABDATE and X-ABRELATEDNAMES with their
-// X-ABLabel groups, X-SOCIALPROFILE, IMPP with X-SERVICE-TYPE, X-ALTBDAY), so every value a
-// provider can set survives a round trip.
+// X-ABLabel groups, X-SOCIALPROFILE;type=…;x-user=…, IMPP with X-SERVICE-TYPE and the service's
+// own URI scheme, X-ALTBDAY), so every value a provider can set survives a round trip.
 
 extension VCardEncoder {
     mutating func writeDetails(_ record: ContactRecord) {
@@ -34,21 +34,79 @@ extension VCardEncoder {
             labeled("X-ABRELATEDNAMES", label: relation.label, kind: .other, value: VCardText.escape(relation.value))
         }
         for profile in record.socialProfiles {
+            // As Apple writes it: `X-SOCIALPROFILE;type=twitter;x-user=johnny:https://twitter.com/johnny`.
             var name = "X-SOCIALPROFILE"
-            for (parameter, value) in [
-                ("X-SERVICE", profile.service), ("X-USER", profile.username), ("X-USERID", profile.userIdentifier),
-            ] where !value.isEmpty {
-                name += ";\(parameter)=" + Self.quotedParameter(value)
+            if !profile.service.isEmpty {
+                if let type = Self.socialType(profile.service) {
+                    name += ";type=" + type
+                } else {
+                    // A service TYPE cannot carry (a comma, a label word such as "home"): the parameter
+                    // this simulator wrote before, which it still reads.
+                    name += ";x-service=" + Self.quotedParameter(profile.service)
+                }
+            }
+            for (parameter, value) in [("x-user", profile.username), ("x-userid", profile.userIdentifier)]
+            where !value.isEmpty {
+                name += ";\(parameter)=" + Self.parameterValue(value)
             }
             labeled(name, label: profile.label, kind: .other, value: VCardText.escapeSingleValue(profile.urlString))
         }
         for address in record.instantMessageAddresses {
             var name = "IMPP"
-            if !address.service.isEmpty { name += ";X-SERVICE-TYPE=" + Self.quotedParameter(address.service) }
+            if !address.service.isEmpty { name += ";X-SERVICE-TYPE=" + Self.parameterValue(address.service) }
             labeled(
                 name, label: address.label, kind: .other,
-                value: "x-apple:" + VCardText.escapeSingleValue(address.username))
+                value: Self.messagingScheme(address.service) + ":" + VCardText.escapeSingleValue(address.username))
         }
+    }
+
+    /// The URI scheme an IMPP value of `service` is written with: the registered (or long-used)
+    /// scheme of the service, so readers that go by the scheme (RFC 6350 §6.4.3) know the service;
+    /// `x-apple` (Apple's) only for services that have none.
+    static func messagingScheme(_ service: String) -> String {
+        let known: [String: String] = [
+            "aim": "aim", "icq": "icq", "jabber": "xmpp", "googletalk": "xmpp", "facebook": "xmpp", "msn": "msnim",
+            "yahoo": "ymsgr", "skype": "skype", "irc": "irc", "matrix": "matrix",
+        ]
+        let lower = service.lowercased()
+        if let scheme = known[lower] { return scheme }
+        return registeredMessagingSchemes.contains(lower) ? lower : "x-apple"
+    }
+
+    /// Schemes that are their own service (an address read as `sip:alice@example.com` has the service "sip").
+    static let registeredMessagingSchemes: Set<String> = [
+        "sip", "sips", "xmpp", "irc", "ircs", "matrix", "aim", "icq", "skype", "msnim", "ymsgr", "tel", "sms",
+    ]
+
+    /// The TYPE value for a social service, or nil when TYPE cannot carry it: Apple's lower-case
+    /// word for the services it knows (`twitter`), other services as written (`Mastodon`).
+    static func socialType(_ value: String) -> String? {
+        let service = asWritten(value)
+        let lower = service.lowercased()
+        if VCardCardDecoder.socialServices[lower] == service { return lower }
+        guard parameterValue(service) == service, VCardCardDecoder.socialServices[lower] == nil,
+            !VCardCardDecoder.labelTypeWords.contains(lower)
+        else { return nil }
+        return service
+    }
+
+    /// `value` less the control characters `line(_:)` leaves out (all but tab and line breaks).
+    private static func asWritten(_ value: String) -> String {
+        var written = value
+        written.unicodeScalars.removeAll {
+            ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0x7F
+        }
+        return written
+    }
+
+    /// A parameter value as Apple writes it, bare, or in double quotes when it holds a character a
+    /// bare value cannot (`,` `;` `:` `"`, a line break, a caret, or leading or trailing spaces).
+    /// Decided on the value as written: other control characters are left out by `line(_:)`.
+    static func parameterValue(_ value: String) -> String {
+        let written = asWritten(value)
+        let bare = written.unicodeScalars.allSatisfy { !"\",;:^\n\r".unicodeScalars.contains($0) }
+        return bare && !written.isEmpty && written.trimmingCharacters(in: .whitespaces) == written
+            ? value : quotedParameter(value)
     }
 
     /// A date's value, and the parameter that marks a missing year in 3.0 (Apple's `X-APPLE-OMIT-YEAR`).

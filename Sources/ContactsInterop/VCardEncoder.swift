@@ -25,10 +25,15 @@ struct VCardEncoder {
         line("VERSION:\(version.rawValue)")
         line("PRODID:-//Contact Provider Simulator//ContactsInterop//EN")
         if !record.identifier.isEmpty { line("UID:" + VCardText.escape(record.identifier)) }
+        // Family and given names are single values (commas escaped): Android's and Java readers
+        // (ez-vcard, in DAVx5) read those components as one value and keep only the first of a
+        // list, so "Richter, James" written as the list `Richter,James` came back as "Richter".
+        // Additional names, prefixes and suffixes are lists in both RFCs and in those readers.
         line(
             "N:"
-                + [record.familyName, record.givenName, record.middleName, record.namePrefix, record.nameSuffix]
-                .map(VCardText.escapeList).joined(separator: ";"))
+                + ([record.familyName, record.givenName].map(VCardText.escape)
+                + [record.middleName, record.namePrefix, record.nameSuffix].map(VCardText.escapeList))
+                .joined(separator: ";"))
         line("FN:" + VCardText.escape(record.displayName))
         if !record.nickname.isEmpty { line("NICKNAME:" + VCardText.escapeList(record.nickname)) }
         if !record.organizationName.isEmpty || !record.departmentName.isEmpty {
@@ -52,15 +57,12 @@ struct VCardEncoder {
             labeled("URL", label: url.label, kind: .url, value: VCardText.escapeSingleValue(url.value))
         }
         if let birthday = record.birthday, let date = BirthdayFormat.parse(birthday) {
-            let monthDay = String(format: "%02d%02d", date.month, date.day)
-            switch (version, date.year) {
-            case (.v3, let year?): line("BDAY:" + BirthdayFormat.format(year: year, month: date.month, day: date.day))
-            // ISO 8601's `--MM-DD`, not Apple's `1604-MM-DD` with X-APPLE-OMIT-YEAR: other readers
-            // ignore the parameter and show the year 1604.
-            case (.v3, nil): line("BDAY:" + BirthdayFormat.format(year: nil, month: date.month, day: date.day))
-            case (.v4, let year?): line("BDAY:" + String(format: "%04d", year) + monthDay)
-            case (.v4, nil): line("BDAY:--" + monthDay)
-            }
+            // A birthday without a year: in 3.0 Apple's `BDAY;X-APPLE-OMIT-YEAR=1604:1604-MM-DD`, since
+            // RFC 2426 has no year-less date and readers that follow it (Android's, ez-vcard) drop
+            // `--MM-DD`, while Apple, DAVx5 and sabre/vobject read the parameter; in 4.0 RFC 6350's
+            // `--MMDD`, which those readers understand.
+            let (parameter, value) = dateValue(year: date.year, month: date.month, day: date.day)
+            line("BDAY" + parameter + ":" + value)
         }
         if !record.note.isEmpty { line("NOTE:" + VCardText.escape(record.note)) }
         if let image = record.imageData, !image.isEmpty {

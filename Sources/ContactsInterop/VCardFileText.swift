@@ -20,6 +20,7 @@ enum VCardFileText {
         }
 
         let physical = physicalLines(bytes)
+        let declared = VCardCharset.declared(physical.compactMap(declaredCharset))
         var lines: [VCardLine] = []
         var problems: [VCardProblem] = []
         lines.reserveCapacity(physical.count)
@@ -42,7 +43,7 @@ enum VCardFileText {
                     index = end
                     continue
                 }
-                let decoded = decodeLine(joined, number: number)
+                let decoded = decodeLine(joined, number: number, declared: declared)
                 lines.append(VCardLine(number: number, text: decoded.text))
                 if let problem = decoded.problem { problems.append(problem) }
             }
@@ -80,11 +81,29 @@ enum VCardFileText {
         return lines
     }
 
-    /// A line that is not valid UTF-8: the value in the line's CHARSET when Foundation can convert
-    /// it, else Windows-1252 (ISO-8859-1 for its five unassigned bytes) with a problem saying so.
-    static func decodeLine(_ bytes: [UInt8], number: Int) -> (text: String, problem: VCardProblem?) {
+    /// The ASCII header of a line (before its first colon), non-ASCII bytes as `?`.
+    private static func header(_ bytes: [UInt8]) -> String {
         let colon = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.count
-        let header = String(decoding: bytes[..<colon].map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+        return String(decoding: bytes[..<colon].map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+    }
+
+    /// The CHARSET a line declares, if any.
+    private static func declaredCharset(_ bytes: [UInt8]) -> String? {
+        let header = header(bytes)
+        guard header.range(of: "charset", options: .caseInsensitive) != nil else { return nil }
+        return VCardSyntax.parse(VCardLine(number: 0, text: header + ":"))?.values(of: "CHARSET").first
+    }
+
+    /// A line that is not valid UTF-8: the value in the line's CHARSET when Foundation can convert
+    /// it; for a line that names no CHARSET, in the first of `declared` (the CHARSETs the file's
+    /// other lines declare, most used first) that reads it, since a 2.1 file from a Greek or Russian
+    /// phone declares its charset on some lines only; else Windows-1252 (ISO-8859-1 for its five
+    /// unassigned bytes). A problem says which was used.
+    static func decodeLine(_ bytes: [UInt8], number: Int, declared: [String] = []) -> (
+        text: String, problem: VCardProblem?
+    ) {
+        let colon = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.count
+        let header = header(bytes)
         let value = Data(bytes[min(colon + 1, bytes.count)...])
         let separator = colon < bytes.count ? ":" : ""
         let property = VCardSyntax.parse(VCardLine(number: number, text: header + ":"))
@@ -95,6 +114,14 @@ enum VCardFileText {
             VCardProblem(line: number, message: message, skipped: false)
         }
         guard let charset, !charset.isEmpty else {
+            if let read = VCardCharset.firstReading(value, in: declared) {
+                return (
+                    header + separator + read.text,
+                    problem(
+                        "\(name) is not valid UTF-8 and names no CHARSET; it was read as \(read.charset), "
+                            + "the CHARSET the file's other lines declare")
+                )
+            }
             return (
                 header + separator + fallback,
                 problem("\(name) is not valid UTF-8 and names no CHARSET; it was read as Windows-1252")

@@ -17,6 +17,18 @@ private let CNLabelPhoneNumberHomeFax = "_$!<HomeFAX>!$_"
 private let CNLabelPhoneNumberWorkFax = "_$!<WorkFAX>!$_"
 private let CNLabelPhoneNumberOtherFax = "_$!<OtherFAX>!$_"
 private let CNLabelPhoneNumberPager = "_$!<Pager>!$_"
+private let CNLabelDateAnniversary = "_$!<Anniversary>!$_"
+private let CNLabelContactRelationAssistant = "_$!<Assistant>!$_"
+private let CNLabelContactRelationManager = "_$!<Manager>!$_"
+private let CNLabelContactRelationParent = "_$!<Parent>!$_"
+private let CNLabelContactRelationMother = "_$!<Mother>!$_"
+private let CNLabelContactRelationFather = "_$!<Father>!$_"
+private let CNLabelContactRelationChild = "_$!<Child>!$_"
+private let CNLabelContactRelationBrother = "_$!<Brother>!$_"
+private let CNLabelContactRelationSister = "_$!<Sister>!$_"
+private let CNLabelContactRelationFriend = "_$!<Friend>!$_"
+private let CNLabelContactRelationSpouse = "_$!<Spouse>!$_"
+private let CNLabelContactRelationPartner = "_$!<Partner>!$_"
 
 /// Mapping between vCard TYPE parameters and Apple's Contacts label constants.
 enum VCardLabels {
@@ -57,6 +69,37 @@ enum VCardLabels {
         if set.contains("school") { return CNLabelSchool }
         if set.contains("other") { return CNLabelOther }
         return nil
+    }
+
+    static let anniversary = CNLabelDateAnniversary
+    static let spouse = CNLabelContactRelationSpouse
+    static let manager = CNLabelContactRelationManager
+    static let assistant = CNLabelContactRelationAssistant
+    static let child = CNLabelContactRelationChild
+
+    /// Relation TYPE values (RFC 6350 §6.6.6's `RELATED` types and the words Android clients and
+    /// other writers put in `RELATED` or `X-ABRELATEDNAMES`) and Apple's relation labels, most
+    /// specific first: `TYPE=parent,mother` is a mother.
+    private static let relationTypes: [(String, String)] = [
+        ("mother", CNLabelContactRelationMother), ("father", CNLabelContactRelationFather),
+        ("brother", CNLabelContactRelationBrother), ("sister", CNLabelContactRelationSister),
+        ("assistant", CNLabelContactRelationAssistant), ("manager", CNLabelContactRelationManager),
+        ("partner", CNLabelContactRelationPartner), ("domestic-partner", CNLabelContactRelationPartner),
+        ("domestic_partner", CNLabelContactRelationPartner), ("spouse", CNLabelContactRelationSpouse),
+        ("child", CNLabelContactRelationChild), ("parent", CNLabelContactRelationParent),
+        ("friend", CNLabelContactRelationFriend), ("sweetheart", CNLabelContactRelationPartner),
+        // RFC 6350: "agent", someone who acts on the contact's behalf; Apple's nearest is Assistant.
+        ("agent", CNLabelContactRelationAssistant),
+    ]
+
+    /// The label of a relation from its TYPE values as written: Apple's label where one fits, else
+    /// home/work/school/other as for any value, else the first other type word as a custom label
+    /// (`TYPE=co-worker` is labelled "co-worker", as written), else nil.
+    static func relationLabel(forWrittenTypes written: [String]) -> String? {
+        let types = written.map { $0.lowercased() }
+        for (type, label) in relationTypes where types.contains(type) { return label }
+        if let label = label(forTypes: types, kind: .other) { return label }
+        return written.first { !ignored.contains($0.lowercased()) }
     }
 
     /// The (upper-case) TYPE values that read back as `label`, or nil when the label is not one of

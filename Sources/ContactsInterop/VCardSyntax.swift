@@ -36,8 +36,14 @@ struct VCardProperty: Sendable {
 
     /// Lower-cased TYPE values, with lists inside quoted values (`TYPE="voice,home"`) split too.
     var types: [String] {
+        writtenTypes.map { $0.lowercased() }
+    }
+
+    /// The TYPE values as written (case kept), split like `types`: a service name such as
+    /// `X-SOCIALPROFILE;type=Mastodon` keeps its spelling.
+    var writtenTypes: [String] {
         values(of: "TYPE").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
     }
 

@@ -83,4 +83,57 @@ struct VCardRealWriterCLITests {
                 ])
         }
     }
+
+    @Test(
+        "Issue 26: Evolution's and Outlook's extensions, a bare nested card and a data:base64 photo import as Apple's fields; export writes Apple's forms"
+    )
+    func otherProducers() throws {
+        try withTemporaryAppGroup { group in
+            let text = InteropFixtures.crlf([
+                "BEGIN:VCARD", "VERSION:3.0", "UID:evo", "N:Doe;John;;;", "FN:John Doe",  // 1-5
+                "X-EVOLUTION-SPOUSE:Maria", "X-EVOLUTION-ANNIVERSARY:2005-06-11",  // 6-7
+                "X-AIM;TYPE=HOME;X-EVOLUTION-UI-SLOT=1:johnny5@aol.com", "BDAY:--05-17", "END:VCARD",  // 8-10
+                "BEGIN:VCARD", "VERSION:2.1", "N:Boss;Big", "X-MS-MANAGER;TYPE=N:TheManagerName",  // 11-14
+                "BEGIN:VCARD", "VERSION:2.1", "N:Friday;Girl", "END:VCARD",  // 15-18: nested, no AGENT line
+                "UID:outlook", "END:VCARD",  // 19-20
+                "BEGIN:VCARD", "VERSION:4.0", "FN:No Type", "N:Type;No;;;",  // 21-24
+                "PHOTO:data:base64\\,/9j/4AAQSkZJRg==", "X-SOCIALPROFILE;type=github:https://github.com/nt",  // 25-26
+                "UID:photo", "END:VCARD",
+            ])
+            let path = try InteropFixtures.write(text, named: "producers.vcf", in: group)
+            let result = try host(["import", path], in: group)
+            #expect(result.stdout == InteropFixtures.summary(3, added: 3, updated: 0, skipped: 0) + "\n", "\(result)")
+            #expect(
+                result.stderrLines.map { $0.split(separator: ":").prefix(2).joined(separator: ":") }
+                    == ["\(path):15", "\(path):25"], "\(result.stderrLines)")
+
+            let john = try jsonObject(try host(["get", "evo", "--json"], in: group))
+            let relations = try #require(john["contactRelations"] as? [[String: Any]])
+            #expect(relations.first?["label"] as? String == "_$!<Spouse>!$_")
+            #expect(relations.first?["value"] as? String == "Maria")
+            let dates = try #require(john["dates"] as? [[String: Any]])
+            #expect(dates.first?["label"] as? String == "_$!<Anniversary>!$_")
+            #expect(dates.first?["value"] as? String == "2005-06-11")
+            let im = try #require(john["instantMessageAddresses"] as? [[String: Any]])
+            #expect(im.first?["service"] as? String == "AIM")
+            let boss = try jsonObject(try host(["get", "outlook", "--json"], in: group))
+            let manager = try #require((boss["contactRelations"] as? [[String: Any]])?.first)
+            #expect(manager["label"] as? String == "_$!<Manager>!$_")
+            let photo = try jsonObject(try host(["get", "photo", "--json"], in: group))
+            #expect(!(photo["imageData"] is String))
+            #expect((photo["socialProfiles"] as? [[String: Any]])?.first?["service"] as? String == "github")
+
+            let exported = try host(["export", "--vcard", "--version", "3.0"], in: group).stdout
+            for line in [
+                "BDAY;X-APPLE-OMIT-YEAR=1604:1604-05-17", "IMPP;X-SERVICE-TYPE=AIM;TYPE=HOME:aim:johnny5@aol.com",
+                "X-SOCIALPROFILE;type=github:https://github.com/nt", "item1.X-ABLabel:_$!<Anniversary>!$_",
+            ] {
+                #expect(exported.contains(line + "\r\n"), "\(line) in\n\(exported)")
+            }
+            let again = try InteropFixtures.write(exported, named: "again.vcf", in: group)
+            let reimport = try host(["import", again], in: group)
+            #expect(reimport.stdout == InteropFixtures.summary(3, added: 0, updated: 3, skipped: 0) + "\n")
+            #expect(reimport.stderrLines.isEmpty, "\(reimport.stderrLines)")
+        }
+    }
 }

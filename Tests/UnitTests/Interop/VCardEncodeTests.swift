@@ -75,11 +75,14 @@ struct InteropVCardEncodeTests {
         #expect(VCard.decode(VCard.encode([record], version: .v4)).contacts == [record])
     }
 
-    @Test("Birthdays: a missing year is --05-17 in 3.0 (not Apple's 1604-05-17) and --0517 in 4.0")
+    @Test("Birthdays: a missing year is Apple's X-APPLE-OMIT-YEAR=1604:1604-05-17 in 3.0 and --0517 in 4.0")
     func birthdays() {
         var record = ContactRecord(identifier: "b")
         record.birthday = "--05-17"
-        #expect(Self.unfolded(VCard.encode([record], version: .v3)).contains("BDAY:--05-17"))
+        let v3 = Self.unfolded(VCard.encode([record], version: .v3))
+        #expect(v3.contains("BDAY;X-APPLE-OMIT-YEAR=1604:1604-05-17"))
+        #expect(!v3.contains("BDAY:--05-17"))
+        #expect(VCard.decode(VCard.encode([record], version: .v3)).contacts.first?.birthday == "--05-17")
         #expect(Self.unfolded(VCard.encode([record], version: .v4)).contains("BDAY:--0517"))
         record.birthday = "1990-05-17"
         #expect(Self.unfolded(VCard.encode([record], version: .v3)).contains("BDAY:1990-05-17"))

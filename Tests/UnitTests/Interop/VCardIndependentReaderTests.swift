@@ -15,9 +15,11 @@ struct VobjectReadError: Error, CustomStringConvertible {
 /// Scripts/vobject_read.py, and every field must read as the contact that was exported.
 @Suite("vCard export read by an independent reader (vobject)")
 struct InteropVCardIndependentReaderTests {
-    /// The contacts exported: every issue-14 fixture's contacts and random ones with every field.
+    /// The contacts exported: every issue-14 and issue-26 fixture's contacts and random ones with every field.
     static func contacts() -> [ContactRecord] {
-        var records = VCardWriterFixtures.all.flatMap { VCard.decode(data: $0.bytes).contacts }
+        var records = (VCardWriterFixtures.all + VCardProducerFixtures.all).flatMap {
+            VCard.decode(data: $0.bytes).contacts
+        }
         var factory = InteropRandomContactFactory(seed: 0x0B1E_C7)
         records += (0..<80).map { factory.record(1000 + $0) }
         return records
@@ -37,6 +39,19 @@ struct InteropVCardIndependentReaderTests {
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
         return object as? [[String: Any]] ?? []
     }
+
+    /// The URI schemes of IM services that have one (RFC 6350 §6.4.3; IANA's and the services' own).
+    static let imppSchemes = [
+        "AIM": "aim", "ICQ": "icq", "Jabber": "xmpp", "GoogleTalk": "xmpp", "Facebook": "xmpp", "MSN": "msnim",
+        "Yahoo": "ymsgr", "Skype": "skype", "IRC": "irc", "Matrix": "matrix", "sip": "sip", "irc": "irc",
+    ]
+
+    /// The TYPE word Apple Contacts writes for the social services it knows.
+    static let appleSocialTypes = [
+        "Twitter": "twitter", "Facebook": "facebook", "LinkedIn": "linkedin", "Flickr": "flickr",
+        "MySpace": "myspace", "SinaWeibo": "sinaweibo", "TencentWeibo": "tencentweibo", "Yelp": "yelp",
+        "GameCenter": "gamecenter",
+    ]
 
     /// vobject's reading of one N component or list: a string or a list of strings, as one text.
     static func joined(_ value: Any?) -> String {
@@ -105,10 +120,17 @@ struct InteropVCardIndependentReaderTests {
                 check(record, "ADR code", Self.joined(read["code"]), address.postalCode)
                 check(record, "ADR country", Self.joined(read["country"]), address.country)
             }
+            // Issue 26 item 9: a 3.0 birthday without a year is Apple's `X-APPLE-OMIT-YEAR=1604:1604-MM-DD`.
+            let omitsYear = version == .v3 && record.birthday?.hasPrefix("--") == true
+            let writtenBirthday = omitsYear ? "1604" + record.birthday!.dropFirst(1) : record.birthday ?? ""
             let birthday = (card["bday"] as? String ?? "").filter { $0 != "-" }
-            check(record, "BDAY", birthday, (record.birthday ?? "").filter { $0 != "-" })
+            check(record, "BDAY", birthday, writtenBirthday.filter { $0 != "-" })
             if version == .v3, let bday = card["bday"] as? String {
-                check(record, "BDAY as written", bday, record.birthday ?? "")
+                check(record, "BDAY as written", bday, writtenBirthday)
+                let parameters = card["bday_params"] as? [String: [String]] ?? [:]
+                check(
+                    record, "BDAY X-APPLE-OMIT-YEAR", parameters["X-APPLE-OMIT-YEAR"]?.joined() ?? "",
+                    omitsYear ? "1604" : "")
             }
             check(record, "PHOTO", card["photo"] as? String ?? "", record.imageData?.base64EncodedString() ?? "")
             let extras = card["x"] as? [String: [[String: Any]]] ?? [:]
@@ -124,9 +146,23 @@ struct InteropVCardIndependentReaderTests {
             check(
                 record, "X-SOCIALPROFILE", extra("x-socialprofile").description,
                 record.socialProfiles.map(\.urlString).description)
+            // Issue 26 item 8: Apple's `type=<service>;x-user=<username>` parameters.
+            for (read, profile) in zip(extras["x-socialprofile"] ?? [], record.socialProfiles) {
+                let parameters = read["params"] as? [String: [String]] ?? [:]
+                // vobject 0.9.9 does not undo RFC 6868's caret escapes (^^, ^', ^n).
+                if !profile.username.contains(where: { "^\"\n".contains($0) }) {
+                    check(record, "X-SOCIALPROFILE x-user", parameters["X-USER"]?.joined() ?? "", profile.username)
+                }
+                if let type = Self.appleSocialTypes[profile.service] {
+                    check(
+                        record, "X-SOCIALPROFILE type", (parameters["TYPE"] ?? []).first?.lowercased() ?? "", type)
+                }
+            }
+            // Issue 26 item 7: the service's own URI scheme, `x-apple:` only where it has none.
             check(
                 record, "IMPP", extra("impp").description,
-                record.instantMessageAddresses.map { "x-apple:" + $0.username }.description)
+                record.instantMessageAddresses.map { (Self.imppSchemes[$0.service] ?? "x-apple") + ":" + $0.username }
+                    .description)
         }
         #expect(
             mismatches.isEmpty,

@@ -17,6 +17,12 @@ struct InteropVCardWriterFixtureTests {
         "Each fixture imports as its expected JSON, warns at its lines and drops no card",
         arguments: VCardWriterFixtures.all)
     func fixture(_ fixture: VCardWriterFixture) throws {
+        try Self.verify(fixture, readsBackEqual: fixture.defect != 11)
+    }
+
+    /// Imports the fixture and compares every field with its expected JSON, checks its warnings,
+    /// exports it as 3.0 and 4.0, checks the expected lines and reads each export back.
+    static func verify(_ fixture: VCardWriterFixture, readsBackEqual: Bool = true) throws {
         let expected = try JSONDecoder().decode([ContactRecord].self, from: Data(fixture.expectedJSON.utf8))
         let result = VCard.decode(data: fixture.bytes)
         #expect(result.contacts == expected)
@@ -34,7 +40,7 @@ struct InteropVCardWriterFixtureTests {
             // What was exported reads back the same (control characters excepted: they are not written).
             let again = VCard.decode(exported)
             #expect(again.problems.isEmpty, "\(again.problems)")
-            if fixture.defect != 11 { #expect(again.contacts == result.contacts) }
+            if readsBackEqual { #expect(again.contacts == result.contacts) }
         }
     }
 

@@ -132,9 +132,11 @@ enum VCardWriterFixtures {
                  {"identifier":"big5","familyName":"陳","givenName":"大文"},
                  {"identifier":"koi8r","familyName":"Петров","givenName":"Иван"},
                  {"identifier":"euckr","familyName":"김","givenName":"철수"},
-                 {"identifier":"sjis-undeclared","familyName":"ŽR“c","givenName":"‘¾˜Y"}]
+                 {"identifier":"sjis-undeclared","familyName":"山田","givenName":"太郎"}]
                 """#,
-            warningLines: [33], warningTexts: ["names no CHARSET; it was read as Windows-1252"]),
+            // Issue 26 item 5: the card without a CHARSET is read in the charset the file's other
+            // lines declare (Shift_JIS, the first of equally used ones), with a warning saying so.
+            warningLines: [33], warningTexts: ["names no CHARSET; it was read as SHIFT_JIS"]),
         VCardWriterFixture(
             defect: 6, writer: "a file mixing UTF-8, a server splitting é across a fold, and a Latin-1 line",
             bytes: VCardWriterFixture.file([
@@ -218,8 +220,9 @@ enum VCardWriterFixtures {
                 [{"identifier":"lists","familyName":"Richter, James","givenName":"Hans","nickname":"Johnny, JD",
                   "organizationName":"Acme","departmentName":"Sales, EMEA"}]
                 """#,
-            exported3: ["N:Richter,James;Hans;;;", "NICKNAME:Johnny,JD", "ORG:Acme;Sales;EMEA"],
-            exported4: ["N:Richter,James;Hans;;;", "NICKNAME:Johnny,JD", "ORG:Acme;Sales;EMEA"]),
+            // Issue 26 item 9: the family name is one value with its comma escaped.
+            exported3: [#"N:Richter\, James;Hans;;;"#, "NICKNAME:Johnny,JD", "ORG:Acme;Sales;EMEA"],
+            exported4: [#"N:Richter\, James;Hans;;;"#, "NICKNAME:Johnny,JD", "ORG:Acme;Sales;EMEA"]),
         VCardWriterFixture(
             defect: 13, writer: "iOS: a birthday without a year (X-APPLE-OMIT-YEAR=1604)",
             bytes: VCardWriterFixture.file([
@@ -229,6 +232,7 @@ enum VCardWriterFixtures {
             expectedJSON: #"""
                 [{"identifier":"apple-no-year","familyName":"Appleseed","givenName":"John","birthday":"--05-17"}]
                 """#,
-            exported3: ["BDAY:--05-17"], exported4: ["BDAY:--0517"]),
+            // Issue 26 item 9: 3.0 writes Apple's form back (RFC 2426 has no year-less date).
+            exported3: ["BDAY;X-APPLE-OMIT-YEAR=1604:1604-05-17"], exported4: ["BDAY:--0517"]),
     ]
 }

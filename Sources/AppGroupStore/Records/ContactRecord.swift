@@ -362,7 +362,10 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
         }
     }
 
-    enum CodingKeys: String, CodingKey {
+    /// Every stored field's key, in the order the store writes them. The fast reader
+    /// (`ContactRecordCodec.readRecord`) reads exactly these cases, by an exhaustive switch: a field
+    /// added here does not compile until it is read there too.
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case identifier, namePrefix, givenName, middleName, familyName, nameSuffix, nickname
         case organizationName, departmentName, jobTitle, phoneNumbers, emailAddresses, postalAddresses
         case urlAddresses, note, birthday, imageData

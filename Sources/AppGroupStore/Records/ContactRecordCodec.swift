@@ -64,66 +64,66 @@ package enum ContactRecordCodec {
         return identifier
     }
 
-    /// Key order of `ContactRecord.CodingKeys`, as `readRecord` numbers them.
-    static let recordKeys = JSONKeyTable([
-        "identifier", "namePrefix", "givenName", "middleName", "familyName", "nameSuffix", "nickname",
-        "organizationName", "departmentName", "jobTitle", "phoneNumbers", "emailAddresses", "postalAddresses",
-        "urlAddresses", "note", "birthday", "imageData", "contactType", "previousFamilyName", "phoneticGivenName",
-        "phoneticMiddleName", "phoneticFamilyName", "phoneticOrganizationName", "nonGregorianBirthday", "dates",
-        "contactRelations", "socialProfiles", "instantMessageAddresses",
-    ])
+    /// The fields of `ContactRecord.CodingKeys`, in the order `recordKeys` numbers them.
+    static let recordFields = ContactRecord.CodingKeys.allCases
+    /// The key table of `recordFields` (index 0 is `identifier`).
+    static let recordKeys = JSONKeyTable(recordFields.map(\.stringValue))
 
     static func readRecord(_ reader: inout StrictJSONReader) throws -> ContactRecord {
         var record = ContactRecord(identifier: "")
         var hasIdentifier = false
         try reader.readObject(keys: recordKeys) { reader, index in
-            if index == 0 {
+            let field = recordFields[index]
+            if field == .identifier {
                 record.identifier = try reader.readString()
                 hasIdentifier = true
                 return
             }
             if try reader.consumeNull() { return }  // decodeIfPresent: null is absent
-            switch index {
-            case 1: record.namePrefix = try reader.readString()
-            case 2: record.givenName = try reader.readString()
-            case 3: record.middleName = try reader.readString()
-            case 4: record.familyName = try reader.readString()
-            case 5: record.nameSuffix = try reader.readString()
-            case 6: record.nickname = try reader.readString()
-            case 7: record.organizationName = try reader.readString()
-            case 8: record.departmentName = try reader.readString()
-            case 9: record.jobTitle = try reader.readString()
-            case 10: record.phoneNumbers = try readLabeledStrings(&reader)
-            case 11: record.emailAddresses = try readLabeledStrings(&reader)
-            case 12: record.postalAddresses = try readArray(&reader, readPostalAddress)
-            case 13: record.urlAddresses = try readLabeledStrings(&reader)
-            case 14: record.note = try reader.readString()
-            case 15:
+            // Exhaustive on purpose: a new field of ContactRecord is read here or the build fails.
+            switch field {
+            case .identifier: break  // read above
+            case .namePrefix: record.namePrefix = try reader.readString()
+            case .givenName: record.givenName = try reader.readString()
+            case .middleName: record.middleName = try reader.readString()
+            case .familyName: record.familyName = try reader.readString()
+            case .nameSuffix: record.nameSuffix = try reader.readString()
+            case .nickname: record.nickname = try reader.readString()
+            case .organizationName: record.organizationName = try reader.readString()
+            case .departmentName: record.departmentName = try reader.readString()
+            case .jobTitle: record.jobTitle = try reader.readString()
+            case .phoneNumbers: record.phoneNumbers = try readLabeledStrings(&reader)
+            case .emailAddresses: record.emailAddresses = try readLabeledStrings(&reader)
+            case .postalAddresses: record.postalAddresses = try readArray(&reader, readPostalAddress)
+            case .urlAddresses: record.urlAddresses = try readLabeledStrings(&reader)
+            case .note: record.note = try reader.readString()
+            case .birthday:
                 let birthday = try reader.readString()
                 guard BirthdayFormat.parse(birthday) != nil else { throw StrictJSONReader.GiveUp() }
                 record.birthday = birthday
-            case 16:
+            case .imageData:
                 guard let data = Data(base64Encoded: try reader.readString()) else { throw StrictJSONReader.GiveUp() }
                 record.imageData = data
-            case 17:
+            case .contactType:
                 let type = try reader.readString()
                 guard ContactRecord.contactTypes.contains(type) else { throw StrictJSONReader.GiveUp() }
                 record.contactType = type == "person" ? nil : type
-            case 18: record.previousFamilyName = try reader.readString()
-            case 19: record.phoneticGivenName = try reader.readString()
-            case 20: record.phoneticMiddleName = try reader.readString()
-            case 21: record.phoneticFamilyName = try reader.readString()
-            case 22: record.phoneticOrganizationName = try reader.readString()
-            case 23: record.nonGregorianBirthday = try readNonGregorianDate(&reader)
-            case 24:
+            case .previousFamilyName: record.previousFamilyName = try reader.readString()
+            case .phoneticGivenName: record.phoneticGivenName = try reader.readString()
+            case .phoneticMiddleName: record.phoneticMiddleName = try reader.readString()
+            case .phoneticFamilyName: record.phoneticFamilyName = try reader.readString()
+            case .phoneticOrganizationName: record.phoneticOrganizationName = try reader.readString()
+            case .nonGregorianBirthday: record.nonGregorianBirthday = try readNonGregorianDate(&reader)
+            case .dates:
                 let dates = try readLabeledStrings(&reader)
                 guard dates.allSatisfy({ BirthdayFormat.parse($0.value) != nil }) else {
                     throw StrictJSONReader.GiveUp()
                 }
                 record.dates = dates
-            case 25: record.contactRelations = try readLabeledStrings(&reader)
-            case 26: record.socialProfiles = try readArray(&reader, readSocialProfile)
-            default: record.instantMessageAddresses = try readArray(&reader, readInstantMessageAddress)
+            case .contactRelations: record.contactRelations = try readLabeledStrings(&reader)
+            case .socialProfiles: record.socialProfiles = try readArray(&reader, readSocialProfile)
+            case .instantMessageAddresses:
+                record.instantMessageAddresses = try readArray(&reader, readInstantMessageAddress)
             }
         }
         guard hasIdentifier else { throw StrictJSONReader.GiveUp() }

@@ -16,7 +16,7 @@ enum StoreFixtures {
         return record
     }
 
-    /// A contact with every field set.
+    /// A contact with the common fields set (``everyField(_:)`` sets the rest too).
     static func fullContact(_ identifier: String = "full-1") -> ContactRecord {
         var record = ContactRecord(identifier: identifier)
         record.namePrefix = "Dr."
@@ -46,6 +46,30 @@ enum StoreFixtures {
         record.note = "First programmer.\nSecond line \"quoted\" / slashed"
         record.birthday = "1815-12-10"
         record.imageData = Data([0, 1, 2, 254, 255])
+        return record
+    }
+
+    /// ``fullContact(_:)`` with every other stored field set as well (`RecordFieldCoverageTests`
+    /// fails, naming the field, when a new one is not set here).
+    static func everyField(_ identifier: String = "every-1") -> ContactRecord {
+        var record = fullContact(identifier)
+        record.previousFamilyName = "Byron"
+        record.phoneticGivenName = "AY-da"
+        record.phoneticMiddleName = "aw-GUS-ta"
+        record.phoneticFamilyName = "LUV-lace"
+        record.phoneticOrganizationName = "an-a-LIT-i-cal"
+        record.nonGregorianBirthday = .init(calendar: "hebrew", year: 5576, month: 3, day: 8)
+        record.dates = [.init(label: "_$!<Anniversary>!$_", value: "1835-07-08")]
+        record.contactRelations = [.init(label: "_$!<Spouse>!$_", value: "William King")]
+        var profile = ContactRecord.LabeledSocialProfile(label: nil)
+        profile.urlString = "https://social.example/@ada"
+        profile.username = "ada"
+        profile.userIdentifier = "1815"
+        profile.service = "Mastodon"
+        record.socialProfiles = [profile]
+        record.instantMessageAddresses = [
+            .init(label: "_$!<Home>!$_", username: "ada@jabber.example", service: "Jabber")
+        ]
         return record
     }
 

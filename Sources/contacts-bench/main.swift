@@ -1,6 +1,8 @@
 // contacts-bench: sync cost against the size of the address book, beside the seed demo's naive design.
 //
 //   swift build -c release && swift run -c release contacts-bench [--contacts 1000,100000] [--json] [--quick] [--carddav N]
+//       [--record FILE]   (the run as data: command, machine, date, build configuration and figures)
+//   A debug build's figures (what `swift build` gives): swift run contacts-bench … (the record says "debug").
 //   (--contacts 1000,1000000 is the opt-in million-contact run: minutes, not part of `swift test`)
 import Foundation
 import Glibc
@@ -15,11 +17,20 @@ var hostOnly = false
 var carddavCards: Int?
 /// `--only P3,P4`: measure just these figures.
 var only: Set<String>?
+/// `--record FILE`: also write the run as a data file (``BenchmarkRecord``).
+var recordPath: String?
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
     case "--json": json = true
+    case "--record":
+        guard let path = arguments.first, !path.hasPrefix("--") else {
+            FileHandle.standardError.write(Data("error: --record expects FILE\n".utf8))
+            exit(2)
+        }
+        arguments.removeFirst()
+        recordPath = path
     case "--quick": quick = true
     case "--host-only": hostOnly = true
     case "--carddav":
@@ -111,6 +122,15 @@ do {
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
     exit(1)
+}
+
+if let recordPath {
+    do {
+        try BenchmarkRecord.current(figures: figures).write(to: recordPath)
+    } catch {
+        FileHandle.standardError.write(Data("error: cannot write \(recordPath): \(error)\n".utf8))
+        exit(1)
+    }
 }
 
 if json {

@@ -10,10 +10,25 @@ struct HostBenchmarkSmokeTests {
     )
     func smoke() throws {
         try withTemporaryAppGroup { group in
+            let recordPath = group.path + "/run.json"
             let result = try ProcessRunner.run(
-                BuiltProducts.path("contacts-bench"), ["--quick", "--host-only", "--contacts", "40", "--json"],
+                BuiltProducts.path("contacts-bench"),
+                ["--quick", "--host-only", "--contacts", "40", "--json", "--record", recordPath],
                 environment: group.environment)
             #expect(result.exitCode == 0, "\(result)")
+            // The run as data: command, machine, date and build beside the same figures.
+            let record = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: recordPath)))
+                    as? [String: Any])
+            #expect(
+                record["command"] as? String
+                    == "contacts-bench --quick --host-only --contacts 40 --json --record \(recordPath)")
+            #expect(record["configuration"] as? String == "debug", "swift test builds debug")
+            let machine = try #require(record["machine"] as? [String: Any])
+            #expect((machine["processors"] as? Int ?? 0) >= 1)
+            #expect((machine["system"] as? String ?? "").hasPrefix("Linux"))
+            #expect((record["date"] as? String ?? "").hasPrefix("20"))
+            #expect((record["figures"] as? [[String: Any]])?.count ?? 0 >= 9)
             let figures = try #require(
                 try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
             for (id, path) in [

@@ -2,16 +2,18 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The README's "Write and check your own provider", run as a newcomer would: each block marked
-/// `<!-- walkthrough file: PATH -->` is written to PATH, each `<!-- walkthrough run -->` block runs in
-/// bash, in README order, in an empty package directory next to a `ContactProviderSimulator` checkout.
+/// The walkthrough the README points a newcomer to, the `ContactProvider` catalog's "Writing a provider"
+/// (`Sources/ContactProvider/ContactProvider.docc/WritingAProvider.md`), run as a newcomer would: each
+/// block marked `<!-- walkthrough file: PATH -->` is written to PATH, each `<!-- walkthrough run -->`
+/// block runs in bash, in the article's order, in an empty package directory next to a
+/// `ContactProviderSimulator` checkout.
 ///
 /// One test, because building a fresh package that depends on this one costs minutes on 2 cores.
 /// Its directory is `.build/walkthrough/MyProvider` (emptied of everything but its own `.build`
 /// before each run), so a second run rebuilds only what changed.
-@Suite("README walkthrough: write and check your own provider, as written")
+@Suite("README walkthrough (Writing a provider): write and check your own provider, as written")
 struct ReadmeWalkthroughTests {
-    /// One marked block of the README.
+    /// One marked block of the article.
     enum Step: Equatable {
         case file(path: String, contents: String)
         case run(script: String)
@@ -27,7 +29,7 @@ struct ReadmeWalkthroughTests {
             let directive = trimmed.dropFirst("<!-- walkthrough".count).dropLast("-->".count)
                 .trimmingCharacters(in: .whitespaces)
             guard let fence = lines.popFirst(), fence.hasPrefix("```") else {
-                throw WalkthroughError("README: '\(trimmed)' is not followed by a fenced code block")
+                throw WalkthroughError("walkthrough: '\(trimmed)' is not followed by a fenced code block")
             }
             var body: [String] = []
             while let next = lines.popFirst(), !next.hasPrefix("```") { body.append(next) }
@@ -37,11 +39,11 @@ struct ReadmeWalkthroughTests {
             } else if directive.hasPrefix("file:") {
                 let path = directive.dropFirst("file:".count).trimmingCharacters(in: .whitespaces)
                 guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("..") else {
-                    throw WalkthroughError("README: '\(trimmed)' needs a relative path inside the package")
+                    throw WalkthroughError("walkthrough: '\(trimmed)' needs a relative path inside the package")
                 }
                 steps.append(.file(path: path, contents: text))
             } else {
-                throw WalkthroughError("README: unknown walkthrough marker '\(trimmed)' (use 'file: PATH' or 'run')")
+                throw WalkthroughError("walkthrough: unknown marker '\(trimmed)' (use 'file: PATH' or 'run')")
             }
         }
         return steps
@@ -51,6 +53,9 @@ struct ReadmeWalkthroughTests {
         let description: String
         init(_ description: String) { self.description = description }
     }
+
+    /// The article whose marked blocks are run.
+    static let articlePath = "Sources/ContactProvider/ContactProvider.docc/WritingAProvider.md"
 
     private static var packageRoot: String {
         var url = URL(fileURLWithPath: #filePath)
@@ -80,16 +85,25 @@ struct ReadmeWalkthroughTests {
     }
 
     @Test(
-        "From an empty directory: the README's Package.swift and provider build, sync and pass contacts-host conformance"
+        "From an empty directory: the walkthrough's Package.swift and provider build, sync and pass contacts-host conformance"
     )
     func walkthroughAsWritten() throws {
         let readme = try String(contentsOfFile: Self.packageRoot + "/README.md", encoding: .utf8)
-        let steps = try Self.steps(in: readme)
+        // The README sends a newcomer to the article, and shows the same commands in brief.
+        #expect(readme.contains("(" + Self.articlePath + ")"), "the README links to \(Self.articlePath)")
+        for command in [
+            "contacts-host enable --extension .build/debug/MyProvider", "contacts-host signal --wait --trace",
+            "contacts-host conformance --extension .build/debug/MyProvider",
+        ] {
+            #expect(readme.contains(command), "the README's brief walkthrough shows '\(command)'")
+        }
+        let article = try String(contentsOfFile: Self.packageRoot + "/" + Self.articlePath, encoding: .utf8)
+        let steps = try Self.steps(in: article)
         let files = steps.compactMap { if case .file(let path, _) = $0 { path } else { nil } }
         #expect(files == ["Package.swift", "Sources/MyProvider/Provider.swift"], "the walkthrough's files")
         #expect(steps.contains { if case .run = $0 { true } else { false } })
 
-        // The layout the README asks for: the package directory next to the simulator's checkout.
+        // The layout the article asks for: the package directory next to the simulator's checkout.
         let fileManager = FileManager.default
         let workspace = Self.packageRoot + "/.build/walkthrough"
         try fileManager.createDirectory(atPath: workspace, withIntermediateDirectories: true)
@@ -119,7 +133,8 @@ struct ReadmeWalkthroughTests {
             }
             // One shell, as in one terminal: later blocks see what earlier ones exported (the PATH).
             let result = try ProcessRunner.run("/bin/bash", ["-c", script, package], environment: environment)
-            #expect(result.exitCode == 0, "the README's walkthrough failed as written:\n\(script)\n\(result)")
+            #expect(
+                result.exitCode == 0, "the walkthrough (\(Self.articlePath)) failed as written:\n\(script)\n\(result)")
             #expect(result.stdout.contains("Ada Lovelace"), "system list shows the contact added: \(result)")
             #expect(result.stdout.contains(" passed, 0 failed"), "conformance passes: \(result)")
         }

@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import Foundation
 import Synchronization
 
@@ -312,7 +313,8 @@ public final class SyncEngine {
             }
             if !moreComing, next == anchor, result.count > 0 {
                 report.warnings.append(
-                    "\(FrameworkRule.r40): a batch with \(result.count) changes returned the starting anchor \(anchor)")
+                    "\(FrameworkRule.r40): a batch with \(counted(result.count, "change")) returned the starting anchor \(anchor)"
+                )
             }
             // Apply in call order (R32 upsert, R33 delete; unknown ids are a no-op) and commit once.
             var fold = ChangeFold()
@@ -358,10 +360,12 @@ public final class SyncEngine {
     ) throws {
         if count > suggested.multipliedReportingOverflow(by: cap).partialValue {
             throw SyncFailure.ruleViolation(
-                rule, message: "a \(what) of \(count) items is more than \(cap)× the suggested size \(suggested)")
+                rule,
+                message: "a \(what) of \(counted(count, "item")) is more than \(cap)× the suggested size \(suggested)")
         }
         if count > suggested {
-            report.warnings.append("\(rule): a \(what) of \(count) items exceeds the suggested size \(suggested)")
+            report.warnings.append(
+                "\(rule): a \(what) of \(counted(count, "item")) exceeds the suggested size \(suggested)")
         }
     }
 

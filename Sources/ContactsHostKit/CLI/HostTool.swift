@@ -101,7 +101,7 @@ public enum HostTool {
                 rest, options: command.options, positional: command.positional, globalOptions: [AppGroup.option.name])
             try command.validate(parsed)
         } catch {
-            output.err("error: \(command.name.joined(separator: " ")): \(error)")
+            output.err(usageError(error, command: command))
             return ExitCode.usage
         }
         do {
@@ -110,12 +110,19 @@ public enum HostTool {
             return try await command.run(
                 parsed, CommandContext(output: output, appGroup: appGroup, appGroupSource: appGroupSource))
         } catch let error as UsageError {
-            output.err("error: \(command.name.joined(separator: " ")): \(error)")
+            output.err(usageError(error, command: command))
             return ExitCode.usage
         } catch {
             output.err("error: \(describe(error))")
             return ExitCode.failure
         }
+    }
+
+    /// A usage error's one line, ending with where to look: `error: add: missing option '--given-name G'
+    /// (see 'contacts-host help add')`.
+    static func usageError(_ error: any Error, command: Command) -> String {
+        let name = command.name.joined(separator: " ")
+        return "error: \(name): \(error) (see 'contacts-host help \(name)')"
     }
 
     /// The words that may start a command line (commands and group names), for suggestions.

@@ -242,7 +242,8 @@ enum ContactCommands {
             compactAfterCommit(database, context: context)
             ticker.stop()
             context.output.out(
-                "imported \(total) contacts (\(result.added) added, \(result.updated) updated, \(skipped) skipped)")
+                "imported \(counted(total, "contact")) (\(result.added) added, \(result.updated) updated, \(skipped) skipped)"
+            )
             return ExitCode.success
         })
 

@@ -115,7 +115,7 @@ enum DemoCommand {
             record.emailAddresses = [.init(label: Labels.stored("work"), value: "\(given.lowercased())@example.com")]
             identifiers.append(try database.add(record).identifier)
         }
-        out.out("2. The app added \(samples.count) contacts.\n")
+        out.out("2. The app added \(counted(samples.count, "contact")).\n")
         try step(
             "3. signalEnumerator() → the provider is launched; first sync is a content enumeration:", client, database,
             out)
@@ -203,7 +203,7 @@ enum DemoCommand {
         let wanted = try expected()
         let matches = Set(wanted) == Set(system)
         out.out(
-            "   \(matches ? "✓" : "✗") the system store \(matches ? "equals" : "DIFFERS FROM") \(source) (\(wanted.count) contacts)\n"
+            "   \(matches ? "✓" : "✗") the system store \(matches ? "equals" : "DIFFERS FROM") \(source) (\(counted(wanted.count, "contact")))\n"
         )
         if !matches { throw CommandFailure("the system store does not match \(source)") }
     }

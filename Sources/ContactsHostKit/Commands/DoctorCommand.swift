@@ -37,7 +37,7 @@ enum DoctorCommand {
                     return ExitCode.success
                 }
                 context.output.err(
-                    "\(problems.count) problem(s); `contacts-host doctor --repair` rebuilds what is readable")
+                    "\(counted(problems.count, "problem")); `contacts-host doctor --repair` rebuilds what is readable")
                 return ExitCode.failure
             }
             let report = try doctor.repair()

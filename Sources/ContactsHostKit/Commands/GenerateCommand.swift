@@ -40,7 +40,7 @@ enum GenerateCommand {
             try database.compactIfNeeded()
             ticker.stop()
             context.output.out(
-                "generated \(records.count) contacts with seed \(seed) (\(result.added) added, \(result.updated) updated)"
+                "generated \(counted(records.count, "contact")) with seed \(seed) (\(result.added) added, \(result.updated) updated)"
             )
             return ExitCode.success
         })

@@ -136,6 +136,7 @@ enum SystemCommands {
                 return ExitCode.success
             }
             if let error = reply.error { throw CommandFailure(error.message) }
+            context.output.out("invalidated: the provider ran invalidate() and exited")
             return ExitCode.success
         })
 
@@ -331,9 +332,9 @@ struct ReportJSON: Codable {
 
     static func text(_ report: SyncReport) -> String {
         var lines = [
-            "\(report.enumeration) enumeration: \(report.pages) pages, \(report.batches) batches, \(report.updated) updated, \(report.deleted) deleted"
+            "\(report.enumeration) enumeration: \(counted(report.pages, "page")), \(counted(report.batches, "batch", plural: "batches")), \(report.updated) updated, \(report.deleted) deleted"
                 + (report.restarted ? " (restarted after expiry)" : ""),
-            "system store: \(report.systemCount) contacts",
+            "system store: \(counted(report.systemCount, "contact"))",
         ]
         if let anchor = report.anchor { lines.append("anchor: \(anchor)") }
         if let next = report.nextPage { lines.append("next page: \(next)") }
@@ -394,8 +395,8 @@ struct StatusJSON: Codable {
         } else {
             lines.append("next sync: changes from anchor offset \(anchor?.offset ?? 0)")
         }
-        lines.append("app database: \(appCount) contacts")
-        lines.append("system store: \(systemCount) contacts")
+        lines.append("app database: \(counted(appCount, "contact"))")
+        lines.append("system store: \(counted(systemCount, "contact"))")
         if let lastSync {
             lines.append(
                 "last sync: \(lastSync.enumeration), \(lastSync.updated) updated, \(lastSync.deleted) deleted"

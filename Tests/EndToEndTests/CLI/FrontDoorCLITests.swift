@@ -247,8 +247,58 @@ struct ImportProgressCLITests {
             let result = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
-            #expect(result == "imported 1 contacts (1 added, 0 updated, 0 skipped)\n")
+            #expect(result == "imported 1 contact (1 added, 0 updated, 0 skipped)\n")
             #expect(try CLIHarness.database(group).get("p1")?.givenName == "Progress")
+        }
+    }
+}
+
+@Suite("The front door's rough edges: counts in the right number, invalidate answers, usage errors say where to look")
+struct FrontDoorRoughEdgesCLITests {
+    @Test(
+        "One contact, one page: import, signal --wait, status and generate say '1 contact' and '1 page', never '1 pages'"
+    )
+    func pluralsAreRight() throws {
+        try withTemporaryAppGroup { group in
+            let host = { (arguments: [String]) in try ProcessRunner.host(arguments, environment: group.environment) }
+            let generated = try host(["generate", "1", "--seed", "2"])
+            #expect(generated.stdout == "generated 1 contact with seed 2 (1 added, 0 updated)\n", "\(generated)")
+            #expect(try host(["enable", "--extension", BuiltProducts.path("demo-provider")]).exitCode == 0)
+            let synced = try host(["signal", "--wait"])
+            #expect(synced.exitCode == 0, "\(synced)")
+            #expect(synced.stdout.contains("content enumeration: 1 page, 0 batches, 1 updated, 0 deleted"), "\(synced)")
+            #expect(synced.stdout.contains("system store: 1 contact\n"), "\(synced)")
+            let status = try host(["status"])
+            #expect(status.stdout.contains("app database: 1 contact\n"), "\(status)")
+            #expect(status.stdout.contains("system store: 1 contact\n"), "\(status)")
+            for output in [generated.stdout, synced.stdout, status.stdout] {
+                #expect(!output.contains("1 contacts") && !output.contains("1 pages"), "\(output)")
+            }
+            // Invalidate says what happened, on stdout; with nothing running it says so on stderr.
+            let invalidated = try host(["invalidate"])
+            #expect(invalidated.exitCode == 0, "\(invalidated)")
+            #expect(invalidated.stdout == "invalidated: the provider ran invalidate() and exited\n", "\(invalidated)")
+            let again = try host(["invalidate"])
+            #expect(again.exitCode == 0 && again.stdout.isEmpty, "\(again)")
+            #expect(again.stderr == "no provider is running\n", "\(again)")
+        }
+    }
+
+    @Test(
+        "A usage error is one line that ends with the command's help to read",
+        arguments: [
+            (["add"], "add"), (["add", "--given-name", "A", "--birthday", "2023-02-30"], "add"),
+            (["signal", "--timeout", "soon"], "signal"), (["system", "list", "--jsn"], "system list"),
+            (["generate"], "generate"),
+        ])
+    func usageErrorHint(arguments: [String], command: String) throws {
+        try withTemporaryAppGroup { group in
+            let result = try ProcessRunner.host(arguments, environment: group.environment)
+            #expect(result.exitCode == 2, "\(result)")
+            #expect(result.stdout.isEmpty, "\(result)")
+            #expect(result.stderrLines.count == 1, "\(result)")
+            #expect(result.stderr.hasPrefix("error: \(command): "), "\(result)")
+            #expect(result.stderr.hasSuffix(" (see 'contacts-host help \(command)')\n"), "\(result)")
         }
     }
 }

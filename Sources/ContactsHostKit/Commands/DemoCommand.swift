@@ -144,10 +144,33 @@ enum DemoCommand {
         }
         out.out("7. invalidate() → the provider's invalidate() ran and the process exited.")
         let groupOption = context.appGroupSource == .default ? " --app-group \(group.path)" : ""
+        let tool = invocation()
         out.out(
-            "\nTry it yourself: contacts-host\(groupOption) add --given-name Ada --family-name Lovelace && contacts-host\(groupOption) signal --wait --trace"
+            "\nTry it yourself: \(tool)\(groupOption) add --given-name Ada --family-name Lovelace && \(tool)\(groupOption) signal --wait --trace"
         )
         return ExitCode.success
+    }
+
+    /// How to type this `contacts-host`: its bare name when `PATH` finds this very executable, else its
+    /// path (relative to the working directory when inside it), so the demo's last line works when pasted
+    /// right after `swift run contacts-host demo`, before any `export PATH=…`.
+    static func invocation(
+        executable: String? = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+        path: String = ProcessInfo.processInfo.environment["PATH"] ?? "",
+        workingDirectory: String = FileManager.default.currentDirectoryPath
+    ) -> String {
+        guard let executable else { return "contacts-host" }
+        let name = (executable as NSString).lastPathComponent
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = String(directory) + "/" + name
+            guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
+            // The first match is what the shell runs: the bare name only when it is this executable.
+            let resolved = (candidate as NSString).resolvingSymlinksInPath
+            return resolved == (executable as NSString).resolvingSymlinksInPath ? name : executable
+        }
+        // Relative to a working directory that holds it (not to /, where the path is as short absolute).
+        guard workingDirectory != "/", executable.hasPrefix(workingDirectory + "/") else { return executable }
+        return String(executable.dropFirst(workingDirectory.count + 1))
     }
 
     /// `swift run contacts-host demo` builds only contacts-host: build the example provider beside

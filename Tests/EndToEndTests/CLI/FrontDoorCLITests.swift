@@ -51,7 +51,8 @@ struct FrontDoorCLITests {
         try withTemporaryAppGroup { group in
             let demoPath = group.path + "/home/.local/share/contact-provider-simulator/DemoAppGroup"
             defer { TemporaryAppGroup.stopProviders(inAppGroup: demoPath) }
-            let environment = homeEnvironment(group)
+            var environment = homeEnvironment(group)
+            environment["PATH"] = "/usr/bin:/bin"  // as right after `swift run contacts-host demo`
             let defaultGroup = AppGroup(path: group.path + "/home/.local/share/contact-provider-simulator/AppGroup")
             #expect(try host(["add", "--id", "mine", "--given-name", "Mine"], environment).exitCode == 0)
             let before = try FileManager.default.subpathsOfDirectory(atPath: defaultGroup.path).sorted()
@@ -70,6 +71,18 @@ struct FrontDoorCLITests {
                 [database.snapshotPath, database.journalPath].map { FileManager.default.contents(atPath: $0) } == bytes)
             #expect(try AppDatabase(appGroup: defaultGroup).all().map(\.identifier) == ["mine"])
             #expect(try AppDatabase(appGroup: AppGroup(path: demoPath)).all().count == 5)
+            // Its last line can be pasted as it is: contacts-host is not on this PATH, so it names the
+            // executable by its path (the working directory is /); on the PATH, by its name.
+            let tool = BuiltProducts.path("contacts-host")
+            let lastLine = demo.stdout.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(lastLine.hasPrefix("Try it yourself: \(tool) --app-group \(demoPath) add "), "\(lastLine)")
+            #expect(lastLine.contains("&& \(tool) --app-group \(demoPath) signal --wait --trace"), "\(lastLine)")
+            var onPath = environment
+            onPath["PATH"] = (tool as NSString).deletingLastPathComponent + ":/usr/bin:/bin"
+            let again = try host(["demo"], onPath)
+            #expect(again.exitCode == 0, "\(again)")
+            let named = again.stdout.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(named.hasPrefix("Try it yourself: contacts-host --app-group \(demoPath) add "), "\(named)")
         }
     }
 

@@ -14,6 +14,32 @@ enum SystemCommands {
 
     static let statusJSON = Flag("--json", help: "Print one JSON object.")
 
+    static let enableJSON = Flag(
+        "--json",
+        help:
+            "Print one line: {\"batchSize\", \"domain\", \"extensionPath\", \"pageSize\", \"replacedExtensionPath\" (null unless another executable was registered)}."
+    )
+
+    /// What `enable --json` prints.
+    struct EnableSummary: Encodable {
+        var batchSize: Int
+        var domain: String
+        var extensionPath: String?
+        var pageSize: Int
+        var replacedExtensionPath: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(batchSize, forKey: .batchSize)
+            try container.encode(domain, forKey: .domain)
+            try container.encode(extensionPath, forKey: .extensionPath)
+            try container.encode(pageSize, forKey: .pageSize)
+            try container.encode(replacedExtensionPath, forKey: .replacedExtensionPath)
+        }
+
+        enum CodingKeys: String, CodingKey { case batchSize, domain, extensionPath, pageSize, replacedExtensionPath }
+    }
+
     static let enable = Command(
         ["enable"], summary: "Enable the domain (ContactProviderManager.enable()) and register the provider.",
         discussion: """
@@ -27,7 +53,7 @@ enum SystemCommands {
         options: [
             EnableOptions.extensionPath, EnableOptions.pageSize, EnableOptions.batchSize, EnableOptions.hardCap,
             EnableOptions.pageTimeout, EnableOptions.invalidateTimeout, EnableOptions.idleTimeout,
-            EnableOptions.itemsLimit, XcodeProjectBuild.projectOption, XcodeProjectBuild.targetOption,
+            EnableOptions.itemsLimit, XcodeProjectBuild.projectOption, XcodeProjectBuild.targetOption, enableJSON,
         ],
         examples: [
             "contacts-host enable", "contacts-host enable --extension .build/debug/MyProvider --page-size 50",
@@ -80,6 +106,14 @@ enum SystemCommands {
             let manager = try ContactProviderManager(appGroup: context.appGroup)
             try await manager.enable()
             let configuration = try client.configuration()
+            if arguments.has(enableJSON) {
+                let summary = EnableSummary(
+                    batchSize: configuration.batchSize, domain: DefaultContactProviderDomain.identifier,
+                    extensionPath: configuration.extensionPath, pageSize: configuration.pageSize,
+                    replacedExtensionPath: replaced)
+                context.output.out(try ContactJSON.encode(summary, pretty: false))
+                return ExitCode.success
+            }
             context.output.out(
                 "enabled \(DefaultContactProviderDomain.identifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize)\(groupNote))"
             )

@@ -297,6 +297,52 @@ struct FrontDoorRoughEdgesCLITests {
         }
     }
 
+    @Test("add, generate, enable and doctor take --json: one object on one line, in the documented shape")
+    func jsonOnEveryReportingCommand() throws {
+        try withTemporaryAppGroup { group in
+            let host = { (arguments: [String]) in try ProcessRunner.host(arguments, environment: group.environment) }
+            /// The one line `arguments` printed, parsed, with its keys.
+            func object(_ arguments: [String], exitCode: Int32 = 0) throws -> [String: Any] {
+                let result = try host(arguments)
+                #expect(result.exitCode == exitCode, "\(result)")
+                #expect(result.stdout.hasSuffix("}\n") && result.stdout.split(separator: "\n").count == 1, "\(result)")
+                return try #require(try CLIHarness.json(result.stdout) as? [String: Any], "\(result)")
+            }
+            let added = try object(["add", "--id", "ada", "--given-name", "Ada", "--json"])
+            #expect(Set(added.keys) == ["identifier"] && added["identifier"] as? String == "ada")
+            let generated = try object(["generate", "3", "--seed", "9", "--json"])
+            #expect(Set(generated.keys) == ["added", "generated", "seed", "updated"], "\(generated)")
+            #expect(generated["generated"] as? Int == 3 && generated["seed"] as? Int == 9)
+            #expect(generated["added"] as? Int == 3 && generated["updated"] as? Int == 0)
+            let provider = BuiltProducts.path("demo-provider")
+            let enabled = try object(["enable", "--extension", provider, "--page-size", "7", "--json"])
+            #expect(
+                Set(enabled.keys) == ["batchSize", "domain", "extensionPath", "pageSize", "replacedExtensionPath"],
+                "\(enabled)")
+            #expect(enabled["domain"] as? String == "defaultDomain" && enabled["pageSize"] as? Int == 7)
+            #expect(enabled["extensionPath"] as? String == provider && enabled["replacedExtensionPath"] is NSNull)
+            let healthy = try object(["doctor", "--json"])
+            #expect(Set(healthy.keys) == ["appGroup", "problems"], "\(healthy)")
+            #expect(healthy["appGroup"] as? String == group.path && (healthy["problems"] as? [Any])?.isEmpty == true)
+            // A damaged line: found (exit 1), then repaired (exit 0) with what was done.
+            let journal = AppDatabase(appGroup: group.appGroup).store.journalPath
+            let handle = try #require(FileHandle(forWritingAtPath: journal))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("{\"seq\": oops}\n".utf8))
+            try handle.close()
+            let damaged = try object(["doctor", "--json"], exitCode: 1)
+            let problems = try #require(damaged["problems"] as? [[String: Any]], "\(damaged)")
+            #expect(
+                !problems.isEmpty && problems.allSatisfy { Set($0.keys) == ["path", "line", "message"] }, "\(problems)")
+            #expect(problems.contains { $0["path"] as? String == journal && $0["line"] is Int }, "\(problems)")
+            let repaired = try object(["doctor", "--repair", "--json"])
+            #expect(Set(repaired.keys) == ["appGroup", "problems", "repaired", "remaining"], "\(repaired)")
+            #expect(
+                (repaired["remaining"] as? [Any])?.isEmpty == true && (repaired["repaired"] as? [Any])?.isEmpty == false
+            )
+        }
+    }
+
     @Test(
         "A usage error is one line that ends with the command's help to read",
         arguments: [

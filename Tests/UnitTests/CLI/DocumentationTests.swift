@@ -111,6 +111,28 @@ struct DocumentationTests {
         }
     }
 
+    @Test("docs/cli.md has one row per command, whose first cell is the command's usage line as help renders it")
+    func commandReferenceAgrees() throws {
+        let cli = try Self.document("docs/cli.md")
+        let rows = cli.components(separatedBy: "\n").filter { $0.hasPrefix("| `") }
+        var commandRows = 0
+        for command in HostTool.commands {
+            let usage = HelpFormatter.usage(for: command).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            let synopsis = String(usage.dropFirst("USAGE: contacts-host ".count))
+                .replacingOccurrences(of: "|", with: "\\|")
+            let matching = rows.filter { $0.hasPrefix("| `\(synopsis)` | ") }
+            #expect(
+                matching.count == 1,
+                "docs/cli.md needs one row starting '| `\(synopsis)` |' for \(command.name.joined(separator: " "))")
+            commandRows += matching.count
+        }
+        let declaredNames = Set(HostTool.commands.map { $0.name.joined(separator: " ") })
+        let documented = rows.filter { row in
+            declaredNames.contains { row.hasPrefix("| `\($0) ") || row.hasPrefix("| `\($0)`") }
+        }
+        #expect(documented.count == commandRows, "docs/cli.md has a command row no declaration matches")
+    }
+
     @Test("doctor --help names the name-index check; conformance --help names every backend and where it runs")
     func helpNamesWhatTheCommandDoes() async {
         let doctor = await runHost(["doctor", "--help"]).stdout

@@ -13,7 +13,8 @@ import Synchronization
 /// - otherwise `enumerateChanges` from the last committed anchor while `moreComing` is true.
 ///
 /// Each page or batch commits in one durable journal write together with the position to resume
-/// from (R24, R34). Everything a system can see of the rules in the README's table is enforced.
+/// from (R24, R34). Everything a system can see of the rules in docs/architecture.md's table
+/// ("What the system enforces") is enforced.
 ///
 /// The engine knows nothing of who listens: each commit and each store reset it makes is handed to
 /// `onEvent` (the provider runtime passes `WatchChannel.notifier(for:)`, so `contacts-host watch`

@@ -123,6 +123,35 @@ struct ReadmeWalkthroughTests {
         #expect(throws: WalkthroughError.self) { try Self.steps(in: "<!-- walkthrough file: ../x -->\n```\n```") }
     }
 
+    @Test("The README's five-minute tour runs as written, in a fresh App Group, with contacts-host on the PATH")
+    func readmeTourAsWritten() throws {
+        let readme = try String(contentsOfFile: Self.packageRoot + "/README.md", encoding: .utf8)
+        let steps = try Self.steps(in: readme)
+        #expect(steps.count == 1, "the README marks its tour, and only that: \(steps)")
+        guard case .run(let tour) = try #require(steps.first) else {
+            Issue.record("the README's marked block is a file, not commands")
+            return
+        }
+        for command in ["contacts-host enable", "contacts-host signal --wait", "contacts-host conformance"] {
+            #expect(tour.contains(command), "the tour shows '\(command)'")
+        }
+        try withTemporaryAppGroup { group in
+            var environment = group.environment
+            environment["CONTACT_PROVIDER_EXTENSION"] = nil
+            // The README's `swift build` and `export PATH=…` come first; this test runs inside `swift test`,
+            // built already, so it puts the same directory on the PATH itself.
+            let bin = (BuiltProducts.path("contacts-host") as NSString).deletingLastPathComponent
+            environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            defer { _ = try? ProcessRunner.host(["invalidate"], in: group) }
+            let script = "set -euo pipefail\ncd \"$0\"\n" + tour
+            let result = try ProcessRunner.run("/bin/bash", ["-c", script, Self.packageRoot], environment: environment)
+            #expect(result.exitCode == 0, "the README's tour failed as written:\n\(script)\n\(result)")
+            #expect(result.stdout.contains("Ada Lovelace"), "system list shows the contact added: \(result)")
+            #expect(result.stdout.contains(" passed, 0 failed"), "conformance passes: \(result)")
+            #expect(result.stdout.contains("USAGE: contacts-host signal"), "help signal: \(result)")
+        }
+    }
+
     @Test(
         "From an empty directory: the walkthrough's Package.swift and provider build, sync and pass contacts-host conformance"
     )

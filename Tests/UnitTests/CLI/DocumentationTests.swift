@@ -172,4 +172,16 @@ struct DocumentationTests {
         }
         #expect(article.contains("comparable(_:)") && article.contains("ConformanceContact"))
     }
+
+    @Test("No document shows a conformance backend with an elided body")
+    func noElidedBackend() throws {
+        for name in try RuleDocumentsTests.markdownDocuments() {
+            let blocks = try Self.document(name).components(separatedBy: "```").enumerated().filter {
+                $0.offset % 2 == 1
+            }
+            for block in blocks.map(\.element) where block.contains(": ConformanceBackend") {
+                #expect(!block.contains("{ … }"), "\(name) shows a ConformanceBackend whose bodies are '…'")
+            }
+        }
+    }
 }

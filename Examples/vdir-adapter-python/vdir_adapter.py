@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """vdir_adapter.py: the conformance kit's adapter for the vdir example, in Python (stdlib only).
 
-It speaks the kit's line protocol (README, "Adapter protocol"): one JSON request per line on
+It speaks the kit's line protocol (docs/conformance-kit.md, "Adapter protocol"): one JSON request per line on
 stdin, one JSON reply per line on stdout, every message with "protocol": 1. The store is the
 vdir example's (Examples/VdirStore/VdirLayout.swift): <App Group>/vdir/<name>.vcf, one vCard 3.0
 per contact, and <App Group>/vdir-tracking/{generation, changes-<generation>} for change tracking.

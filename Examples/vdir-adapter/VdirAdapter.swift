@@ -1,5 +1,5 @@
 // vdir-adapter: the conformance kit's adapter for the vdir example, in Swift. It speaks the kit's
-// line protocol (README, "Adapter protocol"): one JSON request per line on stdin, one JSON reply
+// line protocol (docs/conformance-kit.md, "Adapter protocol"): one JSON request per line on stdin, one JSON reply
 // per line on stdout. Run by the kit as `vdir-adapter --app-group PATH`.
 
 import AppGroupStore

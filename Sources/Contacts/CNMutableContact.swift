@@ -115,7 +115,7 @@ open class CNMutableContact: CNContact {
         set { values.birthday = newValue }
     }
 
-    /// The contact's image data; `nil` for none. ``thumbnailImageData`` and ``imageDataAvailable`` follow it.
+    /// The contact's image data; `nil` for none. ``CNContact/thumbnailImageData`` and ``CNContact/imageDataAvailable`` follow it.
     open override var imageData: Data? {
         get { values.imageData }
         set { values.imageData = newValue }

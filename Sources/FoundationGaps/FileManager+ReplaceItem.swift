@@ -9,7 +9,7 @@ import Glibc
 /// Foundation's whenever a file imports `Contacts` or `ContactProvider` (which re-export this module),
 /// because they match the common calls more closely: the two-argument call, and a call with a
 /// `backupItemName` string. A call passing `backupItemName: nil` explicitly still reaches
-/// Foundation's (the README's porting table says so).
+/// Foundation's (the porting table of the ContactProvider catalog's "Porting from Xcode" says so).
 ///
 /// The semantics are Apple's: `newItemURL` is moved over `originalItemURL` in one `rename(2)` (atomic:
 /// a reader sees the old or the new file, never neither), the directory entry is made durable, and the

@@ -63,7 +63,7 @@ while !arguments.isEmpty {
             """
             USAGE: contacts-bench [--contacts N[,M…]] [--only P3,P4] [--host-only] [--json] [--quick] [--carddav N]
 
-            Measures P1–P5, I1, G1, Q1, Q2, S1 (see README) at each size; --only measures just the figures named;
+            Measures P1–P5, I1, G1, Q1, Q2, S1 (see docs/benchmarks.md) at each size; --only measures just the figures named;
             --host-only measures only the app's own commands (I1 import, G1 get, Q1 search, Q2 first search
             after a compaction, S1 status, P1 add);
             --quick uses few repetitions (a smoke run);

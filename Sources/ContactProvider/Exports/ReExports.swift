@@ -4,7 +4,7 @@
 // `Data` with only `import ContactProvider`. On Linux `URLSession` and friends live in
 // FoundationNetworking, a separate module; re-exporting it too lets network-backed provider code
 // that imports ContactProvider compile unchanged. (A file that imports only Foundation and uses
-// `URLSession` needs `import FoundationNetworking` on Linux: see the README's porting section.)
+// `URLSession` needs `import FoundationNetworking` on Linux: see the ContactProvider catalog's "Porting from Xcode".)
 
 // Foundation on Apple platforms also re-exports Combine, so a model file with only these imports
 // uses `ObservableObject` and `@Published` (the seed demo's `ContactItemDatabase` does).

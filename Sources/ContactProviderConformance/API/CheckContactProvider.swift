@@ -99,6 +99,7 @@ public enum ConformanceKit {
     ///   - backend: the store the kit edits; it is made for the run's App Group (an adapter
     ///     program learns that directory from `--app-group` and `CONTACT_PROVIDER_APP_GROUP`).
     ///   - host: how the `reproduce:` lines call `contacts-host` (its absolute path, ideally).
+    ///   - options: seed, number of random operations, rule selection.
     public static func run(
         executable: String, backend: ConformanceBackendKind = .appDatabase, host: String = "contacts-host",
         options: ConformanceOptions = ConformanceOptions()

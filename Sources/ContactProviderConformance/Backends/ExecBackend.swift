@@ -4,8 +4,8 @@ import Foundation
 import Glibc
 
 /// A backend that is a separate program, in any language, speaking the kit's adapter protocol:
-/// one JSON object per line on its stdin (requests) and stdout (replies). See the README's
-/// "Adapter protocol" for the full text; in short, every request carries `"protocol": 1` and an
+/// one JSON object per line on its stdin (requests) and stdout (replies). See docs/conformance-kit.md,
+/// "Adapter protocol", for the full text; in short, every request carries `"protocol": 1` and an
 /// `op` (`hello`, `reset`, `add`, `update`, `delete`, `list`, and `break-store` / `repair-store` when
 /// the `hello` reply lists the `break-store` capability, for rule T1); every reply is `{"ok": true, …}`
 /// or `{"ok": false, "error": {"message": "…"}}`. Contacts are the JSON of `contacts-host list --json`.

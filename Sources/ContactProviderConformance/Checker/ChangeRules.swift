@@ -84,7 +84,7 @@ extension ConformanceChecker {
                     .d7,
                     Finding(
                         explanation:
-                            "a batch carried \(result.items.count + result.deleted.count) changes; suggestedBatchSize is \(batchSize)",
+                            "a batch carried \(result.items.count + result.deleted.count) \(result.items.count + result.deleted.count == 1 ? "change" : "changes"); suggestedBatchSize is \(batchSize)",
                         step: step, transcript: result.transcript))
             }
             let replay = try await subject.probe(ProbeRequest(kind: .changes, position: anchor, size: batchSize))

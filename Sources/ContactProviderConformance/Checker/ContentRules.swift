@@ -49,7 +49,8 @@ extension ConformanceChecker {
                 record(
                     .c6,
                     Finding(
-                        explanation: "a page delivered \(result.items.count) items; suggestedPageSize is \(pageSize)",
+                        explanation:
+                            "a page delivered \(result.items.count) \(result.items.count == 1 ? "item" : "items"); suggestedPageSize is \(pageSize)",
                         step: step, transcript: result.transcript))
             }
             for item in result.items {

@@ -14,7 +14,7 @@ public struct FieldDifference: Equatable, Sendable, CustomStringConvertible {
 
     /// The fields in which `got` differs from `expected`.
     ///
-    /// Generic over the record's encoded form, so a field added to ``ContactRecord`` later is
+    /// Generic over the record's encoded form, so a field added to `ContactRecord` (``ConformanceContact``) later is
     /// compared without changing the kit: both records are encoded and compared key by key.
     public static func between(expected: ContactRecord, got: ContactRecord) -> [FieldDifference] {
         guard expected != got else { return [] }

@@ -24,7 +24,7 @@ package enum SyncFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case provider(ProviderErrorCode, message: String)
     /// The provider passed some other error to a `…WithError` call.
     case providerReported(String)
-    /// The provider broke a numbered rule of the framework (see the README's rule table).
+    /// The provider broke a numbered rule of the framework (see FRAMEWORK-RULES.md).
     case ruleViolation(FrameworkRule, message: String)
     /// The domain is disabled; the system does not run the extension (R7).
     case domainDisabled

@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import Foundation
 import Synchronization
 
@@ -12,7 +13,8 @@ import Synchronization
 /// - otherwise `enumerateChanges` from the last committed anchor while `moreComing` is true.
 ///
 /// Each page or batch commits in one durable journal write together with the position to resume
-/// from (R24, R34). Everything a system can see of the rules in the README's table is enforced.
+/// from (R24, R34). Everything a system can see of the rules in docs/architecture.md's table
+/// ("What the system enforces") is enforced.
 ///
 /// The engine knows nothing of who listens: each commit and each store reset it makes is handed to
 /// `onEvent` (the provider runtime passes `WatchChannel.notifier(for:)`, so `contacts-host watch`
@@ -315,7 +317,8 @@ public final class SyncEngine {
             }
             if !moreComing, next == anchor, result.count > 0 {
                 report.warnings.append(
-                    "\(FrameworkRule.r40): a batch with \(result.count) changes returned the starting anchor \(anchor)")
+                    "\(FrameworkRule.r40): a batch with \(counted(result.count, "change")) returned the starting anchor \(anchor)"
+                )
             }
             // Apply in call order (R32 upsert, R33 delete; unknown ids are a no-op) and commit once.
             var fold = ChangeFold()
@@ -361,10 +364,12 @@ public final class SyncEngine {
     ) throws {
         if count > suggested.multipliedReportingOverflow(by: cap).partialValue {
             throw SyncFailure.ruleViolation(
-                rule, message: "a \(what) of \(count) items is more than \(cap)× the suggested size \(suggested)")
+                rule,
+                message: "a \(what) of \(counted(count, "item")) is more than \(cap)× the suggested size \(suggested)")
         }
         if count > suggested {
-            report.warnings.append("\(rule): a \(what) of \(count) items exceeds the suggested size \(suggested)")
+            report.warnings.append(
+                "\(rule): a \(what) of \(counted(count, "item")) exceeds the suggested size \(suggested)")
         }
     }
 

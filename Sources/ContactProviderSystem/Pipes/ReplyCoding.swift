@@ -5,7 +5,7 @@ import Foundation
 ///
 /// An idle signal's round trip (P4) spent about a tenth of the provider's time in `JSONEncoder`
 /// and a tenth of the host's in `JSONDecoder`, for one small object each way. The bytes are the
-/// ones Foundation's encoder writes with `.sortedKeys` and `.withoutEscapingSlashes` (the README's
+/// ones Foundation's encoder writes with `.sortedKeys` and `.withoutEscapingSlashes` (docs/pipe-messages.md's
 /// pipe messages); reading takes a strict fast path (`StrictJSONReader`) and hands anything else to
 /// `JSONDecoder`, so every value and every error is Foundation's. `ReplyCodingTests` checks both
 /// directions against Foundation on seeded random replies.

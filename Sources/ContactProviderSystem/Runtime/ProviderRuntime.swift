@@ -300,7 +300,7 @@ package final class ProviderRuntime {
             summary = "failed: \(error.message)"
         } else {
             summary =
-                "\(report.enumeration): \(report.pages) pages, \(report.batches) batches, "
+                "\(report.enumeration): \(counted(report.pages, "page")), \(counted(report.batches, "batch", plural: "batches")), "
                 + "\(report.updated) updated, \(report.deleted) deleted, \(report.systemCount) in the system store"
         }
         log("sync \(summary)")

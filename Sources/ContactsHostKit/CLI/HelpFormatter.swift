@@ -16,10 +16,14 @@ public enum HelpFormatter {
         "CONTACT_PROVIDER_APP_NAME": "The domain's display name (default: the App Group directory's name).",
         "OSLOG_DISABLE": "1 silences the provider's Logger output on stderr.",
         "CONTACTS_HOST_PROGRESS": "1 prints progress lines on stderr even when it is not a terminal; 0 never.",
+        FileLock.timeoutVariable:
+            "Seconds to wait for a database, store or domain lock before failing (default 30).",
+        XcodeProjectBuild.simulatorVariable:
+            "With --xcode-project: the simulator package's folder, if not found from this executable's location.",
     ]
 
-    /// What every command reads to find the App Group.
-    static let appGroupVariables = [AppGroup.environmentVariable, "XDG_DATA_HOME"]
+    /// What every command reads: where the App Group is, and how long a lock is waited for.
+    static let appGroupVariables = [AppGroup.environmentVariable, "XDG_DATA_HOME", FileLock.timeoutVariable]
 
     /// The options every command accepts besides its own.
     static let commonOptions = [

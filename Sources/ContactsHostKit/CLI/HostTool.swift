@@ -101,21 +101,40 @@ public enum HostTool {
                 rest, options: command.options, positional: command.positional, globalOptions: [AppGroup.option.name])
             try command.validate(parsed)
         } catch {
-            output.err("error: \(command.name.joined(separator: " ")): \(error)")
+            output.err(usageError(error, command: command))
             return ExitCode.usage
         }
         do {
             // Opened without following a link in its last component, and tightened to 0700 (issue 10 item 3).
             try SecureFile.checkAppGroupRoot(appGroup.path)
+            // The default lies outside the working directory: say so when a command first creates it.
+            let existed = FileManager.default.fileExists(atPath: appGroup.path)
+            defer {
+                if appGroupSource == .default, !existed, FileManager.default.fileExists(atPath: appGroup.path) {
+                    output.err(Self.createdDefaultNote(appGroup.path))
+                }
+            }
             return try await command.run(
                 parsed, CommandContext(output: output, appGroup: appGroup, appGroupSource: appGroupSource))
         } catch let error as UsageError {
-            output.err("error: \(command.name.joined(separator: " ")): \(error)")
+            output.err(usageError(error, command: command))
             return ExitCode.usage
         } catch {
             output.err("error: \(describe(error))")
             return ExitCode.failure
         }
+    }
+
+    /// What a command says on stderr when it has just created the per-user default App Group.
+    static func createdDefaultNote(_ path: String) -> String {
+        "note: created the App Group \(path) (the per-user default; --app-group DIR or $CONTACT_PROVIDER_APP_GROUP choose another)"
+    }
+
+    /// A usage error's one line, ending with where to look: `error: add: missing option '--given-name G'
+    /// (see 'contacts-host help add')`.
+    static func usageError(_ error: any Error, command: Command) -> String {
+        let name = command.name.joined(separator: " ")
+        return "error: \(name): \(error) (see 'contacts-host help \(name)')"
     }
 
     /// The words that may start a command line (commands and group names), for suggestions.

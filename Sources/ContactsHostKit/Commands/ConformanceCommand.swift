@@ -7,11 +7,14 @@ enum ConformanceCommand {
     static let command = Command(
         ["conformance"], summary: "Check a provider executable against the numbered conformance rules.",
         discussion: """
-            Runs in a temporary App Group over the real pipes and processes; your data is not touched.
+            Runs in a temporary App Group over the real pipes and processes; your data is not touched (the
+            App Group of --app-group is used only to keep an --xcode-project build between runs).
             Exit 0 when every MUST rule passes (SHOULD failures are warnings), 1 otherwise.
+            Backends (--backend): \(ConformanceBackendKind.known.joined(separator: ", ")).
             An exec: adapter is started with --app-group PATH and CONTACT_PROVIDER_APP_GROUP set to the run's
-            App Group, and speaks the README's adapter protocol (one JSON object per line, "protocol": 1).
-            Rules: \(ConformanceRule.all.map(\.id).joined(separator: ", ")) (see the README's rule table).
+            App Group, and speaks the adapter protocol of docs/conformance-kit.md (one JSON object per line,
+            "protocol": 1).
+            Rules: \(ConformanceRule.all.map(\.id).joined(separator: ", ")) (--list-rules, or docs/conformance-kit.md).
             """,
         options: [
             extensionOption, XcodeProjectBuild.projectOption, XcodeProjectBuild.targetOption, backendOption,
@@ -25,7 +28,7 @@ enum ConformanceCommand {
             "contacts-host conformance --extension .build/debug/MyProvider --backend seed-json",
             "contacts-host conformance --list-rules",
         ],
-        environment: ["OSLOG_DISABLE", XcodeProjectBuild.simulatorVariable],
+        environment: ["OSLOG_DISABLE", "CONTACTS_HOST_PROGRESS", XcodeProjectBuild.simulatorVariable],
         exitCodes: [
             ExitCodeHelp(0, "every MUST rule passed (SHOULD failures are warnings)"),
             ExitCodeHelp(1, "a MUST rule failed, or the run could not start"),

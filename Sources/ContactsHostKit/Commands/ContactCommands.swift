@@ -49,10 +49,12 @@ enum ContactCommands {
         context.output.err("warning: \(message)")
     }
 
+    static let addJSON = Flag("--json", help: "Print {\"identifier\": ID} on one line instead of the identifier alone.")
+
     static let add = Command(
         ["add"], summary: "Add a contact to the app database; prints its identifier.",
         discussion: "Without --id a new UUID is assigned. Adding appends one journal line: O(1) in the database size.",
-        options: fieldOptions + [ContactFieldOptions.identifier],
+        options: fieldOptions + [ContactFieldOptions.identifier, addJSON],
         examples: [
             "contacts-host add --given-name Ada --family-name Lovelace --phone \"mobile=+44 20 7946 0000\" --email work=ada@example.com",
             "contacts-host add --id ada-1 --organization \"Analytical Engines Ltd\"",
@@ -69,7 +71,11 @@ enum ContactCommands {
             try apply(arguments, to: &record)
             let database = AppDatabase.searchable(appGroup: context.appGroup)
             let added = try database.add(record)
-            context.output.out(added.identifier)
+            if arguments.has(addJSON) {
+                context.output.out(try ContactJSON.encode(["identifier": added.identifier], pretty: false))
+            } else {
+                context.output.out(added.identifier)
+            }
             compactAfterCommit(database, context: context)
             return ExitCode.success
         })
@@ -241,7 +247,8 @@ enum ContactCommands {
             compactAfterCommit(database, context: context)
             ticker.stop()
             context.output.out(
-                "imported \(total) contacts (\(result.added) added, \(result.updated) updated, \(skipped) skipped)")
+                "imported \(counted(total, "contact")) (\(result.added) added, \(result.updated) updated, \(skipped) skipped)"
+            )
             return ExitCode.success
         })
 

@@ -115,7 +115,7 @@ enum DemoCommand {
             record.emailAddresses = [.init(label: Labels.stored("work"), value: "\(given.lowercased())@example.com")]
             identifiers.append(try database.add(record).identifier)
         }
-        out.out("2. The app added \(samples.count) contacts.\n")
+        out.out("2. The app added \(counted(samples.count, "contact")).\n")
         try step(
             "3. signalEnumerator() → the provider is launched; first sync is a content enumeration:", client, database,
             out)
@@ -144,10 +144,33 @@ enum DemoCommand {
         }
         out.out("7. invalidate() → the provider's invalidate() ran and the process exited.")
         let groupOption = context.appGroupSource == .default ? " --app-group \(group.path)" : ""
+        let tool = invocation()
         out.out(
-            "\nTry it yourself: contacts-host\(groupOption) add --given-name Ada --family-name Lovelace && contacts-host\(groupOption) signal --wait --trace"
+            "\nTry it yourself: \(tool)\(groupOption) add --given-name Ada --family-name Lovelace && \(tool)\(groupOption) signal --wait --trace"
         )
         return ExitCode.success
+    }
+
+    /// How to type this `contacts-host`: its bare name when `PATH` finds this very executable, else its
+    /// path (relative to the working directory when inside it), so the demo's last line works when pasted
+    /// right after `swift run contacts-host demo`, before any `export PATH=…`.
+    static func invocation(
+        executable: String? = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+        path: String = ProcessInfo.processInfo.environment["PATH"] ?? "",
+        workingDirectory: String = FileManager.default.currentDirectoryPath
+    ) -> String {
+        guard let executable else { return "contacts-host" }
+        let name = (executable as NSString).lastPathComponent
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = String(directory) + "/" + name
+            guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
+            // The first match is what the shell runs: the bare name only when it is this executable.
+            let resolved = (candidate as NSString).resolvingSymlinksInPath
+            return resolved == (executable as NSString).resolvingSymlinksInPath ? name : executable
+        }
+        // Relative to a working directory that holds it (not to /, where the path is as short absolute).
+        guard workingDirectory != "/", executable.hasPrefix(workingDirectory + "/") else { return executable }
+        return String(executable.dropFirst(workingDirectory.count + 1))
     }
 
     /// `swift run contacts-host demo` builds only contacts-host: build the example provider beside
@@ -203,7 +226,7 @@ enum DemoCommand {
         let wanted = try expected()
         let matches = Set(wanted) == Set(system)
         out.out(
-            "   \(matches ? "✓" : "✗") the system store \(matches ? "equals" : "DIFFERS FROM") \(source) (\(wanted.count) contacts)\n"
+            "   \(matches ? "✓" : "✗") the system store \(matches ? "equals" : "DIFFERS FROM") \(source) (\(counted(wanted.count, "contact")))\n"
         )
         if !matches { throw CommandFailure("the system store does not match \(source)") }
     }

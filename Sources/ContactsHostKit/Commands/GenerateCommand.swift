@@ -9,6 +9,17 @@ enum GenerateCommand {
         "--seed", value: "S", help: "Seed of the generated data (a non-negative integer).",
         convert: ArgumentValue.nonNegativeInteger)
 
+    static let jsonFlag = Flag(
+        "--json", help: "Print one line: {\"added\": A, \"generated\": N, \"seed\": S, \"updated\": U}.")
+
+    /// What `generate --json` prints.
+    struct Summary: Encodable {
+        var added: Int
+        var generated: Int
+        var seed: UInt64
+        var updated: Int
+    }
+
     static let command = Command(
         ["generate"],
         summary: "Add N realistic sample contacts (every field shape); the same seed gives the same contacts.",
@@ -17,7 +28,7 @@ enum GenerateCommand {
             instead of adding more; another seed adds others. Without --seed a random seed is used and printed.
             Written like import: grouped commits, progress on stderr after one second.
             """,
-        options: [seedOption],
+        options: [seedOption, jsonFlag],
         positional: PositionalSpec("N", minimum: 1, maximum: 1),
         examples: [
             "contacts-host generate 1000 --seed 42", "contacts-host generate 50000 && contacts-host signal --wait",
@@ -39,8 +50,14 @@ enum GenerateCommand {
             ticker.set("compacting the database (the \(count) contacts are committed)")
             try database.compactIfNeeded()
             ticker.stop()
+            if arguments.has(jsonFlag) {
+                let summary = Summary(
+                    added: result.added, generated: records.count, seed: seed, updated: result.updated)
+                context.output.out(try ContactJSON.encode(summary, pretty: false))
+                return ExitCode.success
+            }
             context.output.out(
-                "generated \(records.count) contacts with seed \(seed) (\(result.added) added, \(result.updated) updated)"
+                "generated \(counted(records.count, "contact")) with seed \(seed) (\(result.added) added, \(result.updated) updated)"
             )
             return ExitCode.success
         })

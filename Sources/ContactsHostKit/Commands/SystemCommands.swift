@@ -14,6 +14,32 @@ enum SystemCommands {
 
     static let statusJSON = Flag("--json", help: "Print one JSON object.")
 
+    static let enableJSON = Flag(
+        "--json",
+        help:
+            "Print one line: {\"batchSize\", \"domain\", \"extensionPath\", \"pageSize\", \"replacedExtensionPath\" (null unless another executable was registered)}."
+    )
+
+    /// What `enable --json` prints.
+    struct EnableSummary: Encodable {
+        var batchSize: Int
+        var domain: String
+        var extensionPath: String?
+        var pageSize: Int
+        var replacedExtensionPath: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(batchSize, forKey: .batchSize)
+            try container.encode(domain, forKey: .domain)
+            try container.encode(extensionPath, forKey: .extensionPath)
+            try container.encode(pageSize, forKey: .pageSize)
+            try container.encode(replacedExtensionPath, forKey: .replacedExtensionPath)
+        }
+
+        enum CodingKeys: String, CodingKey { case batchSize, domain, extensionPath, pageSize, replacedExtensionPath }
+    }
+
     static let enable = Command(
         ["enable"], summary: "Enable the domain (ContactProviderManager.enable()) and register the provider.",
         discussion: """
@@ -27,7 +53,7 @@ enum SystemCommands {
         options: [
             EnableOptions.extensionPath, EnableOptions.pageSize, EnableOptions.batchSize, EnableOptions.hardCap,
             EnableOptions.pageTimeout, EnableOptions.invalidateTimeout, EnableOptions.idleTimeout,
-            EnableOptions.itemsLimit, XcodeProjectBuild.projectOption, XcodeProjectBuild.targetOption,
+            EnableOptions.itemsLimit, XcodeProjectBuild.projectOption, XcodeProjectBuild.targetOption, enableJSON,
         ],
         examples: [
             "contacts-host enable", "contacts-host enable --extension .build/debug/MyProvider --page-size 50",
@@ -80,6 +106,14 @@ enum SystemCommands {
             let manager = try ContactProviderManager(appGroup: context.appGroup)
             try await manager.enable()
             let configuration = try client.configuration()
+            if arguments.has(enableJSON) {
+                let summary = EnableSummary(
+                    batchSize: configuration.batchSize, domain: DefaultContactProviderDomain.identifier,
+                    extensionPath: configuration.extensionPath, pageSize: configuration.pageSize,
+                    replacedExtensionPath: replaced)
+                context.output.out(try ContactJSON.encode(summary, pretty: false))
+                return ExitCode.success
+            }
             context.output.out(
                 "enabled \(DefaultContactProviderDomain.identifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize)\(groupNote))"
             )
@@ -136,6 +170,7 @@ enum SystemCommands {
                 return ExitCode.success
             }
             if let error = reply.error { throw CommandFailure(error.message) }
+            context.output.out("invalidated: the provider ran invalidate() and exited")
             return ExitCode.success
         })
 
@@ -331,9 +366,9 @@ struct ReportJSON: Codable {
 
     static func text(_ report: SyncReport) -> String {
         var lines = [
-            "\(report.enumeration) enumeration: \(report.pages) pages, \(report.batches) batches, \(report.updated) updated, \(report.deleted) deleted"
+            "\(report.enumeration) enumeration: \(counted(report.pages, "page")), \(counted(report.batches, "batch", plural: "batches")), \(report.updated) updated, \(report.deleted) deleted"
                 + (report.restarted ? " (restarted after expiry)" : ""),
-            "system store: \(report.systemCount) contacts",
+            "system store: \(counted(report.systemCount, "contact"))",
         ]
         if let anchor = report.anchor { lines.append("anchor: \(anchor)") }
         if let next = report.nextPage { lines.append("next page: \(next)") }
@@ -394,8 +429,8 @@ struct StatusJSON: Codable {
         } else {
             lines.append("next sync: changes from anchor offset \(anchor?.offset ?? 0)")
         }
-        lines.append("app database: \(appCount) contacts")
-        lines.append("system store: \(systemCount) contacts")
+        lines.append("app database: \(counted(appCount, "contact"))")
+        lines.append("system store: \(counted(systemCount, "contact"))")
         if let lastSync {
             lines.append(
                 "last sync: \(lastSync.enumeration), \(lastSync.updated) updated, \(lastSync.deleted) deleted"

@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import ContactProviderSystem
 import ContactsInterop
 import Foundation
@@ -118,7 +119,7 @@ public struct AppGroupDoctor {
             let result = try store.repair(timestamp: timestamp)
             let salvage = result.salvage
             report.lines.append(
-                "\(store.directory): rebuilt with \(salvage.contacts.count) contacts "
+                "\(store.directory): rebuilt with \(counted(salvage.contacts.count, "contact")) "
                     + "(kept \(salvage.snapshotLinesKept) snapshot lines and \(salvage.journalEntriesKept) journal entries; "
                     + "lost \(salvage.lostLines.count) unreadable lines)")
             for lost in salvage.lostLines { report.lines.append("lost \(lost)") }

@@ -87,10 +87,16 @@ struct AppGroupSelectionCLITests {
             environment["XDG_DATA_HOME"] = nil
             var result = try run(["add", "--id", "d", "--given-name", "D"], environment: environment, in: cwd)
             #expect(result.exitCode == 0, "\(result)")
+            let homeDefault = AppGroup(path: group.path + "/home/.local/share/contact-provider-simulator/AppGroup")
+            // It is outside the working directory: the command that created it says where, once.
+            #expect(
+                result.stderr
+                    == "note: created the App Group \(homeDefault.path) (the per-user default; --app-group DIR or $CONTACT_PROVIDER_APP_GROUP choose another)\n",
+                "\(result)")
             // Another working directory sees the same App Group.
             result = try run(["list"], environment: environment, in: other)
             #expect(result.output == "d\tD", "\(result)")
-            let homeDefault = AppGroup(path: group.path + "/home/.local/share/contact-provider-simulator/AppGroup")
+            #expect(result.stderr.isEmpty, "\(result)")
             #expect(try AppDatabase(appGroup: homeDefault).get("d") != nil)
             #expect(!FileManager.default.fileExists(atPath: cwd + "/AppGroup"))
 

@@ -51,7 +51,8 @@ struct FrontDoorCLITests {
         try withTemporaryAppGroup { group in
             let demoPath = group.path + "/home/.local/share/contact-provider-simulator/DemoAppGroup"
             defer { TemporaryAppGroup.stopProviders(inAppGroup: demoPath) }
-            let environment = homeEnvironment(group)
+            var environment = homeEnvironment(group)
+            environment["PATH"] = "/usr/bin:/bin"  // as right after `swift run contacts-host demo`
             let defaultGroup = AppGroup(path: group.path + "/home/.local/share/contact-provider-simulator/AppGroup")
             #expect(try host(["add", "--id", "mine", "--given-name", "Mine"], environment).exitCode == 0)
             let before = try FileManager.default.subpathsOfDirectory(atPath: defaultGroup.path).sorted()
@@ -70,6 +71,18 @@ struct FrontDoorCLITests {
                 [database.snapshotPath, database.journalPath].map { FileManager.default.contents(atPath: $0) } == bytes)
             #expect(try AppDatabase(appGroup: defaultGroup).all().map(\.identifier) == ["mine"])
             #expect(try AppDatabase(appGroup: AppGroup(path: demoPath)).all().count == 5)
+            // Its last line can be pasted as it is: contacts-host is not on this PATH, so it names the
+            // executable by its path (the working directory is /); on the PATH, by its name.
+            let tool = BuiltProducts.path("contacts-host")
+            let lastLine = demo.stdout.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(lastLine.hasPrefix("Try it yourself: \(tool) --app-group \(demoPath) add "), "\(lastLine)")
+            #expect(lastLine.contains("&& \(tool) --app-group \(demoPath) signal --wait --trace"), "\(lastLine)")
+            var onPath = environment
+            onPath["PATH"] = (tool as NSString).deletingLastPathComponent + ":/usr/bin:/bin"
+            let again = try host(["demo"], onPath)
+            #expect(again.exitCode == 0, "\(again)")
+            let named = again.stdout.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(named.hasPrefix("Try it yourself: contacts-host --app-group \(demoPath) add "), "\(named)")
         }
     }
 
@@ -247,8 +260,104 @@ struct ImportProgressCLITests {
             let result = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
-            #expect(result == "imported 1 contacts (1 added, 0 updated, 0 skipped)\n")
+            #expect(result == "imported 1 contact (1 added, 0 updated, 0 skipped)\n")
             #expect(try CLIHarness.database(group).get("p1")?.givenName == "Progress")
+        }
+    }
+}
+
+@Suite("The front door's rough edges: counts in the right number, invalidate answers, usage errors say where to look")
+struct FrontDoorRoughEdgesCLITests {
+    @Test(
+        "One contact, one page: import, signal --wait, status and generate say '1 contact' and '1 page', never '1 pages'"
+    )
+    func pluralsAreRight() throws {
+        try withTemporaryAppGroup { group in
+            let host = { (arguments: [String]) in try ProcessRunner.host(arguments, environment: group.environment) }
+            let generated = try host(["generate", "1", "--seed", "2"])
+            #expect(generated.stdout == "generated 1 contact with seed 2 (1 added, 0 updated)\n", "\(generated)")
+            #expect(try host(["enable", "--extension", BuiltProducts.path("demo-provider")]).exitCode == 0)
+            let synced = try host(["signal", "--wait"])
+            #expect(synced.exitCode == 0, "\(synced)")
+            #expect(synced.stdout.contains("content enumeration: 1 page, 0 batches, 1 updated, 0 deleted"), "\(synced)")
+            #expect(synced.stdout.contains("system store: 1 contact\n"), "\(synced)")
+            let status = try host(["status"])
+            #expect(status.stdout.contains("app database: 1 contact\n"), "\(status)")
+            #expect(status.stdout.contains("system store: 1 contact\n"), "\(status)")
+            for output in [generated.stdout, synced.stdout, status.stdout] {
+                #expect(!output.contains("1 contacts") && !output.contains("1 pages"), "\(output)")
+            }
+            // Invalidate says what happened, on stdout; with nothing running it says so on stderr.
+            let invalidated = try host(["invalidate"])
+            #expect(invalidated.exitCode == 0, "\(invalidated)")
+            #expect(invalidated.stdout == "invalidated: the provider ran invalidate() and exited\n", "\(invalidated)")
+            let again = try host(["invalidate"])
+            #expect(again.exitCode == 0 && again.stdout.isEmpty, "\(again)")
+            #expect(again.stderr == "no provider is running\n", "\(again)")
+        }
+    }
+
+    @Test("add, generate, enable and doctor take --json: one object on one line, in the documented shape")
+    func jsonOnEveryReportingCommand() throws {
+        try withTemporaryAppGroup { group in
+            let host = { (arguments: [String]) in try ProcessRunner.host(arguments, environment: group.environment) }
+            /// The one line `arguments` printed, parsed, with its keys.
+            func object(_ arguments: [String], exitCode: Int32 = 0) throws -> [String: Any] {
+                let result = try host(arguments)
+                #expect(result.exitCode == exitCode, "\(result)")
+                #expect(result.stdout.hasSuffix("}\n") && result.stdout.split(separator: "\n").count == 1, "\(result)")
+                return try #require(try CLIHarness.json(result.stdout) as? [String: Any], "\(result)")
+            }
+            let added = try object(["add", "--id", "ada", "--given-name", "Ada", "--json"])
+            #expect(Set(added.keys) == ["identifier"] && added["identifier"] as? String == "ada")
+            let generated = try object(["generate", "3", "--seed", "9", "--json"])
+            #expect(Set(generated.keys) == ["added", "generated", "seed", "updated"], "\(generated)")
+            #expect(generated["generated"] as? Int == 3 && generated["seed"] as? Int == 9)
+            #expect(generated["added"] as? Int == 3 && generated["updated"] as? Int == 0)
+            let provider = BuiltProducts.path("demo-provider")
+            let enabled = try object(["enable", "--extension", provider, "--page-size", "7", "--json"])
+            #expect(
+                Set(enabled.keys) == ["batchSize", "domain", "extensionPath", "pageSize", "replacedExtensionPath"],
+                "\(enabled)")
+            #expect(enabled["domain"] as? String == "defaultDomain" && enabled["pageSize"] as? Int == 7)
+            #expect(enabled["extensionPath"] as? String == provider && enabled["replacedExtensionPath"] is NSNull)
+            let healthy = try object(["doctor", "--json"])
+            #expect(Set(healthy.keys) == ["appGroup", "problems"], "\(healthy)")
+            #expect(healthy["appGroup"] as? String == group.path && (healthy["problems"] as? [Any])?.isEmpty == true)
+            // A damaged line: found (exit 1), then repaired (exit 0) with what was done.
+            let journal = AppDatabase(appGroup: group.appGroup).store.journalPath
+            let handle = try #require(FileHandle(forWritingAtPath: journal))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("{\"seq\": oops}\n".utf8))
+            try handle.close()
+            let damaged = try object(["doctor", "--json"], exitCode: 1)
+            let problems = try #require(damaged["problems"] as? [[String: Any]], "\(damaged)")
+            #expect(
+                !problems.isEmpty && problems.allSatisfy { Set($0.keys) == ["path", "line", "message"] }, "\(problems)")
+            #expect(problems.contains { $0["path"] as? String == journal && $0["line"] is Int }, "\(problems)")
+            let repaired = try object(["doctor", "--repair", "--json"])
+            #expect(Set(repaired.keys) == ["appGroup", "problems", "repaired", "remaining"], "\(repaired)")
+            #expect(
+                (repaired["remaining"] as? [Any])?.isEmpty == true && (repaired["repaired"] as? [Any])?.isEmpty == false
+            )
+        }
+    }
+
+    @Test(
+        "A usage error is one line that ends with the command's help to read",
+        arguments: [
+            (["add"], "add"), (["add", "--given-name", "A", "--birthday", "2023-02-30"], "add"),
+            (["signal", "--timeout", "soon"], "signal"), (["system", "list", "--jsn"], "system list"),
+            (["generate"], "generate"),
+        ])
+    func usageErrorHint(arguments: [String], command: String) throws {
+        try withTemporaryAppGroup { group in
+            let result = try ProcessRunner.host(arguments, environment: group.environment)
+            #expect(result.exitCode == 2, "\(result)")
+            #expect(result.stdout.isEmpty, "\(result)")
+            #expect(result.stderrLines.count == 1, "\(result)")
+            #expect(result.stderr.hasPrefix("error: \(command): "), "\(result)")
+            #expect(result.stderr.hasSuffix(" (see 'contacts-host help \(command)')\n"), "\(result)")
         }
     }
 }

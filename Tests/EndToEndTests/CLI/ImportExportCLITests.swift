@@ -12,7 +12,7 @@ struct ImportExportCLITests {
             let input = Data(#"[{"identifier":"in1","givenName":"Piped"}]"#.utf8)
             #expect(
                 try CLIHarness.succeed(["import", "-"], in: group, stdin: input)
-                    == "imported 1 contacts (1 added, 0 updated, 0 skipped)")
+                    == "imported 1 contact (1 added, 0 updated, 0 skipped)")
             #expect(try CLIHarness.database(group).get("in1")?.givenName == "Piped")
         }
     }

@@ -1,17 +1,20 @@
+import ContactProviderConformance
 import Foundation
 import TestSupport
 import Testing
 
-/// The README's "Write and check your own provider", run as a newcomer would: each block marked
-/// `<!-- walkthrough file: PATH -->` is written to PATH, each `<!-- walkthrough run -->` block runs in
-/// bash, in README order, in an empty package directory next to a `ContactProviderSimulator` checkout.
+/// The walkthrough the README points a newcomer to, the `ContactProvider` catalog's "Writing a provider"
+/// (`Sources/ContactProvider/ContactProvider.docc/WritingAProvider.md`), run as a newcomer would: each
+/// block marked `<!-- walkthrough file: PATH -->` is written to PATH, each `<!-- walkthrough run -->`
+/// block runs in bash, in the article's order, in an empty package directory next to a
+/// `ContactProviderSimulator` checkout.
 ///
 /// One test, because building a fresh package that depends on this one costs minutes on 2 cores.
 /// Its directory is `.build/walkthrough/MyProvider` (emptied of everything but its own `.build`
 /// before each run), so a second run rebuilds only what changed.
-@Suite("README walkthrough: write and check your own provider, as written")
+@Suite("README walkthrough (Writing a provider): write and check your own provider, as written")
 struct ReadmeWalkthroughTests {
-    /// One marked block of the README.
+    /// One marked block of the article.
     enum Step: Equatable {
         case file(path: String, contents: String)
         case run(script: String)
@@ -27,7 +30,7 @@ struct ReadmeWalkthroughTests {
             let directive = trimmed.dropFirst("<!-- walkthrough".count).dropLast("-->".count)
                 .trimmingCharacters(in: .whitespaces)
             guard let fence = lines.popFirst(), fence.hasPrefix("```") else {
-                throw WalkthroughError("README: '\(trimmed)' is not followed by a fenced code block")
+                throw WalkthroughError("walkthrough: '\(trimmed)' is not followed by a fenced code block")
             }
             var body: [String] = []
             while let next = lines.popFirst(), !next.hasPrefix("```") { body.append(next) }
@@ -37,20 +40,61 @@ struct ReadmeWalkthroughTests {
             } else if directive.hasPrefix("file:") {
                 let path = directive.dropFirst("file:".count).trimmingCharacters(in: .whitespaces)
                 guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("..") else {
-                    throw WalkthroughError("README: '\(trimmed)' needs a relative path inside the package")
+                    throw WalkthroughError("walkthrough: '\(trimmed)' needs a relative path inside the package")
                 }
                 steps.append(.file(path: path, contents: text))
             } else {
-                throw WalkthroughError("README: unknown walkthrough marker '\(trimmed)' (use 'file: PATH' or 'run')")
+                throw WalkthroughError("walkthrough: unknown marker '\(trimmed)' (use 'file: PATH' or 'run')")
             }
         }
         return steps
+    }
+
+    /// The steps of the CI article's GitHub Actions workflow: each `run:` command (a folded `>` block
+    /// joined into one line) and each `uses:` action, in order, with the job's container image.
+    static func workflow(in markdown: String) throws -> (container: String, runs: [String], uses: [String]) {
+        guard let start = markdown.range(of: "```yaml\n") else { throw WalkthroughError("no yaml block") }
+        let yaml = markdown[start.upperBound...].components(separatedBy: "\n```")[0]
+        var container = ""
+        var runs: [String] = []
+        var uses: [String] = []
+        var folding: (indent: Int, lines: [String])?
+        func flush() {
+            if let block = folding { runs.append(block.lines.joined(separator: " ")) }
+            folding = nil
+        }
+        for line in yaml.components(separatedBy: "\n") {
+            let indent = line.prefix { $0 == " " }.count
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if let block = folding, indent > block.indent, !text.isEmpty {
+                folding?.lines.append(text)
+                continue
+            }
+            flush()
+            if text.hasPrefix("container: ") { container = String(text.dropFirst("container: ".count)) }
+            if text == "- run: >" {
+                folding = (indent, [])
+            } else if text.hasPrefix("- run: ") {
+                runs.append(String(text.dropFirst("- run: ".count)))
+            } else if text.hasPrefix("- uses: ") {
+                uses.append(String(text.dropFirst("- uses: ".count)))
+            }
+        }
+        flush()
+        return (container, runs, uses)
     }
 
     struct WalkthroughError: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
     }
+
+    /// The article whose GitHub Actions workflow is run after the walkthrough.
+    static let ciArticlePath =
+        "Sources/ContactProviderConformance/ContactProviderConformance.docc/ContinuousIntegration.md"
+
+    /// The article whose marked blocks are run.
+    static let articlePath = "Sources/ContactProvider/ContactProvider.docc/WritingAProvider.md"
 
     private static var packageRoot: String {
         var url = URL(fileURLWithPath: #filePath)
@@ -79,17 +123,55 @@ struct ReadmeWalkthroughTests {
         #expect(throws: WalkthroughError.self) { try Self.steps(in: "<!-- walkthrough file: ../x -->\n```\n```") }
     }
 
+    @Test("The README's five-minute tour runs as written, in a fresh App Group, with contacts-host on the PATH")
+    func readmeTourAsWritten() throws {
+        let readme = try String(contentsOfFile: Self.packageRoot + "/README.md", encoding: .utf8)
+        let steps = try Self.steps(in: readme)
+        #expect(steps.count == 1, "the README marks its tour, and only that: \(steps)")
+        guard case .run(let tour) = try #require(steps.first) else {
+            Issue.record("the README's marked block is a file, not commands")
+            return
+        }
+        for command in ["contacts-host enable", "contacts-host signal --wait", "contacts-host conformance"] {
+            #expect(tour.contains(command), "the tour shows '\(command)'")
+        }
+        try withTemporaryAppGroup { group in
+            var environment = group.environment
+            environment["CONTACT_PROVIDER_EXTENSION"] = nil
+            // The README's `swift build` and `export PATH=…` come first; this test runs inside `swift test`,
+            // built already, so it puts the same directory on the PATH itself.
+            let bin = (BuiltProducts.path("contacts-host") as NSString).deletingLastPathComponent
+            environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            defer { _ = try? ProcessRunner.host(["invalidate"], in: group) }
+            let script = "set -euo pipefail\ncd \"$0\"\n" + tour
+            let result = try ProcessRunner.run("/bin/bash", ["-c", script, Self.packageRoot], environment: environment)
+            #expect(result.exitCode == 0, "the README's tour failed as written:\n\(script)\n\(result)")
+            #expect(result.stdout.contains("Ada Lovelace"), "system list shows the contact added: \(result)")
+            #expect(result.stdout.contains(" passed, 0 failed"), "conformance passes: \(result)")
+            #expect(result.stdout.contains("USAGE: contacts-host signal"), "help signal: \(result)")
+        }
+    }
+
     @Test(
-        "From an empty directory: the README's Package.swift and provider build, sync and pass contacts-host conformance"
+        "From an empty directory: the walkthrough's Package.swift and provider build, sync and pass contacts-host conformance"
     )
     func walkthroughAsWritten() throws {
         let readme = try String(contentsOfFile: Self.packageRoot + "/README.md", encoding: .utf8)
-        let steps = try Self.steps(in: readme)
+        // The README sends a newcomer to the article, and shows the same commands in brief.
+        #expect(readme.contains("(" + Self.articlePath + ")"), "the README links to \(Self.articlePath)")
+        for command in [
+            "contacts-host enable --extension .build/debug/MyProvider", "contacts-host signal --wait --trace",
+            "contacts-host conformance --extension .build/debug/MyProvider",
+        ] {
+            #expect(readme.contains(command), "the README's brief walkthrough shows '\(command)'")
+        }
+        let article = try String(contentsOfFile: Self.packageRoot + "/" + Self.articlePath, encoding: .utf8)
+        let steps = try Self.steps(in: article)
         let files = steps.compactMap { if case .file(let path, _) = $0 { path } else { nil } }
         #expect(files == ["Package.swift", "Sources/MyProvider/Provider.swift"], "the walkthrough's files")
         #expect(steps.contains { if case .run = $0 { true } else { false } })
 
-        // The layout the README asks for: the package directory next to the simulator's checkout.
+        // The layout the article asks for: the package directory next to the simulator's checkout.
         let fileManager = FileManager.default
         let workspace = Self.packageRoot + "/.build/walkthrough"
         try fileManager.createDirectory(atPath: workspace, withIntermediateDirectories: true)
@@ -119,9 +201,38 @@ struct ReadmeWalkthroughTests {
             }
             // One shell, as in one terminal: later blocks see what earlier ones exported (the PATH).
             let result = try ProcessRunner.run("/bin/bash", ["-c", script, package], environment: environment)
-            #expect(result.exitCode == 0, "the README's walkthrough failed as written:\n\(script)\n\(result)")
+            #expect(
+                result.exitCode == 0, "the walkthrough (\(Self.articlePath)) failed as written:\n\(script)\n\(result)")
             #expect(result.stdout.contains("Ada Lovelace"), "system list shows the contact added: \(result)")
             #expect(result.stdout.contains(" passed, 0 failed"), "conformance passes: \(result)")
+
+            // The CI article's workflow, run against this package outside the repository, in the layout it
+            // checks out (MyProvider beside ContactProviderSimulator). Not run here: building the simulator
+            // (this test runs inside its own `swift test`, built), and `swift test` of MyProvider, which has
+            // no test target in the walkthrough.
+            let ci = try String(contentsOfFile: Self.packageRoot + "/" + Self.ciArticlePath, encoding: .utf8)
+            let workflow = try Self.workflow(in: ci)
+            #expect(workflow.container == "swift:6.3", "the workflow's image: \(workflow.container)")
+            #expect(workflow.runs.contains("swift test --package-path MyProvider --xunit-output tests.xml"))
+            #expect(workflow.uses.contains { $0.hasPrefix("mikepenz/action-junit-report@") }, "a test-report step")
+            #expect(workflow.uses.contains { $0.hasPrefix("actions/upload-artifact@") })
+            let run = workflow.runs.filter {
+                !$0.hasPrefix("swift build --package-path ContactProviderSimulator")
+                    && !$0.hasPrefix("swift test --package-path MyProvider")
+            }
+            #expect(run.count == 2, "building MyProvider and the conformance step: \(run)")
+            let ciScript =
+                "set -euo pipefail\ncd \"$0\"\n"
+                + run.map { $0.replacingOccurrences(of: "${{ github.run_number }}", with: "7") }.joined(separator: "\n")
+            let junit = workspace + "/conformance.xml"
+            try? fileManager.removeItem(atPath: junit)
+            let ciResult = try ProcessRunner.run("/bin/bash", ["-c", ciScript, workspace], environment: environment)
+            #expect(ciResult.exitCode == 0, "the CI workflow's steps failed:\n\(ciScript)\n\(ciResult)")
+            let xml = try String(contentsOfFile: junit, encoding: .utf8)
+            #expect(xml.contains("<testsuite") && xml.contains("failures=\"0\""), "\(xml.prefix(400))")
+            #expect(
+                xml.components(separatedBy: "<testcase ").count - 1 == ConformanceRule.all.count,
+                "one testcase per rule")
         }
     }
 }

@@ -124,7 +124,7 @@ struct StoreIntegrityCLITests {
                 "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:cafe\u{301}\r\nFN:From vCard\r\nN:;From vCard;;;\r\nEND:VCARD\r\n"
             let result = try ProcessRunner.host(["import", "-"], in: group, stdin: Data(card.utf8))
             #expect(
-                result.exitCode == 0 && result.output == "imported 1 contacts (0 added, 1 updated, 0 skipped)",
+                result.exitCode == 0 && result.output == "imported 1 contact (0 added, 1 updated, 0 skipped)",
                 "\(result)")
             let after = try CLIHarness.succeed(["list"], in: group)
             #expect(after.split(separator: "\n").count == 1 && after.contains("From vCard"), "\(after)")

@@ -34,7 +34,7 @@ enum InteropFixtures {
 
     /// The `import` summary line.
     static func summary(_ total: Int, added: Int, updated: Int, skipped: Int) -> String {
-        "imported \(total) contacts (\(added) added, \(updated) updated, \(skipped) skipped)"
+        "imported \(total) \(total == 1 ? "contact" : "contacts") (\(added) added, \(updated) updated, \(skipped) skipped)"
     }
 
     /// Base64 of `data` folded the way Apple's Contacts folds a PHOTO: the first line carries the

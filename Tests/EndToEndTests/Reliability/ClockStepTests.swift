@@ -68,7 +68,7 @@ struct ClockStepTests {
                 BuiltProducts.path("contacts-host"), ["signal", "--wait", "--timeout", "30"], environment: environment)
             #expect(result.exitCode == 0, "the launch wait ended early: \(result)")
             #expect(!result.stderr.contains("did not answer"), "\(result)")
-            #expect(result.stdout.contains("system store: 1 contacts"), "\(result)")
+            #expect(result.stdout.contains("system store: 1 contact"), "\(result)")
             try stopProvider(group)
         }
     }

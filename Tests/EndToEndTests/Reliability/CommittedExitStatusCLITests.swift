@@ -55,7 +55,7 @@ struct CommittedExitStatusCLITests {
             try Data(#"[{"identifier":"grace","givenName":"Grace"}]"#.utf8).write(to: URL(fileURLWithPath: importFile))
             let imported = try ProcessRunner.host(["import", importFile], in: group)
             Self.expectCommittedWithWarning(imported, mentioning: "No space left on device")
-            #expect(imported.output == "imported 1 contacts (1 added, 0 updated, 0 skipped)")
+            #expect(imported.output == "imported 1 contact (1 added, 0 updated, 0 skipped)")
 
             // Every acknowledged change is there; retrying the add is refused as a duplicate, not a second contact.
             let database = AppDatabase(appGroup: group.appGroup)

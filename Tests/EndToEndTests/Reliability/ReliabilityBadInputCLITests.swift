@@ -69,7 +69,7 @@ struct ReliabilityBadInputCLITests {
             ],
             "doctor": [
                 (["doctor", "--bogus"], "--bogus"), (["doctor", "--repair", "--repair"], "--repair"),
-                (["doctor", "extra"], "'extra'"), (["doctor", "--json"], "--json"),
+                (["doctor", "extra"], "'extra'"), (["doctor", "--json", "--json"], "--json"),
             ],
             "enable": [
                 (["enable", "--bogus"], "--bogus"), (["enable", "--page-size", "x"], "--page-size"),

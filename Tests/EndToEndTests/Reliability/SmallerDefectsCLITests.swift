@@ -31,7 +31,7 @@ struct SmallerDefectsCLITests {
                 to: URL(fileURLWithPath: file))
             #expect(
                 try CLIHarness.succeed(["import", file], in: group)
-                    == "imported 1 contacts (1 added, 0 updated, 0 skipped)")
+                    == "imported 1 contact (1 added, 0 updated, 0 skipped)")
             #expect(try AppDatabase(appGroup: group.appGroup).get("bom")?.givenName == "Bom")
         }
     }

@@ -3,7 +3,9 @@ import Foundation
 import Testing
 
 /// The rules are declared once, as values; the documents that list them are checked against them.
-@Suite("Rules as values: FRAMEWORK-RULES.md and the README's rule table agree with the declared rules")
+@Suite(
+    "Rules as values: FRAMEWORK-RULES.md and the kit's rule table (docs/conformance-kit.md) agree with the declared rules"
+)
 struct RuleDocumentsTests {
     private static var packageRoot: String {
         var url = URL(fileURLWithPath: #filePath)
@@ -64,9 +66,27 @@ struct RuleDocumentsTests {
         }
     }
 
-    @Test("The README's kit rule table has every rule once, with its level, its title and its framework rules")
+    /// Every Markdown document a reader may follow: the README, `docs/`, FRAMEWORK-RULES.md and the DocC articles.
+    static func markdownDocuments() throws -> [String] {
+        let fileManager = FileManager.default
+        var names = ["README.md", "FRAMEWORK-RULES.md"]
+        names += try fileManager.contentsOfDirectory(atPath: packageRoot + "/docs").filter { $0.hasSuffix(".md") }
+            .sorted().map { "docs/" + $0 }
+        for module in try fileManager.contentsOfDirectory(atPath: packageRoot + "/Sources").sorted() {
+            let catalog = "Sources/\(module)/\(module).docc"
+            guard let articles = try? fileManager.contentsOfDirectory(atPath: packageRoot + "/" + catalog) else {
+                continue
+            }
+            names += articles.filter { $0.hasSuffix(".md") }.sorted().map { catalog + "/" + $0 }
+        }
+        return names
+    }
+
+    @Test(
+        "The kit's rule table (docs/conformance-kit.md) has every rule once, with its level, its title and its framework rules"
+    )
     func readmeKitTable() throws {
-        let readme = try Self.document("README.md")
+        let readme = try Self.document("docs/conformance-kit.md")
         let row = try NSRegularExpression(
             pattern: #"^\| ([A-Z]\d+) \| (MUST|SHOULD) \| (.+) \| (R[^|]+) \|$"#, options: [.anchorsMatchLines])
         var seen: [String] = []
@@ -75,22 +95,26 @@ struct RuleDocumentsTests {
             let id = cell(1)
             seen.append(id)
             guard let rule = ConformanceRule.named(id) else {
-                Issue.record("the README's rule table lists \(id), which the kit does not declare")
+                Issue.record("the rule table lists \(id), which the kit does not declare")
                 continue
             }
-            #expect(cell(2) == rule.level.rawValue, "\(id): level in the README")
+            #expect(cell(2) == rule.level.rawValue, "\(id): level in the rule table")
             let text = cell(3).replacingOccurrences(of: "`", with: "")
             #expect(
                 text.hasPrefix(rule.title),
-                "\(id): the README's text should start with the title \"\(rule.title)\": \(text)")
-            #expect(Self.frameworkIDs(in: cell(4)) == rule.references, "\(id): framework rules in the README")
+                "\(id): the table's text should start with the title \"\(rule.title)\": \(text)")
+            #expect(Self.frameworkIDs(in: cell(4)) == rule.references, "\(id): framework rules in the rule table")
         }
-        #expect(seen.sorted() == ConformanceRule.all.map(\.id).sorted(), "the README's table lists each kit rule once")
+        #expect(seen.sorted() == ConformanceRule.all.map(\.id).sorted(), "the table lists each kit rule once")
     }
 
-    @Test("Every R-number the README and FRAMEWORK-RULES.md cite is a declared framework rule")
+    @Test(
+        "Every R-number the README, FRAMEWORK-RULES.md, docs/ and the DocC articles cite is a declared framework rule")
     func citedRulesExist() throws {
-        for name in ["README.md", "FRAMEWORK-RULES.md"] {
+        let names = try Self.markdownDocuments()
+        #expect(names.contains("docs/conformance-kit.md") && names.contains("docs/architecture.md"), "\(names)")
+        #expect(names.contains("Sources/ContactProvider/ContactProvider.docc/WritingAProvider.md"), "\(names)")
+        for name in names {
             let text = try Self.document(name)
             for id in Set(Self.frameworkIDs(in: text)) {
                 #expect(FrameworkRule.named(id) != nil, "\(name) cites \(id), which is not declared")

@@ -17,10 +17,17 @@ struct ETagListing: Equatable, Sendable {
     static let tokenPrefix = "etags:"
 
     /// Member href → ETag.
-    var etags: [String: String]
+    let etags: [String: String]
+    /// The token naming this listing: equal listings give equal tokens (computed once: it hashes the
+    /// whole listing, and a sync asks for it several times).
+    let token: String
 
-    /// The token naming this listing: equal listings give equal tokens.
-    var token: String {
+    init(etags: [String: String]) {
+        self.etags = etags
+        token = Self.token(of: etags)
+    }
+
+    private static func token(of etags: [String: String]) -> String {
         var first: UInt64 = 0xcbf2_9ce4_8422_2325
         var second: UInt64 = 0x8422_2325_cbf2_9ce4
         for href in etags.keys.sorted() {
@@ -29,7 +36,7 @@ struct ETagListing: Equatable, Sendable {
                 second = (second ^ UInt64(byte)) &* 0x100_0000_01b3 &+ 1
             }
         }
-        return Self.tokenPrefix + String(first, radix: 16) + String(second, radix: 16)
+        return tokenPrefix + String(first, radix: 16) + String(second, radix: 16)
     }
 
     /// What changed from `earlier` to this listing: members new or with another ETag, and members gone.

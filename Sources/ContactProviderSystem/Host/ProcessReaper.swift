@@ -131,8 +131,9 @@ package enum ProcessReaper {
         ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }
     }
 
-    /// State, parent and process group from `/proc/PID/stat` (after the command's closing parenthesis).
-    private static func status(_ pid: pid_t) -> (state: Character, parent: pid_t, group: pid_t)? {
+    /// State, parent and process group from `/proc/PID/stat` (after the command's closing
+    /// parenthesis); nil when the process is gone.
+    package static func status(_ pid: pid_t) -> (state: Character, parent: pid_t, group: pid_t)? {
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return nil }
         let text = String(decoding: data, as: UTF8.self)
         guard let close = text.lastIndex(of: ")") else { return nil }

@@ -54,10 +54,13 @@ extension SystemClient {
 
     /// Which build serves now.
     package func servingBuild() -> ServingBuild {
+        servingBuild(registeredExecutable: (try? configuration())?.extensionPath)
+    }
+
+    /// Which build serves now, against `path` (the configuration's executable, already read).
+    func servingBuild(registeredExecutable path: String?) -> ServingBuild {
         guard let pid = providerPID else { return .none }
-        guard let path = try? configuration().extensionPath, let running = ExecutableBuild(runningAs: pid) else {
-            return .unknown(pid: pid)
-        }
+        guard let path, let running = ExecutableBuild(runningAs: pid) else { return .unknown(pid: pid) }
         let registered = ExecutableBuild(path: path)
         return registered == running
             ? .current(pid: pid, build: running) : .stale(pid: pid, running: running, registered: registered)
@@ -66,9 +69,12 @@ extension SystemClient {
     /// Before a signal: a provider that runs another build than the registered executable is
     /// invalidated (R10), so the signal launches the new build; the change is said on stderr. A
     /// provider a debugger holds is left alone (ending it would end the developer's session) and
-    /// the message says to restart it.
-    package func retireStaleProvider() throws {
-        guard case .stale(let pid, let running, let registered) = servingBuild() else { return }
+    /// the message says to restart it. `registeredExecutable` is the configuration's executable (the
+    /// caller has it: a signal does not read `domain.json` twice).
+    func retireStaleProvider(registeredExecutable: String?) throws {
+        guard
+            case .stale(let pid, let running, let registered) = servingBuild(registeredExecutable: registeredExecutable)
+        else { return }
         let now = registered.map { "the registered executable is now \($0)" } ?? "the registered executable is gone"
         if DebuggerPresence.isTraced(pid: pid) {
             StandardError.write(

@@ -138,7 +138,7 @@ package final class SystemClient: Sendable {
         let message = Doorbell(kind: step ? .step : .signal, id: id, reply: wait, trace: trace)
         let executable = configuration.extensionPath ?? extensionPath
         // Never stale code: a provider running another build than the registered one is retired first.
-        try retireStaleProvider()
+        try retireStaleProvider(registeredExecutable: configuration.extensionPath)
         return try send(message, wait: wait, timeout: timeout, launch: executable ?? "", progress: progress)
     }
 

@@ -74,32 +74,7 @@ struct CardDAVServerBehaviourTests {
         try await withCardDAVFixture(
             proxy: .withoutSyncCollection(status: status), enableOptions: ["--page-size", "2", "--batch-size", "2"]
         ) { fixture in
-            for card in [Self.ada, Self.bob, Self.cleo] { try await fixture.book.put(card) }
-            let first = try fixture.signal()
-            #expect(first["enumeration"] as? String == "content")
-            #expect(first["pages"] as? Int == 2)
-            try expectSystem(fixture, holds: [Self.ada, Self.bob, Self.cleo])
-
-            var ada = Self.ada
-            ada.family = "King"
-            ada.email = nil
-            let dan = ServerCard(uid: "dan", given: "Dan", family: "Brown", organization: "Books")
-            try await fixture.book.put(ada)
-            try await fixture.book.put(dan)
-            try await fixture.book.delete(Self.bob.resource)
-            let second = try fixture.signal()
-            #expect(second["enumeration"] as? String == "changes", "\(second)")
-            #expect(second["restarted"] as? Bool != true, "\(second)")
-            #expect(second["updated"] as? Int == 2)
-            #expect(second["deleted"] as? Int == 1)
-            #expect(second["batches"] as? Int == 2, "3 changes in batches of 2")
-            try expectSystem(fixture, holds: [ada, Self.cleo, dan])
-
-            let idle = try fixture.signal()
-            #expect(idle["enumeration"] as? String == "changes")
-            #expect(idle["updated"] as? Int == 0)
-            #expect(idle["deleted"] as? Int == 0)
-            try expectSystem(fixture, holds: [ada, Self.cleo, dan])
+            try await CardDAVSyncTests.addChangeDeleteScenario(fixture)
         }
     }
 

@@ -97,9 +97,7 @@ struct ReadmeWalkthroughTests {
     static let articlePath = "Sources/ContactProvider/ContactProvider.docc/WritingAProvider.md"
 
     private static var packageRoot: String {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path
+        PythonTestTools.repositoryRoot
     }
 
     @Test("The marker parser takes files and scripts in order and refuses a marker without a block")

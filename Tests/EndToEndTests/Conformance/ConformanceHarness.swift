@@ -13,9 +13,7 @@ enum ConformanceHarness {
 
     /// The source tree's root (where `Examples/` is).
     static var packageRoot: String {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path
+        PythonTestTools.repositoryRoot
     }
 
     /// The Python adapter's command line.

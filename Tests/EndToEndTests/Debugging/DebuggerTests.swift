@@ -1,3 +1,4 @@
+import ContactProviderSystem
 import Foundation
 import Glibc
 import TestSupport
@@ -59,7 +60,7 @@ struct DebuggerTests {
             #expect(
                 ProcStatus.isDescendant(pid, of: debuggerSession.pid),
                 "the serving provider is not the debugger's inferior")
-            let tracer = try #require(ProcStatus.tracer(of: pid))
+            let tracer = try #require(DebuggerPresence.tracerPID(of: pid))
             #expect(tracer != 0 && ProcStatus.isDescendant(tracer, of: debuggerSession.pid), "traced by \(tracer)")
 
             let content = Self.signalInBackground(group)
@@ -140,7 +141,7 @@ struct DebuggerTests {
             let waiting = try #require(lines.next(containing: "is waiting for a debugger"))
             let pid = try #require(group.providerPID())
             #expect(waiting.contains("gdb -p \(pid)") && waiting.contains("lldb -p \(pid)"), "\(waiting)")
-            #expect(ProcStatus.tracer(of: pid) == 0)
+            #expect(DebuggerPresence.tracerPID(of: pid) == 0)
             let session = try DebuggerSession(debugger, attachingTo: pid, environment: group.environment)
             debuggerSession = session
             let hit = session.setBreakpoint(

@@ -1,3 +1,4 @@
+import ContactProviderSystem
 import Foundation
 import Glibc
 import TestSupport
@@ -200,16 +201,12 @@ final class BackgroundCommand<Result: Sendable>: @unchecked Sendable {
     }
 }
 
-/// What `/proc/PID/stat` and `/proc/PID/status` say about a process.
+/// A process's ancestry, from `/proc/PID/stat` as `ProcessReaper` reads it (its tracer:
+/// `DebuggerPresence.tracerPID(of:)`).
 enum ProcStatus {
     /// The parent's pid, or nil when the process is gone.
     static func parent(of pid: pid_t) -> pid_t? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return nil }
-        // After "pid (comm) ": state, then the parent's pid.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return fields.count > 1 ? pid_t(fields[1]) : nil
+        ProcessReaper.status(pid)?.parent
     }
 
     /// Whether `ancestor` is `pid` or one of its ancestors (lldb on Linux starts and traces its
@@ -221,12 +218,5 @@ enum ProcStatus {
             current = parent(of: process)
         }
         return false
-    }
-
-    /// The tracer's pid (0: none), or nil when the process is gone.
-    static func tracer(of pid: pid_t) -> pid_t? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        let line = status.split(separator: "\n").first { $0.hasPrefix("TracerPid:") }
-        return line.flatMap { pid_t($0.dropFirst("TracerPid:".count).trimmingCharacters(in: .whitespaces)) }
     }
 }

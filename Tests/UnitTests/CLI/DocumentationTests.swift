@@ -1,6 +1,7 @@
 import ContactProviderConformance
 import ContactsHostKit
 import Foundation
+import TestSupport
 import Testing
 
 /// What the documents say about commands, variables, files and code is checked against what the
@@ -8,9 +9,7 @@ import Testing
 @Suite("Docs agree with the declarations: links, paths, environment variables, help, the kit's custom backend")
 struct DocumentationTests {
     private static var packageRoot: String {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path
+        PythonTestTools.repositoryRoot
     }
 
     private static func document(_ name: String) throws -> String {

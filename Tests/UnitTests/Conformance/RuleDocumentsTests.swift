@@ -1,5 +1,6 @@
 import ContactProviderConformance
 import Foundation
+import TestSupport
 import Testing
 
 /// The rules are declared once, as values; the documents that list them are checked against them.
@@ -8,9 +9,7 @@ import Testing
 )
 struct RuleDocumentsTests {
     private static var packageRoot: String {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path
+        PythonTestTools.repositoryRoot
     }
 
     private static func document(_ name: String) throws -> String {

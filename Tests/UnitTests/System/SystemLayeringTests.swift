@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The system module's folders point one way: Configuration, Rules ← Engine ← Pipes ← Runtime, Host.
@@ -13,9 +14,7 @@ struct SystemLayeringTests {
     ]
 
     private static var moduleRoot: String {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path + "/Sources/ContactProviderSystem"
+        PythonTestTools.repositoryRoot + "/Sources/ContactProviderSystem"
     }
 
     /// Each Swift file of `folder`, without comments and string literals (they may name anything).

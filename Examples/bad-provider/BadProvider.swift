@@ -15,6 +15,7 @@
 //   birthday-through-date BirthdayThroughDateBug.swift    caught by F1 (the provider in another time zone)
 //   relies-on-app-reset   ReliesOnAppResetBug.swift       fails E1; passes with --reset-calls-manager-reset
 //   positional-change-batches PositionalChangeBatchesBug.swift caught by D11 (edits between batches)
+//   whole-store-per-call  WholeStorePerCallBug.swift      caught by S2 (the kit at size, --contacts N)
 //
 // Each wraps the demo provider's correct enumerator and breaks exactly one thing (through the
 // forwarding observers of KnownBadProviders, which also holds the four flaws of the bad-*-provider executables).
@@ -42,6 +43,7 @@ final class BadProvider: KnownBadProvider {
         case "birthday-through-date": return BirthdayThroughDateEnumerator(wrapping: correct)
         case "relies-on-app-reset": return ReliesOnAppResetEnumerator(wrapping: correct)
         case "positional-change-batches": return PositionalChangeBatchesEnumerator(wrapping: correct)
+        case "whole-store-per-call": return WholeStorePerCallEnumerator(wrapping: correct)
         default:
             FileHandle.standardError.write(
                 Data("bad-provider: set BAD_PROVIDER_BUG (unknown: '\(bug)'); running without a bug\n".utf8))

@@ -86,7 +86,7 @@ public enum ConformanceKit {
                 subject: subject, backend: try makeBackend(group.appGroup), provider: name,
                 options: options
             ) { rule in
-                "try await \(entryPoint)(\(name).self, \(backendArgument)options: ConformanceOptions(seed: \(options.seed), operations: \(options.operations), rules: [\"\(rule)\"]\(options.resetCallsManagerReset ? ", resetCallsManagerReset: true" : "")))"
+                "try await \(entryPoint)(\(name).self, \(backendArgument)options: ConformanceOptions(seed: \(options.seed), operations: \(options.operations), rules: [\"\(rule)\"]\(options.resetCallsManagerReset ? ", resetCallsManagerReset: true" : "")\(options.contacts.map { ", contacts: \($0)" } ?? "")))"
             }
         }
     }
@@ -118,8 +118,10 @@ public enum ConformanceKit {
                 options.timeoutSeconds == ConformanceOptions().timeoutSeconds
                 ? [] : ["--page-timeout", "\(options.timeoutSeconds)"]
             let resetArgument = options.resetCallsManagerReset ? ["--reset-calls-manager-reset"] : []
+            let contactsArgument = options.contacts.map { ["--contacts", "\($0)"] } ?? []
             let report = await check(subject: subject, backend: store, provider: executable, options: options) { rule in
                 ([host, "conformance", "--extension", executable] + backendArgument + timeoutArgument + resetArgument
+                    + contactsArgument
                     + [
                         "--seed", "\(options.seed)", "--operations", "\(options.operations)", "--rules", rule,
                     ]).map(ShellWord.quote).joined(separator: " ")

@@ -35,6 +35,12 @@ public final class SeedJSONBackend: ConformanceBackend {
         try write(items)
     }
 
+    /// One write of the file with all of them appended.
+    public func add(contentsOf contacts: [ConformanceContact]) throws {
+        let adding = Set(contacts.map(\.identifier))
+        try write(try read().filter { !adding.contains($0.identifier) } + contacts.map(Self.item))
+    }
+
     public func update(_ contact: ConformanceContact) throws {
         var items = try read()
         guard let index = items.firstIndex(where: { $0.identifier == contact.identifier }) else {

@@ -4,8 +4,8 @@ import Foundation
 
 extension ConformanceChecker {
     /// A sync through the system; the warnings it raised are kept for rule W1.
-    func systemSync(maxSteps: Int) async throws -> (SyncReport, [String]) {
-        let outcome = try await subject.sync(maxSteps: maxSteps)
+    func systemSync(maxSteps: Int, expectedCalls: Int = 1) async throws -> (SyncReport, [String]) {
+        let outcome = try await subject.sync(maxSteps: maxSteps, expectedCalls: expectedCalls)
         providerAnswered = true
         for warning in outcome.0.warnings {
             systemWarnings.append((warning, outcome.1))

@@ -69,6 +69,12 @@ public struct ConformanceReport: Codable, Equatable, Sendable {
             }
             if let reproduce = result.reproduce { lines.append("  reproduce: \(reproduce)") }
         }
+        // What a passing rule measured or could not cover (the size rules' times, for one).
+        for result in results where result.status == .pass {
+            guard let explanation = result.explanation else { continue }
+            lines.append("")
+            lines.append("NOTE \(result.rule.id): \(explanation)")
+        }
         // Rules that could not be checked, grouped by the reason (selected-out rules have none).
         var reasons: [(String, [String])] = []
         for result in results where result.status == .skipped {

@@ -33,7 +33,7 @@ public struct ConformanceRule: Codable, Equatable, Sendable {
     /// Every rule, in report order.
     public static let all: [ConformanceRule] = [
         .c1, .c2, .c3, .c4, .c5, .c6, .f1, .d1, .d2, .d3, .d4, .d5,
-        .d6, .d7, .d8, .d9, .d10, .d11, .e1, .t1, .l1, .l2, .l3, .v1, .w1,
+        .d6, .d7, .d8, .d9, .d10, .d11, .e1, .t1, .l1, .l2, .l3, .v1, .w1, .s1, .s2,
     ]
 
     /// C1: exactly one terminal call per content page, before returning.
@@ -150,6 +150,23 @@ public struct ConformanceRule: Codable, Equatable, Sendable {
     public static let w1 = ConformanceRule(
         id: "W1", title: "the system raises no warning during the kit's syncs", level: .should,
         references: [.r19, .r21, .r31, .r40])
+    /// The rules checked only at the app's size (``ConformanceOptions/contacts``).
+    public static let sizeRules: [ConformanceRule] = [.s1, .s2]
+
+    /// S1: at the app's size, a full sync and a change sync finish within the page limit and bring the system to the data.
+    public static let s1 = ConformanceRule(
+        id: "S1",
+        title:
+            "at the app's size (--contacts N), a full sync and a change sync with the system's page and batch sizes finish within the page limit and bring the system to the data",
+        level: .must,
+        references: [.r24, .r32, .r41, .r42])
+    /// S2: a page's or batch's time does not grow with the address book past the page limit.
+    public static let s2 = ConformanceRule(
+        id: "S2",
+        title:
+            "a page's or batch's time does not grow with the address book past the page limit (projected to the system's item limit)",
+        level: .must,
+        references: [.r41, .r42])
 
     /// The rule with `id`, if any.
     public static func named(_ id: String) -> ConformanceRule? {

@@ -10,8 +10,9 @@ protocol ProviderUnderTest: AnyObject {
     var paths: DomainPaths { get }
     /// One enumerator call, nothing committed.
     func probe(_ request: ProbeRequest) async throws -> ProbeResult
-    /// A sync through the system (commits), at most `maxSteps` pages/batches (1 or unlimited).
-    func sync(maxSteps: Int) async throws -> (SyncReport, [String])
+    /// A sync through the system (commits), at most `maxSteps` pages/batches (1 or unlimited),
+    /// waited for as long as `expectedCalls` calls may take (each within the page limit).
+    func sync(maxSteps: Int, expectedCalls: Int) async throws -> (SyncReport, [String])
     /// Ends the provider abruptly (a crash or a kill) and starts a fresh one.
     func restart() async throws
     /// Asks the provider to invalidate; returns how long it took and any error.
@@ -25,6 +26,11 @@ protocol ProviderUnderTest: AnyObject {
 }
 
 extension ProviderUnderTest {
+    /// A sync of a few calls (the kit's small data sets).
+    func sync(maxSteps: Int) async throws -> (SyncReport, [String]) {
+        try await sync(maxSteps: maxSteps, expectedCalls: 1)
+    }
+
     /// The contacts the system received.
     func systemContacts() throws -> [ContactRecord] {
         try SystemStore(directory: paths.systemStore).load().contacts
@@ -56,7 +62,7 @@ final class InProcessProvider: ProviderUnderTest {
         await SyncEngine.probe(request, driver: session.driver, timeoutSeconds: timeout)
     }
 
-    func sync(maxSteps: Int) async throws -> (SyncReport, [String]) {
+    func sync(maxSteps: Int, expectedCalls: Int) async throws -> (SyncReport, [String]) {
         let transcript = Transcript()
         let report = await engine.sync(driver: session.driver, transcript: transcript, maxSteps: maxSteps)
         return (report, transcript.all)
@@ -137,9 +143,10 @@ final class ExecutableProvider: ProviderUnderTest {
         return try await offload { try client.probe(request, timeout: timeout) }
     }
 
-    func sync(maxSteps: Int) async throws -> (SyncReport, [String]) {
+    func sync(maxSteps: Int, expectedCalls: Int) async throws -> (SyncReport, [String]) {
         let client = self.client
-        let timeout = self.timeout
+        // Each call within the page limit, and a second for committing its page.
+        let timeout = self.timeout + Double(max(0, expectedCalls - 1)) * (invalidateTimeout + 1)
         return try await offload {
             guard let reply = try client.signal(wait: true, timeout: timeout, trace: true, step: maxSteps == 1),
                 let report = reply.report

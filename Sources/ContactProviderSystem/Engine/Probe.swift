@@ -51,6 +51,8 @@ package struct ProbeResult: Codable, Equatable, Sendable {
     package var timedOut = false
     /// One line per call.
     package var transcript: [String] = []
+    /// How long the call took, in milliseconds, measured where the provider runs.
+    package var milliseconds: Double = 0
 
     package init() {}
 }
@@ -63,6 +65,7 @@ extension SyncEngine {
     ) async -> ProbeResult {
         let transcript = Transcript()
         var result = ProbeResult()
+        let started = clock.now()
         switch request.kind {
         case .content:
             let observer = ContentObserverCore(suggestedPageSize: request.size, transcript: transcript)
@@ -101,6 +104,7 @@ extension SyncEngine {
             case nil: break
             }
         }
+        result.milliseconds = (clock.now() - started) * 1000
         transcript.record(result.timedOut ? "← timed out" : "← returned")
         result.transcript = transcript.all
         return result

@@ -112,6 +112,8 @@ public final class SyncEngine {
     ) async -> SyncReport {
         let started = clock.now()
         var report = SyncReport(enumeration: "content")
+        callMilliseconds = []
+        defer { callMilliseconds = [] }
         report.warnings = collectLateCalls()
         do {
             let configuration = try loadConfiguration()
@@ -176,12 +178,16 @@ public final class SyncEngine {
         report.anchor = final.phase == .changes ? final.anchor : nil
         report.nextPage = final.phase == .content ? final.nextPage : nil
         report.durationMs = (clock.now() - started) * 1000
+        report.callMilliseconds = callMilliseconds
         // A run of idle syncs (nothing changed, no error) is recorded once: rewriting the report
         // file is most of an idle signal's cost.
         let idle =
             report.error == nil && report.updated == 0 && report.deleted == 0 && report.pages == 0 && !report.restarted
         if !(idle && lastSavedWasIdle) {
-            try? Self.saveReport(report, to: paths.lastSync)
+            // The call times belong to the sync's answer (a trace), not to what `status` shows later.
+            var saved = report
+            saved.callMilliseconds = nil
+            try? Self.saveReport(saved, to: paths.lastSync)
         }
         lastSavedWasIdle = idle
         return report
@@ -198,6 +204,8 @@ public final class SyncEngine {
 
     private var configurationCache: (data: Data, configuration: DomainConfiguration)?
     private var lastSavedWasIdle = false
+    /// The calls of the running sync, timed (``SyncReport/callMilliseconds``).
+    private var callMilliseconds: [Double] = []
 
     /// The domain's configuration, decoded again only when the file's bytes changed.
     private func loadConfiguration() throws -> DomainConfiguration {
@@ -446,9 +454,11 @@ public final class SyncEngine {
     ) async throws -> (recorded: ObserverCallLog<Payload, End>.State, end: End) {
         transcript.record("→ \(call)")
         let pausedBefore = DeadlineWatchdog.shared.pausedSeconds
+        let started = clock.now()
         let finished = await Self.race(timeout, clock: clock, operation)
         activeObservers.append(log)
         let paused = DeadlineWatchdog.shared.pausedSeconds - pausedBefore
+        callMilliseconds.append(max(0, clock.now() - started - paused) * 1000)
         if paused > 0 {
             // Said in the trace, so a developer sees why a call that took minutes did not time out.
             transcript.record(

@@ -26,6 +26,12 @@ public struct SyncReport: Codable, Equatable, Sendable {
     public var error: ReportedError?
     /// SHOULD-level findings (e.g. a page above `suggestedPageSize`, R21).
     public var warnings: [String] = []
+    /// How long each page's or batch's call took, in milliseconds and in call order, measured
+    /// where the provider runs and without time stopped in a debugger (what R41's limit counts).
+    ///
+    /// Present in a traced sync's report (`signal --wait --trace`); the conformance kit's size
+    /// rules read it.
+    public var callMilliseconds: [Double]?
 
     public init(enumeration: String) {
         self.enumeration = enumeration

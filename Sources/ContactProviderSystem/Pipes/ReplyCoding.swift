@@ -15,7 +15,8 @@ package enum ReplyCoding {
     /// One reply as JSON, without its newline.
     package static func encode(_ reply: DoorbellReply) throws -> Data {
         // A value Foundation refuses to write (a non-finite duration) gets Foundation's error.
-        guard reply.report.map({ $0.durationMs.isFinite }) ?? true else { return try foundationEncoder().encode(reply) }
+        guard reply.report.map({ $0.durationMs.isFinite && ($0.callMilliseconds ?? []).allSatisfy(\.isFinite) }) ?? true
+        else { return try foundationEncoder().encode(reply) }
         var writer = JSONWriter(buffer: [])
         writer.buffer.reserveCapacity(384)
         writer.open()
@@ -41,6 +42,11 @@ package enum ReplyCoding {
         writer.open()
         if let anchor = report.anchor { write(anchor, key: "anchor", into: &writer) }
         writer.field("batches", report.batches)
+        if let calls = report.callMilliseconds {
+            writer.array("callMilliseconds", calls) { writer, call in
+                writer.buffer.append(contentsOf: number(call).utf8)
+            }
+        }
         writer.field("deleted", report.deleted)
         writer.key("durationMs")
         writer.buffer.append(contentsOf: number(report.durationMs).utf8)
@@ -93,10 +99,13 @@ package enum ReplyCoding {
     }
 
     private static let replyKeys = JSONKeyTable(["v", "id", "ok", "report", "error", "trace"])
-    private static let reportKeys = JSONKeyTable([
+    /// The report's keys, as the fast reader numbers them (`ReplyCodingTests` checks they are the
+    /// keys Foundation writes for a report with every field set).
+    package static let reportKeyNames = [
         "enumeration", "pages", "batches", "updated", "deleted", "systemCount", "anchor", "nextPage", "durationMs",
-        "restarted", "error", "warnings",
-    ])
+        "restarted", "error", "warnings", "callMilliseconds",
+    ]
+    private static let reportKeys = JSONKeyTable(reportKeyNames)
     private static let positionKeys = JSONKeyTable(["generationMarker", "offset"])
     private static let errorKeys = JSONKeyTable(["code", "rule", "message"])
 
@@ -130,8 +139,9 @@ package enum ReplyCoding {
         var seen = 0
         var report = SyncReport(enumeration: "")
         try reader.readObject(keys: reportKeys) { reader, index in
-            // anchor, nextPage and error are optional (null or absent); the other nine are required.
-            let isOptional = index == 6 || index == 7 || index == 10
+            // anchor, nextPage, error and callMilliseconds are optional (null or absent); the other
+            // nine are required.
+            let isOptional = index == 6 || index == 7 || index == 10 || index == 12
             if isOptional, try reader.consumeNull() { return }
             switch index {
             case 0: report.enumeration = try reader.readString()
@@ -145,10 +155,14 @@ package enum ReplyCoding {
             case 8: report.durationMs = try reader.readDouble()
             case 9: report.restarted = try reader.readBool()
             case 10: report.error = try readError(&reader)
-            default:
+            case 11:
                 var warnings: [String] = []
                 try reader.readArray { warnings.append(try $0.readString()) }
                 report.warnings = warnings
+            default:
+                var calls: [Double] = []
+                try reader.readArray { calls.append(try $0.readDouble()) }
+                report.callMilliseconds = calls
             }
             if !isOptional { seen += 1 }
         }

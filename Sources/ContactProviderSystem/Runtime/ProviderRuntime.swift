@@ -293,7 +293,7 @@ package final class ProviderRuntime {
             echo = { @Sendable line in log(line) }
         }
         let transcript = Transcript(echo: echo)
-        let report = await engine.sync(
+        var report = await engine.sync(
             driver: session.driver, transcript: transcript, maxSteps: maxSteps, stopRequested: stopRequested)
         let summary: String
         if let error = report.error {
@@ -305,6 +305,10 @@ package final class ProviderRuntime {
         }
         log("sync \(summary)")
         var tracePath: String?
+        if !waiters.contains(where: \.trace) {
+            // Call times are part of a trace; an untraced report keeps its one-line shape.
+            report.callMilliseconds = nil
+        }
         if let traced = waiters.first(where: \.trace) {
             let path = paths.tracesDirectory + "/" + traced.id + ".log"
             let text = transcript.all.joined(separator: "\n") + "\n"

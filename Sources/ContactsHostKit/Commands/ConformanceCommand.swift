@@ -1,5 +1,6 @@
 import CommandLineToolkit
 import ContactProviderConformance
+import ContactProviderSystem
 import Foundation
 
 /// `contacts-host conformance`: run the kit's rules against a provider executable.
@@ -18,7 +19,7 @@ enum ConformanceCommand {
             """,
         options: [
             extensionOption, XcodeProjectBuild.projectOption, XcodeProjectBuild.targetOption, backendOption,
-            seedOption, operationsOption, rulesOption, pageTimeoutOption, jsonFlag, junitOption,
+            seedOption, operationsOption, rulesOption, contactsOption, pageTimeoutOption, jsonFlag, junitOption,
             resetCallsManagerResetFlag, listRulesFlag,
         ],
         examples: [
@@ -26,6 +27,7 @@ enum ConformanceCommand {
             "contacts-host conformance --xcode-project MyApp.xcodeproj --target MyProvider",
             "contacts-host conformance --extension .build/debug/MyProvider --rules C1,D3 --junit conformance.xml",
             "contacts-host conformance --extension .build/debug/MyProvider --backend seed-json",
+            "contacts-host conformance --extension .build/debug/MyProvider --rules S1,S2 --contacts 100000",
             "contacts-host conformance --list-rules",
         ],
         environment: ["OSLOG_DISABLE", "CONTACTS_HOST_PROGRESS", XcodeProjectBuild.simulatorVariable],
@@ -37,6 +39,14 @@ enum ConformanceCommand {
         validate: { arguments in
             if arguments.has(listRulesFlag) { return }
             try XcodeProjectBuild.validate(arguments, extensionOption: extensionOption)
+            let sizeRules = Set(ConformanceRule.sizeRules.map(\.id))
+            if try arguments.value(contactsOption) == nil,
+                let asked = try arguments.value(rulesOption)?.intersection(sizeRules), !asked.isEmpty
+            {
+                throw UsageError(
+                    "--rules \(asked.sorted().joined(separator: ",")): the size rules need the app's size, --contacts N"
+                )
+            }
         },
         run: { arguments, context in
             if arguments.has(listRulesFlag) {
@@ -63,6 +73,7 @@ enum ConformanceCommand {
             if let operations = try arguments.value(operationsOption) { options.operations = operations }
             if let timeout = try arguments.value(pageTimeoutOption) { options.timeoutSeconds = timeout }
             if let rules = try arguments.value(rulesOption) { options.rules = rules }
+            options.contacts = try arguments.value(contactsOption)
             options.resetCallsManagerReset = arguments.has(resetCallsManagerResetFlag)
             let backend = absolutized(try arguments.value(backendOption) ?? .appDatabase)
             let ticker = ProgressTicker(output: context.output, prefix: "conformance", phase: "starting")
@@ -114,6 +125,19 @@ enum ConformanceCommand {
                 )
             }
             return Set(names.map { $0.uppercased() })
+        })
+    static let contactsOption = Option<Int>(
+        "--contacts", value: "N",
+        help:
+            "Also check the size rules S1 and S2 with N contacts, your app's size (at most 1000000): a full sync and a change sync at the system's page and batch sizes, each call timed against the page limit.",
+        convert: { text, name in
+            let count = try ArgumentValue.positiveInt(text, option: name)
+            let limit = DomainConfiguration().itemsLimit
+            guard count <= limit else {
+                throw UsageError(
+                    "option '\(name)' expects at most \(limit) (the system's item limit, R42), got '\(text)'")
+            }
+            return count
         })
     static let pageTimeoutOption = Option<Double>(
         "--page-timeout", value: "SECONDS", help: "Seconds one page or batch may take (default 10).",

@@ -24,7 +24,9 @@ struct ScenarioStageTests {
         init(_ inner: InProcessProvider) { self.inner = inner }
         var paths: DomainPaths { inner.paths }
         func probe(_ request: ProbeRequest) async throws -> ProbeResult { try await inner.probe(request) }
-        func sync(maxSteps: Int) async throws -> (SyncReport, [String]) { try await inner.sync(maxSteps: maxSteps) }
+        func sync(maxSteps: Int, expectedCalls: Int) async throws -> (SyncReport, [String]) {
+            try await inner.sync(maxSteps: maxSteps, expectedCalls: expectedCalls)
+        }
         func restart() async throws { try await inner.restart() }
         func invalidate() async throws -> (seconds: Double, error: String?) { throw Vanished() }
         func shutdown() async { await inner.shutdown() }

@@ -56,6 +56,7 @@ struct ReplyCodingTests {
             made.restarted = random.chance(0.2)
             made.error = reportedError(&random)
             made.warnings = (0..<random.int(0...3)).map { _ in text(&random) }
+            if random.chance(0.5) { made.callMilliseconds = (0..<random.int(0...4)).map { _ in number(&random) } }
             report = made
         }
         var reply = DoorbellReply(
@@ -63,6 +64,18 @@ struct ReplyCodingTests {
             error: reportedError(&random), trace: random.chance(0.2) ? text(&random) : nil)
         if random.chance(0.1) { reply.v = random.int(0...3) }
         return reply
+    }
+
+    @Test("the fast reader numbers every key Foundation writes for a report with every field set")
+    func knowsEveryReportKey() throws {
+        var report = SyncReport(enumeration: "changes")
+        report.anchor = SyncPosition(generationMarker: Data("g".utf8), offset: 1)
+        report.nextPage = report.anchor
+        report.error = SyncReport.ReportedError(code: "c", rule: "R1", message: "m")
+        report.callMilliseconds = [1]
+        let object = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(report)) as? [String: Any]
+        // A field added to SyncReport and not to the fast path would be written by Foundation only.
+        #expect(Set(try #require(object).keys) == Set(ReplyCoding.reportKeyNames))
     }
 
     @Test("every random reply is written byte for byte as Foundation writes it, and read back by both")

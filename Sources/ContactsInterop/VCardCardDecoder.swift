@@ -13,7 +13,7 @@ struct VCardCardDecoder {
     let lines: [VCardLine]
     private(set) var problems: [VCardProblem] = []
     private(set) var identifierIsGenerated = false
-    private var version21 = false
+    var version21 = false
     /// Dates and relations read from other writers' extensions (`X-ANNIVERSARY`, `X-SPOUSE`, …):
     /// added after the card's own, less those it already has (sabre/vobject writes `X-ANNIVERSARY`
     /// beside an `X-ABDATE` of the same date).
@@ -38,7 +38,7 @@ struct VCardCardDecoder {
     }
 
     /// Properties that carry no contact data and are read silently.
-    private static let silent: Set<String> = ["VERSION", "PRODID", "REV", "KIND", "X-ABSHOWAS", "X-ABLABEL"]
+    static let silent: Set<String> = ["VERSION", "PRODID", "REV", "KIND", "X-ABSHOWAS", "X-ABLABEL"]
 
     /// The card's contact. Problems inside a card cost a line or a property (see `problems`), never
     /// the card; the optional result is kept for callers written when they could.
@@ -51,6 +51,28 @@ struct VCardCardDecoder {
     }
 
     private mutating func decodeCard() -> ContactRecord {
+        let properties = parsedProperties()
+        readVersion(of: properties)
+        let groups = groupedExtras(of: properties)
+        var card = CardInProgress()
+        // A bad value costs its property, never the card: each property is read on its own.
+        for property in properties {
+            do {
+                try read(property, into: &card, groups: groups)
+            } catch {
+                let failure = error as? VCardCardError ?? VCardCardError(line: property.line, message: "\(error)")
+                problems.append(
+                    VCardProblem(
+                        line: failure.line, message: "\(failure.message); the property was ignored", skipped: false))
+            }
+        }
+        var record = finished(card)
+        assignIdentifier(to: &record, uid: card.uid, properties: properties)
+        return record
+    }
+
+    /// The card's lines as properties; a line that is not one costs only itself (a warning).
+    private mutating func parsedProperties() -> [VCardProperty] {
         var properties: [VCardProperty] = []
         for line in lines where !line.text.trimmingCharacters(in: .whitespaces).isEmpty {
             // A bare `FN`, a `#` comment or a 2.1 value continued after a backslash: other readers
@@ -70,155 +92,56 @@ struct VCardCardDecoder {
             }
             properties.append(property)
         }
+        return properties
+    }
 
+    /// VERSION decides how 2.1's values are read; another version is read as 3.0, with a warning.
+    private mutating func readVersion(of properties: [VCardProperty]) {
         let versionProperty = properties.first { $0.name == "VERSION" }
         let version = versionProperty.map { $0.rawValue.trimmingCharacters(in: .whitespaces) } ?? "3.0"
         version21 = version == "2.1"
         if let versionProperty, !["2.1", "3.0", "4.0"].contains(version) {
             warn(versionProperty, "VERSION \(version) is not 2.1, 3.0 or 4.0; the card was read as 3.0")
         }
+    }
 
-        // Apple's grouped extras: itemN.X-ABLabel, itemN.X-ABADR and the sublocality fields.
-        var groupLabels: [String: String] = [:]
-        var groupExtras: [String: [String: String]] = [:]
+    /// Apple's grouped extras: itemN.X-ABLabel, itemN.X-ABADR and the sublocality fields.
+    private mutating func groupedExtras(of properties: [VCardProperty]) -> GroupedExtras {
+        var groups = GroupedExtras()
         for property in properties {
             guard let group = property.group else { continue }
             switch property.name {
             case "X-ABLABEL":
-                if let value = textOrWarn(property) { groupLabels[group] = value }
+                if let value = textOrWarn(property) { groups.labels[group] = value }
             case "X-ABADR", "X-APPLE-SUBLOCALITY", "X-APPLE-SUBADMINISTRATIVEAREA":
-                if let value = textOrWarn(property) { groupExtras[group, default: [:]][property.name] = value }
+                if let value = textOrWarn(property) { groups.extras[group, default: [:]][property.name] = value }
             default:
                 break
             }
         }
+        return groups
+    }
 
-        var record = ContactRecord(identifier: "")
-        var formattedName: String?
-        var sawName = false
-        var isOrganization = false
-        var nicknames: [String] = []
-        var notes: [String] = []
-        var uid: String?
-
-        func label(_ property: VCardProperty, _ kind: VCardLabels.Kind) -> String? {
-            if let group = property.group, let label = groupLabels[group] {
-                return label.isEmpty ? nil : label
-            }
-            return VCardLabels.label(forTypes: property.types, kind: kind)
-        }
-
-        // A bad value costs its property, never the card: each property is read on its own.
-        for property in properties {
-            do {
-                switch property.name {
-                case "N":
-                    guard !sawName else { continue }
-                    sawName = true
-                    let parts = try components(property, count: 5, lists: true)
-                    record.familyName = parts[0]
-                    record.givenName = parts[1]
-                    record.middleName = parts[2]
-                    record.namePrefix = parts[3]
-                    record.nameSuffix = parts[4]
-                case "FN":
-                    if formattedName == nil { formattedName = try text(property) }
-                case "KIND", "X-ABSHOWAS":
-                    let kind = try text(property).trimmingCharacters(in: .whitespaces).lowercased()
-                    if kind == "org" || kind == "organization" || kind == "company" { isOrganization = true }
-                case "NICKNAME":
-                    let nickname = try listText(property)
-                    if !nickname.isEmpty { nicknames.append(nickname) }
-                case "ORG":
-                    guard record.organizationName.isEmpty, record.departmentName.isEmpty else { continue }
-                    let parts = try components(property, count: 1)
-                    record.organizationName = parts[0]
-                    record.departmentName = parts.dropFirst().filter { !$0.isEmpty }.joined(separator: ", ")
-                case "TITLE":
-                    if record.jobTitle.isEmpty { record.jobTitle = try text(property) }
-                case "TEL", "X-MS-TEL":
-                    var value = try text(property)
-                    if value.lowercased().hasPrefix("tel:") { value = String(value.dropFirst(4)) }
-                    if !value.isEmpty {
-                        let phoneLabel =
-                            property.name == "X-MS-TEL"
-                            ? Self.outlookPhoneLabel(property) : label(property, .phone)
-                        record.phoneNumbers.append(.init(label: phoneLabel, value: value))
-                    }
-                case "EMAIL":
-                    var value = try text(property)
-                    if value.lowercased().hasPrefix("mailto:") { value = String(value.dropFirst(7)) }
-                    if !value.isEmpty {
-                        record.emailAddresses.append(.init(label: label(property, .email), value: value))
-                    }
-                case "URL":
-                    let value = try text(property)
-                    if !value.isEmpty { record.urlAddresses.append(.init(label: label(property, .url), value: value)) }
-                case "ADR":
-                    let parts = try components(property, count: 7)
-                    var address = ContactRecord.LabeledPostalAddress(label: label(property, .address))
-                    address.street = parts[0...2].filter { !$0.isEmpty }.joined(separator: "\n")
-                    address.city = parts[3]
-                    address.state = parts[4]
-                    address.postalCode = parts[5]
-                    address.country = parts[6]
-                    if let group = property.group, let extras = groupExtras[group] {
-                        address.isoCountryCode = extras["X-ABADR"] ?? ""
-                        address.subLocality = extras["X-APPLE-SUBLOCALITY"] ?? ""
-                        address.subAdministrativeArea = extras["X-APPLE-SUBADMINISTRATIVEAREA"] ?? ""
-                    }
-                    if address != ContactRecord.LabeledPostalAddress(label: address.label) {
-                        record.postalAddresses.append(address)
-                    }
-                case "BDAY":
-                    if record.birthday == nil { record.birthday = try birthday(property) }
-                case "NOTE":
-                    notes.append(try text(property))
-                case "UID":
-                    if uid == nil { uid = try text(property) }
-                case "PHOTO":
-                    if record.imageData == nil { record.imageData = photo(property) }
-                case "AGENT":
-                    warn(
-                        property,
-                        "AGENT (a card for someone who acts for this contact) is not supported and was ignored")
-                case "X-ABADR", "X-APPLE-SUBLOCALITY", "X-APPLE-SUBADMINISTRATIVEAREA":
-                    if property.group == nil { warn(property, "property \(property.name) outside a group was ignored") }
-                case _ where Self.isDetail(property.name):
-                    let groupLabel = property.group.flatMap { groupLabels[$0] }
-                    try decodeDetail(
-                        property, label: label(property, .other),
-                        relationLabel: groupLabel.map { $0.isEmpty ? nil : $0 }
-                            ?? VCardLabels.relationLabel(forWrittenTypes: property.writtenTypes),
-                        into: &record)
-                case _ where Self.silent.contains(property.name):
-                    break
-                default:
-                    warn(property, "property \(property.name) is not supported and was ignored")
-                }
-            } catch {
-                let failure = error as? VCardCardError ?? VCardCardError(line: property.line, message: "\(error)")
-                problems.append(
-                    VCardProblem(
-                        line: failure.line, message: "\(failure.message); the property was ignored", skipped: false))
-            }
-        }
-
+    /// The record once every property is read: other writers' extensions where the card's own
+    /// properties say nothing, the nicknames and notes joined, and a name from FN when N gave none.
+    private func finished(_ card: CardInProgress) -> ContactRecord {
+        var record = card.record
+        var nicknames = card.nicknames
         for date in extensionDates where !record.dates.contains(date) { record.dates.append(date) }
         for relation in extensionRelations where !record.contactRelations.contains(relation) {
             record.contactRelations.append(relation)
         }
         if record.departmentName.isEmpty, let department = extensionDepartment { record.departmentName = department }
-        if isOrganization { record.contactType = "organization" }
+        if card.isOrganization { record.contactType = "organization" }
         for nickname in extensionNicknames where !nicknames.contains(nickname) { nicknames.append(nickname) }
         if record.birthday == nil { record.birthday = extensionBirthday }
         record.nickname = nicknames.joined(separator: ", ")
-        record.note = notes.joined(separator: "\n")
+        record.note = card.notes.joined(separator: "\n")
 
         let hasName = [record.givenName, record.familyName, record.middleName, record.namePrefix, record.nameSuffix]
             .contains { !$0.isEmpty }
-        if !hasName, record.organizationName.isEmpty, let formattedName, !formattedName.isEmpty {
-            if isOrganization {
+        if !hasName, record.organizationName.isEmpty, let formattedName = card.formattedName, !formattedName.isEmpty {
+            if card.isOrganization {
                 record.organizationName = formattedName
             } else if let space = formattedName.lastIndex(of: " ") {
                 record.givenName = String(formattedName[..<space]).trimmingCharacters(in: .whitespaces)
@@ -227,9 +150,13 @@ struct VCardCardDecoder {
                 record.givenName = formattedName
             }
         }
+        return record
+    }
 
-        // The UID is kept as written (`urn:uuid:…` too): it is written back the same, so another
-        // system and a re-import here both recognise the contact.
+    /// The UID is kept as written (`urn:uuid:…` too): it is written back the same, so another
+    /// system and a re-import here both recognise the contact. Without a usable one the
+    /// identifier is generated from the card's lines.
+    private mutating func assignIdentifier(to record: inout ContactRecord, uid: String?, properties: [VCardProperty]) {
         if let uid, !uid.isEmpty {
             if (try? IdentifierRules.validate(uid)) != nil {
                 record.identifier = uid
@@ -244,7 +171,6 @@ struct VCardCardDecoder {
             identifierIsGenerated = true
             record.identifier = Self.generatedIdentifier(lines)
         }
-        return record
     }
 
     /// Outlook's `X-MS-TEL;TYPE=…` numbers (assistant, callback, radio, TTY/TDD, company main): the
@@ -318,7 +244,7 @@ struct VCardCardDecoder {
     }
 
     /// A list value (`NICKNAME:Johnny,JD`), its values joined with `VCardText.listSeparator`.
-    private mutating func listText(_ property: VCardProperty) throws -> String {
+    mutating func listText(_ property: VCardProperty) throws -> String {
         VCardText.listValue(try decodedValue(property), version21: version21)
     }
 
@@ -332,7 +258,7 @@ struct VCardCardDecoder {
         return parts
     }
 
-    private mutating func birthday(_ property: VCardProperty) throws -> String? {
+    mutating func birthday(_ property: VCardProperty) throws -> String? {
         let raw = try text(property).trimmingCharacters(in: .whitespaces)
         if raw.isEmpty { return nil }
         if property.values(of: "VALUE").first?.lowercased() == "text" {
@@ -344,7 +270,7 @@ struct VCardCardDecoder {
 
     /// The image of a PHOTO, or nil with a warning: a photo that cannot be read costs the photo,
     /// never the contact.
-    private mutating func photo(_ property: VCardProperty) -> Data? {
+    mutating func photo(_ property: VCardProperty) -> Data? {
         var value = property.rawValue.trimmingCharacters(in: .whitespaces)
         if value.isEmpty { return nil }
         if value.lowercased().hasPrefix("data:") {

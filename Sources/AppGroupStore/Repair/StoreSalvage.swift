@@ -54,162 +54,189 @@ extension JournaledStore {
     /// journal the snapshot superseded (a compaction's or reset's leftover), those at or below the
     /// snapshot's `baseSeq` are already folded into it (or were discarded by the reset) and are skipped.
     package func salvage() throws -> StoreSalvage<Meta> {
-        var result = StoreSalvage<Meta>(
+        var salvage = StoreSalvage<Meta>(
             contacts: [], meta: nil, headSeq: 0, snapshotLinesKept: 0, journalEntriesKept: 0, journalEntriesFolded: 0,
             problems: [])
-        let decoder = JSONDecoder()
         var contacts: [String: ContactRecord] = [:]
         var snapshotHeader: SnapshotHeader<Meta>?
         let snapshotData = try SecureFile.readIfPresent(snapshotPath)
         let journalData = try SecureFile.readIfPresent(journalPath)
         if let snapshotData {
-            let (lines, tornTail) = LineSplitter.split(snapshotData)
-            if lines.isEmpty {
-                result.problems.append(
-                    StoreProblem(path: snapshotPath, line: 1, message: "the snapshot has no header line"))
-            }
-            for (index, line) in lines.enumerated() {
-                let number = index + 1
-                if index == 0 {
-                    do {
-                        snapshotHeader = try decoder.decode(SnapshotHeader<Meta>.self, from: Data(line))
-                        continue
-                    } catch {
-                        result.problems.append(
-                            StoreProblem(
-                                path: snapshotPath, line: 1, message: "unreadable header: \(LineCoding.reason(error))"))
-                        // A lost header line leaves a contact line first: keep it if it is one.
-                        guard (try? decoder.decode(ContactRecord.self, from: Data(line))) != nil else { continue }
-                    }
-                }
+            snapshotHeader = salvageSnapshot(snapshotData, into: &salvage, contacts: &contacts)
+        } else if let journalData, !journalData.isEmpty {
+            salvage.problems.append(
+                StoreProblem(path: snapshotPath, line: 1, message: "missing, but journal.jsonl holds changes"))
+        }
+        if let journalData, !journalData.isEmpty {
+            salvageJournal(journalData, snapshotHeader: snapshotHeader, into: &salvage, contacts: &contacts)
+        }
+        salvage.contacts = contacts.values.sorted { IdentifierOrder.precedes($0.identifier, $1.identifier) }
+        return salvage
+    }
+
+    /// Every readable line of the snapshot into `contacts`; its header, if readable.
+    private func salvageSnapshot(
+        _ snapshotData: Data, into result: inout StoreSalvage<Meta>, contacts: inout [String: ContactRecord]
+    ) -> SnapshotHeader<Meta>? {
+        let decoder = JSONDecoder()
+        var snapshotHeader: SnapshotHeader<Meta>?
+        let (lines, tornTail) = LineSplitter.split(snapshotData)
+        if lines.isEmpty {
+            result.problems.append(
+                StoreProblem(path: snapshotPath, line: 1, message: "the snapshot has no header line"))
+        }
+        for (index, line) in lines.enumerated() {
+            let number = index + 1
+            if index == 0 {
                 do {
-                    // Exactly what load() accepts: a repair must not drop a line that a sound store keeps.
-                    let record = IdentifierRules.normalized(try decoder.decode(ContactRecord.self, from: Data(line)))
-                    if contacts[record.identifier] != nil {
-                        result.problems.append(
-                            StoreProblem(
-                                path: snapshotPath, line: number,
-                                message: "duplicate identifier '\(record.identifier)' (the later line is kept)"))
-                    }
-                    contacts[record.identifier] = record
-                    result.snapshotLinesKept += 1
+                    snapshotHeader = try decoder.decode(SnapshotHeader<Meta>.self, from: Data(line))
+                    continue
                 } catch {
+                    result.problems.append(
+                        StoreProblem(
+                            path: snapshotPath, line: 1, message: "unreadable header: \(LineCoding.reason(error))"))
+                    // A lost header line leaves a contact line first: keep it if it is one.
+                    guard (try? decoder.decode(ContactRecord.self, from: Data(line))) != nil else { continue }
+                }
+            }
+            do {
+                // Exactly what load() accepts: a repair must not drop a line that a sound store keeps.
+                let record = IdentifierRules.normalized(try decoder.decode(ContactRecord.self, from: Data(line)))
+                if contacts[record.identifier] != nil {
                     result.problems.append(
                         StoreProblem(
                             path: snapshotPath, line: number,
-                            message: "\(StoreSalvage<Meta>.unreadable): \(Self.reason(error))"))
+                            message: "duplicate identifier '\(record.identifier)' (the later line is kept)"))
                 }
-            }
-            if tornTail > 0 {
+                contacts[record.identifier] = record
+                result.snapshotLinesKept += 1
+            } catch {
                 result.problems.append(
                     StoreProblem(
-                        path: snapshotPath, line: lines.count + 1,
+                        path: snapshotPath, line: number,
+                        message: "\(StoreSalvage<Meta>.unreadable): \(Self.reason(error))"))
+            }
+        }
+        if tornTail > 0 {
+            result.problems.append(
+                StoreProblem(
+                    path: snapshotPath, line: lines.count + 1,
+                    message:
+                        "\(StoreSalvage<Meta>.unreadable): \(tornTail) bytes with no newline at the end of the file"
+                ))
+        }
+        if let header = snapshotHeader {
+            result.meta = header.meta
+            result.headSeq = header.baseSeq
+            if header.count != lines.count - 1 {
+                result.problems.append(
+                    StoreProblem(
+                        path: snapshotPath, line: 1,
                         message:
-                            "\(StoreSalvage<Meta>.unreadable): \(tornTail) bytes with no newline at the end of the file"
+                            "the header says \(header.count) contacts but the file has \(lines.count - 1) contact lines"
                     ))
             }
-            if let header = snapshotHeader {
-                result.meta = header.meta
-                result.headSeq = header.baseSeq
-                if header.count != lines.count - 1 {
-                    result.problems.append(
-                        StoreProblem(
-                            path: snapshotPath, line: 1,
-                            message:
-                                "the header says \(header.count) contacts but the file has \(lines.count - 1) contact lines"
-                        ))
-                }
-            }
-        } else if let journalData, !journalData.isEmpty {
-            result.problems.append(
-                StoreProblem(path: snapshotPath, line: 1, message: "missing, but journal.jsonl holds changes"))
         }
-        if let fullJournal = journalData, !fullJournal.isEmpty {
-            // An append with a writeback hole, and everything after it, was never acknowledged: keeping
-            // the whole lines after the hole would leave a database that is no prefix of what was written.
-            let committed = fullJournal.withUnsafeBytes { JournalHoles.committedEnd(of: $0) }
-            let journalData = fullJournal.prefix(committed)
-            let (lines, tornTail) = LineSplitter.split(journalData)
-            var previousSeq: Int?
-            // Entries at or below the snapshot's base are skipped only in a journal the snapshot superseded
-            // (a compaction's or reset's leftover). Anywhere else they are replayed: replaying folded
-            // entries in order ends in the same state, and skipping on a damaged number would lose them.
-            var superseded = false
-            for (index, line) in lines.enumerated() {
-                let number = index + 1
-                if index == 0 {
-                    do {
-                        let header = try decoder.decode(JournalHeader.self, from: Data(line))
-                        result.headSeq = max(result.headSeq, header.baseSeq)
-                        if let snapshotHeader, header.generation != snapshotHeader.generation {
-                            superseded = [snapshotHeader.previousGeneration, snapshotHeader.replacedGeneration]
-                                .contains(header.generation)
-                            result.problems.append(
-                                StoreProblem(
-                                    path: journalPath, line: 1,
-                                    message:
-                                        "generation '\(header.generation)' is not the snapshot's ('\(snapshotHeader.generation)')"
-                                ))
-                        }
-                        continue
-                    } catch {
+        return snapshotHeader
+    }
+
+    /// Every readable, committed journal entry applied to `contacts` in file order.
+    private func salvageJournal(
+        _ fullJournal: Data, snapshotHeader: SnapshotHeader<Meta>?, into result: inout StoreSalvage<Meta>,
+        contacts: inout [String: ContactRecord]
+    ) {
+        let decoder = JSONDecoder()
+        // An append with a writeback hole, and everything after it, was never acknowledged: keeping
+        // the whole lines after the hole would leave a database that is no prefix of what was written.
+        let committed = fullJournal.withUnsafeBytes { JournalHoles.committedEnd(of: $0) }
+        let journalData = fullJournal.prefix(committed)
+        let (lines, tornTail) = LineSplitter.split(journalData)
+        var previousSeq: Int?
+        // Entries at or below the snapshot's base are skipped only in a journal the snapshot superseded
+        // (a compaction's or reset's leftover). Anywhere else they are replayed: replaying folded
+        // entries in order ends in the same state, and skipping on a damaged number would lose them.
+        var superseded = false
+        for (index, line) in lines.enumerated() {
+            let number = index + 1
+            if index == 0 {
+                do {
+                    let header = try decoder.decode(JournalHeader.self, from: Data(line))
+                    result.headSeq = max(result.headSeq, header.baseSeq)
+                    if let snapshotHeader, header.generation != snapshotHeader.generation {
+                        superseded = [snapshotHeader.previousGeneration, snapshotHeader.replacedGeneration]
+                            .contains(header.generation)
                         result.problems.append(
                             StoreProblem(
-                                path: journalPath, line: 1, message: "unreadable header: \(LineCoding.reason(error))"))
-                        // A lost header line leaves an entry first: keep it if it is one.
-                        guard (try? decoder.decode(JournalEntry<Meta>.self, from: Data(line))) != nil else { continue }
+                                path: journalPath, line: 1,
+                                message:
+                                    "generation '\(header.generation)' is not the snapshot's ('\(snapshotHeader.generation)')"
+                            ))
                     }
-                }
-                let entry: JournalEntry<Meta>
-                do {
-                    entry = try decoder.decode(JournalEntry<Meta>.self, from: Data(line))
+                    continue
                 } catch {
                     result.problems.append(
                         StoreProblem(
-                            path: journalPath, line: number,
-                            message: "\(StoreSalvage<Meta>.unreadable): \(Self.reason(error))"))
-                    continue
+                            path: journalPath, line: 1, message: "unreadable header: \(LineCoding.reason(error))"))
+                    // A lost header line leaves an entry first: keep it if it is one.
+                    guard (try? decoder.decode(JournalEntry<Meta>.self, from: Data(line))) != nil else { continue }
                 }
-                if let previousSeq, entry.seq != previousSeq + 1 {
-                    result.problems.append(
-                        StoreProblem(
-                            path: journalPath, line: number,
-                            message: "sequence number \(entry.seq) does not follow \(previousSeq)"))
-                }
-                previousSeq = entry.seq
-                if superseded, let snapshotHeader, entry.seq <= snapshotHeader.baseSeq {
-                    result.journalEntriesFolded += 1
-                    continue
-                }
-                for record in entry.upsert ?? [] {
-                    let record = IdentifierRules.normalized(record)
-                    contacts[record.identifier] = record
-                }
-                for identifier in entry.delete ?? [] { contacts[IdentifierRules.normalized(identifier)] = nil }
-                if let meta = entry.meta { result.meta = meta }
-                result.headSeq = max(result.headSeq, entry.seq)
-                result.journalEntriesKept += 1
             }
-            if committed < fullJournal.count {
+            let entry: JournalEntry<Meta>
+            do {
+                entry = try decoder.decode(JournalEntry<Meta>.self, from: Data(line))
+            } catch {
                 result.problems.append(
                     StoreProblem(
-                        path: journalPath, line: lines.count + 1,
-                        message:
-                            "a torn append (\(fullJournal.count - committed) bytes with a writeback hole: zeros where a power cut kept no data; never committed) is ignored"
-                    ))
+                        path: journalPath, line: number,
+                        message: "\(StoreSalvage<Meta>.unreadable): \(Self.reason(error))"))
+                continue
             }
-            // A torn last line is what a crash mid-append leaves: it was never acknowledged.
-            if tornTail > 0 {
+            if let previousSeq, entry.seq != previousSeq + 1 {
                 result.problems.append(
                     StoreProblem(
-                        path: journalPath, line: lines.count + 1,
-                        message: lines.isEmpty
-                            ? "a torn header (\(tornTail) bytes, nothing committed) is ignored"
-                            : "a torn last line (\(tornTail) bytes, never committed) is ignored"))
+                        path: journalPath, line: number,
+                        message: "sequence number \(entry.seq) does not follow \(previousSeq)"))
             }
+            previousSeq = entry.seq
+            if superseded, let snapshotHeader, entry.seq <= snapshotHeader.baseSeq {
+                result.journalEntriesFolded += 1
+                continue
+            }
+            for record in entry.upsert ?? [] {
+                let record = IdentifierRules.normalized(record)
+                contacts[record.identifier] = record
+            }
+            for identifier in entry.delete ?? [] { contacts[IdentifierRules.normalized(identifier)] = nil }
+            if let meta = entry.meta { result.meta = meta }
+            result.headSeq = max(result.headSeq, entry.seq)
+            result.journalEntriesKept += 1
         }
-        result.contacts = contacts.values.sorted { IdentifierOrder.precedes($0.identifier, $1.identifier) }
-        return result
+        result.problems += journalTailProblems(
+            committed: committed, fileSize: fullJournal.count, tornTail: tornTail, wholeLines: lines.count)
+    }
+
+    /// What the end of the journal lost: a torn append with a writeback hole, or a torn last line.
+    /// Neither was ever acknowledged, so neither is data lost.
+    private func journalTailProblems(committed: Int, fileSize: Int, tornTail: Int, wholeLines: Int) -> [StoreProblem] {
+        var problems: [StoreProblem] = []
+        if committed < fileSize {
+            problems.append(
+                StoreProblem(
+                    path: journalPath, line: wholeLines + 1,
+                    message:
+                        "a torn append (\(fileSize - committed) bytes with a writeback hole: zeros where a power cut kept no data; never committed) is ignored"
+                ))
+        }
+        // A torn last line is what a crash mid-append leaves: it was never acknowledged.
+        if tornTail > 0 {
+            problems.append(
+                StoreProblem(
+                    path: journalPath, line: wholeLines + 1,
+                    message: wholeLines == 0
+                        ? "a torn header (\(tornTail) bytes, nothing committed) is ignored"
+                        : "a torn last line (\(tornTail) bytes, never committed) is ignored"))
+        }
+        return problems
     }
 
     private static func reason(_ error: Error) -> String {

@@ -53,8 +53,11 @@ public final class AppGroupDatabaseBackend: ConformanceBackend {
 
     public func reset() throws { try database.reset() }
     public func add(_ contact: ConformanceContact) throws { try database.add(contact) }
-    /// One group-committed import, as `contacts-host import` writes.
-    public func add(contentsOf contacts: [ConformanceContact]) throws { try database.upsert(contacts) }
+    /// One group-committed import, then the compaction `contacts-host import` runs after it.
+    public func add(contentsOf contacts: [ConformanceContact]) throws {
+        try database.upsert(contacts)
+        try database.compactIfNeeded()
+    }
     public func update(_ contact: ConformanceContact) throws {
         _ = try database.update(contact.identifier) { $0 = contact }
     }

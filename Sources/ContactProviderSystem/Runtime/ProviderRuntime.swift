@@ -12,7 +12,7 @@ import Glibc
 /// serves until an idle timeout, an `invalidate`/`shutdown` doorbell, or SIGTERM/SIGINT. Before it
 /// exits it calls the enumerator's `invalidate()` and then the extension's (with a time limit, R11).
 package final class ProviderRuntime {
-    private let options: RuntimeOptions
+    let options: RuntimeOptions
     /// The domain's paths (read by the start-up steps in `ProviderRuntime+Startup.swift`).
     let paths: DomainPaths
     let log: @Sendable (String) -> Void
@@ -116,174 +116,11 @@ package final class ProviderRuntime {
         return sources
     }
 
-    private struct Waiter {
-        var id: String
-        var fd: Int32?
-        var trace: Bool
-    }
-
     private func serve(session: ProviderSession, requests: Int32, configuration: DomainConfiguration) async -> Int32 {
-        let notify = WatchChannel.notifier(for: paths)
-        // After each commit, the extension's own state (its UserDefaults) is made durable too, so a
-        // `kill -9` after a commit finds the provider's change tracking as far along as the system.
-        let engine = SyncEngine(
-            paths: paths,
-            onEvent: { event in
-                notify(event)
-                session.persistState()
-            })
-        var buffer = BoundedLineBuffer()
-        var open = true
-        var pending: [Doorbell] = []
-        var exitWaiters: [Waiter] = []
-        var stopping = false
-        // The report of a sync that an `invalidate`/`shutdown` ended: hosts whose signals arrived
-        // during that sync get it too, instead of a new sync before the process exits (R10, R43).
-        var invalidatedSync: SyncReport?
-        let idle =
-            options.foreground ? Double.infinity : (options.idleTimeoutSeconds ?? configuration.idleTimeoutSeconds)
-        while !stopping {
-            if pending.isEmpty {
-                if !NamedPipe.waitReadable(requests, timeoutSeconds: idle) {
-                    // A debugged extension is not ended for idling (Xcode keeps it while attached).
-                    if DebuggerPresence.isTraced() { continue }
-                    // Idle: under the doorbell lock no host is mid-ring, so after a final drain
-                    // nothing can be left unanswered in the pipe.
-                    guard let doorbellLock = try? FileLock(path: paths.doorbellLock),
-                        (try? doorbellLock.lock(.exclusive)) != nil
-                    else { break }
-                    let late = drain(requests, into: &buffer)
-                    if late.isEmpty {
-                        close(requests)
-                        open = false
-                        doorbellLock.unlock()
-                        log("idle for \(idle) s; exiting")
-                        break
-                    }
-                    doorbellLock.unlock()
-                    pending.append(contentsOf: late)
-                } else {
-                    pending.append(contentsOf: drain(requests, into: &buffer))
-                }
-            }
-            guard !pending.isEmpty else { continue }
-            let batch = pending
-            pending = []
-            var syncWaiters: [Waiter] = []
-            var stepWaiters: [Waiter] = []
-            var probes: [(Waiter, ProbeRequest)] = []
-            var wantsSync = false
-            for message in batch {
-                if options.foreground { log("request: \(message.kind.rawValue)\(message.id.map { " \($0)" } ?? "")") }
-                let waiter =
-                    message.reply == true
-                    ? message.id.map { Waiter(id: $0, fd: openReply($0), trace: message.trace == true) } : nil
-                switch message.kind {
-                case .signal:
-                    wantsSync = true
-                    if let waiter {
-                        syncWaiters.append(waiter)
-                    } else if message.trace == true, let id = message.id {
-                        syncWaiters.append(Waiter(id: id, fd: nil, trace: true))
-                    }
-                case .step:
-                    if let waiter { stepWaiters.append(waiter) }
-                case .probe:
-                    // Nobody reads the reply FIFO: the result file would never be collected (issue 31 item 12).
-                    if let waiter, waiter.fd != nil, let request = message.probe { probes.append((waiter, request)) }
-                case .invalidate, .shutdown:
-                    stopping = true
-                    if let waiter { exitWaiters.append(waiter) }
-                }
-            }
-            if let invalidatedSync {
-                for waiter in syncWaiters {
-                    reply(waiter, DoorbellReply(id: waiter.id, ok: false, report: invalidatedSync))
-                }
-                syncWaiters = []
-                wantsSync = false
-            }
-            if wantsSync || !syncWaiters.isEmpty {
-                // Between pages the sync looks at the request FIFO (one poll(2)): an `invalidate` or
-                // `shutdown` (SIGTERM) ends a long sync after its last commit instead of after its
-                // last page (R10, R43). Other doorbells that arrive meanwhile wait for the next round.
-                var stopArrived = false
-                let report = await runSync(
-                    engine: engine, session: session, waiters: syncWaiters, maxSteps: .max,
-                    stopRequested: {
-                        guard NamedPipe.waitReadable(requests, timeoutSeconds: 0) else { return false }
-                        let arrived = drain(requests, into: &buffer)
-                        pending.append(contentsOf: arrived)
-                        stopArrived = stopArrived || arrived.contains { $0.kind == .invalidate || $0.kind == .shutdown }
-                        return stopArrived
-                    })
-                if stopArrived { invalidatedSync = report }
-                if report.error?.code == ProviderErrorCode.enumerationTimeout.rawValue {
-                    log("the enumerator timed out; ending the extension (a hung enumerator cannot be reused)")
-                    stopping = true
-                }
-            }
-            for waiter in stepWaiters {
-                if let invalidatedSync {
-                    reply(waiter, DoorbellReply(id: waiter.id, ok: false, report: invalidatedSync))
-                    continue
-                }
-                _ = await runSync(engine: engine, session: session, waiters: [waiter], maxSteps: 1)
-            }
-            // After every waiting host has its answer: compaction costs O(store), nobody waits for it,
-            // and a doorbell that rings meanwhile (a signal right after a large sync) abandons it
-            // instead of waiting up to seconds behind it.
-            engine.compactIfNeeded(shouldStop: {
-                !pending.isEmpty || NamedPipe.waitReadable(requests, timeoutSeconds: 0)
-            })
-            for (waiter, request) in probes {
-                let result = await SyncEngine.probe(
-                    request, driver: session.driver, timeoutSeconds: configuration.pageTimeoutSeconds)
-                let path = paths.tracesDirectory + "/" + waiter.id + ".json"
-                let written =
-                    (try? JSONEncoder().encode(result)).flatMap { try? SecureFile.replace(path, with: $0) } != nil
-                session.persistState()
-                ProviderLog.capTraces(in: paths.tracesDirectory)
-                reply(waiter, DoorbellReply(id: waiter.id, ok: written, trace: written ? path : nil))
-                if result.timedOut {
-                    log("the enumerator timed out during a probe; ending the extension")
-                    stopping = true
-                }
-            }
-        }
-        // R17: the enumerator's invalidate(), then the extension's, within the time limit (R11).
-        log("invalidating the enumerator and the extension")
-        var invalidateError: SyncReport.ReportedError?
-        // The session is only touched by this task (and, after a timeout, by the abandoned call,
-        // which the process's exit ends); the box lets the calls race a deadline.
-        let box = UncheckedSendableBox(session)
-        let finished = await withDeadline(configuration.invalidateTimeoutSeconds) {
-            await box.value.driver.invalidate()
-            try? await box.value.invalidateExtension()
-        }
-        if !finished {
-            invalidateError = .init(
-                code: ProviderErrorCode.extensionInvalidateTimeout.rawValue, rule: FrameworkRule.r11.id,
-                message:
-                    "the extension's invalidate() did not return within \(configuration.invalidateTimeoutSeconds) s")
-            log(invalidateError!.message)
-        }
-        // Whatever the extension changed during its invalidation: an iOS process ends with it persisted.
-        session.persistState()
-        // Answer everything that is still waiting, so no host times out on us.
-        pending.append(contentsOf: open ? drain(requests, into: &buffer) : [])
-        for message in pending where message.reply == true {
-            if let id = message.id { exitWaiters.append(Waiter(id: id, fd: openReply(id), trace: false)) }
-        }
-        for waiter in exitWaiters {
-            reply(waiter, DoorbellReply(id: waiter.id, ok: invalidateError == nil, error: invalidateError))
-        }
-        if open { close(requests) }
-        log("exited")
-        return ExitCode.success
+        await ProviderServeLoop(runtime: self, session: session, requests: requests, configuration: configuration).run()
     }
 
-    private func runSync(
+    func runSync(
         engine: SyncEngine, session: ProviderSession, waiters: [Waiter], maxSteps: Int,
         stopRequested: () -> Bool = { false }
     ) async -> SyncReport {
@@ -324,7 +161,7 @@ package final class ProviderRuntime {
         return report
     }
 
-    private func drain(_ fd: Int32, into buffer: inout BoundedLineBuffer) -> [Doorbell] {
+    func drain(_ fd: Int32, into buffer: inout BoundedLineBuffer) -> [Doorbell] {
         var messages: [Doorbell] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         // Bounded per wake-up: a flood of doorbells is coalesced into one sync, never buffered without end.
@@ -361,13 +198,13 @@ package final class ProviderRuntime {
     }
 
     /// Opens the waiting host's reply FIFO now, so the host sees a hang-up if this process dies.
-    private func openReply(_ id: String) -> Int32? {
+    func openReply(_ id: String) -> Int32? {
         guard let path = try? paths.replyPipe(for: id) else { return nil }
         guard case .opened(let fd) = try? NamedPipe.openForWriting(path) else { return nil }
         return fd
     }
 
-    private func reply(_ waiter: Waiter, _ message: DoorbellReply) {
+    func reply(_ waiter: Waiter, _ message: DoorbellReply) {
         guard let fd = waiter.fd else { return }
         defer { close(fd) }
         var message = message
@@ -382,7 +219,7 @@ package final class ProviderRuntime {
         try? NamedPipe.writeLine(fd, line, path: (try? paths.replyPipe(for: waiter.id)) ?? "reply")
     }
 
-    private func withDeadline(_ seconds: Double, _ operation: @escaping @Sendable () async -> Void) async -> Bool {
+    func withDeadline(_ seconds: Double, _ operation: @escaping @Sendable () async -> Void) async -> Bool {
         if case .timedOut = await Deadline.race(seconds: seconds, operation) { return false }
         return true
     }

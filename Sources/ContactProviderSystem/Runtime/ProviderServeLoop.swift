@@ -1,0 +1,190 @@
+import AppGroupStore
+import CommandLineToolkit
+import Foundation
+import Glibc
+
+/// The provider's serve loop: it waits for doorbells, decides each batch's ``DoorbellRound`` and
+/// carries it out (the sync, the steps, compaction, the probes), until an idle timeout or an
+/// `invalidate`/`shutdown`; then it invalidates the extension and answers every host still waiting.
+final class ProviderServeLoop {
+    private let runtime: ProviderRuntime
+    private let session: ProviderSession
+    private let engine: SyncEngine
+    private let requests: Int32
+    private let configuration: DomainConfiguration
+    private var buffer = BoundedLineBuffer()
+    private var requestsOpen = true
+    /// Doorbells read but not yet handled (they arrived during a sync, or after the idle wait).
+    private var pending: [Doorbell] = []
+    private var exitWaiters: [Waiter] = []
+    private var stopping = false
+    /// The report of a sync that an `invalidate`/`shutdown` ended: hosts whose signals arrived
+    /// during that sync get it too, instead of a new sync before the process exits (R10, R43).
+    private var endedSync: SyncReport?
+
+    init(runtime: ProviderRuntime, session: ProviderSession, requests: Int32, configuration: DomainConfiguration) {
+        self.runtime = runtime
+        self.session = session
+        self.requests = requests
+        self.configuration = configuration
+        let notify = WatchChannel.notifier(for: runtime.paths)
+        // After each commit, the extension's own state (its UserDefaults) is made durable too, so a
+        // `kill -9` after a commit finds the provider's change tracking as far along as the system.
+        engine = SyncEngine(
+            paths: runtime.paths,
+            onEvent: { event in
+                notify(event)
+                session.persistState()
+            })
+    }
+
+    /// Serves until the provider ends; returns the process's exit code.
+    func run() async -> Int32 {
+        while !stopping {
+            guard let batch = nextBatch() else { break }
+            guard !batch.isEmpty else { continue }
+            if runtime.options.foreground {
+                for message in batch {
+                    runtime.log("request: \(message.kind.rawValue)\(message.id.map { " \($0)" } ?? "")")
+                }
+            }
+            var round = DoorbellRound(batch, openReply: runtime.openReply)
+            stopping = stopping || round.endsProvider
+            exitWaiters += round.exitWaiters
+            if let endedSync { answer(round.takeWaitersOfEndedSync(), with: endedSync) }
+            if round.runsSync { await sync(answering: round.syncWaiters) }
+            await steps(round.stepWaiters)
+            // After every waiting host has its answer: compaction costs O(store), nobody waits for it,
+            // and a doorbell that rings meanwhile (a signal right after a large sync) abandons it
+            // instead of waiting up to seconds behind it.
+            engine.compactIfNeeded(shouldStop: { [self] in
+                !pending.isEmpty || NamedPipe.waitReadable(requests, timeoutSeconds: 0)
+            })
+            await probes(round.probes)
+        }
+        await invalidateAndAnswerEveryone()
+        return ExitCode.success
+    }
+
+    /// The doorbells to handle next: those pending, else what the pipe brings. Empty: nothing to
+    /// do yet (a debugged provider that idled). Nil: idle long enough to exit.
+    private func nextBatch() -> [Doorbell]? {
+        if pending.isEmpty {
+            let idle =
+                runtime.options.foreground
+                ? Double.infinity : (runtime.options.idleTimeoutSeconds ?? configuration.idleTimeoutSeconds)
+            if NamedPipe.waitReadable(requests, timeoutSeconds: idle) {
+                pending += runtime.drain(requests, into: &buffer)
+            } else {
+                // A debugged extension is not ended for idling (Xcode keeps it while attached).
+                if DebuggerPresence.isTraced() { return [] }
+                // Idle: under the doorbell lock no host is mid-ring, so after a final drain nothing
+                // can be left unanswered in the pipe.
+                guard let doorbellLock = try? FileLock(path: runtime.paths.doorbellLock),
+                    (try? doorbellLock.lock(.exclusive)) != nil
+                else { return nil }
+                defer { doorbellLock.unlock() }
+                let late = runtime.drain(requests, into: &buffer)
+                if late.isEmpty {
+                    close(requests)
+                    requestsOpen = false
+                    runtime.log("idle for \(idle) s; exiting")
+                    return nil
+                }
+                pending += late
+            }
+        }
+        defer { pending = [] }
+        return pending
+    }
+
+    /// One sync for every host that signalled. Between pages the sync looks at the request FIFO
+    /// (one poll(2)): an `invalidate` or `shutdown` (SIGTERM) ends a long sync after its last commit
+    /// instead of after its last page (R10, R43). Other doorbells that arrive meanwhile wait for the
+    /// next round.
+    private func sync(answering waiters: [Waiter]) async {
+        var stopArrived = false
+        let report = await runtime.runSync(
+            engine: engine, session: session, waiters: waiters, maxSteps: .max,
+            stopRequested: { [self] in
+                guard NamedPipe.waitReadable(requests, timeoutSeconds: 0) else { return false }
+                let arrived = runtime.drain(requests, into: &buffer)
+                pending += arrived
+                stopArrived = stopArrived || arrived.contains { $0.kind == .invalidate || $0.kind == .shutdown }
+                return stopArrived
+            })
+        if stopArrived { endedSync = report }
+        if report.error?.code == ProviderErrorCode.enumerationTimeout.rawValue {
+            runtime.log("the enumerator timed out; ending the extension (a hung enumerator cannot be reused)")
+            stopping = true
+        }
+    }
+
+    /// One page or batch for each stepping host, unless an invalidation ended the sync.
+    private func steps(_ waiters: [Waiter]) async {
+        for waiter in waiters {
+            if let endedSync {
+                answer([waiter], with: endedSync)
+                continue
+            }
+            _ = await runtime.runSync(engine: engine, session: session, waiters: [waiter], maxSteps: 1)
+        }
+    }
+
+    /// Each probe's result, written where its host reads it.
+    private func probes(_ probes: [DoorbellRound.Probe]) async {
+        let paths = runtime.paths
+        for probe in probes {
+            let result = await SyncEngine.probe(
+                probe.request, driver: session.driver, timeoutSeconds: configuration.pageTimeoutSeconds)
+            let path = paths.tracesDirectory + "/" + probe.waiter.id + ".json"
+            let written = (try? JSONEncoder().encode(result)).flatMap { try? SecureFile.replace(path, with: $0) } != nil
+            session.persistState()
+            ProviderLog.capTraces(in: paths.tracesDirectory)
+            runtime.reply(probe.waiter, DoorbellReply(id: probe.waiter.id, ok: written, trace: written ? path : nil))
+            if result.timedOut {
+                runtime.log("the enumerator timed out during a probe; ending the extension")
+                stopping = true
+            }
+        }
+    }
+
+    private func answer(_ waiters: [Waiter], with report: SyncReport) {
+        for waiter in waiters {
+            runtime.reply(waiter, DoorbellReply(id: waiter.id, ok: false, report: report))
+        }
+    }
+
+    /// R17: the enumerator's invalidate(), then the extension's, within the time limit (R11); then
+    /// every host still waiting is answered, so none times out on this process.
+    private func invalidateAndAnswerEveryone() async {
+        runtime.log("invalidating the enumerator and the extension")
+        var invalidateError: SyncReport.ReportedError?
+        // The session is only touched by this task (and, after a timeout, by the abandoned call,
+        // which the process's exit ends); the box lets the calls race a deadline.
+        let box = UncheckedSendableBox(session)
+        let finished = await runtime.withDeadline(configuration.invalidateTimeoutSeconds) {
+            await box.value.driver.invalidate()
+            try? await box.value.invalidateExtension()
+        }
+        if !finished {
+            let error = SyncReport.ReportedError(
+                code: ProviderErrorCode.extensionInvalidateTimeout.rawValue, rule: FrameworkRule.r11.id,
+                message:
+                    "the extension's invalidate() did not return within \(configuration.invalidateTimeoutSeconds) s")
+            runtime.log(error.message)
+            invalidateError = error
+        }
+        // Whatever the extension changed during its invalidation: an iOS process ends with it persisted.
+        session.persistState()
+        pending += requestsOpen ? runtime.drain(requests, into: &buffer) : []
+        for message in pending where message.reply == true {
+            if let id = message.id { exitWaiters.append(Waiter(id: id, fd: runtime.openReply(id), trace: false)) }
+        }
+        for waiter in exitWaiters {
+            runtime.reply(waiter, DoorbellReply(id: waiter.id, ok: invalidateError == nil, error: invalidateError))
+        }
+        if requestsOpen { close(requests) }
+        runtime.log("exited")
+    }
+}

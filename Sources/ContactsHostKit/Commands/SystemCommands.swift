@@ -12,13 +12,23 @@ enum SystemCommands {
         try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
     }
 
-    static let statusJSON = Flag("--json", help: "Print one JSON object.")
+    static let statusJSON = JSONOutput.report(
+        "{\"anchor\"?, \"appCount\", \"appGroup\", \"appGroupSource\", \"batchSize\", \"domain\", \"enabled\","
+            + " \"extensionPath\"?, \"lastSync\"? (as signal --json), \"nextPage\"?, \"pageSize\", \"phase\","
+            + " \"providerBuild\"?, \"providerPID\"?, \"providerRunning\", \"systemCount\"}")
 
-    static let enableJSON = Flag(
-        "--json",
-        help:
-            "Print one line: {\"batchSize\", \"domain\", \"extensionPath\", \"pageSize\", \"replacedExtensionPath\" (null unless another executable was registered)}."
+    static let enableJSON = JSONOutput.report(
+        "{\"batchSize\", \"domain\", \"extensionPath\", \"pageSize\", \"replacedExtensionPath\""
+            + " (null unless another executable was registered)}")
+
+    static let invalidateJSON = JSONOutput.report(
+        "{\"invalidated\": true} when a provider ran invalidate() and exited, {\"invalidated\": false} when none was running"
     )
+
+    /// What `invalidate --json` prints.
+    struct InvalidateSummary: Encodable {
+        var invalidated: Bool
+    }
 
     /// What `enable --json` prints.
     struct EnableSummary: Encodable {
@@ -111,7 +121,7 @@ enum SystemCommands {
                     batchSize: configuration.batchSize, domain: DefaultContactProviderDomain.identifier,
                     extensionPath: configuration.extensionPath, pageSize: configuration.pageSize,
                     replacedExtensionPath: replaced)
-                context.output.out(try ContactJSON.encode(summary, pretty: false))
+                context.output.out(try ContactJSON.report(summary))
                 return ExitCode.success
             }
             context.output.out(
@@ -158,19 +168,26 @@ enum SystemCommands {
             A sync in flight ends after the page or batch it is on, with extensionInvalidated (R43); what it
             committed stays, and the next signal resumes from there.
             """,
-        examples: ["contacts-host invalidate"],
+        options: [invalidateJSON],
+        examples: ["contacts-host invalidate", "contacts-host invalidate --json"],
         exitCodes: [
             ExitCodeHelp(0, "the provider invalidated and exited, or none was running"),
             ExitCodeHelp(1, "the provider reported an error"), ExitCodeHelp(2, "usage error: nothing was run"),
         ],
-        run: { _, context in
+        run: { arguments, context in
             let client = try client(context)
+            let json = arguments.has(invalidateJSON)
             guard let reply = try client.invalidate() else {
+                // Nothing to do is a success; the JSON says so on stdout, the note stays on stderr.
+                if json { context.output.out(try ContactJSON.report(InvalidateSummary(invalidated: false))) }
                 context.output.err("no provider is running")
                 return ExitCode.success
             }
             if let error = reply.error { throw CommandFailure(error.message) }
-            context.output.out("invalidated: the provider ran invalidate() and exited")
+            context.output.out(
+                json
+                    ? try ContactJSON.report(InvalidateSummary(invalidated: true))
+                    : "invalidated: the provider ran invalidate() and exited")
             return ExitCode.success
         })
 
@@ -257,7 +274,7 @@ enum SystemCommands {
         if json {
             // One line, so scripts can read it with `read` or `jq -c` and logs keep one record per line.
             context.output.out(
-                try ContactJSON.encode(ReportJSON(report, transcript: trace ? transcript : nil), pretty: false))
+                try ContactJSON.report(ReportJSON(report, transcript: trace ? transcript : nil)))
         } else {
             for line in transcript { context.output.out(line) }
             context.output.out(ReportJSON.text(report))
@@ -293,7 +310,7 @@ enum SystemCommands {
                 appCount: appCount, systemCount: system.count,
                 lastSync: try SyncEngine.lastReport(paths: client.paths).map { ReportJSON($0, transcript: nil) })
             if arguments.has(statusJSON) {
-                context.output.out(try ContactJSON.encode(status))
+                context.output.out(try ContactJSON.report(status))
             } else {
                 context.output.out(status.text)
             }

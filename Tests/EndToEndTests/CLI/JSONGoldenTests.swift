@@ -138,6 +138,16 @@ struct JSONGoldenTests {
         }
     }
 
+    @Test("invalidate --json with no provider running: the same shape, false, and the note stays on stderr")
+    func invalidateWithNoProvider() async {
+        await withTemporaryAppGroup { group in
+            let result = await InProcessHost.run(["invalidate", "--json"], in: group)
+            #expect(result.exitCode == 0, "\(result)")
+            #expect(result.stdout == "{\"invalidated\":false}\n", "\(result)")
+            #expect(result.stderr == "no provider is running\n", "\(result)")
+        }
+    }
+
     @Test("Every command that declares --json has a golden here, and every golden file belongs to a case")
     func everyShapeHasAGolden() throws {
         let declaring = Set(

@@ -17,6 +17,17 @@ enum CardDAVCommands {
     static let passwordFileOption = Option<String>(
         "--password-file", value: "FILE", help: "A file (mode 0600) holding the password; needs --username.")
 
+    static let jsonFlag = JSONOutput.report(
+        "{\"passwordFile\"? (its absolute path), \"path\" (of carddav.json), \"url\", \"username\"?}")
+
+    /// What `carddav configure --json` prints: what was written, and where (never the password).
+    struct ConfigureSummary: Encodable {
+        var passwordFile: String?
+        var path: String
+        var url: String
+        var username: String?
+    }
+
     static var all: [Command] { [configure, CardDAVDemoCommand.command] }
 
     static let configure = Command(
@@ -28,7 +39,7 @@ enum CardDAVCommands {
             The password itself is never taken on the command line, and never printed or logged; keep
             its file private (mode 0600). The provider reads the file before each sync.
             """,
-        options: [urlOption, usernameOption, passwordFileOption],
+        options: [urlOption, usernameOption, passwordFileOption, jsonFlag],
         validate: { arguments in
             guard arguments.has(urlOption) else { throw UsageError("option '--url' is required") }
             if arguments.has(passwordFileOption), !arguments.has(usernameOption) {
@@ -60,6 +71,13 @@ enum CardDAVCommands {
                 withJSONObject: configuration, options: [.sortedKeys, .prettyPrinted])
             let path = context.appGroup.path + "/carddav.json"
             try SecureFile.replace(path, with: data + Data("\n".utf8))
+            if arguments.has(jsonFlag) {
+                let summary = ConfigureSummary(
+                    passwordFile: configuration["passwordFile"], path: path, url: url,
+                    username: configuration["username"])
+                context.output.out(try ContactJSON.report(summary))
+                return ExitCode.success
+            }
             context.output.out(
                 "Wrote \(path) (mode 0600): \(url)\(configuration["username"].map { " as \($0)" } ?? "")")
             return ExitCode.success

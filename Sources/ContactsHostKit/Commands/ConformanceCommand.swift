@@ -50,7 +50,7 @@ enum ConformanceCommand {
         },
         run: { arguments, context in
             if arguments.has(listRulesFlag) {
-                context.output.out(ruleList)
+                context.output.out(arguments.has(jsonFlag) ? try ContactJSON.report(ConformanceRule.all) : ruleList)
                 return ExitCode.success
             }
             let executable: String
@@ -83,7 +83,7 @@ enum ConformanceCommand {
                 options: options)
             ticker.stop()
             if arguments.has(jsonFlag) {
-                context.output.out(try ContactJSON.encode(report))
+                context.output.out(try ContactJSON.report(report))
             } else {
                 context.output.out(report.text)
             }
@@ -142,7 +142,10 @@ enum ConformanceCommand {
     static let pageTimeoutOption = Option<Double>(
         "--page-timeout", value: "SECONDS", help: "Seconds one page or batch may take (default 10).",
         convert: ArgumentValue.seconds)
-    static let jsonFlag = Flag("--json", help: "Print the report as one JSON object.")
+    static let jsonFlag = JSONOutput.report(
+        "{\"durationSeconds\", \"operations\", \"provider\", \"results\": [{\"explanation\"?, \"reproduce\"?, \"rule\","
+            + " \"status\": \"pass\"|\"fail\"|\"warn\"|\"skipped\", \"step\"?, \"transcript\"?}], \"seed\", \"startFailure\"?};"
+            + " with --list-rules an array of rules, [{\"id\", \"level\", \"references\", \"title\"}]")
     static let resetCallsManagerResetFlag = Flag(
         "--reset-calls-manager-reset",
         help:

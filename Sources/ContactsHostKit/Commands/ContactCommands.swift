@@ -49,7 +49,8 @@ enum ContactCommands {
         context.output.err("warning: \(message)")
     }
 
-    static let addJSON = Flag("--json", help: "Print {\"identifier\": ID} on one line instead of the identifier alone.")
+    static let addJSON = JSONOutput.report("{\"identifier\": ID} instead of the identifier alone")
+    static let updateJSON = JSONOutput.report("{\"identifier\": ID} instead of the identifier alone")
 
     static let add = Command(
         ["add"], summary: "Add a contact to the app database; prints its identifier.",
@@ -72,7 +73,7 @@ enum ContactCommands {
             let database = AppDatabase.searchable(appGroup: context.appGroup)
             let added = try database.add(record)
             if arguments.has(addJSON) {
-                context.output.out(try ContactJSON.encode(["identifier": added.identifier], pretty: false))
+                context.output.out(try ContactJSON.report(["identifier": added.identifier]))
             } else {
                 context.output.out(added.identifier)
             }
@@ -83,7 +84,7 @@ enum ContactCommands {
     static let update = Command(
         ["update"], summary: "Change fields of an existing contact.",
         discussion: "Only the options given change. A repeated --phone/--email/--url replaces that whole list.",
-        options: fieldOptions, positional: PositionalSpec("ID", minimum: 1, maximum: 1),
+        options: fieldOptions + [updateJSON], positional: PositionalSpec("ID", minimum: 1, maximum: 1),
         examples: [
             "contacts-host update ada-1 --job-title Mathematician",
             "contacts-host update ada-1 --phone \"home=+44 20 7946 0001\" --phone \"mobile=+44 7700 900000\"",
@@ -96,7 +97,9 @@ enum ContactCommands {
         run: { arguments, context in
             let database = AppDatabase.searchable(appGroup: context.appGroup)
             let updated = try database.update(arguments.positionals[0]) { try apply(arguments, to: &$0) }
-            context.output.out(updated.identifier)
+            context.output.out(
+                arguments.has(updateJSON)
+                    ? try ContactJSON.report(["identifier": updated.identifier]) : updated.identifier)
             compactAfterCommit(database, context: context)
             return ExitCode.success
         })
@@ -122,7 +125,7 @@ enum ContactCommands {
             else {
                 throw StoreError.notFound(identifier: arguments.positionals[0])
             }
-            context.output.out(arguments.has(getJSON) ? try ContactJSON.encode(record) : ContactJSON.detail(record))
+            context.output.out(arguments.has(getJSON) ? try ContactJSON.report(record) : ContactJSON.detail(record))
             return ExitCode.success
         })
 
@@ -138,7 +141,7 @@ enum ContactCommands {
 
     static func printList(_ records: [ContactRecord], json: Bool, context: CommandContext) {
         if json {
-            context.output.out((try? ContactJSON.encode(records)) ?? "[]")
+            context.output.out((try? ContactJSON.report(records)) ?? "[]")
         } else {
             for record in records { context.output.out(ContactJSON.line(record)) }
         }
@@ -170,7 +173,7 @@ enum ContactCommands {
             malformed JSON file writes nothing; a malformed vCard card is reported with its line number and
             the rest of the file is imported, unless --stop-on-error is given (then nothing is written).
             """,
-        options: [stopOnError],
+        options: [stopOnError, importJSON],
         positional: PositionalSpec("FILE", minimum: 1, maximum: 1),
         examples: [
             "contacts-host import contacts.vcf",
@@ -246,6 +249,12 @@ enum ContactCommands {
             ticker.set("compacting the database (the \(total) contacts are committed)")
             compactAfterCommit(database, context: context)
             ticker.stop()
+            if arguments.has(importJSON) {
+                let summary = ImportSummary(
+                    added: result.added, imported: total, skipped: skipped, updated: result.updated)
+                context.output.out(try ContactJSON.report(summary))
+                return ExitCode.success
+            }
             context.output.out(
                 "imported \(counted(total, "contact")) (\(result.added) added, \(result.updated) updated, \(skipped) skipped)"
             )
@@ -280,18 +289,32 @@ enum ContactCommands {
                 if text.hasSuffix("\r\n") { text.unicodeScalars.removeLast() }
                 context.output.out(text)
             } else {
-                context.output.out(try ContactJSON.encode(ContactJSON.ExportDocument(contacts: records)))
+                context.output.out(try ContactJSON.document(ContactJSON.ExportDocument(contacts: records)))
             }
             return ExitCode.success
         })
 
     static let stopOnError = Flag("--stop-on-error", help: "vCard: abort the whole import at the first malformed card.")
-    static let getJSON = Flag("--json", help: "Print the contact as JSON with Contacts key names.")
-    static let listJSON = Flag("--json", help: "Print a JSON array of contacts with Contacts key names.")
+    static let getJSON = JSONOutput.report("the contact, " + JSONOutput.contactShape)
+    static let listJSON = JSONOutput.report("an array of contacts, each " + JSONOutput.contactShape)
+    static let importJSON = JSONOutput.report(
+        "{\"added\": A, \"imported\": N, \"skipped\": S (malformed vCard cards), \"updated\": U}")
+
+    /// What `import --json` prints: the same counts as its text line.
+    struct ImportSummary: Encodable {
+        var added: Int
+        var imported: Int
+        var skipped: Int
+        var updated: Int
+    }
 
     /// The options of `export`.
     enum ExportOptions {
-        static let json = Flag("--json", help: "JSON export document (the default).")
+        static let json = Flag(
+            "--json",
+            help:
+                "The JSON export document (the default), indented as a file: {\"contacts\": [contact, …], \"format\": 1, \"kind\": \"contacts\"}."
+        )
         static let vcard = Flag("--vcard", help: "vCard instead of JSON.")
         static let version = Option<VCardVersion>(
             "--version", value: "3.0|4.0", help: "vCard version (default 3.0).",

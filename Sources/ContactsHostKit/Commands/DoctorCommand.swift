@@ -5,11 +5,9 @@ import Foundation
 /// `contacts-host doctor [--repair]`: the way out of a damaged App Group.
 enum DoctorCommand {
     static let repairFlag = Flag("--repair", help: "Repair what is damaged (moving damaged files aside).")
-    static let jsonFlag = Flag(
-        "--json",
-        help:
-            "Print one line: {\"appGroup\", \"problems\": [{\"path\", \"line\", \"message\"}]}, with --repair also \"repaired\" and \"remaining\"."
-    )
+    static let jsonFlag = JSONOutput.report(
+        "{\"appGroup\", \"problems\": [{\"line\" (null: the whole file), \"message\", \"path\"}]},"
+            + " with --repair also \"remaining\" (problems left) and \"repaired\" (what was done, as lines)")
 
     /// One problem in `doctor --json`.
     struct ProblemJSON: Encodable {
@@ -74,7 +72,7 @@ enum DoctorCommand {
                     json.remaining = report.remaining.map(ProblemJSON.init)
                     remaining = report.remaining
                 }
-                context.output.out(try ContactJSON.encode(json, pretty: false))
+                context.output.out(try ContactJSON.report(json))
                 return remaining.isEmpty ? ExitCode.success : ExitCode.failure
             }
             guard arguments.has(repairFlag) else {

@@ -9,8 +9,7 @@ enum GenerateCommand {
         "--seed", value: "S", help: "Seed of the generated data (a non-negative integer).",
         convert: ArgumentValue.nonNegativeInteger)
 
-    static let jsonFlag = Flag(
-        "--json", help: "Print one line: {\"added\": A, \"generated\": N, \"seed\": S, \"updated\": U}.")
+    static let jsonFlag = JSONOutput.report("{\"added\": A, \"generated\": N, \"seed\": S, \"updated\": U}")
 
     /// What `generate --json` prints.
     struct Summary: Encodable {
@@ -53,7 +52,7 @@ enum GenerateCommand {
             if arguments.has(jsonFlag) {
                 let summary = Summary(
                     added: result.added, generated: records.count, seed: seed, updated: result.updated)
-                context.output.out(try ContactJSON.encode(summary, pretty: false))
+                context.output.out(try ContactJSON.report(summary))
                 return ExitCode.success
             }
             context.output.out(

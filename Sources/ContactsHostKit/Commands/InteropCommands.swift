@@ -28,7 +28,7 @@ enum InteropCommands {
                 }
                 return .phone(text)
             })
-        static let json = Flag("--json", help: "Print a JSON array of contacts.")
+        static let json = ContactCommands.listJSON
         static let all: [any OptionDeclaration] = [name, email, phone, json]
 
         private static func nonBlank(_ text: String, _ option: String) throws -> String {
@@ -89,7 +89,10 @@ enum InteropCommands {
         ],
         run: { arguments, context in try runWatch(json: arguments.has(watchJSON), context: context) })
 
-    static let watchJSON = Flag("--json", help: "One JSON object per line.")
+    static let watchJSON = JSONOutput.stream(
+        per: "change",
+        "{\"commits\"? (compacted only), \"deleted\": [ID], \"kind\": \"commit\"|\"compacted\"|\"reset\", \"seq\"?,"
+            + " \"systemCount\", \"updated\": [ID]}")
 
     /// One line of `watch --json`.
     struct ChangeLine: Codable {
@@ -179,7 +182,7 @@ enum InteropCommands {
                     }
                 }
                 for change in lines {
-                    context.output.out(json ? try ContactJSON.encode(change, pretty: false) : describe(change))
+                    context.output.out(json ? try ContactJSON.report(change) : describe(change))
                 }
             }
         }

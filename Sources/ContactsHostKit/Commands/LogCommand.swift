@@ -28,9 +28,10 @@ enum LogCommand {
         })
     static let follow = Flag(
         "--follow", short: "-f", help: "Keep printing lines as they are appended, across rotations, until Ctrl-C.")
-    static let json = Flag(
-        "--json",
-        help: "One JSON object per line: time, subsystem, category, level, message (null if not a Logger line).")
+    static let json = JSONOutput.stream(
+        per: "log line",
+        "{\"category\", \"level\", \"message\", \"subsystem\", \"time\"} (null where a line Logger did not write has no value)"
+    )
 
     static let command = Command(
         ["log"], summary: "Print the provider's Logger output (like 'log stream'); -f keeps following it.",
@@ -67,7 +68,7 @@ enum LogCommand {
                 guard filter.accepts(line) else { return }
                 // A line that cannot be encoded cannot happen (strings only); print it as text rather than drop it.
                 context.output.out(
-                    asJSON ? (try? ContactJSON.encode(ProviderLogLineJSON(line), pretty: false)) ?? text : text)
+                    asJSON ? (try? ContactJSON.report(ProviderLogLineJSON(line))) ?? text : text)
             }
             guard arguments.has(follow) else {
                 let lines = try ProviderLogFile.lines(paths.providerLog)

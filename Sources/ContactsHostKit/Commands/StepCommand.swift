@@ -27,7 +27,7 @@ enum StepCommand {
             if arguments.has(listFlag) {
                 if arguments.has(jsonFlag) {
                     context.output.out(
-                        try ContactJSON.encode(PendingJSON(pending: "\(pending)", phase: state.phase.rawValue)))
+                        try ContactJSON.report(PendingJSON(pending: "\(pending)", phase: state.phase.rawValue)))
                 } else {
                     context.output.out("pending: \(pending)")
                 }
@@ -43,7 +43,9 @@ enum StepCommand {
     static let timeoutOption = Option<Double>(
         "--timeout", value: "SECONDS", help: "How long to wait for the step (default 60).",
         convert: ArgumentValue.seconds)
-    static let jsonFlag = Flag("--json", help: "Print the step's report (with --list: the pending operation) as JSON.")
+    static let jsonFlag = JSONOutput.report(
+        "the step's report, as signal --json with its \"transcript\"; with --list"
+            + " {\"pending\", \"phase\": \"content\"|\"changes\"}")
 }
 
 /// `step --list --json`: the operation the next step would run.

@@ -61,7 +61,13 @@ enum SignalOptions {
     static let timeout = Option<Double>(
         "--timeout", value: "SECONDS", help: "How long to wait while the sync commits nothing (default 60).",
         convert: ArgumentValue.seconds)
-    static let json = Flag("--json", help: "Print the report as one JSON object.")
+    static let json = JSONOutput.report(reportShape + "; implies --wait")
+
+    /// The shape of a sync's report (`signal --json`, `step --json`, `status --json`'s `lastSync`).
+    static let reportShape =
+        "{\"anchor\"?: {\"generationMarker\", \"offset\"}, \"batches\", \"deleted\", \"durationMs\", \"enumeration\","
+        + " \"error\"?: {\"code\", \"message\", \"rule\"}, \"nextPage\"?, \"pages\", \"restarted\", \"systemCount\","
+        + " \"transcript\"? (with --trace), \"updated\", \"warnings\"?}"
     static let trace = Flag("--trace", help: "Print every enumerator and observer call of the sync.")
     static let waitForDebugger = Flag(
         "--wait-for-debugger",

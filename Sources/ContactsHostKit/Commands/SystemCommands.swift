@@ -12,13 +12,23 @@ enum SystemCommands {
         try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
     }
 
-    static let statusJSON = Flag("--json", help: "Print one JSON object.")
+    static let statusJSON = JSONOutput.report(
+        "{\"anchor\"?, \"appCount\", \"appGroup\", \"appGroupSource\", \"batchSize\", \"domain\", \"enabled\","
+            + " \"extensionPath\"?, \"lastSync\"? (as signal --json), \"nextPage\"?, \"pageSize\", \"phase\","
+            + " \"providerBuild\"?, \"providerPID\"?, \"providerRunning\", \"systemCount\"}")
 
-    static let enableJSON = Flag(
-        "--json",
-        help:
-            "Print one line: {\"batchSize\", \"domain\", \"extensionPath\", \"pageSize\", \"replacedExtensionPath\" (null unless another executable was registered)}."
+    static let enableJSON = JSONOutput.report(
+        "{\"batchSize\", \"domain\", \"extensionPath\", \"pageSize\", \"replacedExtensionPath\""
+            + " (null unless another executable was registered)}")
+
+    static let invalidateJSON = JSONOutput.report(
+        "{\"invalidated\": true} when a provider ran invalidate() and exited, {\"invalidated\": false} when none was running"
     )
+
+    /// What `invalidate --json` prints.
+    struct InvalidateSummary: Encodable {
+        var invalidated: Bool
+    }
 
     /// What `enable --json` prints.
     struct EnableSummary: Encodable {
@@ -111,7 +121,7 @@ enum SystemCommands {
                     batchSize: configuration.batchSize, domain: DefaultContactProviderDomain.identifier,
                     extensionPath: configuration.extensionPath, pageSize: configuration.pageSize,
                     replacedExtensionPath: replaced)
-                context.output.out(try ContactJSON.encode(summary, pretty: false))
+                context.output.out(try ContactJSON.report(summary))
                 return ExitCode.success
             }
             context.output.out(
@@ -158,19 +168,26 @@ enum SystemCommands {
             A sync in flight ends after the page or batch it is on, with extensionInvalidated (R43); what it
             committed stays, and the next signal resumes from there.
             """,
-        examples: ["contacts-host invalidate"],
+        options: [invalidateJSON],
+        examples: ["contacts-host invalidate", "contacts-host invalidate --json"],
         exitCodes: [
             ExitCodeHelp(0, "the provider invalidated and exited, or none was running"),
             ExitCodeHelp(1, "the provider reported an error"), ExitCodeHelp(2, "usage error: nothing was run"),
         ],
-        run: { _, context in
+        run: { arguments, context in
             let client = try client(context)
+            let json = arguments.has(invalidateJSON)
             guard let reply = try client.invalidate() else {
+                // Nothing to do is a success; the JSON says so on stdout, the note stays on stderr.
+                if json { context.output.out(try ContactJSON.report(InvalidateSummary(invalidated: false))) }
                 context.output.err("no provider is running")
                 return ExitCode.success
             }
             if let error = reply.error { throw CommandFailure(error.message) }
-            context.output.out("invalidated: the provider ran invalidate() and exited")
+            context.output.out(
+                json
+                    ? try ContactJSON.report(InvalidateSummary(invalidated: true))
+                    : "invalidated: the provider ran invalidate() and exited")
             return ExitCode.success
         })
 
@@ -257,7 +274,7 @@ enum SystemCommands {
         if json {
             // One line, so scripts can read it with `read` or `jq -c` and logs keep one record per line.
             context.output.out(
-                try ContactJSON.encode(ReportJSON(report, transcript: trace ? transcript : nil), pretty: false))
+                try ContactJSON.report(ReportJSON(report, transcript: trace ? transcript : nil)))
         } else {
             for line in transcript { context.output.out(line) }
             context.output.out(ReportJSON.text(report))
@@ -293,7 +310,7 @@ enum SystemCommands {
                 appCount: appCount, systemCount: system.count,
                 lastSync: try SyncEngine.lastReport(paths: client.paths).map { ReportJSON($0, transcript: nil) })
             if arguments.has(statusJSON) {
-                context.output.out(try ContactJSON.encode(status))
+                context.output.out(try ContactJSON.report(status))
             } else {
                 context.output.out(status.text)
             }
@@ -319,125 +336,4 @@ enum SystemCommands {
             try await ContactProviderManager(appGroup: context.appGroup).reset()
             return ExitCode.success
         })
-}
-
-/// A page or anchor in JSON: the marker base64-encoded.
-struct PositionJSON: Codable, Equatable {
-    var generationMarker: String
-    var offset: Int
-
-    init(_ position: SyncPosition) {
-        generationMarker = position.generationMarker.base64EncodedString()
-        offset = position.offset
-    }
-}
-
-/// `signal --wait --json`.
-struct ReportJSON: Codable {
-    var enumeration: String
-    var pages: Int
-    var batches: Int
-    var updated: Int
-    var deleted: Int
-    var systemCount: Int
-    var anchor: PositionJSON?
-    var nextPage: PositionJSON?
-    var durationMs: Double
-    var restarted: Bool
-    var error: SyncReport.ReportedError?
-    var warnings: [String]?
-    var transcript: [String]?
-
-    init(_ report: SyncReport, transcript: [String]?) {
-        enumeration = report.enumeration
-        pages = report.pages
-        batches = report.batches
-        updated = report.updated
-        deleted = report.deleted
-        systemCount = report.systemCount
-        anchor = report.anchor.map(PositionJSON.init)
-        nextPage = report.nextPage.map(PositionJSON.init)
-        durationMs = (report.durationMs * 100).rounded() / 100
-        restarted = report.restarted
-        error = report.error
-        warnings = report.warnings.isEmpty ? nil : report.warnings
-        self.transcript = transcript
-    }
-
-    static func text(_ report: SyncReport) -> String {
-        var lines = [
-            "\(report.enumeration) enumeration: \(counted(report.pages, "page")), \(counted(report.batches, "batch", plural: "batches")), \(report.updated) updated, \(report.deleted) deleted"
-                + (report.restarted ? " (restarted after expiry)" : ""),
-            "system store: \(counted(report.systemCount, "contact"))",
-        ]
-        if let anchor = report.anchor { lines.append("anchor: \(anchor)") }
-        if let next = report.nextPage { lines.append("next page: \(next)") }
-        lines.append(String(format: "duration: %.1f ms", report.durationMs))
-        lines += report.warnings.map { "warning: \($0)" }
-        if let error = report.error { lines.append("error: \(error.message)") }
-        return lines.joined(separator: "\n")
-    }
-}
-
-/// `status --json`.
-struct StatusJSON: Codable {
-    /// The App Group directory in use.
-    var appGroup: String
-    /// Where that choice came from: "flag", "environment" or "default".
-    var appGroupSource: String
-    var domain: String
-    var enabled: Bool
-    var extensionPath: String?
-    var providerRunning: Bool
-    var providerPID: Int32?
-    /// Which build the running provider executes, against the registered executable (nil: none runs).
-    var providerBuild: String?
-    var pageSize: Int
-    var batchSize: Int
-    var phase: String
-    var nextPage: PositionJSON?
-    var anchor: PositionJSON?
-    var appCount: Int
-    var systemCount: Int
-    var lastSync: ReportJSON?
-
-    /// `current build (inode N, built …)`, or what makes it stale; nil when no provider runs.
-    static func buildText(_ build: SystemClient.ServingBuild) -> String? {
-        switch build {
-        case .none: return nil
-        case .current(_, let build): return "current build (\(build))"
-        case .stale(_, let running, _):
-            return "an older build (\(running)) than the registered executable: the next signal launches the new one"
-        case .unknown: return "build not comparable (no registered executable, or /proc unreadable)"
-        }
-    }
-
-    var text: String {
-        let source = AppGroup.Source(rawValue: appGroupSource)?.explanation ?? appGroupSource
-        var lines = [
-            "App Group: \(appGroup) (\(source))",
-            "domain: \(domain) (\(enabled ? "enabled" : "disabled"))",
-            "provider: \(extensionPath ?? "none registered")",
-            "provider process: \(providerRunning ? "running" + (providerPID.map { " (pid \($0))" } ?? "") : "not running")"
-                + (providerBuild.map { ", \($0)" } ?? ""),
-            "page size: \(pageSize), batch size: \(batchSize)",
-        ]
-        if phase == "content" {
-            lines.append(
-                "next sync: content enumeration from \(nextPage.map { $0.generationMarker.isEmpty ? "the initial page" : "offset \($0.offset)" } ?? "the initial page")"
-            )
-        } else {
-            lines.append("next sync: changes from anchor offset \(anchor?.offset ?? 0)")
-        }
-        lines.append("app database: \(counted(appCount, "contact"))")
-        lines.append("system store: \(counted(systemCount, "contact"))")
-        if let lastSync {
-            lines.append(
-                "last sync: \(lastSync.enumeration), \(lastSync.updated) updated, \(lastSync.deleted) deleted"
-                    + (lastSync.error.map { ", failed: \($0.message)" } ?? ", ok"))
-        } else {
-            lines.append("last sync: never")
-        }
-        return lines.joined(separator: "\n")
-    }
 }

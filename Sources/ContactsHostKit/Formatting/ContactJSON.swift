@@ -5,11 +5,21 @@ import Foundation
 
 /// JSON and text renderings of contacts for the CLI.
 public enum ContactJSON {
-    /// Pretty, key-sorted JSON (stable output for scripts and tests).
-    public static func encode<T: Encodable>(_ value: T, pretty: Bool = true) throws -> String {
+    /// A `--json` report: one line, keys sorted (the one style of every command's `--json`, see
+    /// `JSONOutput`), so scripts read it line by line and the output is stable for golden files.
+    public static func report<T: Encodable>(_ value: T) throws -> String {
+        try encode(value, [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// A document (`export`'s file): indented, keys sorted. A file a person may open and diff, not a
+    /// report; importing reads either form.
+    public static func document<T: Encodable>(_ value: T) throws -> String {
+        try encode(value, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
+
+    private static func encode<T: Encodable>(_ value: T, _ formatting: JSONEncoder.OutputFormatting) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting =
-            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = formatting
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 

@@ -12,6 +12,20 @@ enum PackageCommand {
         "--xcode-project", value: "PATH", required: true,
         help: "The Xcode project (NAME.xcodeproj) whose Contact Provider extension to package.")
     static let buildFlag = Flag("--build", help: "Also run swift build there and print the executable's path.")
+    static let jsonFlag = JSONOutput.report(
+        "{\"package\" (DIR/Package.swift), \"product\", \"swiftFiles\": N (linked)}; with --build {\"executable\"}")
+
+    /// What `package --json` prints without `--build`.
+    struct PackageSummary: Encodable {
+        var package: String
+        var product: String
+        var swiftFiles: Int
+    }
+
+    /// What `package --build --json` prints.
+    struct BuildSummary: Encodable {
+        var executable: String
+    }
 
     static let command = Command(
         ["package"], summary: "Write a SwiftPM package that builds an Xcode project's Contact Provider extension.",
@@ -22,7 +36,7 @@ enum PackageCommand {
             again after the Xcode project gains or loses files. Tests you put in DIR/Tests/TARGETTests are kept and
             become a test target with the conformance library. Files that cannot build on Linux are listed on stderr.
             """,
-        options: [projectOption, XcodeProjectBuild.targetOption, outputOption, buildFlag],
+        options: [projectOption, XcodeProjectBuild.targetOption, outputOption, buildFlag, jsonFlag],
         examples: [
             "contacts-host package --xcode-project MyApp.xcodeproj --output ../MyAppOnLinux",
             "contacts-host package --xcode-project MyApp.xcodeproj --target MyProvider --output /tmp/p --build",
@@ -42,11 +56,20 @@ enum PackageCommand {
             let directory =
                 ((output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output)
                 as NSString).standardizingPath
+            let json = arguments.has(jsonFlag)
             if arguments.has(buildFlag) {
-                context.output.out(try XcodeProjectBuild.build(target, in: directory, output: context.output))
+                let executable = try XcodeProjectBuild.build(target, in: directory, output: context.output)
+                context.output.out(json ? try ContactJSON.report(BuildSummary(executable: executable)) : executable)
             } else {
                 let package = GeneratedPackage(target: target, simulatorRoot: try XcodeProjectBuild.simulatorRoot())
                 try package.write(to: directory)
+                if json {
+                    let summary = PackageSummary(
+                        package: directory + "/Package.swift", product: package.productName,
+                        swiftFiles: target.sources.swiftFiles.count)
+                    context.output.out(try ContactJSON.report(summary))
+                    return ExitCode.success
+                }
                 context.output.out(
                     "wrote \(directory)/Package.swift (target \(package.productName), \(target.sources.swiftFiles.count) Swift files linked)"
                 )

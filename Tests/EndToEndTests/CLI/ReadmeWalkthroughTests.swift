@@ -1,4 +1,3 @@
-import ContactProviderConformance
 import Foundation
 import TestSupport
 import Testing
@@ -50,48 +49,10 @@ struct ReadmeWalkthroughTests {
         return steps
     }
 
-    /// The steps of the CI article's GitHub Actions workflow: each `run:` command (a folded `>` block
-    /// joined into one line) and each `uses:` action, in order, with the job's container image.
-    static func workflow(in markdown: String) throws -> (container: String, runs: [String], uses: [String]) {
-        guard let start = markdown.range(of: "```yaml\n") else { throw WalkthroughError("no yaml block") }
-        let yaml = markdown[start.upperBound...].components(separatedBy: "\n```")[0]
-        var container = ""
-        var runs: [String] = []
-        var uses: [String] = []
-        var folding: (indent: Int, lines: [String])?
-        func flush() {
-            if let block = folding { runs.append(block.lines.joined(separator: " ")) }
-            folding = nil
-        }
-        for line in yaml.components(separatedBy: "\n") {
-            let indent = line.prefix { $0 == " " }.count
-            let text = line.trimmingCharacters(in: .whitespaces)
-            if let block = folding, indent > block.indent, !text.isEmpty {
-                folding?.lines.append(text)
-                continue
-            }
-            flush()
-            if text.hasPrefix("container: ") { container = String(text.dropFirst("container: ".count)) }
-            if text == "- run: >" {
-                folding = (indent, [])
-            } else if text.hasPrefix("- run: ") {
-                runs.append(String(text.dropFirst("- run: ".count)))
-            } else if text.hasPrefix("- uses: ") {
-                uses.append(String(text.dropFirst("- uses: ".count)))
-            }
-        }
-        flush()
-        return (container, runs, uses)
-    }
-
     struct WalkthroughError: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
     }
-
-    /// The article whose GitHub Actions workflow is run after the walkthrough.
-    static let ciArticlePath =
-        "Sources/ContactProviderConformance/ContactProviderConformance.docc/ContinuousIntegration.md"
 
     /// The article whose marked blocks are run.
     static let articlePath = "Sources/ContactProvider/ContactProvider.docc/WritingAProvider.md"
@@ -203,34 +164,6 @@ struct ReadmeWalkthroughTests {
                 result.exitCode == 0, "the walkthrough (\(Self.articlePath)) failed as written:\n\(script)\n\(result)")
             #expect(result.stdout.contains("Ada Lovelace"), "system list shows the contact added: \(result)")
             #expect(result.stdout.contains(" passed, 0 failed"), "conformance passes: \(result)")
-
-            // The CI article's workflow, run against this package outside the repository, in the layout it
-            // checks out (MyProvider beside ContactProviderSimulator). Not run here: building the simulator
-            // (this test runs inside its own `swift test`, built), and `swift test` of MyProvider, which has
-            // no test target in the walkthrough.
-            let ci = try String(contentsOfFile: Self.packageRoot + "/" + Self.ciArticlePath, encoding: .utf8)
-            let workflow = try Self.workflow(in: ci)
-            #expect(workflow.container == "swift:6.3", "the workflow's image: \(workflow.container)")
-            #expect(workflow.runs.contains("swift test --package-path MyProvider --xunit-output tests.xml"))
-            #expect(workflow.uses.contains { $0.hasPrefix("mikepenz/action-junit-report@") }, "a test-report step")
-            #expect(workflow.uses.contains { $0.hasPrefix("actions/upload-artifact@") })
-            let run = workflow.runs.filter {
-                !$0.hasPrefix("swift build --package-path ContactProviderSimulator")
-                    && !$0.hasPrefix("swift test --package-path MyProvider")
-            }
-            #expect(run.count == 2, "building MyProvider and the conformance step: \(run)")
-            let ciScript =
-                "set -euo pipefail\ncd \"$0\"\n"
-                + run.map { $0.replacingOccurrences(of: "${{ github.run_number }}", with: "7") }.joined(separator: "\n")
-            let junit = workspace + "/conformance.xml"
-            try? fileManager.removeItem(atPath: junit)
-            let ciResult = try ProcessRunner.run("/bin/bash", ["-c", ciScript, workspace], environment: environment)
-            #expect(ciResult.exitCode == 0, "the CI workflow's steps failed:\n\(ciScript)\n\(ciResult)")
-            let xml = try String(contentsOfFile: junit, encoding: .utf8)
-            #expect(xml.contains("<testsuite") && xml.contains("failures=\"0\""), "\(xml.prefix(400))")
-            #expect(
-                xml.components(separatedBy: "<testcase ").count - 1 == ConformanceRule.all.count,
-                "one testcase per rule")
         }
     }
 }

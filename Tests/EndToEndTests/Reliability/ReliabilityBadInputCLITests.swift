@@ -42,6 +42,7 @@ struct ReliabilityBadInputCLITests {
                 (["update", "a", "--birthday", "2020-13-40"], "--birthday"),
                 (["update", "--given-name", "X"], "ID"),
                 (["update", "a", "b", "--given-name", "X"], "'b'"),
+                (["update", "a", "--json"], "nothing to change"),
             ],
             "delete": [(["delete", "a", "--bogus"], "--bogus"), (["delete"], "ID")],
             "get": [
@@ -83,7 +84,11 @@ struct ReliabilityBadInputCLITests {
                 (["enable", "--target", "P"], "--target needs --xcode-project"),
             ],
             "disable": noOptions("disable"),
-            "invalidate": noOptions("invalidate"),
+            // invalidate takes --json (its report), so a repeated one is the bad input.
+            "invalidate": [
+                (["invalidate", "--bogus"], "--bogus"), (["invalidate", "extra"], "'extra'"),
+                (["invalidate", "--json", "--json"], "--json"),
+            ],
             "signal": [
                 (["signal", "--bogus"], "--bogus"), (["signal", "--timeout", "-1"], "--timeout"),
                 (["signal", "--timeout", "x"], "--timeout"), (["signal", "--timeout", "inf"], "--timeout"),

@@ -38,6 +38,21 @@ struct CompletionScriptTests {
         }
     }
 
+    @Test(
+        "Every script lists the catalog's environment variables with what they do, and no other",
+        arguments: CompletionScripts.shells)
+    func namesTheEnvironmentCatalog(shell: String) async throws {
+        let text = try await script(shell)
+        for (name, effect) in HelpFormatter.environmentVariables {
+            #expect(
+                text.split(separator: "\n").contains { $0.hasPrefix("#   \(name) ") && $0.hasSuffix(effect) },
+                "\(shell): \(name) and its effect")
+        }
+        let named = try Regex(#"\b(?:CONTACT_PROVIDER|CONTACTS_HOST|OSLOG|XDG)_[A-Z_]+"#)
+        let mentioned = Set(text.matches(of: named).map { String(text[$0.range]) })
+        #expect(mentioned == Set(HelpFormatter.environmentVariables.keys), "\(shell): \(mentioned.sorted())")
+    }
+
     @Test("An unknown shell is a usage error")
     func unknownShell() async {
         let result = await runHost(["--generate-completion-script", "tcsh"])

@@ -132,6 +132,33 @@ struct DocumentationTests {
         #expect(documented.count == commandRows, "docs/cli.md has a command row no declaration matches")
     }
 
+    @Test("docs/cli.md's JSON table is every --json flag's help, and every report flag states the one-line style")
+    func jsonReferenceAgrees() throws {
+        // The table sits between two markers; CPS_RECORD_GOLDEN=1 renders it there anew, as it re-records goldens.
+        let cli = try Self.document("docs/cli.md")
+        let table = HelpFormatter.jsonReference(HostTool.commands)
+        let start = "<!-- json table: rendered from each --json flag's help (CPS_RECORD_GOLDEN=1 rewrites it) -->\n"
+        let end = "<!-- end of the json table -->"
+        let opening = try #require(cli.range(of: start), "docs/cli.md marks its JSON table")
+        let closing = try #require(cli.range(of: end, range: opening.upperBound..<cli.endIndex))
+        let shown = String(cli[opening.upperBound..<closing.lowerBound])
+        if ProcessInfo.processInfo.environment["CPS_RECORD_GOLDEN"] == "1" {
+            let rendered = cli.replacingCharacters(in: opening.upperBound..<closing.lowerBound, with: table)
+            try rendered.write(toFile: Self.packageRoot + "/docs/cli.md", atomically: true, encoding: .utf8)
+        } else {
+            #expect(
+                shown == table, "docs/cli.md's JSON table differs from the flags; re-render with CPS_RECORD_GOLDEN=1")
+        }
+        for command in HostTool.commands {
+            guard let flag = command.options.first(where: { $0.name == "--json" }) else { continue }
+            let name = command.name.joined(separator: " ")
+            let documents = name == "export"
+            #expect(
+                documents || flag.help.hasPrefix("Print one line of JSON"),
+                "\(name) --json does not say it prints one line of JSON: \(flag.help)")
+        }
+    }
+
     @Test("doctor --help names the name-index check; conformance --help names every backend and where it runs")
     func helpNamesWhatTheCommandDoes() async {
         let doctor = await runHost(["doctor", "--help"]).stdout

@@ -18,9 +18,9 @@ struct ContactImportTests {
     @Test("An export document round-trips every field")
     func exportDocument() throws {
         let records = [StoreFixtures.fullContact("a"), StoreFixtures.contact("b")]
-        let text = try ContactJSON.encode(ContactJSON.ExportDocument(contacts: records))
+        let text = try ContactJSON.document(ContactJSON.ExportDocument(contacts: records))
         #expect(try ContactImport.decode(Data(text.utf8), source: "export.json") == records)
-        let compact = try ContactJSON.encode(ContactJSON.ExportDocument(contacts: records), pretty: false)
+        let compact = try ContactJSON.report(ContactJSON.ExportDocument(contacts: records))
         #expect(try ContactImport.decode(Data(compact.utf8), source: "export.json") == records)
     }
 
@@ -34,7 +34,7 @@ struct ContactImportTests {
     @Test("A plain array of contacts (list --json) is accepted")
     func plainArray() throws {
         let records = [StoreFixtures.contact("x", phone: "1"), StoreFixtures.fullContact("y")]
-        let text = try ContactJSON.encode(records)
+        let text = try ContactJSON.report(records)
         #expect(try ContactImport.decode(Data(("\n  " + text).utf8), source: "list.json") == records)
         #expect(try ContactImport.decode(Data("[]".utf8), source: "empty.json").isEmpty)
     }

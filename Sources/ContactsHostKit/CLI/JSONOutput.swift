@@ -1,0 +1,50 @@
+import CommandLineToolkit
+
+/// The one `--json` style of `contacts-host`, declared once.
+///
+/// A report (`add --json`, `status --json`, …) is exactly one line of JSON with sorted keys, so a
+/// script reads it with `read` or `jq -c` and a log keeps one record per line; a person pipes it
+/// through `jq` to indent it. A stream (`watch --json`, `log --json`) is one such object per line
+/// (JSON Lines). Only `export`'s document, which is a file format rather than a report, is indented.
+///
+/// Each command's `--json` flag carries its shape in its help text; `docs/cli.md`'s JSON table is
+/// that text (`DocumentationTests` checks it), and `Tests/Fixtures/JSON` holds one golden output per
+/// shape (`JSONGoldenTests`).
+enum JSONOutput {
+    /// What every report's help text starts with.
+    static let reportPrefix = "Print one line of JSON: "
+
+    /// What every stream's help text starts with.
+    static let streamPrefix = "Print one line of JSON per "
+
+    /// A `--json` flag whose report has `shape` (keys as they appear, sorted; `?` marks a key that is
+    /// left out when it does not apply).
+    static func report(_ shape: String) -> Flag {
+        Flag("--json", help: reportPrefix + shape + ".")
+    }
+
+    /// A `--json` flag of a stream: one object of `shape` per `unit` (`"commit"`, `"log line"`).
+    static func stream(per unit: String, _ shape: String) -> Flag {
+        Flag("--json", help: streamPrefix + unit + ": " + shape + ".")
+    }
+
+    /// The shape of one contact, as `get`, `list` and `search` print it.
+    static let contactShape =
+        "{…, \"familyName\", \"givenName\", \"identifier\", …, \"phoneNumbers\": [{\"label\", \"value\"}], …}"
+        + " with Contacts key names, empty fields left out"
+}
+
+extension HelpFormatter {
+    /// The table of `docs/cli.md`'s "JSON output" section: one row per command that takes `--json`,
+    /// its shape exactly as the flag's help states it, so the reference cannot drift from `--help`.
+    public static func jsonReference(_ commands: [Command]) -> String {
+        // The first cell is plain text: rows that start with code voice are the command table's usage lines.
+        var rows = ["| command | what `--json` prints |", "|---|---|"]
+        for command in commands {
+            guard let flag = command.options.first(where: { $0.name == "--json" }) else { continue }
+            let help = flag.help.replacingOccurrences(of: "|", with: "\\|")
+            rows.append("| \(command.name.joined(separator: " ")) --json | \(help) |")
+        }
+        return rows.joined(separator: "\n") + "\n"
+    }
+}

@@ -20,12 +20,10 @@ let package = Package(
         .library(name: "AppGroupStore", targets: ["AppGroupStore"]),
         .library(name: "ContactProviderSystem", targets: ["ContactProviderSystem"]),
         .library(name: "ContactsInterop", targets: ["ContactsInterop"]),
-        .library(name: "CommandLineToolkit", targets: ["CommandLineToolkit"]),
         // The conformance kit: check a provider from your own `swift test`.
         .library(name: "ContactProviderConformance", targets: ["ContactProviderConformance"]),
         // Deterministic doubles for your own tests (after NIOEmbedded): ManualClock, ScriptedDriver, SeededRandom.
         .library(name: "ContactProviderTesting", targets: ["ContactProviderTesting"]),
-        .library(name: "ContactsHostKit", targets: ["ContactsHostKit"]),
         .library(name: "XcodeProjectReader", targets: ["XcodeProjectReader"]),
         .executable(name: "contacts-host", targets: ["contacts-host"]),
         .executable(name: "demo-provider", targets: ["demo-provider"]),

@@ -4,7 +4,7 @@ import Foundation
 /// (including values a typed `Option` cannot convert) are usage errors, detected before any
 /// command touches data. `globalOptions` are the tool's options accepted before the command
 /// (`--app-group`), offered in "did you mean" suggestions.
-public func parseArguments(
+package func parseArguments(
     _ arguments: [String], options: [OptionSpec], positional: PositionalSpec, globalOptions: [String] = []
 ) throws -> ParsedArguments {
     var parsed = ParsedArguments()

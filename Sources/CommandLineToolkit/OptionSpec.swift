@@ -1,25 +1,25 @@
 import Foundation
 
 /// One option a command accepts.
-public struct OptionSpec: Sendable {
+package struct OptionSpec: Sendable {
     /// `--name`.
-    public let name: String
+    package let name: String
     /// A one-letter spelling (`-f`), for the few options used often enough at a prompt to want one.
-    public let short: String?
+    package let short: String?
     /// The value's placeholder (`N`, `PATH`); nil for a flag.
-    public let value: String?
+    package let value: String?
     /// Whether it may be given more than once.
-    public let repeatable: Bool
+    package let repeatable: Bool
     /// One line of help.
-    public let help: String
+    package let help: String
     /// Whether the command cannot run without it (shown without brackets in the usage line).
-    public let required: Bool
+    package let required: Bool
     /// Checks one value's text when the arguments are parsed, so a malformed value is a usage
     /// error before the command touches anything (set by a typed `Option`).
-    public let check: (@Sendable (_ text: String, _ name: String) throws -> Void)?
+    package let check: (@Sendable (_ text: String, _ name: String) throws -> Void)?
 
     /// An option (with a `value` placeholder) or a flag (without one), taken as text.
-    public init(
+    package init(
         _ name: String, short: String? = nil, value: String? = nil, repeatable: Bool = false, required: Bool = false,
         help: String, check: (@Sendable (_ text: String, _ name: String) throws -> Void)? = nil
     ) {
@@ -33,52 +33,52 @@ public struct OptionSpec: Sendable {
     }
 
     /// `--name VALUE ...` as shown in usage lines and option lists.
-    public var synopsis: String {
+    package var synopsis: String {
         name + (value.map { " \($0)" } ?? "") + (repeatable ? " ..." : "")
     }
 }
 
 /// The positional arguments a command accepts.
-public struct PositionalSpec: Sendable {
+package struct PositionalSpec: Sendable {
     /// Placeholder in usage (`ID`, `FILE`).
-    public let name: String
+    package let name: String
     /// Fewest allowed.
-    public let minimum: Int
+    package let minimum: Int
     /// Most allowed (`Int.max` for "any number").
-    public let maximum: Int
+    package let maximum: Int
 
-    public init(_ name: String, minimum: Int, maximum: Int) {
+    package init(_ name: String, minimum: Int, maximum: Int) {
         self.name = name
         self.minimum = minimum
         self.maximum = maximum
     }
 
     /// No positional arguments.
-    public static let none = PositionalSpec("", minimum: 0, maximum: 0)
+    package static let none = PositionalSpec("", minimum: 0, maximum: 0)
 }
 
 /// Anything a command can list among its options: a typed `Option`, a `Flag`, or a bare `OptionSpec`.
-public protocol OptionDeclaration: Sendable {
+package protocol OptionDeclaration: Sendable {
     /// What the parser, the help and the completion scripts need to know.
     var spec: OptionSpec { get }
 }
 
 extension OptionSpec: OptionDeclaration {
     /// Itself.
-    public var spec: OptionSpec { self }
+    package var spec: OptionSpec { self }
 }
 
 /// An option declared once, with its type: the name, placeholder and help the parser, the help
 /// text and the completion scripts use, and how its text becomes a value. The parser checks every
 /// value with `convert`, so a command reads `arguments.value(Self.timeout)` as a `Double`
 /// without naming the option again or re-validating it.
-public struct Option<Value: Sendable>: OptionDeclaration {
+package struct Option<Value: Sendable>: OptionDeclaration {
     /// The option as the parser sees it.
-    public let spec: OptionSpec
+    package let spec: OptionSpec
     private let convert: @Sendable (_ text: String, _ name: String) throws -> Value
 
     /// An option whose text is turned into a `Value` by `convert` (which throws `UsageError`).
-    public init(
+    package init(
         _ name: String, value placeholder: String, repeatable: Bool = false, required: Bool = false, help: String,
         convert: @escaping @Sendable (_ text: String, _ name: String) throws -> Value
     ) {
@@ -89,15 +89,15 @@ public struct Option<Value: Sendable>: OptionDeclaration {
     }
 
     /// The option's name (`--timeout`).
-    public var name: String { spec.name }
+    package var name: String { spec.name }
 
     /// `text` as a value of this option.
-    public func value(from text: String) throws -> Value { try convert(text, spec.name) }
+    package func value(from text: String) throws -> Value { try convert(text, spec.name) }
 }
 
 extension Option where Value == String {
     /// An option taken as text.
-    public init(
+    package init(
         _ name: String, value placeholder: String, repeatable: Bool = false, required: Bool = false, help: String
     ) {
         self.init(name, value: placeholder, repeatable: repeatable, required: required, help: help) { text, _ in text }
@@ -105,15 +105,15 @@ extension Option where Value == String {
 }
 
 /// A flag: an option without a value (`--json`).
-public struct Flag: OptionDeclaration {
+package struct Flag: OptionDeclaration {
     /// The flag as the parser sees it.
-    public let spec: OptionSpec
+    package let spec: OptionSpec
 
     /// A flag named `name`, also spelled `short` (`-f`) when one is given.
-    public init(_ name: String, short: String? = nil, help: String) {
+    package init(_ name: String, short: String? = nil, help: String) {
         spec = OptionSpec(name, short: short, help: help)
     }
 
     /// The flag's name (`--json`).
-    public var name: String { spec.name }
+    package var name: String { spec.name }
 }

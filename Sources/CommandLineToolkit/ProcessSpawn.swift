@@ -2,10 +2,10 @@ import Glibc
 
 /// `posix_spawn` with Swift strings: the argument and environment arrays are C strings for the
 /// call only (freed after it, in the parent), the one place the simulator's tools build them.
-public enum ProcessSpawn {
+package enum ProcessSpawn {
     /// Starts `path` with `arguments` (including argument 0) and `environment`; returns the child's
     /// pid, or the `posix_spawn` error number.
-    public static func spawn(
+    package static func spawn(
         _ path: String, arguments: [String], environment: [String: String],
         fileActions: UnsafePointer<posix_spawn_file_actions_t>?, attributes: UnsafePointer<posix_spawnattr_t>?
     ) -> Result<pid_t, SpawnError> {
@@ -21,10 +21,10 @@ public enum ProcessSpawn {
     }
 
     /// A `posix_spawn` failure.
-    public struct SpawnError: Error, CustomStringConvertible {
+    package struct SpawnError: Error, CustomStringConvertible {
         /// The error number.
-        public let code: Int32
+        package let code: Int32
         /// The system's words for it.
-        public var description: String { String(cString: strerror(code)) }
+        package var description: String { String(cString: strerror(code)) }
     }
 }

@@ -6,9 +6,9 @@ import Glibc
 /// `FileHandle.write` traps when the write fails (a full disk under a redirected log,
 /// `2>/dev/full`, a closed descriptor): a provider must never die because it cannot log
 /// (issue 10 item 8). A failed or short write here drops the rest of the line and returns.
-public enum StandardError {
+package enum StandardError {
     /// Writes `text` to file descriptor 2; errors are ignored on purpose (see above).
-    public static func write(_ text: String) {
+    package static func write(_ text: String) {
         let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {

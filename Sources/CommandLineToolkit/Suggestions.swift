@@ -1,10 +1,10 @@
 import Foundation
 
 /// "Did you mean …?" for a mistyped command, subcommand or option (`singal`, `--jsn`).
-public enum Suggestions {
+package enum Suggestions {
     /// The candidates closest to `word` by edit distance, if close enough to be a typo: at most
     /// a third of the word's length (at least 1, at most 3), ties kept in the candidates' order.
-    public static func closest(to word: String, among candidates: [String]) -> [String] {
+    package static func closest(to word: String, among candidates: [String]) -> [String] {
         let bare = word.drop { $0 == "-" }.lowercased()
         let limit = min(3, max(1, bare.count / 3))
         var best: [String] = []
@@ -23,7 +23,7 @@ public enum Suggestions {
     }
 
     /// `"; did you mean 'signal'?"`, or "" when nothing is close.
-    public static func didYouMean(_ word: String, among candidates: [String]) -> String {
+    package static func didYouMean(_ word: String, among candidates: [String]) -> String {
         let found = closest(to: word, among: candidates)
         guard !found.isEmpty else { return "" }
         return "; did you mean " + found.map { "'\($0)'" }.joined(separator: " or ") + "?"
@@ -31,7 +31,7 @@ public enum Suggestions {
 
     /// Damerau–Levenshtein (optimal string alignment) distance: insertions, deletions,
     /// substitutions and swaps of neighbours each cost 1, so `singal` is 1 away from `signal`.
-    public static func editDistance(_ a: String, _ b: String) -> Int {
+    package static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         if a.isEmpty { return b.count }

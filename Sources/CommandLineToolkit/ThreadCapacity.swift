@@ -7,13 +7,13 @@ import Glibc
 /// sleeping and retrying forever: every command (even `--version`) hung without a word. Each
 /// executable (`contacts-host`, every provider) calls ``failureMessage(program:threads:)`` first,
 /// on its main thread, and exits with the message instead.
-public enum ThreadCapacity {
+package enum ThreadCapacity {
     /// Nil when `threads` threads could be started (and were ended again); otherwise a message
     /// that names the limit and what to do.
     ///
     /// The threads are held at once: the work pool and the helper threads of one command need a
     /// few, and a single spare thread would only move the hang to the second.
-    public static func failureMessage(program: String, threads: Int = 4) -> String? {
+    package static func failureMessage(program: String, threads: Int = 4) -> String? {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return nil }  // no descriptors left: the command will say so itself
         defer { close(fds[0]) }

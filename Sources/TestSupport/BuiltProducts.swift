@@ -1,9 +1,9 @@
 import Foundation
 
 /// Paths of the executables `swift build` produced next to the test bundle.
-public enum BuiltProducts {
+package enum BuiltProducts {
     /// The build products directory (where the test binary runs from).
-    public static var directory: String {
+    package static var directory: String {
         let executable =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
@@ -16,7 +16,7 @@ public enum BuiltProducts {
     }
 
     /// The path of the product named `name` (e.g. `contacts-host`, `demo-provider`).
-    public static func path(_ name: String) -> String {
+    package static func path(_ name: String) -> String {
         directory + "/" + name
     }
 }

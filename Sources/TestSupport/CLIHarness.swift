@@ -5,10 +5,10 @@ import Testing
 
 /// Helpers for running `contacts-host` against a temporary App Group and checking what it printed
 /// and wrote (the process-level and the in-process runners share them).
-public enum CLIHarness {
+package enum CLIHarness {
     /// Runs `contacts-host` and requires success with an empty stderr; returns stdout without its final newline.
     @discardableResult
-    public static func succeed(
+    package static func succeed(
         _ arguments: [String], in group: TemporaryAppGroup, stdin: Data? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> String {
@@ -19,7 +19,7 @@ public enum CLIHarness {
     }
 
     /// The environment of a child process that names no App Group at all.
-    public static var environmentWithoutAppGroup: [String: String] {
+    package static var environmentWithoutAppGroup: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment[AppGroup.environmentVariable] = nil
         environment["OSLOG_DISABLE"] = "1"
@@ -32,23 +32,23 @@ public enum CLIHarness {
     }
 
     /// The bytes of the database files (snapshot and journal; nil when absent), to show nothing was written.
-    public static func databaseFiles(_ group: TemporaryAppGroup) -> [Data?] {
+    package static func databaseFiles(_ group: TemporaryAppGroup) -> [Data?] {
         let store = database(group).store
         return [store.snapshotPath, store.journalPath].map { FileManager.default.contents(atPath: $0) }
     }
 
     /// Parses stdout as JSON.
-    public static func json(_ text: String) throws -> Any {
+    package static func json(_ text: String) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(text.utf8))
     }
 
     /// Parses stdout as a JSON array of contacts.
-    public static func contacts(_ text: String) throws -> [ContactRecord] {
+    package static func contacts(_ text: String) throws -> [ContactRecord] {
         try JSONDecoder().decode([ContactRecord].self, from: Data(text.utf8))
     }
 
     /// Checks the shape of a usage error: exit 2, nothing on stdout, exactly one `error:` line on stderr.
-    public static func expectUsageError(
+    package static func expectUsageError(
         _ result: ProcessResult, mentioning text: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(result.exitCode == 2, "\(result)", sourceLocation: sourceLocation)
@@ -60,7 +60,7 @@ public enum CLIHarness {
     }
 
     /// Checks the shape of an operational failure: exit 1, nothing on stdout, exactly one `error:` line on stderr.
-    public static func expectFailure(
+    package static func expectFailure(
         _ result: ProcessResult, mentioning texts: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(result.exitCode == 1, "\(result)", sourceLocation: sourceLocation)
@@ -72,18 +72,18 @@ public enum CLIHarness {
     }
 
     /// `stat(2)` of a file.
-    public static func info(_ path: String) -> stat? {
+    package static func info(_ path: String) -> stat? {
         var result = stat()
         return lstat(path, &result) == 0 ? result : nil
     }
 
     /// The number of newline-terminated lines in a file.
-    public static func lineCount(_ path: String) -> Int {
+    package static func lineCount(_ path: String) -> Int {
         (FileManager.default.contents(atPath: path) ?? Data()).reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
     }
 
     /// A contact with every field the file formats carry, including those the CLI cannot set.
-    public static func richContact(_ identifier: String) -> ContactRecord {
+    package static func richContact(_ identifier: String) -> ContactRecord {
         var record = ContactRecord(identifier: identifier)
         record.namePrefix = "Dr."
         record.givenName = "Grace"

@@ -3,20 +3,20 @@ import FoundationNetworking
 
 /// Edits an address book on a CardDAV server the way another client would (PUT, DELETE, MKCOL), so
 /// tests can change the server behind a provider's back.
-public struct CardDAVTestClient: Sendable {
+package struct CardDAVTestClient: Sendable {
     /// The address book collection (ends with `/`).
-    public let collection: URL
+    package let collection: URL
     private let authorization: String?
 
     /// A client for `collection`, with basic authentication when `credentials` are given.
-    public init(collection: URL, credentials: (user: String, password: String)? = nil) {
+    package init(collection: URL, credentials: (user: String, password: String)? = nil) {
         self.collection = collection
         authorization = credentials.map { "Basic " + Data("\($0.user):\($0.password)".utf8).base64EncodedString() }
     }
 
     /// Creates the collection as an address book (extended MKCOL, RFC 5689), and its parent (the
     /// user's home collection) first if needed.
-    public func createAddressBook() async throws {
+    package func createAddressBook() async throws {
         let parent = collection.deletingLastPathComponent()
         try await send("MKCOL", parent, expect: [201, 405])  // 405: it exists already
         let body = """
@@ -29,13 +29,13 @@ public struct CardDAVTestClient: Sendable {
     }
 
     /// Deletes the whole collection (its sync tokens go with it).
-    public func deleteAddressBook() async throws {
+    package func deleteAddressBook() async throws {
         try await send("DELETE", collection, expect: [200, 204, 404])
     }
 
     /// Stores `vCard` as the resource `name` (e.g. `ada.vcf`); returns the HTTP status.
     @discardableResult
-    public func put(_ name: String, vCard: String) async throws -> Int {
+    package func put(_ name: String, vCard: String) async throws -> Int {
         try await send(
             "PUT", collection.appendingPathComponent(name), body: Data(vCard.utf8),
             contentType: "text/vcard; charset=utf-8",
@@ -43,19 +43,19 @@ public struct CardDAVTestClient: Sendable {
     }
 
     /// Deletes the resource `name`.
-    public func delete(_ name: String) async throws {
+    package func delete(_ name: String) async throws {
         try await send("DELETE", collection.appendingPathComponent(name), expect: [200, 204])
     }
 
     /// The resource `name`'s vCard text.
-    public func get(_ name: String) async throws -> String {
+    package func get(_ name: String) async throws -> String {
         let (status, data) = try await request("GET", collection.appendingPathComponent(name))
         guard status == 200 else { throw CardDAVTestClientError("GET \(name) answered HTTP \(status)") }
         return String(decoding: data, as: UTF8.self)
     }
 
     /// Sends a request and returns the status and body.
-    public func request(
+    package func request(
         _ method: String, _ url: URL, body: Data? = nil, contentType: String? = nil,
         headers: [String: String] = [:]
     ) async throws -> (Int, Data) {
@@ -83,8 +83,8 @@ public struct CardDAVTestClient: Sendable {
 }
 
 /// A request the test expected to succeed did not.
-public struct CardDAVTestClientError: Error, CustomStringConvertible {
+package struct CardDAVTestClientError: Error, CustomStringConvertible {
     /// The method, path, status and body.
-    public let description: String
+    package let description: String
     init(_ description: String) { self.description = description }
 }

@@ -5,7 +5,7 @@ import Glibc
 
 /// A real CardDAV server the tests start: Radicale or Xandikos, both from the Python index
 /// (`Scripts/install-test-tools.sh`), each on 127.0.0.1 with a free port and its own storage.
-public protocol CardDAVTestServer: AnyObject, Sendable {
+package protocol CardDAVTestServer: AnyObject, Sendable {
     /// `http://127.0.0.1:PORT/`.
     var baseURL: URL { get }
     /// Where a test's address book goes, relative to ``baseURL`` (its parent exists or is created by MKCOL).
@@ -19,16 +19,16 @@ public protocol CardDAVTestServer: AnyObject, Sendable {
 }
 
 /// Which server a test talks to.
-public enum CardDAVServerKind: String, CaseIterable, Sendable, CustomStringConvertible {
+package enum CardDAVServerKind: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Radicale 3 (a file-system store).
     case radicale
     /// Xandikos (a Git-backed store; sync tokens are commit ids).
     case xandikos
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// Starts a server of this kind with the venv's `python`.
-    public func start(python: String, credentials: (user: String, password: String)? = nil) throws
+    package func start(python: String, credentials: (user: String, password: String)? = nil) throws
         -> any CardDAVTestServer
     {
         switch self {
@@ -42,15 +42,15 @@ public enum CardDAVServerKind: String, CaseIterable, Sendable, CustomStringConve
 
 extension RadicaleServer: CardDAVTestServer {
     /// `tester/contacts/` (Radicale creates a user's home collection on MKCOL).
-    public var addressBookPath: String { "tester/contacts/" }
+    package var addressBookPath: String { "tester/contacts/" }
 }
 
 /// Xandikos (`python -m xandikos serve --defaults`), the second real CardDAV server of the tests.
-public final class XandikosServer: CardDAVTestServer, @unchecked Sendable {
+package final class XandikosServer: CardDAVTestServer, @unchecked Sendable {
     private let server: LoopbackServerProcess
 
     /// Starts Xandikos with the default principal `/user/` and its `contacts/` home.
-    public init(python: String) throws {
+    package init(python: String) throws {
         server = try LoopbackServerProcess(name: "Xandikos", executable: python) { port, directory in
             [
                 "-m", "xandikos", "serve", "--directory", directory + "/collections", "--defaults",
@@ -60,21 +60,21 @@ public final class XandikosServer: CardDAVTestServer, @unchecked Sendable {
         }
     }
 
-    public var baseURL: URL { server.baseURL }
+    package var baseURL: URL { server.baseURL }
     /// `user/contacts/tester/`, beside the `addressbook` that `--defaults` creates.
-    public var addressBookPath: String { "user/contacts/tester/" }
+    package var addressBookPath: String { "user/contacts/tester/" }
     /// What Xandikos has logged so far.
-    public var log: String { server.log }
-    public func kill() { server.kill() }
-    public func restart() throws { try server.restart() }
-    public func stop() { server.stop() }
+    package var log: String { server.log }
+    package func kill() { server.kill() }
+    package func restart() throws { try server.restart() }
+    package func stop() { server.stop() }
 }
 
 /// `Scripts/refusing_carddav_proxy.py` in front of a real server: forwards everything, and refuses
 /// what a test asks (a sync token, once; or sync-collection altogether) as other servers do.
-public final class CardDAVRefusingProxy: @unchecked Sendable {
+package final class CardDAVRefusingProxy: @unchecked Sendable {
     /// How a proxied server behaves.
-    public enum Mode: Sendable, Equatable {
+    package enum Mode: Sendable, Equatable {
         /// Forwards everything; refuses a token once for each ``refuseNextToken(_:)``.
         case refusesTokensOnRequest
         /// Has no sync-collection REPORT: answers every one with this status (403 or 501).
@@ -84,13 +84,13 @@ public final class CardDAVRefusingProxy: @unchecked Sendable {
     private let process = Process()
     private let control: String
     /// The proxy's port on 127.0.0.1.
-    public let port: Int
+    package let port: Int
 
     /// `http://127.0.0.1:PORT/`.
-    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+    package var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
 
     /// Starts the proxy in front of `upstream` and waits for the port it prints.
-    public init(python: String, upstream: URL, mode: Mode = .refusesTokensOnRequest) throws {
+    package init(python: String, upstream: URL, mode: Mode = .refusesTokensOnRequest) throws {
         let directory = NSTemporaryDirectory() + "/cps-proxy-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         control = directory + "/refuse-next"
@@ -126,15 +126,15 @@ public final class CardDAVRefusingProxy: @unchecked Sendable {
     /// Makes the proxy refuse the next token-bearing sync-collection REPORT with `kind`: `410`,
     /// `403` (bare), `403-token` (with `DAV:valid-sync-token`), `412`, or `410-then-500` (and the fresh
     /// listing after it fails with 500).
-    public func refuseNextToken(_ kind: String) throws {
+    package func refuseNextToken(_ kind: String) throws {
         try kind.write(toFile: control, atomically: true, encoding: .utf8)
     }
 
     /// Whether a refusal asked for has not happened yet.
-    public var refusalPending: Bool { FileManager.default.fileExists(atPath: control) }
+    package var refusalPending: Bool { FileManager.default.fileExists(atPath: control) }
 
     /// Kills the proxy and waits for it.
-    public func stop() {
+    package func stop() {
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         try? FileManager.default.removeItem(atPath: (control as NSString).deletingLastPathComponent)
@@ -143,14 +143,14 @@ public final class CardDAVRefusingProxy: @unchecked Sendable {
 
 /// vdirsyncer, a real CardDAV client: syncs a local directory of `.vcf` files (a vdir) with an address
 /// book, so a test edits the server as a user's other client would.
-public struct VdirsyncerClient: Sendable {
+package struct VdirsyncerClient: Sendable {
     /// The local vdir (one `<name>.vcf` per card).
-    public let vdir: String
+    package let vdir: String
     private let directory: String
     private let executable: String
 
     /// A vdir and configuration in a new temporary directory, paired with `collection`.
-    public init(python: String, collection: URL) throws {
+    package init(python: String, collection: URL) throws {
         directory = NSTemporaryDirectory() + "/cps-vdirsyncer-\(UUID().uuidString)"
         vdir = directory + "/vdir"
         executable = (python as NSString).deletingLastPathComponent + "/vdirsyncer"
@@ -179,17 +179,17 @@ public struct VdirsyncerClient: Sendable {
     }
 
     /// Writes `vCard` as the local card `name` (e.g. `ada`); ``sync()`` uploads it.
-    public func write(_ name: String, vCard: String) throws {
+    package func write(_ name: String, vCard: String) throws {
         try vCard.write(toFile: "\(vdir)/\(name).vcf", atomically: true, encoding: .utf8)
     }
 
     /// Removes the local card `name`; ``sync()`` deletes it on the server.
-    public func remove(_ name: String) throws {
+    package func remove(_ name: String) throws {
         try FileManager.default.removeItem(atPath: "\(vdir)/\(name).vcf")
     }
 
     /// `vdirsyncer discover` then `vdirsyncer sync`; throws with its output when either fails.
-    public func sync() throws {
+    package func sync() throws {
         for command in ["discover", "sync"] {
             let result = try ProcessRunner.run(executable, ["-c", directory + "/config", command])
             guard result.exitCode == 0 else {
@@ -199,7 +199,7 @@ public struct VdirsyncerClient: Sendable {
     }
 
     /// Removes the vdir and vdirsyncer's state.
-    public func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

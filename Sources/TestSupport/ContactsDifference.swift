@@ -7,39 +7,39 @@ import Testing
 /// A failed `#expect(app == system)` prints two whole dictionaries, and with thousands of contacts
 /// the one field that differs is lost in them; this names it:
 /// `contact ada: familyName app="Lovelace" system="King"; only in app: bob; only in system: eve`.
-public struct ContactsDifference: CustomStringConvertible, Sendable {
+package struct ContactsDifference: CustomStringConvertible, Sendable {
     /// One field of one contact that both sides hold with different values.
-    public struct Field: Equatable, Sendable {
+    package struct Field: Equatable, Sendable {
         /// The contact's identifier.
-        public var identifier: String
+        package var identifier: String
         /// The field's JSON key (`givenName`, `phoneNumbers`, …).
-        public var field: String
+        package var field: String
         /// The app's value as compact JSON, or `nil` when the app's contact lacks the field.
-        public var app: String?
+        package var app: String?
         /// The system's value as compact JSON, or `nil` when the system's contact lacks the field.
-        public var system: String?
+        package var system: String?
     }
 
     /// Fields that differ, ordered by identifier, then field.
-    public private(set) var fields: [Field] = []
+    package private(set) var fields: [Field] = []
     /// Identifiers only the app holds, sorted.
-    public private(set) var onlyInApp: [String] = []
+    package private(set) var onlyInApp: [String] = []
     /// Identifiers only the system holds, sorted.
-    public private(set) var onlyInSystem: [String] = []
+    package private(set) var onlyInSystem: [String] = []
 
     /// What the two sides are called in the description ("app" and "system" unless given).
-    public let sides: (left: String, right: String)
+    package let sides: (left: String, right: String)
 
     /// Whether both sides hold the same contacts with the same values.
-    public var isEmpty: Bool { fields.isEmpty && onlyInApp.isEmpty && onlyInSystem.isEmpty }
+    package var isEmpty: Bool { fields.isEmpty && onlyInApp.isEmpty && onlyInSystem.isEmpty }
 
     /// How many contacts or fields the description lists per kind before it says "… and N more".
-    public static let listLimit = 20
+    package static let listLimit = 20
 
     /// Compares two sets of contacts keyed by identifier, each a JSON object's text (as `list --json`
     /// prints one contact).
     /// `sides` names the two in the description, e.g. `("before", "after")`.
-    public init(
+    package init(
         app: [String: String], system: [String: String], sides: (left: String, right: String) = ("app", "system")
     ) {
         self.sides = sides
@@ -60,7 +60,7 @@ public struct ContactsDifference: CustomStringConvertible, Sendable {
     }
 
     /// Compares the output of `contacts-host list --json` with that of `system list --json`.
-    public init(appJSON: String, systemJSON: String, sides: (left: String, right: String) = ("app", "system")) throws {
+    package init(appJSON: String, systemJSON: String, sides: (left: String, right: String) = ("app", "system")) throws {
         self.init(
             app: try Self.contactsByID(appJSON, side: sides.left),
             system: try Self.contactsByID(systemJSON, side: sides.right),
@@ -68,12 +68,12 @@ public struct ContactsDifference: CustomStringConvertible, Sendable {
     }
 
     /// Compares two sets of records, e.g. the app database's and the system store's, read in process.
-    public init(app: [ContactRecord], system: [ContactRecord]) {
+    package init(app: [ContactRecord], system: [ContactRecord]) {
         self.init(app: Self.encoded(app), system: Self.encoded(system))
     }
 
     /// `contact X: field Y app=… system=…; only in app: …; only in system: …`, or "no difference".
-    public var description: String {
+    package var description: String {
         guard !isEmpty else { return "no difference" }
         var parts: [String] = []
         let shown = fields.prefix(Self.listLimit).map { field in
@@ -138,15 +138,15 @@ public struct ContactsDifference: CustomStringConvertible, Sendable {
 }
 
 /// Input that `ContactsDifference` cannot read as contacts.
-public struct ContactsDifferenceError: Error, CustomStringConvertible, Sendable {
+package struct ContactsDifferenceError: Error, CustomStringConvertible, Sendable {
     /// What was wrong with the input.
-    public let description: String
+    package let description: String
     init(_ description: String) { self.description = description }
 }
 
 /// Expects the app and the system to hold the same contacts; a failure names each differing
 /// contact and field and the identifiers only one side holds, not two whole dictionaries.
-public func expectSameContacts(
+package func expectSameContacts(
     app: [String: String], system: [String: String],
     _ context: String = "the system store differs from the app database",
     sourceLocation: SourceLocation = #_sourceLocation
@@ -155,7 +155,7 @@ public func expectSameContacts(
 }
 
 /// `expectSameContacts` for records read in process.
-public func expectSameContacts(
+package func expectSameContacts(
     app: [ContactRecord], system: [ContactRecord], _ context: String = "the system store differs from the app database",
     sourceLocation: SourceLocation = #_sourceLocation
 ) {

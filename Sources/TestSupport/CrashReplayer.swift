@@ -1,21 +1,21 @@
 import Foundation
 
 /// Where a crash state comes from: a model, a cut point and (for torn writes and holes) a variant.
-public struct CrashPoint: Sendable, CustomStringConvertible {
+package struct CrashPoint: Sendable, CustomStringConvertible {
     /// The persistence model.
-    public let model: PersistenceModel
+    package let model: PersistenceModel
     /// How many operations were issued before the cut (0: none; for a torn write, the torn one
     /// is operation `issued`, counted from 1).
-    public let issued: Int
+    package let issued: Int
     /// The number of operations of the whole command.
-    public let total: Int
+    package let total: Int
     /// The operation the cut follows (or tears), nil before the first.
-    public let operation: FileOperation?
+    package let operation: FileOperation?
     /// The torn prefix or the hole pattern, when the model has several states per cut.
-    public let variant: String?
+    package let variant: String?
 
     /// A cut point (the replayer makes them; a test of the check can too).
-    public init(
+    package init(
         model: PersistenceModel, issued: Int, total: Int, operation: FileOperation?, variant: String? = nil
     ) {
         self.model = model
@@ -27,10 +27,10 @@ public struct CrashPoint: Sendable, CustomStringConvertible {
 
     /// Whether this cut follows the command's last operation under a model that must then show the
     /// command's own change (``PersistenceModel/requiresCommandResultAtEnd``).
-    public var requiresCommandResult: Bool { issued == total && model.requiresCommandResultAtEnd }
+    package var requiresCommandResult: Bool { issued == total && model.requiresCommandResultAtEnd }
 
     /// E.g. `POSIX minimum, cut after operation 7 of 12: rename(a, b)`; enough to find the cut again.
-    public var description: String {
+    package var description: String {
         var text: String
         if model == .tornWrite, let operation {
             text = "\(model), operation \(issued) of \(total) torn: \(operation)"
@@ -45,35 +45,35 @@ public struct CrashPoint: Sendable, CustomStringConvertible {
 }
 
 /// One distinct crash state: the tree on disk, and every cut point that leaves exactly it.
-public struct CrashState: Sendable {
+package struct CrashState: Sendable {
     /// The App Group as it would be found after the crash.
-    public let tree: FileTree
+    package let tree: FileTree
     /// Every model and cut that leaves this tree (the first one names it in messages).
-    public var points: [CrashPoint]
+    package var points: [CrashPoint]
 
     /// A crash state left by `points`.
-    public init(tree: FileTree, points: [CrashPoint]) {
+    package init(tree: FileTree, points: [CrashPoint]) {
         self.tree = tree
         self.points = points
     }
 
     /// Whether any cut that leaves this tree must show the command's change.
-    public var requiresCommandResult: Bool { points.contains { $0.requiresCommandResult } }
+    package var requiresCommandResult: Bool { points.contains { $0.requiresCommandResult } }
     /// The cut to name when the command's change is missing (or the first one).
-    public var namingPoint: CrashPoint { points.first { $0.requiresCommandResult } ?? points[0] }
+    package var namingPoint: CrashPoint { points.first { $0.requiresCommandResult } ?? points[0] }
 }
 
 /// Builds the crash states of a recorded command: starting from the App Group before the command,
 /// the state at every cut point (before the first operation and after each one) under each
 /// ``PersistenceModel``, deduplicated by the tree's bytes so equal states are checked once.
-public enum CrashReplayer {
+package enum CrashReplayer {
     /// The distinct crash states, in the order they first appear.
     ///
     /// - Parameters:
     ///   - initial: a byte-exact copy of the App Group taken before the command.
     ///   - operations: what the command issued (``FileOperationRecorder``).
     ///   - models: which models to apply (all six by default).
-    public static func crashStates(
+    package static func crashStates(
         from initial: FileTree, operations: [FileOperation], models: [PersistenceModel] = PersistenceModel.allCases
     ) throws -> [CrashState] {
         var states: [CrashState] = []

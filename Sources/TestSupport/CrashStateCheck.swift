@@ -3,24 +3,24 @@ import Foundation
 
 /// What a crash state of one command must show, in the terms the real programs print: the app's
 /// contacts (and the system's, and whether the domain is enabled) before and after the command.
-public struct CrashExpectation: Sendable {
+package struct CrashExpectation: Sendable {
     /// The app's contacts acknowledged before the command, by identifier.
-    public var before: [String: ContactRecord]
+    package var before: [String: ContactRecord]
     /// The app's contacts once the command has exited 0.
-    public var after: [String: ContactRecord]
+    package var after: [String: ContactRecord]
     /// Whether the command is all or nothing (an add, an update, a multi-id delete, a reset): a
     /// crash state then holds exactly the contacts before or exactly the contacts after.
-    public var atomic: Bool
+    package var atomic: Bool
     /// Whether the domain was enabled before and after (nil: no domain involved, nothing synced).
-    public var enabled: (before: Bool, after: Bool)?
+    package var enabled: (before: Bool, after: Bool)?
     /// The system store's contacts before and after (nil: not compared before the new sync).
-    public var system: (before: [String: ContactRecord], after: [String: ContactRecord])?
+    package var system: (before: [String: ContactRecord], after: [String: ContactRecord])?
     /// For an import: the identifiers in file order. The importer promises a prefix of whole
     /// contacts (`AppDatabase.upsert`), so the new ones present must be the first of these.
-    public var importOrder: [String]?
+    package var importOrder: [String]?
 
     /// An expectation from the contacts before and after.
-    public init(
+    package init(
         before: [String: ContactRecord], after: [String: ContactRecord], atomic: Bool,
         enabled: (before: Bool, after: Bool)? = nil,
         system: (before: [String: ContactRecord], after: [String: ContactRecord])? = nil
@@ -37,12 +37,12 @@ public struct CrashExpectation: Sendable {
 /// and says what is wrong with it: a lost or foreign contact, a half-applied all-or-nothing
 /// command, a store that does not open even after `doctor --repair`, a `status` that fails, a sync
 /// that does not converge.
-public enum CrashStateCheck {
+package enum CrashStateCheck {
     /// The problems of `state` against `expectation`, each a sentence (empty: the state is good).
     ///
     /// The state is written into a fresh temporary App Group, which is removed (and any provider
     /// started in it stopped) before this returns.
-    public static func problems(of state: CrashState, expecting expectation: CrashExpectation) throws -> [String] {
+    package static func problems(of state: CrashState, expecting expectation: CrashExpectation) throws -> [String] {
         try withTemporaryAppGroup { holder in
             let appGroup = holder.path + "/ag"
             try state.tree.write(to: appGroup)
@@ -196,7 +196,7 @@ public enum CrashStateCheck {
     }
 
     /// A contact list printed with `--json`, by identifier.
-    public static func byIdentifier(_ json: String, what: String) throws -> [String: ContactRecord] {
+    package static func byIdentifier(_ json: String, what: String) throws -> [String: ContactRecord] {
         let records = try CLIHarness.contacts(json)
         return Dictionary(records.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
     }

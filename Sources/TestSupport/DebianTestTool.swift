@@ -6,18 +6,18 @@ import Foundation
 /// A fresh clone's `swift test` installs them itself (the tests run as root on CI). Where one cannot
 /// be installed, ``path(of:)`` throws the installer's reason, so a test that needs it fails with
 /// words instead of skipping.
-public enum DebianTestTool {
+package enum DebianTestTool {
     /// Why a tool is not available.
-    public struct Unavailable: Error, CustomStringConvertible {
+    package struct Unavailable: Error, CustomStringConvertible {
         /// What the installer said.
-        public let description: String
+        package let description: String
     }
 
     /// The installer's outcome per tool, computed once per process.
     private static let located = LockedCache<String, Result<String, Unavailable>>()
 
     /// The path of `tool` (a Debian package of the same name), installing it first if needed.
-    public static func path(of tool: String) throws -> String {
+    package static func path(of tool: String) throws -> String {
         try located.value(for: tool) {
             let script = PythonTestTools.repositoryRoot + "/Scripts/install-debian-test-tools.sh"
             do {
@@ -33,18 +33,18 @@ public enum DebianTestTool {
 
 /// `strace`, the system-call tracer the crash tests use to interrupt a command before any one of its
 /// system calls (`-e inject=…`).
-public enum StraceTool {
+package enum StraceTool {
     /// The path of `strace`, installing it first if needed.
-    public static func path() throws -> String {
+    package static func path() throws -> String {
         try DebianTestTool.path(of: "strace")
     }
 }
 
 /// `gdb`, one of the two debuggers the debugging tests run a provider under (it reads the Swift
 /// toolchain's DWARF).
-public enum GDBTool {
+package enum GDBTool {
     /// The path of `gdb`, installing it first if needed.
-    public static func path() throws -> String {
+    package static func path() throws -> String {
         try DebianTestTool.path(of: "gdb")
     }
 }
@@ -52,12 +52,12 @@ public enum GDBTool {
 /// Debian's `lldb-16`, the other debugger of the debugging tests. The toolchain's own `lldb` needs a
 /// `libpython` Debian 12 does not ship; Debian's build runs (without Swift's language plugin, so
 /// breakpoints, stepping and backtraces work and Swift variables are shown only in part).
-public enum LLDBTool {
+package enum LLDBTool {
     /// The Debian package, which is also the command's name.
-    public static let package = "lldb-16"
+    package static let package = "lldb-16"
 
     /// The path of `lldb-16`, installing it first if needed.
-    public static func path() throws -> String {
+    package static func path() throws -> String {
         try DebianTestTool.path(of: package)
     }
 }

@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Paths are relative to the App Group directory (`""` is the App Group itself). Opens that create
 /// nothing, reads and closes are not operations here: they change nothing a crash could keep or lose.
-public enum FileOperation: Sendable, Equatable, CustomStringConvertible {
+package enum FileOperation: Sendable, Equatable, CustomStringConvertible {
     /// Where a write lands.
-    public enum Offset: Sendable, Equatable {
+    package enum Offset: Sendable, Equatable {
         /// At this byte offset (`pwrite`, or a `write` at the descriptor's tracked position).
         case at(Int)
         /// At the end of the file (a descriptor opened with `O_APPEND`).
@@ -40,7 +40,7 @@ public enum FileOperation: Sendable, Equatable, CustomStringConvertible {
     case syncAll
 
     /// The path whose file or directory the operation changes or syncs (nil for the global ones).
-    public var path: String? {
+    package var path: String? {
         switch self {
         case .create(let path, _), .write(let path, _, _), .truncate(let path, _), .makeDirectory(let path),
             .makeFIFO(let path), .unlink(let path), .removeDirectory(let path), .sync(let path, _):
@@ -51,7 +51,7 @@ public enum FileOperation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether this is a barrier (`fsync`, `fdatasync`, `sync`).
-    public var isBarrier: Bool {
+    package var isBarrier: Bool {
         switch self {
         case .sync, .syncAppGroupParent, .syncAll: return true
         default: return false
@@ -60,7 +60,7 @@ public enum FileOperation: Sendable, Equatable, CustomStringConvertible {
 
     /// One line naming the call, its path and (for writes) the size and the first bytes written, so a
     /// failure message says exactly where the cut was.
-    public var description: String {
+    package var description: String {
         func shown(_ path: String) -> String { path.isEmpty ? "<App Group>" : path }
         switch self {
         case .create(let path, let truncate):

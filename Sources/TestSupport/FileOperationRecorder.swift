@@ -7,14 +7,14 @@ import Foundation
 /// let recording = try FileOperationRecorder(appGroup: path).record(host, ["add", "--given-name", "Ada"],
 ///                                                                 environment: environment)
 /// ```
-public struct FileOperationRecorder: Sendable {
+package struct FileOperationRecorder: Sendable {
     /// The system calls traced: everything that can create, change, name or sync a file, plus what
     /// moves a descriptor's position (`read`, `lseek`, `dup*`), which `write(2)` depends on, the
     /// working directory relative paths start from (`chdir`), and `mmap`, only to prove that no App
     /// Group file is written through a shared writable mapping (the store maps read-only). A
     /// `sync_file_range` is no barrier (it neither syncs metadata nor flushes the device's cache),
     /// so it gets no credit; `close` is traced but changes nothing either.
-    public static let tracedCalls = [
+    package static let tracedCalls = [
         "open", "openat", "openat2", "creat", "write", "pwrite64", "writev", "pwritev", "pwritev2", "ftruncate",
         "truncate", "rename", "renameat", "renameat2", "unlink", "unlinkat", "mkdir", "mkdirat", "rmdir", "link",
         "linkat", "symlink", "symlinkat", "fsync", "fdatasync", "sync_file_range", "sync", "syncfs", "close",
@@ -23,29 +23,29 @@ public struct FileOperationRecorder: Sendable {
     ]
 
     /// The App Group directory whose operations are kept (it need not exist yet).
-    public let appGroup: String
+    package let appGroup: String
     /// Paths (relative to the App Group) whose operations are left out: e.g. append-only logs nothing
     /// reads back as state, which would only multiply crash states that differ in a log line.
-    public let ignoredPaths: @Sendable (String) -> Bool
+    package let ignoredPaths: @Sendable (String) -> Bool
 
     /// A recorder for the App Group at `appGroup`.
-    public init(appGroup: String, ignoring ignoredPaths: @escaping @Sendable (String) -> Bool = { _ in false }) {
+    package init(appGroup: String, ignoring ignoredPaths: @escaping @Sendable (String) -> Bool = { _ in false }) {
         self.appGroup = appGroup
         self.ignoredPaths = ignoredPaths
     }
 
     /// What a recorded run did and printed.
-    public struct Recording: Sendable {
+    package struct Recording: Sendable {
         /// The App Group operations, in the order they completed.
-        public var operations: [FileOperation]
+        package var operations: [FileOperation]
         /// The traced command's own result (strace passes its exit status through).
-        public var result: ProcessResult
+        package var result: ProcessResult
     }
 
     /// Runs `executable` with `arguments` under `strace -f` (so a provider the host launches is
     /// traced too) and returns the App Group operations. strace returns when every traced process
     /// has exited, so a launched provider must be made to exit (a short idle timeout).
-    public func record(
+    package func record(
         _ executable: String, _ arguments: [String], environment: [String: String], stdin: Data? = nil
     ) throws -> Recording {
         let strace = try StraceTool.path()

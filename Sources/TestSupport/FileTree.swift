@@ -6,9 +6,9 @@ import Glibc
 ///
 /// The power-loss replay starts from one taken before the command and writes each crash state as
 /// one; equal trees are one crash state, so `Hashable` is what keeps their number small.
-public struct FileTree: Hashable, Sendable {
+package struct FileTree: Hashable, Sendable {
     /// One node of the tree.
-    public enum Node: Hashable, Sendable {
+    package enum Node: Hashable, Sendable {
         /// A directory and its permission bits.
         case directory(mode: UInt16)
         /// A regular file, its permission bits and its bytes.
@@ -18,12 +18,12 @@ public struct FileTree: Hashable, Sendable {
     }
 
     /// Whether the root directory itself exists (a new App Group has none yet).
-    public var rootExists: Bool
+    package var rootExists: Bool
     /// Every node below the root, by path relative to it.
-    public var nodes: [String: Node]
+    package var nodes: [String: Node]
 
     /// A tree with these nodes.
-    public init(rootExists: Bool, nodes: [String: Node]) {
+    package init(rootExists: Bool, nodes: [String: Node]) {
         self.rootExists = rootExists
         self.nodes = nodes
     }
@@ -32,7 +32,7 @@ public struct FileTree: Hashable, Sendable {
     ///
     /// Throws for a symbolic link or a socket: the App Group holds neither, and the replay could
     /// not model them.
-    public static func capture(_ path: String) throws -> FileTree {
+    package static func capture(_ path: String) throws -> FileTree {
         var info = stat()
         guard lstat(path, &info) == 0 else { return FileTree(rootExists: false, nodes: [:]) }
         var nodes: [String: Node] = [:]
@@ -63,7 +63,7 @@ public struct FileTree: Hashable, Sendable {
 
     /// Writes the tree at `path`, which must not exist (its parent must). Nothing is written when the
     /// tree has no root.
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         guard rootExists else { return }
         guard mkdir(path, 0o700) == 0 else { throw FileTreeError(path: path, reason: "mkdir: errno \(errno)") }
         // Sorted, so every directory is made before what it holds.
@@ -87,7 +87,7 @@ public struct FileTree: Hashable, Sendable {
     }
 
     /// The paths whose node differs between the two trees (for a failure message).
-    public func differences(from other: FileTree) -> [String] {
+    package func differences(from other: FileTree) -> [String] {
         var paths = Set(nodes.keys).union(other.nodes.keys).filter { nodes[$0] != other.nodes[$0] }.sorted()
         if rootExists != other.rootExists { paths.insert("<App Group>", at: 0) }
         return paths
@@ -95,11 +95,11 @@ public struct FileTree: Hashable, Sendable {
 }
 
 /// A tree could not be read or written.
-public struct FileTreeError: Error, CustomStringConvertible {
+package struct FileTreeError: Error, CustomStringConvertible {
     /// The file or directory.
-    public let path: String
+    package let path: String
     /// What went wrong.
-    public let reason: String
+    package let reason: String
     /// The path and the reason.
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }

@@ -5,9 +5,9 @@ import Testing
 /// Runs `contacts-host` commands in this process through `HostTool.main(arguments:output:)`, with the
 /// test's App Group given as `--app-group=PATH` (it travels in the command's context, so these run side
 /// by side): for parsing and formatting, which need no process of their own.
-public enum InProcessHost {
+package enum InProcessHost {
     /// Runs `contacts-host arguments...` in `group` in process; the result has the shape of a process's.
-    public static func run(_ arguments: [String], in group: TemporaryAppGroup) async -> ProcessResult {
+    package static func run(_ arguments: [String], in group: TemporaryAppGroup) async -> ProcessResult {
         let output = CapturedOutput()
         let code = await HostTool.main(arguments: arguments + ["--app-group=" + group.path], output: output)
         return ProcessResult(exitCode: code, stdout: output.stdout, stderr: output.stderr)
@@ -15,7 +15,7 @@ public enum InProcessHost {
 
     /// Runs in process and requires success with an empty stderr; returns stdout without its final newline.
     @discardableResult
-    public static func succeed(
+    package static func succeed(
         _ arguments: [String], in group: TemporaryAppGroup, sourceLocation: SourceLocation = #_sourceLocation
     ) async -> String {
         let result = await run(arguments, in: group)

@@ -4,9 +4,9 @@ import Foundation
 /// `/* Begin ISA section */` per class, build files and file references on one line, everything
 /// else one key per line, a `/* name */` comment after each reference, strings quoted only when
 /// Xcode quotes them. Tests build fixture projects of every shape with it.
-public struct PBXProjWriter {
+package struct PBXProjWriter {
     /// A value in an object.
-    public indirect enum Value {
+    package indirect enum Value {
         /// A string (quoted when needed).
         case string(String)
         /// A reference to another object (written with its comment).
@@ -29,22 +29,22 @@ public struct PBXProjWriter {
     private var objects: [Object] = []
     private var counter = 0
     /// The object version written at the top (54 to 100 are what Xcode 12 to 26 write).
-    public var objectVersion = 77
+    package var objectVersion = 77
     /// The id of the `PBXProject` once `project(…)` is added.
-    public private(set) var rootID: String?
+    package private(set) var rootID: String?
 
-    public init(objectVersion: Int = 77) { self.objectVersion = objectVersion }
+    package init(objectVersion: Int = 77) { self.objectVersion = objectVersion }
 
     /// A new id (24 hex digits, as Xcode makes them), for an object added later with `add(id:…)`
     /// (an exception set names its target before the target exists).
-    public mutating func reserve() -> String {
+    package mutating func reserve() -> String {
         counter += 1
         return String(format: "5EED%020X", counter)
     }
 
     /// Adds an object of class `isa` (with the reserved `id`, or a new one) and returns its id.
     @discardableResult
-    public mutating func add(
+    package mutating func add(
         id reserved: String? = nil, _ isa: String, comment: String? = nil, _ fields: [(String, Value)]
     ) -> String {
         let id = reserved ?? reserve()
@@ -60,7 +60,7 @@ public struct PBXProjWriter {
     }
 
     /// Xcode's quoting: bare when only letters, digits and `_$./` (and not empty), quoted otherwise.
-    public static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         let bare =
             !text.isEmpty
             && text.unicodeScalars.allSatisfy { scalar in
@@ -106,7 +106,7 @@ public struct PBXProjWriter {
     }
 
     /// The file's text.
-    public var text: String {
+    package var text: String {
         var lines =
             "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tclasses = {\n\t};\n\tobjectVersion = \(objectVersion);\n\tobjects = {\n"
         let classes = Set(objects.map(\.isa)).sorted()

@@ -6,7 +6,7 @@ import Foundation
 /// `kill -9` keeps the page cache, so a crash test that kills the process only ever sees
 /// ``processKill``. The others are what a power cut can leave; each is a rule the ``CrashReplayer``
 /// applies to the recorded operations.
-public enum PersistenceModel: String, CaseIterable, Sendable, CustomStringConvertible {
+package enum PersistenceModel: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Everything issued so far is on disk (what a killed process leaves: the kernel still has it).
     case processKill = "process kill"
     /// Everything before the last operation, and only a prefix of the last write (a sector or a page
@@ -34,10 +34,10 @@ public enum PersistenceModel: String, CaseIterable, Sendable, CustomStringConver
     case writebackHoles = "writeback holes"
 
     /// The model's name.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// Whether a cut after the command's last operation must show the command's own change: true
     /// for every model except ``tornWrite`` (whose cut is inside the last write). An acknowledged
     /// command made its change durable before exiting 0, so no model may take it back then.
-    public var requiresCommandResultAtEnd: Bool { self != .tornWrite }
+    package var requiresCommandResultAtEnd: Bool { self != .tornWrite }
 }

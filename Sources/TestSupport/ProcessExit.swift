@@ -6,16 +6,16 @@ import Glibc
 ///
 /// Swift cannot call `pidfd_open` (a variadic syscall) and `waitpid` only works for children, so this
 /// checks `/proc` briefly; it is for waiting on a process already told to stop, never for synchronising.
-public enum ProcessExit {
+package enum ProcessExit {
     /// Whether `pid` is gone: no such process, or a zombie only waiting to be reaped.
-    public static func isGone(_ pid: pid_t) -> Bool {
+    package static func isGone(_ pid: pid_t) -> Bool {
         guard let state = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
         return state.contains(") Z ")
     }
 
     /// Waits up to `seconds` for `pid` to be gone; returns whether it is.
     @discardableResult
-    public static func waitUntilGone(_ pid: pid_t, seconds: Double = 10) -> Bool {
+    package static func waitUntilGone(_ pid: pid_t, seconds: Double = 10) -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(seconds)
         while clock.now < deadline {

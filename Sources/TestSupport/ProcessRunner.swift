@@ -2,41 +2,41 @@ import Foundation
 import Glibc
 
 /// The outcome of running a process to completion.
-public struct ProcessResult: Sendable, CustomStringConvertible {
+package struct ProcessResult: Sendable, CustomStringConvertible {
     /// The exit status (or, when a signal ended the process, the signal's number).
-    public let exitCode: Int32
+    package let exitCode: Int32
     /// Everything written to standard output.
-    public let stdout: String
+    package let stdout: String
     /// Everything written to standard error.
-    public let stderr: String
+    package let stderr: String
 
     /// A result with these parts (e.g. from a command run in process).
-    public init(exitCode: Int32, stdout: String, stderr: String) {
+    package init(exitCode: Int32, stdout: String, stderr: String) {
         self.exitCode = exitCode
         self.stdout = stdout
         self.stderr = stderr
     }
 
-    public var description: String {
+    package var description: String {
         "exit \(exitCode)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
     }
 
     /// stdout without the trailing newline.
-    public var output: String {
+    package var output: String {
         stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout
     }
 
     /// The non-empty lines of stderr.
-    public var stderrLines: [String] {
+    package var stderrLines: [String] {
         stderr.split(separator: "\n").map(String.init)
     }
 }
 
 /// Runs built executables the way a user would, capturing stdout, stderr and the exit code
 /// (swift-argument-parser's `AssertExecuteCommand` model).
-public enum ProcessRunner {
+package enum ProcessRunner {
     /// Runs `executable` with `arguments`; waits for it (and never leaves it running).
-    public static func run(
+    package static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, stdin: Data? = nil,
         currentDirectory: String? = nil
     ) throws -> ProcessResult {
@@ -75,7 +75,7 @@ public enum ProcessRunner {
     }
 
     /// Runs `contacts-host` with `arguments` in `group`.
-    public static func host(_ arguments: [String], in group: TemporaryAppGroup, stdin: Data? = nil) throws
+    package static func host(_ arguments: [String], in group: TemporaryAppGroup, stdin: Data? = nil) throws
         -> ProcessResult
     {
         try host(arguments, environment: group.environment, stdin: stdin)
@@ -83,7 +83,7 @@ public enum ProcessRunner {
 
     /// Runs `contacts-host` with `arguments` and `environment` (this process's when nil), e.g. one that
     /// names no App Group or adds variables to a `TemporaryAppGroup`'s.
-    public static func host(
+    package static func host(
         _ arguments: [String], environment: [String: String]? = nil, stdin: Data? = nil, currentDirectory: String? = nil
     ) throws -> ProcessResult {
         try run(

@@ -14,9 +14,9 @@ import Foundation
 ///     …
 /// }
 /// ```
-public enum PythonTestTools {
+package enum PythonTestTools {
     /// The outcome of running the installer once in this process.
-    public enum Availability: Sendable {
+    package enum Availability: Sendable {
         /// The virtual environment is ready; `python` is its interpreter.
         case installed(python: String)
         /// The installer failed; `reason` is what it said.
@@ -24,14 +24,14 @@ public enum PythonTestTools {
     }
 
     /// The repository root (this file is `Sources/TestSupport/PythonTestTools.swift`).
-    public static let repositoryRoot: String = {
+    package static let repositoryRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
     }()
 
     /// Runs the installer once per process (it is idempotent and serialises itself across processes).
-    public static let availability: Availability = {
+    package static let availability: Availability = {
         let script = repositoryRoot + "/Scripts/install-test-tools.sh"
         do {
             let result = try ProcessRunner.run("/bin/bash", [script])
@@ -47,14 +47,14 @@ public enum PythonTestTools {
 
     /// Whether a test that needs the tools should run: always under CI (so a missing install fails
     /// loudly there), elsewhere only when they could be installed.
-    public static var shouldRun: Bool {
+    package static var shouldRun: Bool {
         if ProcessInfo.processInfo.environment["CI"] != nil { return true }
         if case .installed = availability { return true }
         return false
     }
 
     /// The reason shown beside a skipped test (`Comment(rawValue: PythonTestTools.skipReason)`).
-    public static var skipReason: String {
+    package static var skipReason: String {
         if case .unavailable(let reason) = availability {
             return "Python test tools unavailable (set CI=1 to fail instead): \(reason)"
         }
@@ -62,7 +62,7 @@ public enum PythonTestTools {
     }
 
     /// The venv's `python3`, or an error carrying the installer's reason.
-    public static func python() throws -> String {
+    package static func python() throws -> String {
         switch availability {
         case .installed(let python): return python
         case .unavailable(let reason): throw PythonTestToolsError(reason: reason)
@@ -71,9 +71,9 @@ public enum PythonTestTools {
 }
 
 /// The Python test tools could not be installed.
-public struct PythonTestToolsError: Error, CustomStringConvertible {
+package struct PythonTestToolsError: Error, CustomStringConvertible {
     /// What the installer said.
-    public let reason: String
+    package let reason: String
     /// A one-line message naming the installer's reason.
-    public var description: String { "the Python test tools could not be installed: \(reason)" }
+    package var description: String { "the Python test tools could not be installed: \(reason)" }
 }

@@ -6,9 +6,9 @@ import Glibc
 /// Mounting needs root (or `CAP_SYS_ADMIN`). Where it is not permitted, `mount` returns nil with
 /// the reason, and the test skips with that reason — except under CI (`CI` set), where a skip
 /// would hide a real gap, so the test must fail instead (`requireOrSkip`).
-public final class ScratchFileSystem: @unchecked Sendable {
+package final class ScratchFileSystem: @unchecked Sendable {
     /// The mount point (also a fine App Group directory: mode 0700, owned by this user).
-    public let path: String
+    package let path: String
     private var mounted = true
 
     private init(path: String) {
@@ -18,7 +18,7 @@ public final class ScratchFileSystem: @unchecked Sendable {
     /// Mounts a `tmpfs` of `bytes` (rounded up to pages) on a new temporary directory.
     ///
     /// - Returns: the file system, or the reason mounting was not possible.
-    public static func mount(bytes: Int) -> Result<ScratchFileSystem, MountRefused> {
+    package static func mount(bytes: Int) -> Result<ScratchFileSystem, MountRefused> {
         var template = Array((NSTemporaryDirectory() + "/cps-mnt-XXXXXX").utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             return .failure(MountRefused(reason: "mkdtemp failed: \(String(cString: strerror(errno)))"))
@@ -34,7 +34,7 @@ public final class ScratchFileSystem: @unchecked Sendable {
     }
 
     /// Mounts one, or returns nil after recording why (a skip outside CI; a failure under CI).
-    public static func requireOrSkip(bytes: Int) throws -> ScratchFileSystem? {
+    package static func requireOrSkip(bytes: Int) throws -> ScratchFileSystem? {
         switch mount(bytes: bytes) {
         case .success(let fileSystem):
             return fileSystem
@@ -49,21 +49,21 @@ public final class ScratchFileSystem: @unchecked Sendable {
 
     /// Why a mount (or remount) was refused. Tests do not use `.enabled(if:)` for this on purpose:
     /// under CI a refused mount must fail, not disappear.
-    public struct MountRefused: Error, CustomStringConvertible {
+    package struct MountRefused: Error, CustomStringConvertible {
         /// Why.
-        public let reason: String
-        public var description: String { reason }
+        package let reason: String
+        package var description: String { reason }
     }
 
     /// Makes the file system read-only (`mount -o remount,ro`).
-    public func makeReadOnly() throws {
+    package func makeReadOnly() throws {
         guard Glibc.mount("tmpfs", path, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), nil) == 0 else {
             throw MountRefused(reason: "remount read-only failed: \(String(cString: strerror(errno)))")
         }
     }
 
     /// Makes it writable again.
-    public func makeWritable() throws {
+    package func makeWritable() throws {
         guard Glibc.mount("tmpfs", path, "tmpfs", UInt(MS_REMOUNT), nil) == 0 else {
             throw MountRefused(reason: "remount read-write failed: \(String(cString: strerror(errno)))")
         }
@@ -71,7 +71,7 @@ public final class ScratchFileSystem: @unchecked Sendable {
 
     /// Fills the file system with a filler file, leaving about `leaving` bytes free; returns the filler's path.
     @discardableResult
-    public func fill(leaving: Int = 0) throws -> String {
+    package func fill(leaving: Int = 0) throws -> String {
         let filler = path + "/.filler"
         let fd = open(filler, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
@@ -90,12 +90,12 @@ public final class ScratchFileSystem: @unchecked Sendable {
     }
 
     /// Frees the space taken by `fill`.
-    public func unfill() {
+    package func unfill() {
         unlink(path + "/.filler")
     }
 
     /// Unmounts (lazily, so an open descriptor cannot keep it) and removes the mount point.
-    public func unmount() {
+    package func unmount() {
         guard mounted else { return }
         mounted = false
         _ = umount2(path, Int32(MNT_DETACH))

@@ -211,8 +211,8 @@ struct SimulatedFileSystem {
 }
 
 /// The recorded operations do not fit the tree they are replayed on.
-public struct ReplayError: Error, CustomStringConvertible {
+package struct ReplayError: Error, CustomStringConvertible {
     /// What did not fit.
-    public let description: String
+    package let description: String
     init(_ description: String) { self.description = description }
 }

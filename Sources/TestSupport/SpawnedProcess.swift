@@ -3,13 +3,13 @@ import Glibc
 
 /// A child process started with `posix_spawn` and reaped with `waitpid`, for tests that stop
 /// (SIGSTOP) their children: Foundation's `Process` does not cope with a stopped child.
-public final class SpawnedProcess: @unchecked Sendable {
+package final class SpawnedProcess: @unchecked Sendable {
     /// The child's pid.
-    public let pid: pid_t
+    package let pid: pid_t
     private var status: Int32?
 
     /// Starts `arguments[0]` with `arguments`; stdin, stdout and stderr are /dev/null unless paths are given.
-    public init(
+    package init(
         _ arguments: [String], environment: [String: String]? = nil, stdout: String = "/dev/null",
         stderr: String = "/dev/null"
     ) throws {
@@ -40,7 +40,7 @@ public final class SpawnedProcess: @unchecked Sendable {
 
     /// Waits for the child to exit; returns the raw wait status.
     @discardableResult
-    public func wait() -> Int32 {
+    package func wait() -> Int32 {
         if let status { return status }
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
@@ -49,13 +49,13 @@ public final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// The exit code, or nil when a signal ended it.
-    public var exitCode: Int32? {
+    package var exitCode: Int32? {
         let raw = wait()
         return raw & 0x7f == 0 ? (raw >> 8) & 0xff : nil
     }
 
     /// Kills (SIGKILL, after SIGCONT) and reaps the child if it still runs.
-    public func kill() {
+    package func kill() {
         guard status == nil else { return }
         Glibc.kill(pid, SIGCONT)
         Glibc.kill(pid, SIGKILL)

@@ -6,28 +6,28 @@ import Foundation
 ///
 /// `-xx` prints every byte of every string (paths included) as `\xNN`, so no quote, comma or bracket
 /// inside a string can confuse the argument splitter below.
-public struct StraceCall: Sendable {
+package struct StraceCall: Sendable {
     /// The thread that made the call.
-    public let thread: Int
+    package let thread: Int
     /// The system call's name (`openat`, `pwrite64`, …).
-    public let name: String
+    package let name: String
     /// The top-level arguments, as printed.
-    public let arguments: [String]
+    package let arguments: [String]
     /// What it returned, as printed (`3</path>`, `0`, `-1 ENOENT (No such file or directory)`).
-    public let result: String
+    package let result: String
     /// The whole joined line, for error messages.
-    public let line: String
+    package let line: String
 
     /// The numeric return value (nil for `?`), without its `-y` path annotation.
-    public var returnValue: Int? {
+    package var returnValue: Int? {
         Int(result.prefix { $0 == "-" || $0.isNumber })
     }
 
     /// Whether the call succeeded (a failed call changed nothing).
-    public var succeeded: Bool { (returnValue ?? -1) >= 0 }
+    package var succeeded: Bool { (returnValue ?? -1) >= 0 }
 
     /// Splits a log into its calls, in completion order. Signal and exit lines are dropped.
-    public static func parse(_ log: String) throws -> [StraceCall] {
+    package static func parse(_ log: String) throws -> [StraceCall] {
         var pending: [Int: String] = [:]
         var calls: [StraceCall] = []
         for rawLine in log.split(separator: "\n", omittingEmptySubsequences: true) {
@@ -110,7 +110,7 @@ public struct StraceCall: Sendable {
     }
 
     /// The bytes of a printed string argument (`"\x2f\x74"`); throws when strace cut it short (`"…"...`).
-    public static func bytes(ofString argument: String, line: String) throws -> [UInt8] {
+    package static func bytes(ofString argument: String, line: String) throws -> [UInt8] {
         guard argument.hasPrefix("\"") else { throw StraceLogError(line: line, reason: "not a string: \(argument)") }
         if argument.hasSuffix("...") {
             throw StraceLogError(line: line, reason: "strace cut a string short (raise its -s limit)")
@@ -158,7 +158,7 @@ public struct StraceCall: Sendable {
     }
 
     /// The descriptor number and the `-y` path of a descriptor argument (`7</tmp/x>`, `AT_FDCWD</tmp>`).
-    public static func descriptor(_ argument: String, line: String) throws -> (number: Int?, path: String?) {
+    package static func descriptor(_ argument: String, line: String) throws -> (number: Int?, path: String?) {
         guard let open = argument.firstIndex(of: "<"), argument.hasSuffix(">") else {
             return (Int(argument), nil)
         }
@@ -170,11 +170,11 @@ public struct StraceCall: Sendable {
 }
 
 /// A line of an strace log the recorder could not read.
-public struct StraceLogError: Error, CustomStringConvertible {
+package struct StraceLogError: Error, CustomStringConvertible {
     /// The line, as strace wrote it.
-    public let line: String
+    package let line: String
     /// What was wrong with it.
-    public let reason: String
+    package let reason: String
     /// The reason and the start of the line.
-    public var description: String { "strace log: \(reason): \(line.prefix(300))" }
+    package var description: String { "strace log: \(reason): \(line.prefix(300))" }
 }

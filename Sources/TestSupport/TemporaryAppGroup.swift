@@ -6,14 +6,14 @@ import Glibc
 /// A fresh App Group directory for one test, removed (with any provider it started stopped) by `cleanUp()`.
 ///
 /// Every test uses its own, so tests can run in parallel and leave nothing behind.
-public final class TemporaryAppGroup: @unchecked Sendable {
+package final class TemporaryAppGroup: @unchecked Sendable {
     /// The directory.
-    public let path: String
+    package let path: String
     /// As an `AppGroup`.
-    public var appGroup: AppGroup { AppGroup(path: path) }
+    package var appGroup: AppGroup { AppGroup(path: path) }
 
     /// Creates `/tmp/cps-test-XXXXXX` (mode 0700), or `<parent>/cps-test-XXXXXX` (e.g. on a `ScratchFileSystem`).
-    public init(inside parent: String = NSTemporaryDirectory()) {
+    package init(inside parent: String = NSTemporaryDirectory()) {
         var template = Array((parent + "/cps-test-XXXXXX").utf8CString)
         let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(created != nil, "mkdtemp failed: \(errno)")
@@ -21,7 +21,7 @@ public final class TemporaryAppGroup: @unchecked Sendable {
     }
 
     /// The environment for processes that should use this App Group.
-    public var environment: [String: String] {
+    package var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment[AppGroup.environmentVariable] = path
         environment["OSLOG_DISABLE"] = "1"
@@ -29,12 +29,12 @@ public final class TemporaryAppGroup: @unchecked Sendable {
     }
 
     /// The running provider's pid for `domain`, if any.
-    public func providerPID(domain: String = "defaultDomain") -> pid_t? {
+    package func providerPID(domain: String = "defaultDomain") -> pid_t? {
         Self.providerPID(appGroupPath: path, domain: domain)
     }
 
     /// The running provider's pid for `domain` in the App Group at `appGroupPath`, if any.
-    public static func providerPID(appGroupPath: String, domain: String = "defaultDomain") -> pid_t? {
+    package static func providerPID(appGroupPath: String, domain: String = "defaultDomain") -> pid_t? {
         let lockPath = appGroupPath + "/run/\(domain)/provider.lock"
         guard let lock = try? FileLock(path: lockPath) else { return nil }
         if (try? lock.tryLock(.shared)) == true {
@@ -48,7 +48,7 @@ public final class TemporaryAppGroup: @unchecked Sendable {
     ///
     /// - Returns: whether a provider had to be stopped (tests that expect none can assert on it).
     @discardableResult
-    public func cleanUp() -> Bool {
+    package func cleanUp() -> Bool {
         let stopped = Self.stopProviders(inAppGroup: path)
         try? FileManager.default.removeItem(atPath: path)
         return stopped
@@ -59,7 +59,7 @@ public final class TemporaryAppGroup: @unchecked Sendable {
     /// launcher tagged for a domain under that directory (children a provider forked, ones that
     /// ignore SIGTERM); returns whether anything had to be stopped.
     @discardableResult
-    public static func stopProviders(inAppGroup appGroupPath: String) -> Bool {
+    package static func stopProviders(inAppGroup appGroupPath: String) -> Bool {
         var stopped = false
         let runDirectory = appGroupPath + "/run"
         let domains = (try? FileManager.default.contentsOfDirectory(atPath: runDirectory)) ?? []

@@ -8,7 +8,7 @@ import Foundation
 ///   - body: the test, given the App Group.
 /// - Returns: what `body` returns.
 @discardableResult
-public func withTemporaryAppGroup<Result>(
+package func withTemporaryAppGroup<Result>(
     inside parent: String = NSTemporaryDirectory(), _ body: (TemporaryAppGroup) throws -> Result
 ) rethrows -> Result {
     let group = TemporaryAppGroup(inside: parent)
@@ -27,7 +27,7 @@ public func withTemporaryAppGroup<Result>(
 ///   - body: the test, given the App Group.
 /// - Returns: what `body` returns.
 @discardableResult
-public func withTemporaryAppGroup<Result>(
+package func withTemporaryAppGroup<Result>(
     inside parent: String = NSTemporaryDirectory(), isolation: isolated (any Actor)? = #isolation,
     _ body: (TemporaryAppGroup) async throws -> Result
 ) async rethrows -> Result {
@@ -42,7 +42,7 @@ public func withTemporaryAppGroup<Result>(
 /// - Parameter body: the test, given the two App Groups.
 /// - Returns: what `body` returns.
 @discardableResult
-public func withTemporaryAppGroups<Result>(
+package func withTemporaryAppGroups<Result>(
     _ body: (TemporaryAppGroup, TemporaryAppGroup) throws -> Result
 ) rethrows -> Result {
     try withTemporaryAppGroup { first in
@@ -60,7 +60,7 @@ public func withTemporaryAppGroups<Result>(
 ///   - body: the test, given the two App Groups.
 /// - Returns: what `body` returns.
 @discardableResult
-public func withTemporaryAppGroups<Result>(
+package func withTemporaryAppGroups<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (TemporaryAppGroup, TemporaryAppGroup) async throws -> Result
 ) async rethrows -> Result {
@@ -81,7 +81,7 @@ public func withTemporaryAppGroups<Result>(
 /// - Parameters:
 ///   - bytes: the file system's size.
 ///   - body: the test, given the App Group and its file system.
-public func withTemporaryAppGroup(
+package func withTemporaryAppGroup(
     onScratchFileSystemOf bytes: Int, _ body: (TemporaryAppGroup, ScratchFileSystem) throws -> Void
 ) throws {
     guard let disk = try ScratchFileSystem.requireOrSkip(bytes: bytes) else { return }

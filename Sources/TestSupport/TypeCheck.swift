@@ -3,21 +3,21 @@ import Foundation
 /// Type-checks a Swift source file against this package's built modules (the Apple-shaped surface a
 /// provider imports), the way a provider target would compile it: the negative compile tests use it
 /// to show that what Xcode refuses is refused here too, with the same error.
-public enum TypeCheck {
+package enum TypeCheck {
     /// The errors `swiftc -typecheck` reports for `source`, each line as the compiler prints it.
     ///
     /// - Parameters:
     ///   - source: The file's text.
     ///   - swiftVersion: The language mode (`6` or `5`).
     ///   - upcomingFeatures: Upcoming features to enable (e.g. `MemberImportVisibility`).
-    public static func errors(_ source: String, swiftVersion: String = "6", upcomingFeatures: [String] = []) throws
+    package static func errors(_ source: String, swiftVersion: String = "6", upcomingFeatures: [String] = []) throws
         -> [String]
     {
         try errors(files: [source], swiftVersion: swiftVersion, upcomingFeatures: upcomingFeatures)
     }
 
     /// The errors of one target made of `files` (so one file can import a module another file does not).
-    public static func errors(files: [String], swiftVersion: String = "6", upcomingFeatures: [String] = []) throws
+    package static func errors(files: [String], swiftVersion: String = "6", upcomingFeatures: [String] = []) throws
         -> [String]
     {
         let directory = NSTemporaryDirectory() + "cps-typecheck-\(UUID().uuidString)"

@@ -3,38 +3,38 @@ import Foundation
 /// An Xcode project written for a test, file by file, as Xcode writes it (see `PBXProjWriter`):
 /// classic groups and file references, synchronized folders with exception sets, targets with
 /// Debug and Release configurations, Swift package references.
-public struct XcodeFixture {
+package struct XcodeFixture {
     /// The project's name (`NAME.xcodeproj`).
-    public let name: String
+    package let name: String
     /// The pbxproj being built.
-    public var pbxproj: PBXProjWriter
+    package var pbxproj: PBXProjWriter
     /// Files of the project's folder, by path relative to it (written by `write(to:)`).
-    public var files: [String: Data] = [:]
+    package var files: [String: Data] = [:]
     /// Children of the main group.
-    public var mainGroupChildren: [String] = []
+    package var mainGroupChildren: [String] = []
     /// The project's own build settings (Debug and Release).
-    public var projectSettings: [(String, PBXProjWriter.Value)] = [
+    package var projectSettings: [(String, PBXProjWriter.Value)] = [
         ("SWIFT_ACTIVE_COMPILATION_CONDITIONS", .string("DEBUG $(inherited)")), ("SDKROOT", .string("iphoneos")),
     ]
     /// The project's configurations' `baseConfigurationReference` (an `.xcconfig` file reference id).
-    public var projectConfigurationFile: String?
+    package var projectConfigurationFile: String?
     /// Swift package references of the project.
-    public var packageReferences: [String] = []
+    package var packageReferences: [String] = []
     private var targets: [String] = []
 
     /// A project named `name`, written with `objectVersion`.
-    public init(name: String, objectVersion: Int = 77) {
+    package init(name: String, objectVersion: Int = 77) {
         self.name = name
         pbxproj = PBXProjWriter(objectVersion: objectVersion)
     }
 
     /// Adds a file with `contents` at `path` (relative to the project folder).
-    public mutating func file(_ path: String, _ contents: String) {
+    package mutating func file(_ path: String, _ contents: String) {
         files[path] = Data(contents.utf8)
     }
 
     /// A `PBXFileReference` (path relative to its group unless `sourceTree` says otherwise).
-    public mutating func fileReference(_ path: String, sourceTree: String = "<group>", name: String? = nil) -> String {
+    package mutating func fileReference(_ path: String, sourceTree: String = "<group>", name: String? = nil) -> String {
         let type: String
         switch (path as NSString).pathExtension {
         case "swift": type = "sourcecode.swift"
@@ -51,7 +51,7 @@ public struct XcodeFixture {
     }
 
     /// A classic `PBXGroup` holding `children`, with a folder `path` (or only a `name`).
-    public mutating func group(_ path: String?, name: String? = nil, children: [String]) -> String {
+    package mutating func group(_ path: String?, name: String? = nil, children: [String]) -> String {
         var fields: [(String, PBXProjWriter.Value)] = [("children", .references(children))]
         if let name { fields.append(("name", .string(name))) }
         if let path { fields.append(("path", .string(path))) }
@@ -60,7 +60,7 @@ public struct XcodeFixture {
     }
 
     /// A `PBXFileSystemSynchronizedRootGroup` for folder `path`, with exception sets `exceptions`.
-    public mutating func synchronizedFolder(_ path: String, exceptions: [String] = []) -> String {
+    package mutating func synchronizedFolder(_ path: String, exceptions: [String] = []) -> String {
         var fields: [(String, PBXProjWriter.Value)] = []
         if !exceptions.isEmpty { fields.append(("exceptions", .references(exceptions))) }
         fields += [("path", .string(path)), ("sourceTree", .string("<group>"))]
@@ -69,7 +69,7 @@ public struct XcodeFixture {
 
     /// A `PBXFileSystemSynchronizedBuildFileExceptionSet`: `files` of a folder, for `target` (an id
     /// from `pbxproj.reserve()`): removed if the target owns the folder, added if it does not.
-    public mutating func exceptionSet(folder: String, target: String, targetName: String, files: [String]) -> String {
+    package mutating func exceptionSet(folder: String, target: String, targetName: String, files: [String]) -> String {
         pbxproj.add(
             "PBXFileSystemSynchronizedBuildFileExceptionSet",
             comment: "Exceptions for \"\(folder)\" folder in \"\(targetName)\" target",
@@ -81,7 +81,7 @@ public struct XcodeFixture {
     /// `configurationFile`, if any), and package products `packages` (`XCSwiftPackageProductDependency`
     /// ids). `id` may be reserved beforehand.
     @discardableResult
-    public mutating func target(
+    package mutating func target(
         id: String? = nil, _ name: String, productType: String, sources: [String] = [],
         synchronizedFolders: [String] = [], settings: [(String, PBXProjWriter.Value)] = [], packages: [String] = [],
         configurationFile: String? = nil
@@ -127,7 +127,7 @@ public struct XcodeFixture {
     }
 
     /// An `XCRemoteSwiftPackageReference` at `url` (up to the next major of `version`) and a product of it.
-    public mutating func remotePackage(_ url: String, version: String, product: String) -> (
+    package mutating func remotePackage(_ url: String, version: String, product: String) -> (
         reference: String, product: String
     ) {
         let reference = pbxproj.add(
@@ -145,7 +145,7 @@ public struct XcodeFixture {
     }
 
     /// An `XCLocalSwiftPackageReference` at `relativePath` and a product of it.
-    public mutating func localPackage(_ relativePath: String, product: String) -> String {
+    package mutating func localPackage(_ relativePath: String, product: String) -> String {
         let reference = pbxproj.add(
             "XCLocalSwiftPackageReference", comment: "XCLocalSwiftPackageReference \"\(relativePath)\"",
             [("relativePath", .string(relativePath))])
@@ -160,7 +160,7 @@ public struct XcodeFixture {
     }
 
     /// The finished pbxproj text (adds the main group, the project's configurations and the `PBXProject`).
-    public mutating func pbxprojText() -> String {
+    package mutating func pbxprojText() -> String {
         if pbxproj.rootID == nil {
             let main = pbxproj.add(
                 "PBXGroup", [("children", .references(mainGroupChildren)), ("sourceTree", .string("<group>"))])
@@ -193,7 +193,7 @@ public struct XcodeFixture {
 
     /// Writes the project folder into `directory`; returns the `.xcodeproj` path.
     @discardableResult
-    public mutating func write(to directory: String) throws -> String {
+    package mutating func write(to directory: String) throws -> String {
         let bundle = directory + "/\(name).xcodeproj"
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
         try Data(pbxprojText().utf8).write(to: URL(fileURLWithPath: bundle + "/project.pbxproj"))
@@ -208,7 +208,7 @@ public struct XcodeFixture {
 
     /// An extension's Info.plist declaring `point` the ExtensionKit way (`EXAppExtensionAttributes`),
     /// or the NSExtension way.
-    public static func infoPlist(extensionPoint point: String, extensionKit: Bool = true) -> String {
+    package static func infoPlist(extensionPoint point: String, extensionKit: Bool = true) -> String {
         let key = extensionKit ? "EXAppExtensionAttributes" : "NSExtension"
         let pointKey = extensionKit ? "EXExtensionPointIdentifier" : "NSExtensionPointIdentifier"
         return """
@@ -228,7 +228,7 @@ public struct XcodeFixture {
     }
 
     /// An entitlements file granting the App Groups `groups`.
-    public static func entitlements(appGroups groups: [String]) -> String {
+    package static func entitlements(appGroups groups: [String]) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -245,9 +245,9 @@ public struct XcodeFixture {
     }
 
     /// The Contact Provider extension point.
-    public static let contactProviderPoint = "com.apple.contact.provider.extension"
+    package static let contactProviderPoint = "com.apple.contact.provider.extension"
     /// ExtensionKit's product type (Xcode 16's Contact Provider template).
-    public static let extensionKitProduct = "com.apple.product-type.extensionkit-extension"
+    package static let extensionKitProduct = "com.apple.product-type.extensionkit-extension"
     /// The NSExtension product type (widgets, App Intents, older templates).
-    public static let appExtensionProduct = "com.apple.product-type.app-extension"
+    package static let appExtensionProduct = "com.apple.product-type.app-extension"
 }

@@ -1,40 +1,40 @@
 import Foundation
 
 /// The fixture Xcode projects the Xcode-project tests read, build and sync.
-public enum XcodeFixtures {
+package enum XcodeFixtures {
     /// This repository's root.
-    public static var repositoryRoot: String {
+    package static var repositoryRoot: String {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
     }
 
     /// The vendored real project (0xWDG/ContactProviderDemo, see its PROVENANCE).
-    public static var contactProviderDemo: String {
+    package static var contactProviderDemo: String {
         repositoryRoot + "/Tests/Fixtures/XcodeProjects/ContactProviderDemo"
     }
 
     /// The App Group the template provider's model (the seed's `ContactItemDatabase`) asks for.
-    public static let templateGroup = "group.nl.wesleydegroot.contactproviderdemo"
+    package static let templateGroup = "group.nl.wesleydegroot.contactproviderdemo"
 
     /// A file of `Examples/template-provider` (the Xcode template's provider, links followed).
-    public static func templateFile(_ name: String) throws -> String {
+    package static func templateFile(_ name: String) throws -> String {
         let path = repositoryRoot + "/Examples/template-provider/" + name
         return try String(contentsOfFile: (path as NSString).resolvingSymlinksInPath, encoding: .utf8)
     }
 
     /// Names in the two-provider project.
-    public enum TwoProviders {
+    package enum TwoProviders {
         /// The classic-groups target, Swift 5.
-        public static let classic = "Classic Provider: Swift 5"
+        package static let classic = "Classic Provider: Swift 5"
         /// The synchronized-folder target, Swift 6 with `MemberImportVisibility`.
-        public static let synced = "Synced Provider ü"
+        package static let synced = "Synced Provider ü"
         /// Its folder (non-ASCII).
-        public static let syncedFolder = "Synced Provider ü"
+        package static let syncedFolder = "Synced Provider ü"
         /// The classic target's folder (a space and a colon).
-        public static let classicFolder = "Classic Provider: Swift 5"
+        package static let classicFolder = "Classic Provider: Swift 5"
         /// The model file both extensions and the app compile (inside the app's synchronized folder).
-        public static let sharedModel = "Contacts App/Shared Model: Data/ContactItemDatabase.swift"
+        package static let sharedModel = "Contacts App/Shared Model: Data/ContactItemDatabase.swift"
     }
 
     /// A project as Xcode 16 writes one that has grown over time: an app (synchronized folder, Swift
@@ -44,7 +44,7 @@ public enum XcodeFixtures {
     /// Info.plist and add the app's model file), and a widget extension. Both providers are the
     /// Xcode template's (`Examples/template-provider`), sharing the app's model file; each has a file
     /// that fails to compile unless its own settings reached the compiler.
-    public static func twoProviders(objectVersion: Int = 77) throws -> XcodeFixture {
+    package static func twoProviders(objectVersion: Int = 77) throws -> XcodeFixture {
         typealias Names = TwoProviders
         var fixture = XcodeFixture(name: "Two Providers", objectVersion: objectVersion)
         let provider = try templateFile("Provider.swift")
@@ -148,7 +148,7 @@ public enum XcodeFixtures {
 
     /// Every regular file and link under `directory` with its bytes (links as their target), for
     /// checking a project tree is byte-for-byte unchanged.
-    public static func snapshot(_ directory: String) throws -> [String: Data] {
+    package static func snapshot(_ directory: String) throws -> [String: Data] {
         var result: [String: Data] = [:]
         guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return result }
         while let relative = enumerator.nextObject() as? String {

@@ -3,15 +3,15 @@ import CommandLineToolkit
 import Foundation
 
 /// What a command needs to run.
-public final class CommandContext {
+package final class CommandContext {
     /// Where results and diagnostics go.
-    public let output: CommandOutput
+    package let output: CommandOutput
     /// The App Group in use.
-    public let appGroup: AppGroup
+    package let appGroup: AppGroup
     /// Where the choice of `appGroup` came from (flag, environment, default).
-    public let appGroupSource: AppGroup.Source
+    package let appGroupSource: AppGroup.Source
 
-    public init(output: CommandOutput, appGroup: AppGroup, appGroupSource: AppGroup.Source = .flag) {
+    package init(output: CommandOutput, appGroup: AppGroup, appGroupSource: AppGroup.Source = .flag) {
         self.output = output
         self.appGroup = appGroup
         self.appGroupSource = appGroupSource
@@ -19,26 +19,26 @@ public final class CommandContext {
 }
 
 /// A failure of the operation itself (exit code 1), as opposed to a usage error (exit code 2).
-public struct CommandFailure: Error, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct CommandFailure: Error, CustomStringConvertible {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }
 
 /// One exit status a command documents in its help.
-public struct ExitCodeHelp: Sendable {
+package struct ExitCodeHelp: Sendable {
     /// The status.
-    public let code: Int32
+    package let code: Int32
     /// What it means for this command.
-    public let meaning: String
+    package let meaning: String
 
-    public init(_ code: Int32, _ meaning: String) {
+    package init(_ code: Int32, _ meaning: String) {
         self.code = code
         self.meaning = meaning
     }
 
     /// What every command's exit statuses mean unless it says otherwise.
-    public static let standard: [ExitCodeHelp] = [
+    package static let standard: [ExitCodeHelp] = [
         ExitCodeHelp(0, "success"),
         ExitCodeHelp(1, "the operation failed (the message says what was, and was not, written)"),
         ExitCodeHelp(2, "usage error: nothing was run"),
@@ -49,29 +49,29 @@ public struct ExitCodeHelp: Sendable {
 ///
 /// The list of commands (`HostTool.commands`) is the single source of the tool's help, its
 /// "did you mean" suggestions and its shell completion scripts.
-public struct Command: Sendable {
+package struct Command: Sendable {
     /// The words that select it (`["list"]`, `["system", "list"]`).
-    public let name: [String]
+    package let name: [String]
     /// One line for the command list.
-    public let summary: String
+    package let summary: String
     /// Longer help, shown by `--help`.
-    public let discussion: String
+    package let discussion: String
     /// Options.
-    public let options: [OptionSpec]
+    package let options: [OptionSpec]
     /// Positional arguments.
-    public let positional: PositionalSpec
+    package let positional: PositionalSpec
     /// Complete command lines shown under EXAMPLES (a generic one is shown when empty).
-    public let examples: [String]
+    package let examples: [String]
     /// Environment variables the command reads besides the App Group's (names from `HelpFormatter.environmentVariables`).
-    public let environment: [String]
+    package let environment: [String]
     /// The exit statuses it documents.
-    public let exitCodes: [ExitCodeHelp]
+    package let exitCodes: [ExitCodeHelp]
     /// Validates values (beyond the parser's checks) before anything runs; throws `UsageError`.
-    public let validate: @Sendable (ParsedArguments) throws -> Void
+    package let validate: @Sendable (ParsedArguments) throws -> Void
     /// Runs the command; returns the exit code.
-    public let run: @Sendable (ParsedArguments, CommandContext) async throws -> Int32
+    package let run: @Sendable (ParsedArguments, CommandContext) async throws -> Int32
 
-    public init(
+    package init(
         _ name: [String], summary: String, discussion: String = "", options: [any OptionDeclaration] = [],
         positional: PositionalSpec = .none, examples: [String] = [], environment: [String] = [],
         exitCodes: [ExitCodeHelp] = ExitCodeHelp.standard,
@@ -91,5 +91,5 @@ public struct Command: Sendable {
     }
 
     /// The command's help text (`contacts-host help NAME`, `NAME --help`).
-    public var help: String { HelpFormatter.help(for: self) }
+    package var help: String { HelpFormatter.help(for: self) }
 }

@@ -3,16 +3,16 @@ import Foundation
 import Glibc
 
 /// Where a command writes: results on stdout, diagnostics on stderr.
-public protocol CommandOutput: AnyObject {
+package protocol CommandOutput: AnyObject {
     func out(_ text: String)
     func err(_ text: String)
 }
 
 /// The process's standard streams.
-public final class StandardOutput: CommandOutput {
-    public init() {}
+package final class StandardOutput: CommandOutput {
+    package init() {}
 
-    public func out(_ text: String) {
+    package func out(_ text: String) {
         let code = Self.write(text + "\n", to: STDOUT_FILENO)
         if code == EPIPE {
             // The reader went away (`contacts-host list | head -1`): end quietly, as SIGPIPE would have
@@ -27,7 +27,7 @@ public final class StandardOutput: CommandOutput {
         }
     }
 
-    public func err(_ text: String) {
+    package func err(_ text: String) {
         _ = Self.write(text + "\n", to: STDERR_FILENO)
     }
 
@@ -50,12 +50,12 @@ public final class StandardOutput: CommandOutput {
 }
 
 /// Captures output in memory (tests).
-public final class CapturedOutput: CommandOutput {
-    public private(set) var stdout = ""
-    public private(set) var stderr = ""
+package final class CapturedOutput: CommandOutput {
+    package private(set) var stdout = ""
+    package private(set) var stderr = ""
 
-    public init() {}
+    package init() {}
 
-    public func out(_ text: String) { stdout += text + "\n" }
-    public func err(_ text: String) { stderr += text + "\n" }
+    package func out(_ text: String) { stdout += text + "\n" }
+    package func err(_ text: String) { stderr += text + "\n" }
 }

@@ -5,12 +5,12 @@ import Foundation
 
 /// `contacts-host --generate-completion-script SHELL`: completion scripts for bash, zsh and fish,
 /// generated from the command table so every command and option (and new ones) is completed.
-public enum CompletionScripts {
+package enum CompletionScripts {
     /// The shells a script can be generated for.
-    public static let shells = ["bash", "zsh", "fish"]
+    package static let shells = ["bash", "zsh", "fish"]
 
     /// The script for `shell`, or nil for an unknown shell.
-    public static func script(for shell: String, commands: [Command]) -> String? {
+    package static func script(for shell: String, commands: [Command]) -> String? {
         switch shell {
         case "bash": bash(commands)
         case "zsh": zsh(commands)

@@ -4,9 +4,9 @@ import ContactProviderSystem
 import Foundation
 
 /// Renders the tool's, a command group's and a command's help from the command table.
-public enum HelpFormatter {
+package enum HelpFormatter {
     /// Every environment variable a command may list, with what it does.
-    public static let environmentVariables: [String: String] = [
+    package static let environmentVariables: [String: String] = [
         AppGroup.environmentVariable: "The App Group directory when --app-group is not given.",
         "XDG_DATA_HOME":
             "With HOME, places the default App Group ($XDG_DATA_HOME/contact-provider-simulator/AppGroup).",
@@ -41,7 +41,7 @@ public enum HelpFormatter {
     ]
 
     /// `contacts-host --help`.
-    public static func toolHelp(_ commands: [Command]) -> String {
+    package static func toolHelp(_ commands: [Command]) -> String {
         var text = """
             USAGE: contacts-host [--app-group DIR] <command> [options]
 
@@ -61,7 +61,7 @@ public enum HelpFormatter {
     }
 
     /// `contacts-host system --help`: the subcommands of a group.
-    public static func groupHelp(_ group: String, _ commands: [Command]) -> String {
+    package static func groupHelp(_ group: String, _ commands: [Command]) -> String {
         let members = commands.filter { $0.name.count > 1 && $0.name[0] == group }
         var text = "USAGE: contacts-host \(group) <subcommand> [options]\n\nSUBCOMMANDS:\n"
         for command in members {
@@ -73,7 +73,7 @@ public enum HelpFormatter {
     }
 
     /// `contacts-host help COMMAND`, `COMMAND --help`.
-    public static func help(for command: Command) -> String {
+    package static func help(for command: Command) -> String {
         let name = command.name.joined(separator: " ")
         var text = usage(for: command) + "\n\n" + command.summary + "\n"
         if !command.discussion.isEmpty { text += "\n" + command.discussion + "\n" }
@@ -87,7 +87,7 @@ public enum HelpFormatter {
     }
 
     /// `USAGE: contacts-host NAME --required X [--optional Y] [ARG...]`, wrapped at 100 columns.
-    public static func usage(for command: Command) -> String {
+    package static func usage(for command: Command) -> String {
         let prefix = "USAGE: contacts-host \(command.name.joined(separator: " "))"
         var words = command.options.map { $0.required ? $0.synopsis : "[\($0.synopsis)]" }
         let positional = command.positional

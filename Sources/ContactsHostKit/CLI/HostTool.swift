@@ -7,9 +7,9 @@ import Foundation
 ///
 /// The executable is a thin shell: `HostTool.main(arguments:)` does everything, so tests can run
 /// commands in-process as well as through the built binary.
-public enum HostTool {
+package enum HostTool {
     /// Every command, in help order.
-    public static var commands: [Command] {
+    package static var commands: [Command] {
         ContactCommands.all + [GenerateCommand.command] + SystemCommands.all + InteropCommands.all + CardDAVCommands.all
             + [
                 StepCommand.command, LogCommand.command, ConformanceCommand.command, PackageCommand.command,
@@ -19,13 +19,13 @@ public enum HostTool {
     }
 
     /// The tool's help.
-    public static var help: String { HelpFormatter.toolHelp(commands) }
+    package static var help: String { HelpFormatter.toolHelp(commands) }
 
     /// The tool's version (`--version`).
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     /// Runs the tool with `arguments` (without the executable name); returns the exit code.
-    public static func main(arguments: [String], output: CommandOutput = StandardOutput()) async -> Int32 {
+    package static func main(arguments: [String], output: CommandOutput = StandardOutput()) async -> Int32 {
         var arguments = arguments
         // --app-group may come anywhere; take it out first. The App Group travels in the command's
         // context (and to providers as --app-group), never as process-wide state, so commands can

@@ -37,7 +37,7 @@ enum JSONOutput {
 extension HelpFormatter {
     /// The table of `docs/cli.md`'s "JSON output" section: one row per command that takes `--json`,
     /// its shape exactly as the flag's help states it, so the reference cannot drift from `--help`.
-    public static func jsonReference(_ commands: [Command]) -> String {
+    package static func jsonReference(_ commands: [Command]) -> String {
         // The first cell is plain text: rows that start with code voice are the command table's usage lines.
         var rows = ["| command | what `--json` prints |", "|---|---|"]
         for command in commands {

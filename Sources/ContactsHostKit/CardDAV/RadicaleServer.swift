@@ -9,20 +9,20 @@ import Glibc
 /// defer { server.stop() }
 /// let book = try await server.createAddressBook("alice/contacts")
 /// ```
-public final class RadicaleServer: @unchecked Sendable {
+package final class RadicaleServer: @unchecked Sendable {
     private let server: LoopbackServerProcess
     /// The user and password of basic authentication, when started with one.
-    public let credentials: (user: String, password: String)?
+    package let credentials: (user: String, password: String)?
 
     /// The port it listens on (kept across ``restart()``).
-    public var port: Int { server.port }
+    package var port: Int { server.port }
     /// The temporary directory holding its storage, configuration and log.
-    public var directory: String { server.directory }
+    package var directory: String { server.directory }
     /// `http://127.0.0.1:PORT/`.
-    public var baseURL: URL { server.baseURL }
+    package var baseURL: URL { server.baseURL }
 
     /// Starts Radicale; with `credentials`, it requires HTTP basic authentication (htpasswd, plain).
-    public init(python: String, credentials: (user: String, password: String)? = nil) throws {
+    package init(python: String, credentials: (user: String, password: String)? = nil) throws {
         self.credentials = credentials
         server = try LoopbackServerProcess(
             name: "Radicale", executable: python,
@@ -50,24 +50,24 @@ public final class RadicaleServer: @unchecked Sendable {
     }
 
     /// Radicale's log file.
-    public var logPath: String { server.logPath }
+    package var logPath: String { server.logPath }
     /// What Radicale has logged so far.
-    public var log: String { server.log }
+    package var log: String { server.log }
 
     /// Kills Radicale at once (SIGKILL), as a crash would, and waits for it.
-    public func kill() { server.kill() }
+    package func kill() { server.kill() }
 
     /// Starts Radicale again on the same port with the same storage.
-    public func restart() throws { try server.restart() }
+    package func restart() throws { try server.restart() }
 
     /// Stops Radicale (SIGKILL, waited for) and removes its storage.
-    public func stop() { server.stop() }
+    package func stop() { server.stop() }
 }
 
 /// A test server (Radicale, Xandikos) could not be started.
-public struct RadicaleError: Error, CustomStringConvertible {
+package struct RadicaleError: Error, CustomStringConvertible {
     /// What went wrong, with the server's log where it helps.
-    public let description: String
+    package let description: String
     /// An error saying `description`.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

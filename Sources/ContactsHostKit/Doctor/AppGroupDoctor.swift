@@ -10,12 +10,12 @@ import Glibc
 /// It is the way out of a damaged App Group: the stores refuse damage (so that nothing is read as
 /// empty and overwritten); the doctor says where it is and rebuilds what is readable, moving the
 /// damaged files aside (`<name>.damaged-<timestamp>`) instead of deleting them.
-public struct AppGroupDoctor {
+package struct AppGroupDoctor {
     /// The App Group examined.
-    public let appGroup: AppGroup
+    package let appGroup: AppGroup
 
     /// A doctor for `appGroup`.
-    public init(appGroup: AppGroup) {
+    package init(appGroup: AppGroup) {
         self.appGroup = appGroup
     }
 
@@ -95,9 +95,9 @@ public struct AppGroupDoctor {
     }
 
     /// What `repair()` did, line by line.
-    public struct RepairReport {
+    package struct RepairReport {
         /// Human-readable lines: what was kept, what was lost, what was moved aside.
-        public var lines: [String] = []
+        package var lines: [String] = []
         /// Problems that remain (none when the repair worked).
         package var remaining: [StoreProblem] = []
     }
@@ -111,7 +111,7 @@ public struct AppGroupDoctor {
     ///   which rebuilds it from the app database (R9), so nothing the user owns is lost.
     /// - A damaged `domain.json` is moved aside (the domain then reads as disabled, and is re-enabled with `enable`).
     /// - Stale pipes and temp files are removed: they never hold committed data.
-    public func repair(now: Date = Date()) throws -> RepairReport {
+    package func repair(now: Date = Date()) throws -> RepairReport {
         let timestamp = Self.timestamp(now)
         var report = RepairReport()
         let store = appStore

@@ -6,7 +6,7 @@ import Foundation
 /// - this tool's export document `{"format":1,"kind":"contacts","contacts":[…]}`;
 /// - a JSON array of contacts with Contacts key names (`list --json`);
 /// - the seed demo's `ContactItems.json`: `[{"identifier","firstName","lastName","phoneNumber"?,"emailAddress"?}]`.
-public enum ContactImport {
+package enum ContactImport {
     /// The seed demo's record.
     struct SeedRecord: Decodable {
         var identifier: String
@@ -17,12 +17,12 @@ public enum ContactImport {
     }
 
     /// Why a file could not be imported; names the file and, where known, the line.
-    public struct ImportError: Error, CustomStringConvertible {
-        public let description: String
+    package struct ImportError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Whether a file is vCard (by extension, or by its first line).
-    public static func isVCard(_ data: Data, path: String) -> Bool {
+    package static func isVCard(_ data: Data, path: String) -> Bool {
         let lower = path.lowercased()
         if lower.hasSuffix(".vcf") || lower.hasSuffix(".vcard") { return true }
         let head = String(decoding: data.prefix(64), as: UTF8.self)
@@ -35,7 +35,7 @@ public enum ContactImport {
     /// A leading UTF-8 byte order mark (as Windows editors write) is skipped. A key given twice in
     /// one object is an error naming the key and its line: JSON leaves it undefined, and keeping
     /// either value silently could drop what the user meant.
-    public static func decode(_ data: Data, source: String) throws -> [ContactRecord] {
+    package static func decode(_ data: Data, source: String) throws -> [ContactRecord] {
         var data = data
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = Data(data.dropFirst(3)) }
         let records = try decodeJSON(data, source: source)

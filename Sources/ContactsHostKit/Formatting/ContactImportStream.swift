@@ -12,18 +12,18 @@ import Foundation
 /// answers nil from `check`: the caller then takes the whole-document path
 /// (`ContactImport.decode`), whose messages name the line and the contact. Both paths accept the
 /// same files with the same contacts; this one is only cheaper.
-public struct ContactImportStream {
+package struct ContactImportStream {
     /// The document's bytes (kept alive: `elements` are ranges into them).
-    public let data: Data
+    package let data: Data
     /// Each contact's JSON, in file order.
-    public let elements: [Range<Int>]
+    package let elements: [Range<Int>]
     /// Whether the elements are the seed demo's records (`identifier`, `firstName`, `lastName`,
     /// `phoneNumber`, `emailAddress`) rather than contacts with Contacts key names.
-    public var isSeedFormat = false
+    package var isSeedFormat = false
 
     /// Scans and decodes every contact of `data`; nil when the whole-document path must decide.
     /// Throws the first invalid identifier (as the store would, before anything is written).
-    public static func check(_ data: Data) throws -> ContactImportStream? {
+    package static func check(_ data: Data) throws -> ContactImportStream? {
         var data = data
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = Data(data.dropFirst(3)) }
         let scanned: (elements: [Range<Int>], topLevelArray: Bool)? = data.withUnsafeBytes { bytes in
@@ -51,7 +51,7 @@ public struct ContactImportStream {
     }
 
     /// The contact at `index` (already checked by `check`).
-    public func record(at index: Int) throws -> ContactRecord {
+    package func record(at index: Int) throws -> ContactRecord {
         if isSeedFormat {
             guard let record = decodeSeed(index) else {
                 throw ContactImport.ImportError(description: "contact #\(index + 1) changed after it was checked")

@@ -4,16 +4,16 @@ import Contacts
 import Foundation
 
 /// JSON and text renderings of contacts for the CLI.
-public enum ContactJSON {
+package enum ContactJSON {
     /// A `--json` report: one line, keys sorted (the one style of every command's `--json`, see
     /// `JSONOutput`), so scripts read it line by line and the output is stable for golden files.
-    public static func report<T: Encodable>(_ value: T) throws -> String {
+    package static func report<T: Encodable>(_ value: T) throws -> String {
         try encode(value, [.sortedKeys, .withoutEscapingSlashes])
     }
 
     /// A document (`export`'s file): indented, keys sorted. A file a person may open and diff, not a
     /// report; importing reads either form.
-    public static func document<T: Encodable>(_ value: T) throws -> String {
+    package static func document<T: Encodable>(_ value: T) throws -> String {
         try encode(value, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 
@@ -24,12 +24,12 @@ public enum ContactJSON {
     }
 
     /// The export document: `{"format":1,"kind":"contacts","contacts":[…]}`.
-    public struct ExportDocument: Codable {
-        public var format: Int
-        public var kind: String
-        public var contacts: [ContactRecord]
+    package struct ExportDocument: Codable {
+        package var format: Int
+        package var kind: String
+        package var contacts: [ContactRecord]
 
-        public init(contacts: [ContactRecord]) {
+        package init(contacts: [ContactRecord]) {
             format = StoreFormat.version
             kind = "contacts"
             self.contacts = contacts
@@ -37,7 +37,7 @@ public enum ContactJSON {
     }
 
     /// One line for `list`: identifier, name, first phone, first e-mail.
-    public static func line(_ record: ContactRecord) -> String {
+    package static func line(_ record: ContactRecord) -> String {
         var columns = [record.identifier, record.displayName.isEmpty ? "(no name)" : record.displayName]
         if let phone = record.phoneNumbers.first { columns.append(phone.value) }
         if let email = record.emailAddresses.first { columns.append(email.value) }
@@ -45,7 +45,7 @@ public enum ContactJSON {
     }
 
     /// A multi-line description for `get`.
-    public static func detail(_ record: ContactRecord) -> String {
+    package static func detail(_ record: ContactRecord) -> String {
         var lines = ["identifier: \(record.identifier)"]
         let name = record.displayName
         if !name.isEmpty { lines.append("name: \(name)") }
@@ -102,9 +102,9 @@ public enum ContactJSON {
 }
 
 /// Label names on the command line ↔ the Contacts label constants.
-public enum Labels {
+package enum Labels {
     /// Short names accepted by `--phone LABEL=NUMBER` and `--email LABEL=ADDRESS`.
-    public static let byName: [String: String] = [
+    package static let byName: [String: String] = [
         "home": CNLabelHome, "work": CNLabelWork, "school": CNLabelSchool, "other": CNLabelOther,
         "mobile": CNLabelPhoneNumberMobile, "iphone": CNLabelPhoneNumberiPhone, "main": CNLabelPhoneNumberMain,
         "homefax": CNLabelPhoneNumberHomeFax, "workfax": CNLabelPhoneNumberWorkFax, "pager": CNLabelPhoneNumberPager,
@@ -112,20 +112,20 @@ public enum Labels {
     ]
 
     /// The stored label for a command-line name (known names map to constants; others are kept as typed).
-    public static func stored(_ name: String) -> String {
+    package static func stored(_ name: String) -> String {
         byName[name.lowercased()] ?? name
     }
 
     /// The standard name that `label` is probably a typo of (`moblie` → `mobile`), or nil when it is a
     /// standard name, a stored constant, or not close to any (edit distance as for "did you mean").
-    public static func likelyMisspelling(_ label: String) -> String? {
+    package static func likelyMisspelling(_ label: String) -> String? {
         let lowered = label.lowercased()
         guard byName[lowered] == nil, !byName.values.contains(label) else { return nil }
         return Suggestions.closest(to: lowered, among: byName.keys.sorted()).first
     }
 
     /// A readable label ("mobile", "work", or a custom label as is).
-    public static func display(_ label: String?) -> String {
+    package static func display(_ label: String?) -> String {
         guard let label else { return "no label" }
         return CNLabeledValue<NSString>.localizedString(forLabel: label)
     }
@@ -133,7 +133,7 @@ public enum Labels {
     /// Parses `[LABEL=]VALUE`; a bare value gets `defaultLabel`. A label may contain spaces
     /// (`"Label With Space=+1 555 0100"`); text before `=` that holds `@`, `:`, `/` or `?` is part of
     /// the value (an address, a URL with a query), not a label.
-    public static func labeled(_ text: String, defaultLabel: String) -> ContactRecord.LabeledString {
+    package static func labeled(_ text: String, defaultLabel: String) -> ContactRecord.LabeledString {
         if let equals = text.firstIndex(of: "="), equals != text.startIndex {
             let name = String(text[..<equals])
             if !name.contains(where: { "@:/?".contains($0) }), !name.trimmingCharacters(in: .whitespaces).isEmpty {

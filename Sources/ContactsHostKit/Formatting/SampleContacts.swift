@@ -5,12 +5,12 @@ import Foundation
 
 /// Realistic sample contacts for `contacts-host generate`: every field shape the store keeps, the
 /// same contacts for the same seed (`SeededRandom`, not the system generator, so runs and machines agree).
-public struct SampleContacts {
+package struct SampleContacts {
     private var random: SeededRandom
     private let seed: UInt64
 
     /// A generator for `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         self.seed = seed
         random = SeededRandom(seed: seed)
     }
@@ -41,7 +41,7 @@ public struct SampleContacts {
     private mutating func digits(_ count: Int) -> String { (0..<count).map { _ in String(below(10)) }.joined() }
 
     /// The contact at `index` of this seed's sequence (call in order: each call advances the generator).
-    public mutating func contact(_ index: Int) -> ContactRecord {
+    package mutating func contact(_ index: Int) -> ContactRecord {
         var record = ContactRecord(identifier: "sample-\(seed)-\(index)")
         let given = pick(Self.given)
         let family = pick(Self.family)
@@ -136,7 +136,7 @@ public struct SampleContacts {
     }
 
     /// `count` contacts of `seed`'s sequence.
-    public static func make(_ count: Int, seed: UInt64) -> [ContactRecord] {
+    package static func make(_ count: Int, seed: UInt64) -> [ContactRecord] {
         var generator = SampleContacts(seed: seed)
         return (0..<count).map { generator.contact($0) }
     }

@@ -1,3 +1,4 @@
+import ContactProviderSystem
 import Foundation
 import Glibc
 
@@ -16,12 +17,6 @@ package enum ProcessExit {
     /// Waits up to `seconds` for `pid` to be gone; returns whether it is.
     @discardableResult
     package static func waitUntilGone(_ pid: pid_t, seconds: Double = 10) -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(seconds)
-        while clock.now < deadline {
-            if isGone(pid) { return true }
-            usleep(2_000)
-        }
-        return isGone(pid)
+        Poll.until(seconds: seconds, every: 0.002) { isGone(pid) }
     }
 }

@@ -56,10 +56,8 @@ public final class ExecBackend: ConformanceBackend {
     /// Why the adapter did not answer its first request, when the shell could not run it (exit
     /// status 127: not found, 126: not executable) — clearer than the broken pipe that follows.
     private func startFailure() -> ConformanceBackendError? {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(2)
         // The shell exits at once when it cannot run the command; poll briefly (Process has no timed wait).
-        while process.isRunning, clock.now < deadline { usleep(5_000) }
+        Poll.until(seconds: 2, every: 0.005) { !process.isRunning }
         guard !process.isRunning, process.terminationReason == .exit else { return nil }
         let program = command.split(separator: " ").first.map(String.init) ?? command
         switch process.terminationStatus {
@@ -77,10 +75,8 @@ public final class ExecBackend: ConformanceBackend {
 
     deinit {
         try? input.close()
-        // Monotonic: a wall-clock step must not cut the adapter's grace period short.
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(5)
-        while process.isRunning, clock.now < deadline { usleep(10_000) }
+        // The adapter's grace period to exit after its input closes.
+        Poll.until(seconds: 5, every: 0.01) { !process.isRunning }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }

@@ -118,11 +118,10 @@ package enum ProcessReaper {
     /// Polls `/proc` (a non-child's exit has no event to wait on) until every pid is gone or the
     /// time passes; returns those still running.
     private static func waitUntilGone(_ pids: Set<pid_t>, seconds: Double) -> Set<pid_t> {
-        let deadline = MonotonicSemaphore.now() + seconds
-        var remaining = pids.filter(isRunning)
-        while !remaining.isEmpty, MonotonicSemaphore.now() < deadline {
-            usleep(5_000)
+        var remaining = pids
+        Poll.until(seconds: seconds, every: 0.005) {
             remaining = remaining.filter(isRunning)
+            return remaining.isEmpty
         }
         return remaining
     }

@@ -1,3 +1,4 @@
+import ContactProviderSystem
 import Foundation
 import Glibc
 
@@ -71,17 +72,15 @@ package final class LoopbackServerProcess: @unchecked Sendable {
         try process.run()
         self.process = process
         // Ready when the port accepts a connection; bounded, and failing early if the server exits.
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(30)
-        while clock.now < deadline {
-            if !process.isRunning {
+        let ready = try Poll.until(seconds: 30, every: 0.02) {
+            guard process.isRunning else {
                 self.process = nil
                 throw RadicaleError(
                     "\(name) exited with status \(process.terminationStatus) on port \(port): \(self.log)")
             }
-            if Self.accepts(port: port) { return }
-            usleep(20_000)
+            return Self.accepts(port: port)
         }
+        if ready { return }
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         self.process = nil

@@ -308,7 +308,7 @@ package final class SystemClient: Sendable {
         let timedOut = !wake.wait(seconds: timeout)
         if opened.wait(seconds: 0) {
             guard let fd = result.fd, fd >= 0 else {
-                throw StoreError.io(path: path, operation: "open", errno: result.error)
+                throw PipeError.io(path: path, operation: "open", errno: result.error)
             }
             return fd
         }
@@ -365,7 +365,7 @@ package final class SystemClient: Sendable {
             }
             if count < 0 {
                 if errno == EAGAIN || errno == EINTR { continue }
-                throw StoreError.io(path: paths.repliesDirectory, operation: "read", errno: errno)
+                throw PipeError.io(path: paths.repliesDirectory, operation: "read", errno: errno)
             }
             let items = chunk.withUnsafeBytes { buffer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             for item in items {

@@ -23,22 +23,22 @@ package enum NamedPipe {
             return
         }
         if mkfifo(path, 0o600) != 0, errno != EEXIST {
-            throw StoreError.io(path: path, operation: "mkfifo", errno: errno)
+            throw PipeError.io(path: path, operation: "mkfifo", errno: errno)
         }
         _ = chmod(path, 0o600)
-        guard lstat(path, &info) == 0 else { throw StoreError.io(path: path, operation: "lstat", errno: errno) }
+        guard lstat(path, &info) == 0 else { throw PipeError.io(path: path, operation: "lstat", errno: errno) }
         try validate(path, info)
     }
 
     private static func validate(_ path: String, _ info: stat) throws {
         let type = info.st_mode & S_IFMT
-        if type == S_IFLNK { throw StoreError.unsafePath(path: path, reason: "is a symbolic link, not a FIFO") }
-        if type != S_IFIFO { throw StoreError.unsafePath(path: path, reason: "is not a FIFO") }
+        if type == S_IFLNK { throw PipeError.unsafePath(path: path, reason: "is a symbolic link, not a FIFO") }
+        if type != S_IFIFO { throw PipeError.unsafePath(path: path, reason: "is not a FIFO") }
         if info.st_uid != geteuid() {
-            throw StoreError.unsafePath(path: path, reason: "is owned by uid \(info.st_uid), not by this user")
+            throw PipeError.unsafePath(path: path, reason: "is owned by uid \(info.st_uid), not by this user")
         }
         if info.st_mode & 0o077 != 0 {
-            throw StoreError.unsafePath(
+            throw PipeError.unsafePath(
                 path: path, reason: "is accessible to other users (mode \(String(info.st_mode & 0o777, radix: 8)))")
         }
     }
@@ -47,7 +47,7 @@ package enum NamedPipe {
     package static func openForReading(_ path: String) throws -> Int32 {
         try ensure(path)
         let fd = open(path, O_RDWR | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError.io(path: path, operation: "open", errno: errno) }
+        guard fd >= 0 else { throw PipeError.io(path: path, operation: "open", errno: errno) }
         return fd
     }
 
@@ -55,7 +55,7 @@ package enum NamedPipe {
     package static func openReplyForReading(_ path: String) throws -> Int32 {
         try ensure(path)
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError.io(path: path, operation: "open", errno: errno) }
+        guard fd >= 0 else { throw PipeError.io(path: path, operation: "open", errno: errno) }
         return fd
     }
 
@@ -71,13 +71,13 @@ package enum NamedPipe {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT { return .noReader }
-            throw StoreError.io(path: path, operation: "lstat", errno: errno)
+            throw PipeError.io(path: path, operation: "lstat", errno: errno)
         }
         try validate(path, info)
         let fd = open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
         if fd < 0 {
             if errno == ENXIO { return .noReader }
-            throw StoreError.io(path: path, operation: "open", errno: errno)
+            throw PipeError.io(path: path, operation: "open", errno: errno)
         }
         return .opened(fd)
     }
@@ -85,12 +85,12 @@ package enum NamedPipe {
     /// Writes one message line atomically. Throws if it is too large or the reader went away.
     package static func writeLine(_ fd: Int32, _ line: Data, path: String) throws {
         guard line.count <= atomicWriteLimit else {
-            throw StoreError.io(
+            throw PipeError.io(
                 path: path, operation: "write (message of \(line.count) bytes exceeds PIPE_BUF)", errno: EMSGSIZE)
         }
         let written = line.withUnsafeBytes { write(fd, $0.baseAddress, line.count) }
         if written != line.count {
-            throw StoreError.io(path: path, operation: "write", errno: written < 0 ? errno : EAGAIN)
+            throw PipeError.io(path: path, operation: "write", errno: written < 0 ? errno : EAGAIN)
         }
     }
 
@@ -104,7 +104,7 @@ package enum NamedPipe {
             do {
                 try writeLine(fd, line, path: path)
                 return true
-            } catch StoreError.io(_, _, let code) where code == EAGAIN {
+            } catch PipeError.io(_, _, let code) where code == EAGAIN {
                 let remaining = deadline - ContinuousSystemClock().now()
                 guard remaining > 0 else { return false }
                 var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)

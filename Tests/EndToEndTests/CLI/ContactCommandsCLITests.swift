@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// What needs the real binary: that it is built, and how it ends when its reader goes away (SIGPIPE).
-/// The commands' parsing and output are tested in process (UnitTests/CLI/ContactCommandsTests.swift).
+/// The commands' parsing and output are tested in process (UnitTests/ContactsHostKit/ContactCommandsTests.swift).
 @Suite("contacts-host contact commands, run as the built binary")
 struct ContactCommandsCLITests {
     @Test("The test runs the contacts-host binary built next to it")

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Reading standard input needs a real process; the rest of import and export runs in process (UnitTests/CLI/ImportExportTests.swift).
+/// Reading standard input needs a real process; the rest of import and export runs in process (UnitTests/ContactsHostKit/ImportExportTests.swift).
 @Suite("contacts-host import and export, run as the built binary")
 struct ImportExportCLITests {
     @Test("import - reads standard input")

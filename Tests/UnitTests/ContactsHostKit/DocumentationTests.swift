@@ -177,11 +177,11 @@ struct DocumentationTests {
     func customBackendIsTheTestedOne() throws {
         let article = try Self.document(
             "Sources/ContactProviderConformance/ContactProviderConformance.docc/CheckingWithTheKit.md")
-        let marker = "<!-- checked: Tests/UnitTests/Conformance/ConformanceKitTests.swift -->\n```swift\n"
+        let marker = "<!-- checked: Tests/UnitTests/ContactProviderConformance/ConformanceKitTests.swift -->\n```swift\n"
         let start = try #require(article.range(of: marker), "the article marks its checked block")
         let block = String(article[start.upperBound...]).components(separatedBy: "\n```")[0]
         #expect(!block.contains("…"), "the custom backend leaves a body elided")
-        let tests = try Self.document("Tests/UnitTests/Conformance/ConformanceKitTests.swift")
+        let tests = try Self.document("Tests/UnitTests/ContactProviderConformance/ConformanceKitTests.swift")
         func normalised(_ text: String) -> [String] {
             text.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }

@@ -1,4 +1,5 @@
 import AppGroupStore
+import ContactsHostKit
 import Foundation
 import TestSupport
 import Testing

@@ -177,7 +177,8 @@ struct DocumentationTests {
     func customBackendIsTheTestedOne() throws {
         let article = try Self.document(
             "Sources/ContactProviderConformance/ContactProviderConformance.docc/CheckingWithTheKit.md")
-        let marker = "<!-- checked: Tests/UnitTests/ContactProviderConformance/ConformanceKitTests.swift -->\n```swift\n"
+        let marker =
+            "<!-- checked: Tests/UnitTests/ContactProviderConformance/ConformanceKitTests.swift -->\n```swift\n"
         let start = try #require(article.range(of: marker), "the article marks its checked block")
         let block = String(article[start.upperBound...]).components(separatedBy: "\n```")[0]
         #expect(!block.contains("…"), "the custom backend leaves a body elided")

@@ -34,7 +34,8 @@ import Foundation
 ///     Nil: the App Group database.
 ///   - options: seed, number of random operations, rule selection.
 /// - Returns: the report (also when SHOULD rules only warn).
-/// - Throws: ``ConformanceFailure`` (whose description is the full report) when a MUST rule fails.
+/// - Throws: ``ConformanceFailure`` (whose description is the full report) when a MUST rule fails;
+///   ``ConformanceOptionsError`` before anything runs for an unknown rule id or a size out of range.
 @discardableResult
 public func checkContactProvider<Provider: ContactProviderExtension>(
     _ type: Provider.Type, backend: (any ConformanceBackend)? = nil, options: ConformanceOptions = ConformanceOptions()
@@ -75,6 +76,7 @@ public enum ConformanceKit {
         _ type: any ContactProviderExtension.Type, makeBackend: (AppGroup) throws -> any ConformanceBackend,
         backendArgument: String, options: ConformanceOptions, entryPoint: String = "checkContactProvider"
     ) async throws -> ConformanceReport {
+        try options.validate()
         let group = try TemporaryDirectory(prefix: "cps-conformance")
         defer { group.remove() }
         // The provider's App Group is the run's, in its tasks and outside them; `AppGroup.chosen` is untouched.
@@ -104,6 +106,7 @@ public enum ConformanceKit {
         executable: String, backend: ConformanceBackendKind = .appDatabase, host: String = "contacts-host",
         options: ConformanceOptions = ConformanceOptions()
     ) async throws -> ConformanceReport {
+        try options.validate()
         let group = try TemporaryDirectory(prefix: "cps-conformance")
         defer { group.remove() }
         let paths = try prepare(group.appGroup, options: options, extensionPath: executable)

@@ -4,11 +4,11 @@ import ContactsInterop
 import Foundation
 
 /// The app's own commands at one database size: I1 `import` of N contacts (time and the host's peak
-/// memory), G1 `get ID`, Q1 `search --name` (library and CLI) and Q2 the first search after a compaction. With `alsoStatusAndAdd` (the
+/// memory), I2 the same in the seed demo's format, G1 `get ID`, Q1 `search --name` (library and CLI) and Q2 the first search after a compaction. With `alsoStatusAndAdd` (the
 /// `--host-only` run, which skips the sync figures) it measures S1 `status` and P1 one add too.
 final class HostRun {
     /// The figures this run measures (for `--only`).
-    static let figureNames: Set<String> = ["I1", "G1", "Q1", "Q2", "S1"]
+    static let figureNames: Set<String> = ["I1", "I2", "G1", "Q1", "Q2", "S1"]
 
     let n: Int
     let products: String
@@ -30,8 +30,19 @@ final class HostRun {
         self.log = log
     }
 
-    /// Writes SizeRun's contacts as a JSON array (as `list --json` would), a slice at a time.
-    func writeImportFile(_ path: String) throws {
+    /// One contact in the seed demo's `ContactItems.json` format.
+    private struct SeedItem: Encodable {
+        var identifier: String
+        var firstName: String
+        var lastName: String
+        var phoneNumber: String?
+        var emailAddress: String?
+    }
+
+    /// Writes SizeRun's contacts as a JSON array (as `list --json` would), a slice at a time; with
+    /// `seedFormat`, the same contacts (the same identifiers, names, first phone and email) in the
+    /// seed demo's format, so I2 and I1 import like for like.
+    func writeImportFile(_ path: String, seedFormat: Bool = false) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil) else {
             throw BenchError("cannot create \(path)")
         }
@@ -43,7 +54,14 @@ final class HostRun {
         let all = SizeRun.records(n)
         for start in stride(from: 0, to: n, by: 10_000) {
             let slice = Array(all[start..<min(start + 10_000, n)])
-            let data = try encoder.encode(slice)
+            let data =
+                seedFormat
+                ? try encoder.encode(
+                    slice.map {
+                        SeedItem(
+                            identifier: $0.identifier, firstName: $0.givenName, lastName: $0.familyName,
+                            phoneNumber: $0.phoneNumbers.first?.value, emailAddress: $0.emailAddresses.first?.value)
+                    }) : try encoder.encode(slice)
             if !first { handle.write(Data(",\n".utf8)) }
             first = false
             handle.write(data.dropFirst().dropLast())
@@ -80,6 +98,31 @@ final class HostRun {
                     "contacts-host import of a JSON array of N contacts into an empty database (one run); peak RSS = host"
             ))
         unlink(file)
+
+        // I2: the seed demo's own format (`ContactItems.json`, what `seed-json` providers keep), the
+        // same N into another empty database, in the same run (issue 27, item 1: within 1.5× of I1).
+        log("n=\(n): I2 import of the seed format")
+        let seedGroup = AppGroup(path: group.path + "/seed-format-group")
+        try seedGroup.ensureExists()
+        let seedFile = group.path + "/ContactItems.json"
+        try writeImportFile(seedFile, seedFormat: true)
+        var seedEnvironment = importEnvironment
+        seedEnvironment[AppGroup.environmentVariable] = seedGroup.path
+        let seedImported = try Measure.spawn([host, "import", seedFile], environment: seedEnvironment)
+        guard seedImported.exitCode == 0 else {
+            throw BenchError("contacts-host import of the seed format failed (exit \(seedImported.exitCode))")
+        }
+        let seedPeakText = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? ""
+        let seedPeak = (seedPeakText.split(separator: " ").compactMap { Int($0) }.first ?? 0) * 1024
+        figures.append(
+            Figure(
+                id: "I2", path: "cli", n: n, medianMs: seedImported.milliseconds, peakRSSBytes: seedPeak,
+                note: String(
+                    format:
+                        "contacts-host import of the seed demo's ContactItems.json format (I1's contacts: identifiers, names, a phone, an email) into an empty database (one run); %.2f× I1 in this run; peak RSS = host",
+                    seedImported.milliseconds / max(imported.milliseconds, 0.001))))
+        unlink(seedFile)
+        try? FileManager.default.removeItem(atPath: seedGroup.path)
 
         let database = AppDatabase.searchable(appGroup: group)
         var random = SystemRandomNumberGenerator()

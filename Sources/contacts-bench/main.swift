@@ -63,8 +63,8 @@ while !arguments.isEmpty {
             """
             USAGE: contacts-bench [--contacts N[,M…]] [--only P3,P4] [--host-only] [--json] [--quick] [--carddav N]
 
-            Measures P1–P7, I1, G1, Q1, Q2, S1 (see docs/benchmarks.md) at each size; --only measures just the figures named;
-            --host-only measures only the app's own commands (I1 import, G1 get, Q1 search, Q2 first search
+            Measures P1–P7, I1, I2, G1, Q1, Q2, S1 (see docs/benchmarks.md) at each size; --only measures just the figures named;
+            --host-only measures only the app's own commands (I1 import, I2 the seed format's import, G1 get, Q1 search, Q2 first search
             after a compaction, S1 status, P1 add);
             --quick uses few repetitions (a smoke run);
             --carddav N adds C1/C2: the carddav-provider example syncing N cards from a Radicale it starts.
@@ -202,7 +202,7 @@ for figure in figures where figure.id == "Q2" {
             figure.n, figure.medianMs, figure.referenceMs ?? .nan))
 }
 // Growth: each later size against the first one given (one run can hold 1k, 100k and 1M side by side).
-for id in ["P1", "P2", "P3", "P4", "S1", "I1", "G1", "Q1", "Q2"] {
+for id in ["P1", "P2", "P3", "P4", "S1", "I1", "I2", "G1", "Q1", "Q2"] {
     for path in ["library", "cli"] {
         let measured = figures.filter { $0.id == id && $0.path == path }
         guard let first = measured.first else { continue }

@@ -478,59 +478,15 @@ public final class SyncEngine {
         return (recorded, end)
     }
 
-    /// Runs `operation`, returning false if it has not finished after `seconds`.
+    /// Runs `operation`, returning false if it has not finished after `seconds` (``Deadline/race(seconds:clock:start:_:)``).
     ///
     /// The operation cannot be cancelled from outside (the provider's code may ignore
     /// cancellation), so on timeout it is abandoned; the runtime then ends the provider process.
     static func race(
         _ seconds: Double, clock: any SystemClock, _ operation: @escaping @Sendable () async -> Void
     ) async -> Bool {
-        if clock is ContinuousSystemClock {
-            // Real time: the process's one watchdog thread (no timer task per call; see P4).
-            return await race(seconds, watchdog: .shared, start: { job in Task { await job() } }, operation)
-        }
-        // A test's clock (ManualClock): time moves when the test says.
-        let race = TimeoutRace()
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            race.start(continuation)
-            Task {
-                await operation()
-                race.finish(true)
-            }
-            let timer = Task {
-                do {
-                    try await clock.sleep(seconds: seconds)
-                    race.finish(false)
-                } catch {}
-            }
-            race.onFinish { timer.cancel() }
-        }
-    }
-
-    /// `race` on `watchdog`'s clock; `start` runs a job as a task (a test holds it back, as a loaded
-    /// machine does).
-    ///
-    /// The limit measures the operation, not the wait for a thread to run it: the deadline is
-    /// registered when the operation's task starts, not when it is queued. (Registered at the call,
-    /// a task that waited longer than the limit for one of the few cooperative threads, as under a
-    /// full test suite on two cores, timed out before its first instruction: "enumerationTimeout at
-    /// once".) A deadline that passes decides on a task of its own, queued behind a completion that
-    /// is already waiting for a thread, as the timer task it replaces did.
-    static func race(
-        _ seconds: Double, watchdog: DeadlineWatchdog,
-        start: (@escaping @Sendable () async -> Void) -> Void,
-        _ operation: @escaping @Sendable () async -> Void
-    ) async -> Bool {
-        let race = TimeoutRace()
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            race.start(continuation)
-            start {
-                let id = watchdog.schedule(after: seconds) { Task { race.finish(false) } }
-                race.onFinish { watchdog.cancel(id) }
-                await operation()
-                race.finish(true)
-            }
-        }
+        if case .timedOut = await Deadline.race(seconds: seconds, clock: clock, operation) { return false }
+        return true
     }
 
     static func saveReport(_ report: SyncReport, to path: String) throws {
@@ -560,43 +516,4 @@ public final class SyncEngine {
 /// Observers that can receive calls after their enumerate method returned.
 protocol LateCallSource {
     func drainLateCalls() -> [String]
-}
-
-/// First finisher wins: the operation or the timer.
-private final class TimeoutRace: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<Bool, Never>?
-        var result: Bool?
-        var cleanup: (@Sendable () -> Void)?
-    }
-
-    private let state = Mutex(State())
-
-    func start(_ continuation: CheckedContinuation<Bool, Never>) {
-        state.withLock { $0.continuation = continuation }
-    }
-
-    func finish(_ completed: Bool) {
-        let (continuation, cleanup) = state.withLock {
-            state -> (CheckedContinuation<Bool, Never>?, (@Sendable () -> Void)?) in
-            guard state.result == nil else { return (nil, nil) }
-            state.result = completed
-            defer {
-                state.continuation = nil
-                state.cleanup = nil
-            }
-            return (state.continuation, state.cleanup)
-        }
-        cleanup?()
-        continuation?.resume(returning: completed)
-    }
-
-    func onFinish(_ cleanup: @escaping @Sendable () -> Void) {
-        let runNow = state.withLock { state -> Bool in
-            if state.result != nil { return true }
-            state.cleanup = cleanup
-            return false
-        }
-        if runNow { cleanup() }
-    }
 }

@@ -3,9 +3,12 @@ import Glibc
 
 /// Everything that can go wrong reading or writing files in an App Group.
 ///
+/// Public, so that a provider that reads the App Group database (``ProviderDataSource``) can match
+/// what its throwing calls throw: a damaged file (`malformed`) is not an expired page.
+///
 /// Every case names the file (and, where there is one, the line) so a user can find the
 /// problem; none of them is ever answered by overwriting the file that could not be read.
-package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A file exists but its contents are not what this format allows.
     case malformed(path: String, line: Int, reason: String)
     /// The file declares a format version this build cannot read.
@@ -23,7 +26,7 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A lock could not be taken in time (`seconds`); `holder` names the process holding it, when known.
     case lockTimeout(path: String, seconds: Double, holder: String?)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .malformed(let path, let line, let reason):
             return "\(path):\(line): malformed: \(reason)"

@@ -60,7 +60,8 @@ extension JournaledStore {
             let decoder = JSONDecoder()
             var lines: [String: CompactedLine] = [:]
             lines.reserveCapacity(header.count)
-            var snapshotLines = LineCursor(snapshot, path: snapshotPath, from: headerEnd, lineNumber: 2)
+            var snapshotLines = LineCursor(
+                snapshot, path: snapshotPath, from: headerEnd, lineNumber: 2, tornTail: .damage)
             var walked = 0
             while let line = snapshotLines.next() {
                 walked += 1
@@ -73,6 +74,8 @@ extension JournaledStore {
                 }
                 lines[identifier] = .snapshot(line)
             }
+            // A contact cut short at the snapshot's end is refused, never left out of the next one.
+            try snapshotLines.finish()
             var headSeq = header.baseSeq
             var meta = header.meta
             let journal = try MappedFile.openJournalIfPresent(journalPath)

@@ -58,38 +58,24 @@ extension JournaledStore {
             state.positions.reserveCapacity(header.count)
         }
         let decoder = JSONDecoder()
-        var offset = headerEnd
-        var lineNumber = 1
+        let lazy = retain && lazySnapshot
+        var lines = LineCursor(snapshot, path: snapshotPath, from: headerEnd, lineNumber: 2, tornTail: .damage)
         var previous: String?
-        var lines = 0
-        while offset < snapshot.size {
-            lineNumber += 1
-            guard let end = snapshot.newline(from: offset) else {
-                throw StoreError.malformed(path: snapshotPath, line: lineNumber, reason: "truncated line (no newline)")
-            }
-            let lazy = retain && lazySnapshot
-            let record: ContactRecord
-            do {
-                // Lazy: parse the line (so a malformed one is reported now) but keep only its range.
-                record = try decodeRecord(decoder, snapshot, offset..<end, retain: retain && !lazy)
-            } catch {
-                throw StoreError.malformed(path: snapshotPath, line: lineNumber, reason: LineCoding.reason(error))
-            }
+        var count = 0
+        while let line = lines.next() {
+            // Lazy: parse the line (so a malformed one is reported now) but keep only its range.
+            let record = try lines.decoding { try decodeRecord(decoder, snapshot, line, retain: retain && !lazy) }
             if state.contains(record.identifier) {
-                throw StoreError.malformed(
-                    path: snapshotPath, line: lineNumber, reason: "duplicate identifier '\(record.identifier)'")
+                throw lines.malformed("duplicate identifier '\(record.identifier)'")
             }
             // Lookups binary-search the snapshot: an unsorted one would answer them wrongly without a word.
             if let previous, !IdentifierOrder.precedes(previous, record.identifier) {
-                throw StoreError.malformed(
-                    path: snapshotPath, line: lineNumber,
-                    reason: "identifier '\(record.identifier)' is out of order (after '\(previous)')")
+                throw lines.malformed("identifier '\(record.identifier)' is out of order (after '\(previous)')")
             }
             previous = record.identifier
-            lines += 1
+            count += 1
             if state.membersOnly {
                 state.members.insert(record.identifier)
-                offset = end + 1
                 continue
             }
             state.positions[record.identifier] = state.order.count
@@ -97,17 +83,15 @@ extension JournaledStore {
             if !retain {
                 state.snapshotLines[record.identifier] = 0..<0
             } else if lazy {
-                state.snapshotLines[record.identifier] = offset..<end
+                state.snapshotLines[record.identifier] = line
                 state.snapshotFile = snapshot
             } else {
                 state.records[record.identifier] = record
             }
-            offset = end + 1
         }
-        if lines != header.count {
-            throw StoreError.malformed(
-                path: snapshotPath, line: lineNumber,
-                reason: "header says \(header.count) contacts but the file holds \(lines)")
+        try lines.finish()
+        if count != header.count {
+            throw lines.malformed("header says \(header.count) contacts but the file holds \(count)")
         }
         if let journal = try MappedFile.openJournalIfPresent(journalPath) {
             state.journalInode = journal.inode

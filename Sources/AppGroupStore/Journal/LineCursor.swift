@@ -2,9 +2,19 @@
 /// "read the lines, decode each, refuse a bad one with `path:line`" loop of the store is the same
 /// few lines.
 ///
-/// A last line without its newline is not a line: a torn append (a crash mid-write) was never
-/// committed, so readers stop before it and the next writer cuts it off.
+/// A last line without its newline is not a line. In a journal that is a torn append (a crash
+/// mid-write) that was never committed, so readers stop before it and the next writer cuts it off;
+/// a snapshot is written whole and renamed into place, so there it is damage, which ``finish()``
+/// refuses (``TornTail``).
 struct LineCursor {
+    /// What a last line without its newline means.
+    enum TornTail {
+        /// The end of the data: a journal's torn append.
+        case endOfData
+        /// Damage: a file written whole (a snapshot) that was cut short.
+        case damage
+    }
+
     /// The file walked.
     let file: MappedFile
     /// Its path, for errors.
@@ -17,14 +27,25 @@ struct LineCursor {
     /// offset whose line number is unknown (counted only if an error needs it, so a walk of new
     /// lines stays O(new lines)).
     private var knownLine: Int?
+    /// What a last line without its newline means here.
+    let tornTail: TornTail
 
     /// A cursor at `offset`, whose line is number `lineNumber` (nil: unknown).
-    init(_ file: MappedFile, path: String, from offset: Int, lineNumber: Int?) {
+    init(_ file: MappedFile, path: String, from offset: Int, lineNumber: Int?, tornTail: TornTail = .endOfData) {
         self.file = file
         self.path = path
         self.offset = offset
         lineStart = offset
         knownLine = lineNumber.map { $0 - 1 }
+        self.tornTail = tornTail
+    }
+
+    /// After the walk: in a file written whole, bytes after the last newline are a line cut short,
+    /// refused at its line; in a journal they are a torn append, which is not an error.
+    func finish() throws {
+        guard tornTail == .damage, offset < file.size else { return }
+        let line = knownLine.map { $0 + 1 } ?? file.countLines(upTo: offset) + 1
+        throw StoreError.malformed(path: path, line: line, reason: "truncated line (no newline)")
     }
 
     /// The byte range of the next complete line (without its newline), or nil at the end.

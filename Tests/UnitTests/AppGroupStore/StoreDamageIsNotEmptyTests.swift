@@ -51,6 +51,34 @@ struct StoreDamageIsNotEmptyTests {
         }
     }
 
+    @Test(
+        "A snapshot whose last contact lost its newline is damage at that line for every whole read and for compaction (issue 29, item 5)"
+    )
+    func snapshotCutShort() throws {
+        try withTemporaryAppGroup { group in
+            let database = try database(group)
+            let store = database.store
+            var bytes = try #require(FileManager.default.contents(atPath: store.snapshotPath))
+            #expect(bytes.last == UInt8(ascii: "\n"))
+            bytes.removeLast()
+            try SecureFile.replace(store.snapshotPath, with: bytes, durable: false)
+            // The header, then a, b and c: c's line, the fourth, is cut short. A compaction that
+            // walked it as a journal's torn tail would have written a snapshot without c. (Reads and
+            // writes of one contact stay O(log n) and do not walk the snapshot; they lose nothing.)
+            for (name, attempt) in [
+                ("load", { _ = try store.load() }), ("all", { _ = try database.all() }),
+                ("compact", { try store.compact() }),
+            ] as [(String, () throws -> Void)] {
+                let location = StoreFixtures.malformedLocation(attempt)
+                #expect(
+                    location?.path == store.snapshotPath && location?.line == 4,
+                    "\(name): \(String(describing: location))")
+                #expect(location?.reason == "truncated line (no newline)", "\(name)")
+            }
+            #expect(FileManager.default.contents(atPath: store.snapshotPath) == bytes, "the snapshot was rewritten")
+        }
+    }
+
     @Test("An empty snapshot.jsonl is damage, not an empty database")
     func emptySnapshot() throws {
         try withTemporaryAppGroup { group in

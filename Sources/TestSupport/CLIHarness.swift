@@ -6,16 +6,15 @@ import Testing
 /// Helpers for running `contacts-host` against a temporary App Group and checking what it printed
 /// and wrote (the process-level and the in-process runners share them).
 package enum CLIHarness {
-    /// Runs `contacts-host` and requires success with an empty stderr; returns stdout without its final newline.
+    /// Runs `contacts-host` as a process (`HostRunner.process`) and requires success with an empty
+    /// stderr; returns stdout without its final newline.
     @discardableResult
     package static func succeed(
         _ arguments: [String], in group: TemporaryAppGroup, stdin: Data? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> String {
-        let result = try ProcessRunner.host(arguments, in: group, stdin: stdin)
-        #expect(result.exitCode == 0, "contacts-host \(arguments) → \(result)", sourceLocation: sourceLocation)
-        #expect(result.stderr.isEmpty, "contacts-host \(arguments) → \(result)", sourceLocation: sourceLocation)
-        return result.output
+        HostRunner.requireSuccess(
+            try ProcessRunner.host(arguments, in: group, stdin: stdin), of: arguments, at: sourceLocation)
     }
 
     /// The environment of a child process that names no App Group at all.

@@ -11,6 +11,17 @@ enum Measure {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
+    /// CPU seconds (user and system) of this process and of the children it has reaped.
+    static func cpuSeconds() -> Double {
+        func seconds(_ who: Int32) -> Double {
+            var usage = rusage()
+            getrusage(who, &usage)
+            return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        }
+        return seconds(RUSAGE_SELF.rawValue) + seconds(RUSAGE_CHILDREN.rawValue)
+    }
+
     /// Milliseconds taken by `body`.
     static func milliseconds(_ body: () throws -> Void) rethrows -> Double {
         let start = now()

@@ -42,11 +42,13 @@ extension ConformanceChecker {
         var reference: CallTimes?
         if size >= 10 * limits.pageSize {
             checking(.s2)
-            guard let measured = try await timedSyncs(contacts: limits.pageSize, rule: .s2) else { return }
+            guard let measured = try await timedSyncs(contacts: limits.pageSize, limits: limits, rule: .s2) else {
+                return
+            }
             reference = measured
         }
         checking(.s1)
-        guard let atSize = try await timedSyncs(contacts: size, rule: .s1) else { return }
+        guard let atSize = try await timedSyncs(contacts: size, limits: limits, rule: .s1) else { return }
         let limit = options.timeoutSeconds * 1000
         let slowestPage = atSize.pages.enumerated().max { $0.element < $1.element }
         note(
@@ -74,7 +76,9 @@ extension ConformanceChecker {
     /// Fills the store with `count` contacts, syncs them from an empty system store in a fresh
     /// provider, makes ten edits and syncs them, then asks three times for the changes from the
     /// anchor it reached (nothing new); every call timed. A failure is `rule`'s, and gives nil.
-    private func timedSyncs(contacts count: Int, rule: ConformanceRule) async throws -> CallTimes? {
+    private func timedSyncs(contacts count: Int, limits: DomainConfiguration, rule: ConformanceRule) async throws
+        -> CallTimes?
+    {
         options.onProgress?("filling the store with \(Self.counted(count, "contact"))")
         try backend.reset()
         try subject.resetSystem()
@@ -83,8 +87,8 @@ extension ConformanceChecker {
         try backend.add(contentsOf: data)
         try await subject.restart()
         var times = CallTimes(contacts: count)
-        options.onProgress?("syncing \(Self.counted(count, "contact")) with pages of \(DomainConfiguration().pageSize)")
-        let pages = count / DomainConfiguration().pageSize + 2
+        options.onProgress?("syncing \(Self.counted(count, "contact")) with pages of \(limits.pageSize)")
+        let pages = count / limits.pageSize + 2
         let (content, contentCalls) = try await systemSync(maxSteps: .max, expectedCalls: pages)
         let contentStep = "full sync of \(Self.counted(count, "contact"))"
         guard syncFinished(content, contentCalls, step: contentStep, rule: rule) else { return nil }
@@ -110,15 +114,15 @@ extension ConformanceChecker {
         if let anchor = changes.anchor {
             for _ in 0..<3 {
                 let idle = try await subject.probe(
-                    ProbeRequest(kind: .changes, position: anchor, size: DomainConfiguration().batchSize))
+                    ProbeRequest(kind: .changes, position: anchor, size: limits.batchSize))
                 if !idle.timedOut { times.batches.append(idle.milliseconds) }
             }
         }
-        if count <= DomainConfiguration().pageSize {
+        if count <= limits.pageSize {
             // One page of contacts is one sample; the same page again gives the median something to hold.
             for _ in 0..<4 {
                 let again = try await subject.probe(
-                    ProbeRequest(kind: .content, position: .initial, size: DomainConfiguration().pageSize))
+                    ProbeRequest(kind: .content, position: .initial, size: limits.pageSize))
                 if !again.timedOut { times.pages.append(again.milliseconds) }
             }
         }

@@ -103,11 +103,20 @@ final class DeadlineWatchdog: Sendable {
     /// A call resumed after a debugger stop usually returns before the watchdog thread runs again:
     /// the stop is measured here then (and the thread's next measurement starts from now), so the
     /// call's trace can say it was paused.
+    ///
+    /// A late cancel with no debugger seen yet asks the kernel whether one is attached: the thread
+    /// may not have run since the deadline was registered (the process's first deadline starts it,
+    /// and a breakpoint in the call can stop the process before the new thread's first
+    /// instruction), so nothing else would measure the stop, and the call that was stopped for 15 s
+    /// neither timed out nor said it was paused. Only a cancel more than ``stallSlack`` after the
+    /// thread's planned wake pays for that read, never a call that returns in time.
     func cancel(_ id: UInt64) {
         let now = timing.now()
         state.withLock { state in
             guard state.entries.removeValue(forKey: id) != nil else { return }
-            if state.traced, let planned = state.plannedWake, now - planned > Self.stallSlack {
+            guard let planned = state.plannedWake, now - planned > Self.stallSlack else { return }
+            if !state.traced { state.traced = timing.isTraced() }
+            if state.traced {
                 state.paused += now - planned
                 state.plannedWake = now
             }

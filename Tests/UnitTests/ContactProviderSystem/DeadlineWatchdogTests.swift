@@ -29,9 +29,23 @@ private final class ManualWatchdogTiming: DeadlineWatchdog.Timing, @unchecked Se
         change { $0.tracer = attached }
     }
 
+    /// While true, the watchdog thread's clock reads wait: a process stopped before its new thread ran.
+    private var holdingWatchdog = false
+
+    /// Holds the watchdog thread at its next clock read (its first, for a thread not yet started)
+    /// until `releaseWatchdog()`.
+    func holdWatchdog() {
+        change { $0.holdingWatchdog = true }
+    }
+
+    func releaseWatchdog() {
+        change { $0.holdingWatchdog = false }
+    }
+
     func now() -> Double {
         condition.lock()
         defer { condition.unlock() }
+        while holdingWatchdog, Thread.current.name == "deadline-watchdog" { condition.wait() }
         if let watchdogThread, pthread_equal(watchdogThread, pthread_self()) != 0 { seenVersion = version }
         return time
     }
@@ -312,6 +326,38 @@ struct DeadlineWatchdogDebuggerTests {
         timing.advance(by: 15)
         #expect(timing.settle())
         #expect(fired.all == ["limit"])
+        #expect(watchdog.pausedSeconds == 0)
+    }
+
+    @Test("Stopped at a breakpoint before the watchdog thread first ran: the returning call measures the stop")
+    func stopBeforeTheThreadRan() {
+        // The CI failure this holds: the process's first deadline starts the thread, the debugger
+        // stops the process before that thread runs, and the call returns 15 s later before it does.
+        let timing = ManualWatchdogTiming()
+        let watchdog = DeadlineWatchdog(timing: timing)
+        let fired = Fired()
+        timing.attachDebugger(true)
+        timing.holdWatchdog()
+        let id = watchdog.schedule(after: 10) { fired.append("limit") }
+        timing.advance(by: 15)
+        watchdog.cancel(id)
+        #expect(watchdog.pausedSeconds == 15, "the stop was not measured")
+        timing.releaseWatchdog()
+        #expect(timing.settle())
+        #expect(fired.all.isEmpty)
+        #expect(watchdog.pausedSeconds == 15, "the stop was counted twice")
+    }
+
+    @Test("Returning late with no debugger attached pauses nothing")
+    func lateReturnWithoutDebugger() {
+        let timing = ManualWatchdogTiming()
+        let watchdog = DeadlineWatchdog(timing: timing)
+        timing.holdWatchdog()
+        let id = watchdog.schedule(after: 10) {}
+        timing.advance(by: 5)
+        watchdog.cancel(id)
+        timing.releaseWatchdog()
+        #expect(timing.settle())
         #expect(watchdog.pausedSeconds == 0)
     }
 

@@ -44,60 +44,60 @@ package enum ContactJSON {
         return columns.joined(separator: "\t")
     }
 
-    /// A multi-line description for `get`.
+    /// A multi-line description for `get`: every field that holds something, in the record's table
+    /// order (`ContactRecord.Field`), each under its title.
     package static func detail(_ record: ContactRecord) -> String {
-        var lines = ["identifier: \(record.identifier)"]
-        let name = record.displayName
-        if !name.isEmpty { lines.append("name: \(name)") }
-        if !record.nickname.isEmpty { lines.append("nickname: \(record.nickname)") }
-        if !record.organizationName.isEmpty { lines.append("organization: \(record.organizationName)") }
-        if !record.departmentName.isEmpty { lines.append("department: \(record.departmentName)") }
-        if !record.jobTitle.isEmpty { lines.append("job title: \(record.jobTitle)") }
-        for phone in record.phoneNumbers { lines.append("phone (\(Labels.display(phone.label))): \(phone.value)") }
-        for email in record.emailAddresses { lines.append("email (\(Labels.display(email.label))): \(email.value)") }
-        for url in record.urlAddresses { lines.append("url (\(Labels.display(url.label))): \(url.value)") }
-        for address in record.postalAddresses {
-            let parts = [address.street, address.city, address.state, address.postalCode, address.country].filter {
-                !$0.isEmpty
-            }
-            lines.append("address (\(Labels.display(address.label))): \(parts.joined(separator: ", "))")
-        }
-        if let birthday = record.birthday { lines.append("birthday: \(birthday)") }
-        if !record.note.isEmpty { lines.append("note: \(record.note)") }
-        if record.imageData != nil { lines.append("image: \(record.imageData!.count) bytes") }
-        lines += details(record)
-        return lines.joined(separator: "\n")
+        ContactRecord.Field.allCases.flatMap { lines(of: $0, in: record) }.joined(separator: "\n")
     }
 
-    /// The less common values, one line each, so `get` shows everything a provider sent.
-    static func details(_ record: ContactRecord) -> [String] {
-        var lines: [String] = []
-        if let type = record.contactType { lines.append("type: \(type)") }
-        for (name, value) in [
-            ("previous family name", record.previousFamilyName), ("phonetic given name", record.phoneticGivenName),
-            ("phonetic middle name", record.phoneticMiddleName), ("phonetic family name", record.phoneticFamilyName),
-            ("phonetic organization", record.phoneticOrganizationName),
-        ] where !value.isEmpty {
-            lines.append("\(name): \(value)")
-        }
-        if let date = record.nonGregorianBirthday {
+    /// The lines `get` prints for one field (none when it is empty). Exhaustive on purpose (no
+    /// `default:`): a field added to the table is printed or the build fails.
+    package static func lines(of field: ContactRecord.Field, in record: ContactRecord) -> [String] {
+        let title = field.title
+        switch field {
+        case .identifier:
+            return ["\(title): \(record.identifier)"]
+        case .givenName:
+            // The person's name parts are one line, under "name" (the organization when there are none).
+            let name = record.displayName
+            return name.isEmpty ? [] : ["name: \(name)"]
+        case .namePrefix, .middleName, .familyName, .nameSuffix:
+            return []  // in the name line
+        case .nickname, .organizationName, .departmentName, .jobTitle, .note, .previousFamilyName,
+            .phoneticGivenName, .phoneticMiddleName, .phoneticFamilyName, .phoneticOrganizationName:
+            let text = field.text(of: record) ?? ""
+            return text.isEmpty ? [] : ["\(title): \(text)"]
+        case .phoneNumbers, .emailAddresses, .urlAddresses, .contactRelations, .dates:
+            return (field.labeledStrings(of: record) ?? []).map {
+                "\(title) (\(Labels.display($0.label))): \($0.value)"
+            }
+        case .postalAddresses:
+            return record.postalAddresses.map { address in
+                let parts = [address.street, address.city, address.state, address.postalCode, address.country]
+                return
+                    "\(title) (\(Labels.display(address.label))): \(parts.filter { !$0.isEmpty }.joined(separator: ", "))"
+            }
+        case .birthday:
+            return record.birthday.map { ["\(title): \($0)"] } ?? []
+        case .imageData:
+            return record.imageData.map { ["\(title): \($0.count) bytes"] } ?? []
+        case .contactType:
+            return record.contactType.map { ["\(title): \($0)"] } ?? []
+        case .nonGregorianBirthday:
+            guard let date = record.nonGregorianBirthday else { return [] }
             let year = date.year.map { "\($0)-" } ?? "--"
-            lines.append(
-                "birthday (\(date.calendar)): \(year)\(date.month)-\(date.day)\(date.isLeapMonth == true ? " (leap month)" : "")"
-            )
+            let leap = date.isLeapMonth == true ? " (leap month)" : ""
+            return ["\(title) (\(date.calendar)): \(year)\(date.month)-\(date.day)\(leap)"]
+        case .socialProfiles:
+            return record.socialProfiles.map { profile in
+                let who = [profile.username, profile.urlString].filter { !$0.isEmpty }.joined(separator: " ")
+                return "\(title) (\(Labels.display(profile.label))): \(profile.service) \(who)"
+            }
+        case .instantMessageAddresses:
+            return record.instantMessageAddresses.map { address in
+                "\(title) (\(Labels.display(address.label))): \(address.service) \(address.username)"
+            }
         }
-        for date in record.dates { lines.append("date (\(Labels.display(date.label))): \(date.value)") }
-        for relation in record.contactRelations {
-            lines.append("related (\(Labels.display(relation.label))): \(relation.value)")
-        }
-        for profile in record.socialProfiles {
-            let who = [profile.username, profile.urlString].filter { !$0.isEmpty }.joined(separator: " ")
-            lines.append("social (\(Labels.display(profile.label))): \(profile.service) \(who)")
-        }
-        for address in record.instantMessageAddresses {
-            lines.append("im (\(Labels.display(address.label))): \(address.service) \(address.username)")
-        }
-        return lines
     }
 }
 

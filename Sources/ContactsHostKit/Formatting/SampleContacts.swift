@@ -28,6 +28,10 @@ package struct SampleContacts {
     ]
     private static let departments = ["Engineering", "Sales", "Research", "Support"]
     private static let titles = ["Engineer", "Designer", "Manager", "Director", "Analyst"]
+    /// A 1×1 PNG: a photo's shape without a photo's size (the bench's stores stay comparable).
+    private static let photo = Data(
+        base64Encoded:
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")!
     private static let cities = [
         ("Cupertino", "CA", "95014", "United States", "us"), ("Amsterdam", "", "1012 AB", "Netherlands", "nl"),
         ("London", "", "SW1A 1AA", "United Kingdom", "gb"), ("Tokyo", "", "100-0001", "Japan", "jp"),
@@ -132,7 +136,31 @@ package struct SampleContacts {
         if chance(15) {
             record.note = pick(["Met at WWDC.", "Prefers e-mail.", "Line one\nline two", "Café ☕️ on Fridays"])
         }
+        // The rarer fields last, so the draws above (and the contacts they make) stay as they were.
+        rareFields(&record)
         return record
+    }
+
+    /// Phonetic names, a date in another calendar and a small photo, now and then: every field of
+    /// the record's table appears in a few thousand contacts (`RecordFieldTableHostTests`).
+    private mutating func rareFields(_ record: inout ContactRecord) {
+        if record.contactType == "organization" {
+            if chance(10) { record.phoneticOrganizationName = record.organizationName.lowercased() }
+        } else if !record.phoneticGivenName.isEmpty {
+            if chance(30) {
+                record.phoneticMiddleName = record.middleName.isEmpty ? "ann" : record.middleName.lowercased()
+            }
+            record.phoneticFamilyName = record.familyName.lowercased()
+        }
+        if chance(3) {
+            record.nonGregorianBirthday = pick([
+                ContactRecord.NonGregorianDate(
+                    calendar: "chinese", era: 78, year: 40, month: below(12) + 1, day: below(28) + 1),
+                ContactRecord.NonGregorianDate(
+                    calendar: "hebrew", year: 5740 + below(40), month: below(12) + 1, day: below(28) + 1),
+            ])
+        }
+        if chance(2) { record.imageData = Self.photo }
     }
 
     /// `count` contacts of `seed`'s sequence.

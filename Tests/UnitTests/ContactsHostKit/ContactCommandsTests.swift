@@ -170,7 +170,7 @@ struct ContactCommandsTests {
             #expect(
                 text.split(separator: "\n").map(String.init) == [
                     "identifier: g", "name: Grace Hopper", "organization: Navy", "phone (work): 555",
-                    "email (home): g@example.org", "birthday: 1906-12-09", "note: Bug",
+                    "email (home): g@example.org", "note: Bug", "birthday: 1906-12-09",
                 ])
         }
     }

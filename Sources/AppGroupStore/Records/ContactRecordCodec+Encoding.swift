@@ -1,0 +1,228 @@
+import Foundation
+
+extension ContactRecordCodec {
+    // MARK: Encoding
+
+    /// One contact as JSON (no newline).
+    package static func encode(_ record: ContactRecord) throws -> Data {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(256)
+        try encode(record, into: &buffer)
+        return Data(buffer)
+    }
+
+    /// Appends one contact's JSON to `buffer`: the bytes it was read from while it still holds
+    /// exactly what they say (``ContactRecord/verbatim``), else its fields encoded.
+    static func encode(_ record: ContactRecord, into buffer: inout [UInt8]) throws {
+        if let bytes = record.verbatim.bytes {
+            buffer.append(contentsOf: bytes)
+            return
+        }
+        guard isEncodable(record) else {
+            // Foundation's encoder throws the error `ContactRecord.encode(to:)` defines for this record.
+            buffer.append(contentsOf: try LineCoding.encoder().encode(record))
+            return
+        }
+        var writer = JSONWriter(buffer: buffer)
+        buffer = []
+        writer.open()
+        for field in recordFields {
+            write(field, of: record, to: &writer)
+        }
+        writer.close()
+        buffer = writer.buffer
+    }
+
+    /// Writes one field of `record` (nothing when it is empty or absent), as Foundation's encoder
+    /// writes it. Exhaustive on purpose (no `default:`): a field added to the table is written here
+    /// or the build fails.
+    private static func write(_ field: ContactRecord.Field, of record: ContactRecord, to writer: inout JSONWriter) {
+        switch field {
+        case .identifier: writer.field("identifier", record.identifier, always: true)
+        case .namePrefix: writer.field("namePrefix", record.namePrefix)
+        case .givenName: writer.field("givenName", record.givenName)
+        case .middleName: writer.field("middleName", record.middleName)
+        case .familyName: writer.field("familyName", record.familyName)
+        case .nameSuffix: writer.field("nameSuffix", record.nameSuffix)
+        case .nickname: writer.field("nickname", record.nickname)
+        case .organizationName: writer.field("organizationName", record.organizationName)
+        case .departmentName: writer.field("departmentName", record.departmentName)
+        case .jobTitle: writer.field("jobTitle", record.jobTitle)
+        case .phoneNumbers: writer.labeledStrings("phoneNumbers", record.phoneNumbers)
+        case .emailAddresses: writer.labeledStrings("emailAddresses", record.emailAddresses)
+        case .postalAddresses:
+            guard !record.postalAddresses.isEmpty else { return }
+            writer.array("postalAddresses", record.postalAddresses) { writer, address in
+                writer.open()
+                if let label = address.label { writer.field("label", label, always: true) }
+                writer.field("street", address.street)
+                writer.field("subLocality", address.subLocality)
+                writer.field("city", address.city)
+                writer.field("subAdministrativeArea", address.subAdministrativeArea)
+                writer.field("state", address.state)
+                writer.field("postalCode", address.postalCode)
+                writer.field("country", address.country)
+                writer.field("isoCountryCode", address.isoCountryCode)
+                writer.close()
+            }
+        case .urlAddresses: writer.labeledStrings("urlAddresses", record.urlAddresses)
+        case .note: writer.field("note", record.note)
+        case .birthday:
+            if let birthday = record.birthday { writer.field("birthday", birthday, always: true) }
+        case .imageData:
+            if let imageData = record.imageData {
+                writer.field("imageData", imageData.base64EncodedString(), always: true)
+            }
+        case .contactType:
+            if let contactType = record.contactType, contactType != "person" {
+                writer.field("contactType", contactType, always: true)
+            }
+        case .previousFamilyName: writer.field("previousFamilyName", record.previousFamilyName)
+        case .phoneticGivenName: writer.field("phoneticGivenName", record.phoneticGivenName)
+        case .phoneticMiddleName: writer.field("phoneticMiddleName", record.phoneticMiddleName)
+        case .phoneticFamilyName: writer.field("phoneticFamilyName", record.phoneticFamilyName)
+        case .phoneticOrganizationName: writer.field("phoneticOrganizationName", record.phoneticOrganizationName)
+        case .nonGregorianBirthday:
+            guard let date = record.nonGregorianBirthday else { return }
+            writer.key("nonGregorianBirthday")
+            writer.open()
+            writer.field("calendar", date.calendar, always: true)
+            if let era = date.era { writer.field("era", era) }
+            if let year = date.year { writer.field("year", year) }
+            writer.field("month", date.month)
+            writer.field("day", date.day)
+            if let isLeapMonth = date.isLeapMonth { writer.field("isLeapMonth", isLeapMonth) }
+            writer.close()
+        case .dates: writer.labeledStrings("dates", record.dates)
+        case .contactRelations: writer.labeledStrings("contactRelations", record.contactRelations)
+        case .socialProfiles:
+            guard !record.socialProfiles.isEmpty else { return }
+            writer.array("socialProfiles", record.socialProfiles) { writer, profile in
+                writer.open()
+                if let label = profile.label { writer.field("label", label, always: true) }
+                writer.field("urlString", profile.urlString)
+                writer.field("username", profile.username)
+                writer.field("userIdentifier", profile.userIdentifier)
+                writer.field("service", profile.service)
+                writer.close()
+            }
+        case .instantMessageAddresses:
+            guard !record.instantMessageAddresses.isEmpty else { return }
+            writer.array("instantMessageAddresses", record.instantMessageAddresses) { writer, address in
+                writer.open()
+                if let label = address.label { writer.field("label", label, always: true) }
+                writer.field("username", address.username)
+                writer.field("service", address.service)
+                writer.close()
+            }
+        }
+    }
+
+    /// Whether `ContactRecord.encode(to:)` accepts the record (the checks it makes before writing).
+    static func isEncodable(_ record: ContactRecord) -> Bool {
+        if let birthday = record.birthday, BirthdayFormat.parse(birthday) == nil { return false }
+        if let type = record.contactType, !ContactRecord.contactTypes.contains(type) { return false }
+        if record.nonGregorianBirthday?.problem != nil { return false }
+        return record.dates.allSatisfy { BirthdayFormat.parse($0.value) != nil }
+    }
+}
+
+/// Appends JSON to a byte buffer, escaping strings as Foundation's encoder does (slashes unescaped).
+package struct JSONWriter {
+    package var buffer: [UInt8]
+    private var needsComma = false
+
+    package init(buffer: [UInt8]) {
+        self.buffer = buffer
+    }
+
+    package mutating func open() {
+        buffer.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    package mutating func close() {
+        buffer.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    package mutating func key(_ name: StaticString) {
+        if needsComma { buffer.append(UInt8(ascii: ",")) }
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        buffer.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        needsComma = true
+    }
+
+    /// A string field; empty strings are omitted unless `always`.
+    package mutating func field(_ name: StaticString, _ value: String, always: Bool = false) {
+        guard always || !value.isEmpty else { return }
+        key(name)
+        string(value)
+    }
+
+    package mutating func field(_ name: StaticString, _ value: Int) {
+        key(name)
+        buffer.append(contentsOf: String(value).utf8)
+    }
+
+    package mutating func field(_ name: StaticString, _ value: Bool) {
+        key(name)
+        buffer.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    package mutating func labeledStrings(_ name: StaticString, _ values: [ContactRecord.LabeledString]) {
+        guard !values.isEmpty else { return }
+        array(name, values) { writer, item in
+            writer.open()
+            if let label = item.label { writer.field("label", label, always: true) }
+            writer.field("value", item.value, always: true)
+            writer.close()
+        }
+    }
+
+    package mutating func array<T>(_ name: StaticString, _ values: [T], _ element: (inout JSONWriter, T) -> Void) {
+        key(name)
+        buffer.append(UInt8(ascii: "["))
+        needsComma = false
+        for value in values {
+            if needsComma { buffer.append(UInt8(ascii: ",")) }
+            element(&self, value)
+            needsComma = true
+        }
+        buffer.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// A quoted, escaped string.
+    package mutating func string(_ value: String) {
+        buffer.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { bytes in
+            var clean = 0
+            for (index, byte) in bytes.enumerated()
+            where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<index]))
+                clean = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+                case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case 0x0A: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case 0x0D: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                case 0x09: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                case 0x08: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+                case 0x0C: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    buffer.append(contentsOf: [
+                        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                        hex[Int(byte >> 4)],
+                        hex[Int(byte & 0xF)],
+                    ])
+                }
+            }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,5 +1,10 @@
 import Foundation
 
+// The JSON bytes in this file are hex literals, not `UInt8(ascii:)`: that initializer is a function
+// call in a debug build, once per byte of every contact read or written (7% of a debug import).
+// 0x22 "  0x5C \  0x2F /  0x7B {  0x7D }  0x5B [  0x5D ]  0x3A :  0x2C ,  0x2B +  0x2D -  0x2E .
+// 0x30 0  0x39 9  0x41 A  0x45 E  0x46 F  0x61 a  0x62 b  0x65 e  0x66 f  0x6E n  0x72 r  0x74 t  0x75 u
+
 /// A JSON reader for the store's own lines that accepts only a strict subset of what Foundation's
 /// `JSONDecoder` accepts, and gives up (`StrictJSONReader.GiveUp`) on anything else.
 ///
@@ -66,7 +71,7 @@ package struct StrictJSONReader {
 
     /// Consumes `null` if it comes next.
     package mutating func consumeNull() throws -> Bool {
-        guard try peek() == UInt8(ascii: "n") else { return false }
+        guard try peek() == 0x6E else { return false }
         try literal("null")
         return true
     }
@@ -92,17 +97,17 @@ package struct StrictJSONReader {
 
     /// Reads an object, calling `body` with each key's bytes (keys with escapes are given up on).
     package mutating func readObject(_ body: (inout StrictJSONReader, UnsafeRawBufferPointer) throws -> Void) throws {
-        try expect(UInt8(ascii: "{"))
-        if try peek() == UInt8(ascii: "}") {
+        try expect(0x7B)
+        if try peek() == 0x7D {
             position += 1
             return
         }
         while true {
-            try expect(UInt8(ascii: "\""))
+            try expect(0x22)
             let start = position
-            while position < end, base[position] != UInt8(ascii: "\"") {
+            while position < end, base[position] != 0x22 {
                 let byte = base[position]
-                guard byte != UInt8(ascii: "\\"), byte >= 0x20 else { throw GiveUp() }
+                guard byte != 0x5C, byte >= 0x20 else { throw GiveUp() }
                 position += 1
             }
             guard position < end else { throw GiveUp() }
@@ -115,11 +120,11 @@ package struct StrictJSONReader {
                 throw GiveUp()
             }
             position += 1
-            try expect(UInt8(ascii: ":"))
+            try expect(0x3A)
             try body(&self, key)
             switch try peek() {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"):
+            case 0x2C: position += 1
+            case 0x7D:
                 position += 1
                 return
             default: throw GiveUp()
@@ -129,16 +134,16 @@ package struct StrictJSONReader {
 
     /// Reads an array, calling `body` once per element.
     package mutating func readArray(_ body: (inout StrictJSONReader) throws -> Void) throws {
-        try expect(UInt8(ascii: "["))
-        if try peek() == UInt8(ascii: "]") {
+        try expect(0x5B)
+        if try peek() == 0x5D {
             position += 1
             return
         }
         while true {
             try body(&self)
             switch try peek() {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"):
+            case 0x2C: position += 1
+            case 0x5D:
                 position += 1
                 return
             default: throw GiveUp()
@@ -156,19 +161,19 @@ package struct StrictJSONReader {
 
     /// A JSON string (not null).
     package mutating func readString() throws -> String {
-        try expect(UInt8(ascii: "\""))
+        try expect(0x22)
         let start = position
         var ascii = true
         while position < end {
             let byte = base[position]
-            if byte == UInt8(ascii: "\"") {
+            if byte == 0x22 {
                 let bytes = UnsafeBufferPointer(start: base + start, count: position - start)
                 position += 1
                 if ascii { return String(decoding: bytes, as: UTF8.self) }
                 guard let text = String(validating: bytes, as: UTF8.self) else { throw GiveUp() }
                 return text
             }
-            if byte == UInt8(ascii: "\\") { return try readEscapedString(from: start) }
+            if byte == 0x5C { return try readEscapedString(from: start) }
             guard byte >= 0x20 else { throw GiveUp() }
             if byte >= 0x80 { ascii = false }
             position += 1
@@ -183,25 +188,25 @@ package struct StrictJSONReader {
             let byte = base[position]
             position += 1
             switch byte {
-            case UInt8(ascii: "\""):
+            case 0x22:
                 guard let text = String(validating: bytes, as: UTF8.self) else { throw GiveUp() }
                 return text
-            case UInt8(ascii: "\\"):
+            case 0x5C:
                 guard position < end else { throw GiveUp() }
                 let escape = base[position]
                 position += 1
                 switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(escape)
-                case UInt8(ascii: "b"): bytes.append(0x08)
-                case UInt8(ascii: "f"): bytes.append(0x0C)
-                case UInt8(ascii: "n"): bytes.append(0x0A)
-                case UInt8(ascii: "r"): bytes.append(0x0D)
-                case UInt8(ascii: "t"): bytes.append(0x09)
-                case UInt8(ascii: "u"):
+                case 0x22, 0x5C, 0x2F: bytes.append(escape)
+                case 0x62: bytes.append(0x08)
+                case 0x66: bytes.append(0x0C)
+                case 0x6E: bytes.append(0x0A)
+                case 0x72: bytes.append(0x0D)
+                case 0x74: bytes.append(0x09)
+                case 0x75:
                     var scalar = try readHex4()
                     if (0xD800...0xDBFF).contains(scalar) {
-                        guard end - position >= 6, base[position] == UInt8(ascii: "\\"),
-                            base[position + 1] == UInt8(ascii: "u")
+                        guard end - position >= 6, base[position] == 0x5C,
+                            base[position + 1] == 0x75
                         else { throw GiveUp() }
                         position += 2
                         let low = try readHex4()
@@ -230,9 +235,9 @@ package struct StrictJSONReader {
             position += 1
             let digit: UInt8
             switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            case 0x30...0x39: digit = byte - 0x30
+            case 0x61...0x66: digit = byte - 0x61 + 10
+            case 0x41...0x46: digit = byte - 0x41 + 10
             default: throw GiveUp()
             }
             value = value << 4 | UInt32(digit)
@@ -244,21 +249,21 @@ package struct StrictJSONReader {
     package mutating func readInt() throws -> Int {
         _ = try peek()
         var negative = false
-        if base[position] == UInt8(ascii: "-") {
+        if base[position] == 0x2D {
             negative = true
             position += 1
         }
         let start = position
         var value = 0
-        while position < end, base[position] >= UInt8(ascii: "0"), base[position] <= UInt8(ascii: "9") {
+        while position < end, base[position] >= 0x30, base[position] <= 0x39 {
             // Checked before the multiplication: 19 digits can overflow `Int`, and a trap here would crash
             // every reader of a store line someone wrote by hand (Foundation decides such numbers).
             guard position - start < Self.maximumIntegerDigits else { throw GiveUp() }
-            value = value * 10 + Int(base[position] - UInt8(ascii: "0"))
+            value = value * 10 + Int(base[position] - 0x30)
             position += 1
         }
         let digits = position - start
-        guard digits > 0, !(digits > 1 && base[start] == UInt8(ascii: "0")) else { throw GiveUp() }
+        guard digits > 0, !(digits > 1 && base[start] == 0x30) else { throw GiveUp() }
         // A fraction, an exponent or any other byte glued to the number is left to Foundation.
         try expectNumberEnd()
         return negative ? -value : value
@@ -269,7 +274,7 @@ package struct StrictJSONReader {
     private func expectNumberEnd() throws {
         guard position < end else { return }
         switch base[position] {
-        case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: return
+        case 0x2C, 0x7D, 0x5D, 0x20, 0x09, 0x0A, 0x0D: return
         default: throw GiveUp()
         }
     }
@@ -281,24 +286,24 @@ package struct StrictJSONReader {
         let start = position
         func digits() -> Int {
             let from = position
-            while position < end, base[position] >= UInt8(ascii: "0"), base[position] <= UInt8(ascii: "9") {
+            while position < end, base[position] >= 0x30, base[position] <= 0x39 {
                 position += 1
             }
             return position - from
         }
-        if base[position] == UInt8(ascii: "-") { position += 1 }
+        if base[position] == 0x2D { position += 1 }
         let integerStart = position
         let integerDigits = digits()
-        guard integerDigits > 0, !(integerDigits > 1 && base[integerStart] == UInt8(ascii: "0")) else {
+        guard integerDigits > 0, !(integerDigits > 1 && base[integerStart] == 0x30) else {
             throw GiveUp()
         }
-        if position < end, base[position] == UInt8(ascii: ".") {
+        if position < end, base[position] == 0x2E {
             position += 1
             guard digits() > 0 else { throw GiveUp() }
         }
-        if position < end, base[position] == UInt8(ascii: "e") || base[position] == UInt8(ascii: "E") {
+        if position < end, base[position] == 0x65 || base[position] == 0x45 {
             position += 1
-            if position < end, base[position] == UInt8(ascii: "+") || base[position] == UInt8(ascii: "-") {
+            if position < end, base[position] == 0x2B || base[position] == 0x2D {
                 position += 1
             }
             guard digits() > 0 else { throw GiveUp() }
@@ -311,10 +316,10 @@ package struct StrictJSONReader {
 
     package mutating func readBool() throws -> Bool {
         switch try peek() {
-        case UInt8(ascii: "t"):
+        case 0x74:
             try literal("true")
             return true
-        case UInt8(ascii: "f"):
+        case 0x66:
             try literal("false")
             return false
         default: throw GiveUp()
@@ -336,11 +341,11 @@ package struct StrictJSONReader {
     private mutating func skipValue(depth: Int) throws {
         guard depth < Self.maximumSkipDepth else { throw GiveUp() }
         switch try peek() {
-        case UInt8(ascii: "{"): try readObject { reader, _ in try reader.skipValue(depth: depth + 1) }
-        case UInt8(ascii: "["): try readArray { try $0.skipValue(depth: depth + 1) }
-        case UInt8(ascii: "\""): _ = try readString()
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try readBool()
-        case UInt8(ascii: "n"): _ = try consumeNull()
+        case 0x7B: try readObject { reader, _ in try reader.skipValue(depth: depth + 1) }
+        case 0x5B: try readArray { try $0.skipValue(depth: depth + 1) }
+        case 0x22: _ = try readString()
+        case 0x74, 0x66: _ = try readBool()
+        case 0x6E: _ = try consumeNull()
         default: _ = try readInt()
         }
     }
@@ -355,20 +360,61 @@ package struct StrictJSONReader {
 }
 
 /// Keys matched as bytes, so reading a line allocates no key strings.
-package struct JSONKeyTable {
-    private let keys: [[UInt8]]
+package struct JSONKeyTable: Sendable {
+    /// Every key's bytes, one after another, in memory the table owns: a lookup is a loop of
+    /// length checks and `memcmp`s with no array, closure or generic iterator on its path. (A debug
+    /// build spent 30% of an import in this lookup when it walked `[[UInt8]].enumerated()`: each
+    /// step asked the runtime for generic and tuple metadata.)
+    private final class Storage: @unchecked Sendable {
+        /// Immutable after `init`.
+        let bytes: UnsafeMutablePointer<UInt8>
+        /// Key `i` is `bytes[starts[i] ..< starts[i + 1]]`; `count + 1` entries.
+        let starts: UnsafeMutablePointer<Int>
+        let count: Int
+
+        init(_ names: [String]) {
+            count = names.count
+            starts = .allocate(capacity: names.count + 1)
+            let total = names.reduce(0) { $0 + $1.utf8.count }
+            bytes = .allocate(capacity: max(total, 1))
+            var offset = 0
+            for (index, name) in names.enumerated() {
+                starts[index] = offset
+                for byte in name.utf8 {
+                    bytes[offset] = byte
+                    offset += 1
+                }
+            }
+            starts[names.count] = offset
+        }
+
+        deinit {
+            bytes.deallocate()
+            starts.deallocate()
+        }
+    }
+
+    private let storage: Storage
 
     package init(_ names: [String]) {
         // readObject(keys:) marks the keys it has seen in a 64-bit set.
         precondition(names.count <= 64, "a JSONKeyTable holds at most 64 keys")
-        keys = names.map { Array($0.utf8) }
+        storage = Storage(names)
     }
 
     /// The index of `key` in the table, or nil for a key the table does not know.
     package func index(of key: UnsafeRawBufferPointer) -> Int? {
-        for (index, candidate) in keys.enumerated() where candidate.count == key.count {
-            let same = candidate.withUnsafeBytes { memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }
-            if same { return index }
+        let storage = self.storage
+        let length = key.count
+        var index = 0
+        while index < storage.count {
+            let start = storage.starts[index]
+            if storage.starts[index + 1] - start == length,
+                length == 0 || memcmp(storage.bytes + start, key.baseAddress!, length) == 0
+            {
+                return index
+            }
+            index += 1
         }
         return nil
     }

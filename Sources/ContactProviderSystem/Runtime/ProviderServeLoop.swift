@@ -21,6 +21,8 @@ final class ProviderServeLoop {
     /// The report of a sync that an `invalidate`/`shutdown` ended: hosts whose signals arrived
     /// during that sync get it too, instead of a new sync before the process exits (R10, R43).
     private var endedSync: SyncReport?
+    /// Whether the launch-attempts record was removed after a doorbell (see `run`).
+    private var forgotLaunchAttempts = false
 
     init(runtime: ProviderRuntime, session: ProviderSession, requests: Int32, configuration: DomainConfiguration) {
         self.runtime = runtime
@@ -47,6 +49,15 @@ final class ProviderServeLoop {
                 for message in batch {
                     runtime.log("request: \(message.kind.rawValue)\(message.id.map { " \($0)" } ?? "")")
                 }
+            }
+            if !forgotLaunchAttempts {
+                // The runtime removed the record when the session was made, but the host that
+                // launched this process writes it (with this pid) after the launch returns: on a
+                // loaded machine that write can land after the removal, and a provider that started
+                // would count as a start failure (LaunchBackoff). The host writes it before it rings,
+                // so once a doorbell is read here the removal is final.
+                unlink(runtime.paths.launchAttempts)
+                forgotLaunchAttempts = true
             }
             var round = DoorbellRound(batch, openReply: runtime.openReply)
             stopping = stopping || round.endsProvider

@@ -132,6 +132,39 @@ struct ProviderLifecycleTests {
         }
     }
 
+    @Test(
+        "a launch record the host writes after the provider started (a loaded machine) is removed at the first doorbell"
+    )
+    func lateLaunchRecordIsForgotten() throws {
+        try withTemporaryAppGroup { group in
+            try host(["enable", "--extension", BuiltProducts.path("demo-provider")], in: group)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: BuiltProducts.path("demo-provider"))
+            process.arguments = ["--app-group", group.path, "--foreground"]
+            process.environment = group.environment
+            let stderr = Pipe()
+            process.standardError = stderr
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            defer {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                process.waitUntilExit()
+            }
+            let lines = ProviderProcessTests.Lines(stderr.fileHandleForReading)
+            #expect(lines.next(containing: "serving domain") != nil)
+            // The order the CI run met: the provider started (and removed the record), then the
+            // launching host's write of the record with the launched pid landed.
+            let record = group.path + "/run/defaultDomain/launch-attempts.json"
+            let late =
+                #"{"boot":"x","executable":"x","failures":1,"lastAttempt":0,"lastPID":\#(process.processIdentifier)}"#
+            try Data(late.utf8).write(to: URL(fileURLWithPath: record))
+            try host(["signal", "--wait"], in: group)
+            #expect(
+                !FileManager.default.fileExists(atPath: record), "a provider that serves still counts as a failed start"
+            )
+        }
+    }
+
     @Test("the back-off delays are bounded: free at first, then doubling, never above the maximum")
     func backoffIsBounded() {
         #expect((0...LaunchBackoff.freeAttempts).allSatisfy { LaunchBackoff.delay(afterFailures: $0) == 0 })

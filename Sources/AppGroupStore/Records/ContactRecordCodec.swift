@@ -141,7 +141,10 @@ package enum ContactRecordCodec {
     private static let labeledStringKeys = JSONKeyTable(["label", "value"])
 
     private static func readLabeledStrings(_ reader: inout StrictJSONReader) throws -> [ContactRecord.LabeledString] {
-        try readArray(&reader) { reader in
+        // Not through the generic `readArray`: phones and e-mails are most contacts' arrays, and a
+        // debug build looks up `[T]`'s metadata at run time on every generic call.
+        var values: [ContactRecord.LabeledString] = []
+        try reader.readArray { reader in
             var label: String?
             var value: String?
             try reader.readObject(keys: labeledStringKeys) { reader, index in
@@ -152,8 +155,9 @@ package enum ContactRecordCodec {
                 }
             }
             guard let value else { throw StrictJSONReader.GiveUp() }
-            return ContactRecord.LabeledString(label: label, value: value)
+            values.append(ContactRecord.LabeledString(label: label, value: value))
         }
+        return values
     }
 
     private static let postalKeys = JSONKeyTable([

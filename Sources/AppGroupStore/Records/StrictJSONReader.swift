@@ -105,15 +105,17 @@ package struct StrictJSONReader {
         while true {
             try expect(0x22)
             let start = position
+            var ascii = true
             while position < end, base[position] != 0x22 {
                 let byte = base[position]
                 guard byte != 0x5C, byte >= 0x20 else { throw GiveUp() }
+                if byte >= 0x80 { ascii = false }
                 position += 1
             }
             guard position < end else { throw GiveUp() }
             let key = UnsafeRawBufferPointer(start: base + start, count: position - start)
             // A key Foundation cannot read as UTF-8 makes the line invalid, known key or not.
-            if key.contains(where: { $0 >= 0x80 }),
+            if !ascii,
                 String(validating: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
                     == nil
             {

@@ -7,11 +7,13 @@ extension ContactRecord {
     /// key table is made from them, and the type is the record's `CodingKeys`). The readers, the
     /// writers and `contacts-host get`'s printer each switch over a field exhaustively, with no
     /// `default:`, so a field added here does not compile until each of them carries it; the paths
-    /// that a switch cannot guard (the `CNContact` bridge, vCard, the sample generator) are checked
-    /// field by field over ``allCases`` by `RecordFieldPathsTests` and `RecordFieldTableTests`.
+    /// that a switch cannot guard are checked field by field: the `CNContact` bridge and vCard by
+    /// `RecordFieldPathsTests`, the sample generator by `RecordFieldTableHostTests`, the table
+    /// against the stored properties by `RecordFieldTableTests`.
     ///
     /// Adding a field: a case here (with its ``kind`` and ``title``), the stored property in
-    /// `ContactRecord`, then whatever the compiler and those tests name.
+    /// `ContactRecord`, then whatever the compiler and those tests name (`docs/architecture.md`
+    /// lists the files).
     package enum Field: String, CaseIterable, CodingKey, Sendable {
         case identifier, namePrefix, givenName, middleName, familyName, nameSuffix, nickname
         case organizationName, departmentName, jobTitle, phoneNumbers, emailAddresses, postalAddresses

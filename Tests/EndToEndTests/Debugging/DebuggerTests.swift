@@ -90,22 +90,15 @@ struct DebuggerTests {
         try withTemporaryAppGroup { group in
             try host(["enable", "--extension", BuiltProducts.path("bad-provider"), "--page-timeout", "1"], in: group)
             try host(["add", "--given-name", "Slow", "--id", "slow"], in: group)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: BuiltProducts.path("bad-provider"))
-            process.arguments = ["--app-group", group.path, "--foreground"]
             var environment = group.environment
             environment["BAD_PROVIDER_BUG"] = "slow-page"
             environment["BAD_PROVIDER_DELAY_SECONDS"] = "3"
-            process.environment = environment
-            let stderr = Pipe()
-            process.standardError = stderr
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            let (process, lines) = try ProviderProcessTests.startProvider(
+                group, ["--foreground"], executable: "bad-provider", environment: environment)
             defer {
                 if process.isRunning { kill(process.processIdentifier, SIGKILL) }
                 process.waitUntilExit()
             }
-            let lines = ProviderProcessTests.Lines(stderr.fileHandleForReading)
             #expect(lines.next(containing: "serving domain") != nil)
             let result = try host(["signal", "--wait", "--json"], in: group, expect: 1)
             let report = try jsonObject(result)

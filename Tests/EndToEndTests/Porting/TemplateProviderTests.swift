@@ -116,19 +116,12 @@ struct TemplateProviderTests {
             var environment = group.environment
             environment["XDG_CONFIG_HOME"] = shellSetsConfigHome ? group.path + "/elsewhere" : nil
             environment["HOME"] = group.path + "/home"
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: BuiltProducts.path("template-provider"))
-            process.arguments = ["--app-group", group.path, "--foreground"]
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            let stderr = Pipe()
-            process.standardError = stderr
-            try process.run()
+            let (process, lines) = try ProviderProcessTests.startProvider(
+                group, ["--foreground"], executable: "template-provider", environment: environment)
             defer {
                 if process.isRunning { kill(process.processIdentifier, SIGKILL) }
                 process.waitUntilExit()
             }
-            let lines = ProviderProcessTests.Lines(stderr.fileHandleForReading)
             #expect(lines.next(containing: "serving domain") != nil)
             let report = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
             #expect(report["systemCount"] as? Int == 1)

@@ -138,19 +138,11 @@ struct ProviderLifecycleTests {
     func lateLaunchRecordIsForgotten() throws {
         try withTemporaryAppGroup { group in
             try host(["enable", "--extension", BuiltProducts.path("demo-provider")], in: group)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: BuiltProducts.path("demo-provider"))
-            process.arguments = ["--app-group", group.path, "--foreground"]
-            process.environment = group.environment
-            let stderr = Pipe()
-            process.standardError = stderr
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            let (process, lines) = try ProviderProcessTests.startProvider(group, ["--foreground"])
             defer {
                 if process.isRunning { kill(process.processIdentifier, SIGKILL) }
                 process.waitUntilExit()
             }
-            let lines = ProviderProcessTests.Lines(stderr.fileHandleForReading)
             #expect(lines.next(containing: "serving domain") != nil)
             // The order the CI run met: the provider started (and removed the record), then the
             // launching host's write of the record with the launched pid landed.

@@ -28,11 +28,16 @@ struct ProviderProcessTests {
         }
     }
 
-    private func startProvider(_ group: TemporaryAppGroup, _ arguments: [String]) throws -> (Process, Lines) {
+    /// Starts the built provider `executable` on `group`'s App Group with `arguments`, in `environment`
+    /// (the group's when nil), its stderr read line by line. The caller ends the process.
+    static func startProvider(
+        _ group: TemporaryAppGroup, _ arguments: [String], executable: String = "demo-provider",
+        environment: [String: String]? = nil
+    ) throws -> (Process, Lines) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("demo-provider"))
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path(executable))
         process.arguments = ["--app-group", group.path] + arguments
-        process.environment = group.environment
+        process.environment = environment ?? group.environment
         let stderr = Pipe()
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
@@ -45,7 +50,7 @@ struct ProviderProcessTests {
         try withTemporaryAppGroup { group in
             try host(["enable", "--page-size", "1"], in: group)
             try host(["add", "--given-name", "Fore", "--id", "fore"], in: group)
-            let (process, lines) = try startProvider(group, ["--foreground"])
+            let (process, lines) = try Self.startProvider(group, ["--foreground"])
             #expect(lines.next(containing: "serving domain 'defaultDomain'") != nil)
             // The host finds it listening and does not launch another.
             let report = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
@@ -67,7 +72,7 @@ struct ProviderProcessTests {
         try withTemporaryAppGroup { group in
             try host(["enable"], in: group)
             try host(["add", "--given-name", "Idle"], in: group)
-            let (process, lines) = try startProvider(group, ["--idle-timeout", "0.2"])
+            let (process, lines) = try Self.startProvider(group, ["--idle-timeout", "0.2"])
             #expect(lines.next(containing: "serving domain") != nil)
             #expect(lines.next(containing: "idle for 0.2 s; exiting") != nil)
             process.waitUntilExit()

@@ -155,7 +155,9 @@ package struct JSONWriter {
         if needsComma { buffer.append(0x2C) }
         buffer.append(0x22)
         buffer.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        buffer.append(contentsOf: [0x22, 0x3A])
+        // Two appends, not an array literal: that would allocate an array for every key written.
+        buffer.append(0x22)
+        buffer.append(0x3A)
         needsComma = true
     }
 

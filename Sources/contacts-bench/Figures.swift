@@ -334,10 +334,16 @@ final class SizeRun {
     }
 }
 
-/// P5: the conformance kit's convergence rule with 1,000 random operations over the real processes.
-func conformanceFigure(products: String) async throws -> Figure {
+/// The kit's run of P5 and P8: the convergence rule V1 with 1,000 random operations.
+private func convergenceOptions() -> ConformanceOptions {
     var options = ConformanceOptions(seed: 42, operations: 1000, rules: ["V1"])
     options.timeoutSeconds = 30
+    return options
+}
+
+/// P5: the conformance kit's convergence rule with 1,000 random operations over the real processes.
+func conformanceFigure(products: String) async throws -> Figure {
+    let options = convergenceOptions()
     let cpuBefore = Measure.cpuSeconds()
     let start = Measure.now()
     let report = try await ConformanceKit.run(executable: products + "/demo-provider", options: options)
@@ -357,8 +363,7 @@ func conformanceFigure(products: String) async throws -> Figure {
 /// kit then shrinks the sequence, relaunching the provider for each candidate. Reference: P5's
 /// passing run of the same bench run (issue 27's goal: a failing verdict ≤ 1.5× a passing one).
 func failingVerdictFigure(products: String, passingMs: Double) async throws -> Figure {
-    var options = ConformanceOptions(seed: 42, operations: 1000, rules: ["V1"])
-    options.timeoutSeconds = 30
+    let options = convergenceOptions()
     let start = Measure.now()
     let report = try await ConformanceKit.run(executable: products + "/bad-more-coming-provider", options: options)
     let elapsed = (Measure.now() - start) * 1000

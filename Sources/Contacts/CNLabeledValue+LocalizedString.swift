@@ -1,3 +1,4 @@
+import ContactsInterop
 import Foundation
 
 extension CNLabeledValue {
@@ -13,36 +14,6 @@ extension CNLabeledValue {
     /// - Parameter label: A label, usually one of the `CNLabel…` constants.
     /// - Returns: The display string for the label.
     public class func localizedString(forLabel label: String) -> String {
-        localizedLabelNames[label] ?? label
+        ContactLabel.localizedName(for: label)
     }
 }
-
-/// The English display names of Apple's predefined labels.
-private let localizedLabelNames: [String: String] = [
-    CNLabelHome: "home",
-    CNLabelWork: "work",
-    CNLabelSchool: "school",
-    CNLabelOther: "other",
-    CNLabelEmailiCloud: "iCloud",
-    CNLabelURLAddressHomePage: "homepage",
-    CNLabelDateAnniversary: "anniversary",
-    CNLabelPhoneNumberMobile: "mobile",
-    CNLabelPhoneNumberiPhone: "iPhone",
-    CNLabelPhoneNumberAppleWatch: "Apple Watch",
-    CNLabelPhoneNumberMain: "main",
-    CNLabelPhoneNumberHomeFax: "home fax",
-    CNLabelPhoneNumberWorkFax: "work fax",
-    CNLabelPhoneNumberOtherFax: "other fax",
-    CNLabelPhoneNumberPager: "pager",
-    CNLabelContactRelationFather: "father",
-    CNLabelContactRelationMother: "mother",
-    CNLabelContactRelationParent: "parent",
-    CNLabelContactRelationBrother: "brother",
-    CNLabelContactRelationSister: "sister",
-    CNLabelContactRelationChild: "child",
-    CNLabelContactRelationFriend: "friend",
-    CNLabelContactRelationSpouse: "spouse",
-    CNLabelContactRelationPartner: "partner",
-    CNLabelContactRelationAssistant: "assistant",
-    CNLabelContactRelationManager: "manager",
-]

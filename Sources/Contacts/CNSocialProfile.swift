@@ -1,6 +1,7 @@
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
 // (Apple's names, spelled as in the SDK so provider code builds unchanged.)
 
+import ContactsInterop
 import Foundation
 
 /// An immutable social network profile: its URL, the user's name and identifier, and the service.
@@ -89,7 +90,7 @@ public let CNSocialProfileServiceSinaWeibo: String = "SinaWeibo"
 /// Tencent Weibo.
 public let CNSocialProfileServiceTencentWeibo: String = "TencentWeibo"
 /// Twitter.
-public let CNSocialProfileServiceTwitter: String = "Twitter"
+public let CNSocialProfileServiceTwitter: String = ContactLabel.socialServiceTwitter
 /// Yelp.
 public let CNSocialProfileServiceYelp: String = "Yelp"
 /// Game Center.

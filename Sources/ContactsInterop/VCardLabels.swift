@@ -1,34 +1,33 @@
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
 // (Apple's names, spelled as in the SDK so provider code builds unchanged.)
 
-// ContactsInterop sits below the Contacts module (Contacts' `CNContactVCardSerialization` uses this
-// codec), so it spells Apple's label values itself; a unit test checks they equal Contacts' constants.
-private let CNLabelHome = "_$!<Home>!$_"
-private let CNLabelWork = "_$!<Work>!$_"
-private let CNLabelSchool = "_$!<School>!$_"
-private let CNLabelOther = "_$!<Other>!$_"
-private let CNLabelEmailiCloud = "iCloud"
-private let CNLabelURLAddressHomePage = "_$!<HomePage>!$_"
-private let CNLabelPhoneNumberMobile = "_$!<Mobile>!$_"
-private let CNLabelPhoneNumberiPhone = "iPhone"
-private let CNLabelPhoneNumberAppleWatch = "AppleWatch"
-private let CNLabelPhoneNumberMain = "_$!<Main>!$_"
-private let CNLabelPhoneNumberHomeFax = "_$!<HomeFAX>!$_"
-private let CNLabelPhoneNumberWorkFax = "_$!<WorkFAX>!$_"
-private let CNLabelPhoneNumberOtherFax = "_$!<OtherFAX>!$_"
-private let CNLabelPhoneNumberPager = "_$!<Pager>!$_"
-private let CNLabelDateAnniversary = "_$!<Anniversary>!$_"
-private let CNLabelContactRelationAssistant = "_$!<Assistant>!$_"
-private let CNLabelContactRelationManager = "_$!<Manager>!$_"
-private let CNLabelContactRelationParent = "_$!<Parent>!$_"
-private let CNLabelContactRelationMother = "_$!<Mother>!$_"
-private let CNLabelContactRelationFather = "_$!<Father>!$_"
-private let CNLabelContactRelationChild = "_$!<Child>!$_"
-private let CNLabelContactRelationBrother = "_$!<Brother>!$_"
-private let CNLabelContactRelationSister = "_$!<Sister>!$_"
-private let CNLabelContactRelationFriend = "_$!<Friend>!$_"
-private let CNLabelContactRelationSpouse = "_$!<Spouse>!$_"
-private let CNLabelContactRelationPartner = "_$!<Partner>!$_"
+// Apple's names for the values of `ContactLabel`, so the mapping below reads as Apple's documentation does.
+private let CNLabelHome = ContactLabel.home
+private let CNLabelWork = ContactLabel.work
+private let CNLabelSchool = ContactLabel.school
+private let CNLabelOther = ContactLabel.other
+private let CNLabelEmailiCloud = ContactLabel.emailiCloud
+private let CNLabelURLAddressHomePage = ContactLabel.urlAddressHomePage
+private let CNLabelPhoneNumberMobile = ContactLabel.phoneNumberMobile
+private let CNLabelPhoneNumberiPhone = ContactLabel.phoneNumberiPhone
+private let CNLabelPhoneNumberAppleWatch = ContactLabel.phoneNumberAppleWatch
+private let CNLabelPhoneNumberMain = ContactLabel.phoneNumberMain
+private let CNLabelPhoneNumberHomeFax = ContactLabel.phoneNumberHomeFax
+private let CNLabelPhoneNumberWorkFax = ContactLabel.phoneNumberWorkFax
+private let CNLabelPhoneNumberOtherFax = ContactLabel.phoneNumberOtherFax
+private let CNLabelPhoneNumberPager = ContactLabel.phoneNumberPager
+private let CNLabelDateAnniversary = ContactLabel.dateAnniversary
+private let CNLabelContactRelationAssistant = ContactLabel.relationAssistant
+private let CNLabelContactRelationManager = ContactLabel.relationManager
+private let CNLabelContactRelationParent = ContactLabel.relationParent
+private let CNLabelContactRelationMother = ContactLabel.relationMother
+private let CNLabelContactRelationFather = ContactLabel.relationFather
+private let CNLabelContactRelationChild = ContactLabel.relationChild
+private let CNLabelContactRelationBrother = ContactLabel.relationBrother
+private let CNLabelContactRelationSister = ContactLabel.relationSister
+private let CNLabelContactRelationFriend = ContactLabel.relationFriend
+private let CNLabelContactRelationSpouse = ContactLabel.relationSpouse
+private let CNLabelContactRelationPartner = ContactLabel.relationPartner
 
 /// Mapping between vCard TYPE parameters and Apple's Contacts label constants.
 enum VCardLabels {

@@ -1,4 +1,5 @@
 import AppGroupStore
+import ContactProviderSystem
 import Foundation
 
 /// A domain: the set of contacts an extension provides, with the values that configure it.
@@ -14,7 +15,7 @@ public protocol ContactProviderDomain {
 /// The default (and, as on iOS 18, the only usable) domain.
 public struct DefaultContactProviderDomain: ContactProviderDomain {
     /// The identifier shared by every app's default domain.
-    public static let identifier = "defaultDomain"
+    public static let identifier = DomainManager.defaultDomainIdentifier
 
     /// The app's display name: `CONTACT_PROVIDER_APP_NAME`, else the App Group directory's name.
     public let displayName: String

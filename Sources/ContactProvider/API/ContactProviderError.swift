@@ -56,42 +56,10 @@ public enum ContactProviderError: Error, LocalizedError, CustomNSError, Equatabl
         [NSLocalizedDescriptionKey: errorDescription ?? "", NSLocalizedFailureReasonErrorKey: failureReason ?? ""]
     }
 
-    public var errorDescription: String? {
-        switch self {
-        case .featureNotAvailable: return "Contact providers are not available on this platform."
-        case .deniedByUser: return "The user did not enable the contact provider."
-        case .extensionNotFound: return "The app's Contact Provider extension could not be found."
-        case .itemsLimitReached: return "The contact provider has reached the maximum number of contacts."
-        case .cannotEnumerate: return "The Contact Provider extension cannot enumerate its contacts."
-        case .enumerationTimeout: return "The Contact Provider extension took too long to enumerate a page or batch."
-        case .pageExpired: return "The content page expired."
-        case .changeAnchorExpired: return "The change anchor expired."
-        case .extensionInvalidated: return "The Contact Provider extension was invalidated while enumerating."
-        case .extensionInvalidateTimeout: return "The Contact Provider extension took too long to invalidate."
-        case .domainNotRegistered: return "The contact provider domain is not registered."
-        }
-    }
+    public var errorDescription: String? { code.errorDescription }
 
-    public var failureReason: String? {
-        switch self {
-        case .featureNotAvailable: return "The ContactProvider framework is unavailable."
-        case .deniedByUser: return "The enable request was declined."
-        case .extensionNotFound:
-            return "No provider executable is registered for the domain; use 'contacts-host enable --extension PATH'."
-        case .itemsLimitReached: return "The domain's item limit (domain.json itemsLimit) was exceeded."
-        case .cannotEnumerate: return "The extension reported that it cannot enumerate."
-        case .enumerationTimeout:
-            return "A page or batch exceeded the system's time limit (domain.json pageTimeoutSeconds)."
-        case .pageExpired: return "The system discards its cached contacts and restarts a content enumeration."
-        case .changeAnchorExpired: return "The system discards its cached contacts and restarts a content enumeration."
-        case .extensionInvalidated: return "The app called invalidate(), disable() or reset() during an enumeration."
-        case .extensionInvalidateTimeout:
-            return "invalidate() exceeded the system's time limit (domain.json invalidateTimeoutSeconds)."
-        case .domainNotRegistered: return "Only the default domain can be used."
-        }
-    }
+    public var failureReason: String? { code.failureReason }
 
-    /// The system library's name for this case.
     var code: ProviderErrorCode {
         switch self {
         case .featureNotAvailable: return .featureNotAvailable

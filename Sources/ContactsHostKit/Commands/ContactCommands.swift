@@ -1,8 +1,6 @@
 import AppGroupStore
 import CommandLineToolkit
-import ContactProvider
 import ContactProviderSystem
-import Contacts
 import ContactsInterop
 import Foundation
 
@@ -156,7 +154,7 @@ enum ContactCommands {
             try AppDatabase.searchable(appGroup: context.appGroup).reset()
             // The app database is reset (committed): a failure of the system side is reported, not an exit 1.
             do {
-                try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier).reset()
+                try SystemClient(appGroup: context.appGroup, domain: DomainManager.defaultDomainIdentifier).reset()
             } catch {
                 warnAfterCommit(
                     "the app database was reset, but resetting the system store failed (run 'contacts-host system reset'): "

@@ -1,6 +1,6 @@
 import AppGroupStore
 import CommandLineToolkit
-import Contacts
+import ContactsInterop
 import Foundation
 
 /// The contact field options of `add` and `update`, each declared once with its type and checks:
@@ -18,7 +18,7 @@ enum ContactFieldOptions {
         "--phone", value: "[LABEL=]NUMBER", repeatable: true,
         help: "Phone number (labels: mobile, home, work, main, iphone, pager, other, …).",
         convert: { text, name in
-            try labeled(text, option: name, defaultLabel: CNLabelPhoneNumberMobile) { value in
+            try labeled(text, option: name, defaultLabel: ContactLabel.phoneNumberMobile) { value in
                 guard value.contains(where: \.isNumber) else {
                     throw UsageError("option '\(name)' needs a number with at least one digit, got '\(value)'")
                 }
@@ -28,7 +28,7 @@ enum ContactFieldOptions {
         "--email", value: "[LABEL=]ADDRESS", repeatable: true,
         help: "E-mail address (labels: home, work, icloud, other, …).",
         convert: { text, name in
-            try labeled(text, option: name, defaultLabel: CNLabelHome) { value in
+            try labeled(text, option: name, defaultLabel: ContactLabel.home) { value in
                 let parts = value.split(separator: "@", omittingEmptySubsequences: false)
                 guard parts.count >= 2, !parts[0].isEmpty, !parts[parts.count - 1].isEmpty else {
                     throw UsageError("option '\(name)' needs an address like name@example.com, got '\(value)'")
@@ -37,7 +37,8 @@ enum ContactFieldOptions {
         })
     static let url = Option<ContactRecord.LabeledString>(
         "--url", value: "[LABEL=]URL", repeatable: true, help: "URL (labels: homepage, home, work, other).",
-        convert: { text, name in try labeled(text, option: name, defaultLabel: CNLabelURLAddressHomePage) { _ in } })
+        convert: { text, name in try labeled(text, option: name, defaultLabel: ContactLabel.urlAddressHomePage) { _ in }
+        })
     static let note = Option<String>("--note", value: "TEXT", help: "Note.")
     static let birthday = Option<String>(
         "--birthday", value: "YYYY-MM-DD", help: "Birthday (or --MM-DD without a year).", convert: checkedBirthday)

@@ -1,12 +1,11 @@
 import AppGroupStore
 import CommandLineToolkit
-import ContactProvider
 import ContactProviderSystem
 import ContactsInterop
 import Foundation
 
 /// `contacts-host demo`: the whole flow, end to end, with real processes and pipes.
-enum DemoCommand {
+package enum DemoCommand {
     static let command = Command(
         ["demo"], summary: "Run the main job: enable the example provider, add, sync, edit, delete, sync, reset, sync.",
         discussion: """
@@ -53,7 +52,7 @@ enum DemoCommand {
         if !foreign.isEmpty {
             return "it holds \(foreign.count) contact(s) the demo did not add (e.g. '\(foreign[0].displayName)')"
         }
-        let client = try SystemClient(appGroup: group, domain: DefaultContactProviderDomain.identifier)
+        let client = try SystemClient(appGroup: group, domain: DomainManager.defaultDomainIdentifier)
         if FileManager.default.fileExists(atPath: client.paths.configuration),
             let registered = try client.configuration().extensionPath, registered != provider
         {
@@ -90,7 +89,7 @@ enum DemoCommand {
         } else {
             out.out("App Group: \(group.path) (\(context.appGroupSource.explanation))")
         }
-        let client = try SystemClient(appGroup: group, domain: DefaultContactProviderDomain.identifier)
+        let client = try SystemClient(appGroup: group, domain: DomainManager.defaultDomainIdentifier)
         let database = AppDatabase.searchable(appGroup: group)
         out.out("Provider:  \(provider)\n")
 
@@ -102,8 +101,8 @@ enum DemoCommand {
             configuration.pageSize = 2
             configuration.batchSize = 2
         }
-        let manager = try ContactProviderManager(appGroup: group)
-        try await manager.enable()
+        let manager = try DomainManager(appGroup: group)
+        try manager.enable()
         out.out("1. Enabled the domain (suggestedPageSize 2, suggestedBatchSize 2).\n")
 
         var identifiers: [String] = []
@@ -132,7 +131,7 @@ enum DemoCommand {
         out.out("4. The app changed John's phone, deleted Jane and added Carol.\n")
         try step("5. signalEnumerator() → a change enumeration delivers only the changes:", client, database, out)
 
-        try await manager.reset()
+        try manager.reset()
         try step(
             "6. ContactProviderManager.reset() then signalEnumerator() → a full content enumeration again:", client,
             database, out)
@@ -204,7 +203,7 @@ enum DemoCommand {
 
     /// One demo step: signals and waits, prints the calls and the report, lists what the system holds,
     /// and checks it equals `expected()` (the contacts of `source`); throws when the sync failed or differs.
-    static func syncStep(
+    package static func syncStep(
         _ title: String, _ client: SystemClient, _ out: CommandOutput, source: String,
         expected: () throws -> [ContactRecord]
     ) throws {

@@ -1,6 +1,5 @@
 import AppGroupStore
 import CommandLineToolkit
-import ContactProvider
 import ContactProviderSystem
 import ContactsInterop
 import Foundation
@@ -68,7 +67,7 @@ enum InteropCommands {
         examples: ["contacts-host system search --email ada@example.com"],
         validate: { _ = try query($0) },
         run: { arguments, context in
-            let paths = try DomainPaths(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
+            let paths = try DomainPaths(appGroup: context.appGroup, domain: DomainManager.defaultDomainIdentifier)
             let found = ContactSearch.search(
                 try SystemStore(directory: paths.systemStore).load().contacts, try query(arguments))
             ContactCommands.printList(found, json: arguments.has(SearchOptions.json), context: context)
@@ -106,7 +105,7 @@ enum InteropCommands {
     }
 
     static func runWatch(json: Bool, context: CommandContext) throws -> Int32 {
-        let paths = try DomainPaths(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
+        let paths = try DomainPaths(appGroup: context.appGroup, domain: DomainManager.defaultDomainIdentifier)
         let (path, fd) = try WatchChannel.open(paths)
         WatchCleanup.install(path)
         defer {

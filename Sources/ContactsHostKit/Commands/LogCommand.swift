@@ -1,6 +1,5 @@
 import AppGroupStore
 import CommandLineToolkit
-import ContactProvider
 import ContactProviderSystem
 import Foundation
 
@@ -61,7 +60,7 @@ enum LogCommand {
             let filter = LogFilter(
                 subsystem: try arguments.value(subsystem), category: try arguments.value(category),
                 minimumLevel: try arguments.value(level))
-            let paths = try DomainPaths(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
+            let paths = try DomainPaths(appGroup: context.appGroup, domain: DomainManager.defaultDomainIdentifier)
             let asJSON = arguments.has(json)
             let print = { (text: String) in
                 let line = ProviderLogLine.parse(text)

@@ -1,6 +1,5 @@
 import AppGroupStore
 import CommandLineToolkit
-import ContactProvider
 import ContactProviderSystem
 import Foundation
 
@@ -21,7 +20,7 @@ enum StepCommand {
             ExitCodeHelp(1, "the step failed (the report says why)"), ExitCodeHelp(2, "usage error: nothing was run"),
         ],
         run: { arguments, context in
-            let client = try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
+            let client = try SystemClient(appGroup: context.appGroup, domain: DomainManager.defaultDomainIdentifier)
             let state = try SystemStore(directory: client.paths.systemStore).load().meta ?? .initial
             let pending = SyncEngine.pendingOperation(for: state)
             if arguments.has(listFlag) {

@@ -1,6 +1,5 @@
 import AppGroupStore
 import CommandLineToolkit
-import ContactProvider
 import ContactProviderSystem
 import Foundation
 
@@ -9,7 +8,7 @@ enum SystemCommands {
     static var all: [Command] { [enable, disable, invalidate, signal, status, systemList, systemReset] }
 
     static func client(_ context: CommandContext) throws -> SystemClient {
-        try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
+        try SystemClient(appGroup: context.appGroup, domain: DomainManager.defaultDomainIdentifier)
     }
 
     static let statusJSON = JSONOutput.report(
@@ -113,19 +112,19 @@ enum SystemCommands {
                 context.output.err(
                     "a different extension than \(replaced): the system store starts empty, with no sync anchor")
             }
-            let manager = try ContactProviderManager(appGroup: context.appGroup)
-            try await manager.enable()
+            let manager = try DomainManager(appGroup: context.appGroup)
+            try manager.enable()
             let configuration = try client.configuration()
             if arguments.has(enableJSON) {
                 let summary = EnableSummary(
-                    batchSize: configuration.batchSize, domain: DefaultContactProviderDomain.identifier,
+                    batchSize: configuration.batchSize, domain: DomainManager.defaultDomainIdentifier,
                     extensionPath: configuration.extensionPath, pageSize: configuration.pageSize,
                     replacedExtensionPath: replaced)
                 context.output.out(try ContactJSON.report(summary))
                 return ExitCode.success
             }
             context.output.out(
-                "enabled \(DefaultContactProviderDomain.identifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize)\(groupNote))"
+                "enabled \(DomainManager.defaultDomainIdentifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize)\(groupNote))"
             )
             return ExitCode.success
         })
@@ -238,7 +237,7 @@ enum SystemCommands {
             throw CommandFailure(SystemClient.ClientError.domainDisabled.description)
         }
         guard wait else {
-            try await ContactProviderManager(appGroup: context.appGroup).signalEnumerator()
+            try DomainManager(appGroup: context.appGroup).signalEnumerator()
             return ExitCode.success
         }
         // Ctrl-C while waiting: the wait ends, the reply FIFO is removed, exit 130.
@@ -299,7 +298,7 @@ enum SystemCommands {
             let syncState = system.meta ?? .initial
             let status = StatusJSON(
                 appGroup: context.appGroup.path, appGroupSource: context.appGroupSource.rawValue,
-                domain: DefaultContactProviderDomain.identifier, enabled: configuration.enabled,
+                domain: DomainManager.defaultDomainIdentifier, enabled: configuration.enabled,
                 extensionPath: configuration.extensionPath, providerRunning: client.isProviderRunning,
                 providerPID: client.providerPID, providerBuild: StatusJSON.buildText(client.servingBuild()),
                 pageSize: configuration.pageSize, batchSize: configuration.batchSize,
@@ -333,7 +332,7 @@ enum SystemCommands {
             "ContactProviderManager.reset(): empty the system store; the next sync is a full content enumeration (R9).",
         examples: ["contacts-host system reset && contacts-host signal --wait"],
         run: { _, context in
-            try await ContactProviderManager(appGroup: context.appGroup).reset()
+            try DomainManager(appGroup: context.appGroup).reset()
             return ExitCode.success
         })
 }

@@ -1,6 +1,6 @@
 import AppGroupStore
 import CommandLineToolkit
-import Contacts
+import ContactsInterop
 import Foundation
 
 /// JSON and text renderings of contacts for the CLI.
@@ -105,10 +105,13 @@ package enum ContactJSON {
 package enum Labels {
     /// Short names accepted by `--phone LABEL=NUMBER` and `--email LABEL=ADDRESS`.
     package static let byName: [String: String] = [
-        "home": CNLabelHome, "work": CNLabelWork, "school": CNLabelSchool, "other": CNLabelOther,
-        "mobile": CNLabelPhoneNumberMobile, "iphone": CNLabelPhoneNumberiPhone, "main": CNLabelPhoneNumberMain,
-        "homefax": CNLabelPhoneNumberHomeFax, "workfax": CNLabelPhoneNumberWorkFax, "pager": CNLabelPhoneNumberPager,
-        "icloud": CNLabelEmailiCloud, "homepage": CNLabelURLAddressHomePage,
+        "home": ContactLabel.home, "work": ContactLabel.work, "school": ContactLabel.school,
+        "other": ContactLabel.other,
+        "mobile": ContactLabel.phoneNumberMobile, "iphone": ContactLabel.phoneNumberiPhone,
+        "main": ContactLabel.phoneNumberMain,
+        "homefax": ContactLabel.phoneNumberHomeFax, "workfax": ContactLabel.phoneNumberWorkFax,
+        "pager": ContactLabel.phoneNumberPager,
+        "icloud": ContactLabel.emailiCloud, "homepage": ContactLabel.urlAddressHomePage,
     ]
 
     /// The stored label for a command-line name (known names map to constants; others are kept as typed).
@@ -127,7 +130,7 @@ package enum Labels {
     /// A readable label ("mobile", "work", or a custom label as is).
     package static func display(_ label: String?) -> String {
         guard let label else { return "no label" }
-        return CNLabeledValue<NSString>.localizedString(forLabel: label)
+        return ContactLabel.localizedName(for: label)
     }
 
     /// Parses `[LABEL=]VALUE`; a bare value gets `defaultLabel`. A label may contain spaces

@@ -1,6 +1,6 @@
 import AppGroupStore
 import ContactProviderTesting
-import Contacts
+import ContactsInterop
 import Foundation
 
 /// Realistic sample contacts for `contacts-host generate`: every field shape the store keeps, the
@@ -70,7 +70,8 @@ package struct SampleContacts {
             }
         }
         let phoneLabels = [
-            CNLabelPhoneNumberMobile, CNLabelHome, CNLabelWork, CNLabelPhoneNumberMain, CNLabelPhoneNumberiPhone,
+            ContactLabel.phoneNumberMobile, ContactLabel.home, ContactLabel.work, ContactLabel.phoneNumberMain,
+            ContactLabel.phoneNumberiPhone,
             "Studio",
         ]
         for _ in 0..<below(3) + 1 {
@@ -87,12 +88,12 @@ package struct SampleContacts {
             let domain = pick(["example.com", "example.org", "icloud.com"])
             record.emailAddresses.append(
                 .init(
-                    label: pick([CNLabelHome, CNLabelWork, CNLabelEmailiCloud]),
+                    label: pick([ContactLabel.home, ContactLabel.work, ContactLabel.emailiCloud]),
                     value: "\(mailbox.isEmpty ? "x" : mailbox)\(index == 0 ? "" : String(index))@\(domain)"))
         }
         if chance(40) {
             let (city, region, postalCode, country, iso) = pick(Self.cities)
-            var address = ContactRecord.LabeledPostalAddress(label: pick([CNLabelHome, CNLabelWork]))
+            var address = ContactRecord.LabeledPostalAddress(label: pick([ContactLabel.home, ContactLabel.work]))
             address.street =
                 "\(below(200) + 1) \(pick(["Infinite Loop", "Keizersgracht", "Baker Street", "Main Street"]))"
             address.city = city
@@ -103,7 +104,8 @@ package struct SampleContacts {
             record.postalAddresses.append(address)
         }
         if chance(20) {
-            record.urlAddresses.append(.init(label: CNLabelURLAddressHomePage, value: "https://example.com/\(mailbox)"))
+            record.urlAddresses.append(
+                .init(label: ContactLabel.urlAddressHomePage, value: "https://example.com/\(mailbox)"))
         }
         if chance(30) {
             let month = below(12) + 1
@@ -116,22 +118,22 @@ package struct SampleContacts {
         if chance(10) {
             record.dates.append(
                 .init(
-                    label: CNLabelDateAnniversary,
+                    label: ContactLabel.dateAnniversary,
                     value: String(format: "%04d-%02d-%02d", 1990 + below(30), below(12) + 1, below(28) + 1)))
         }
         if chance(10) {
             record.contactRelations.append(
-                .init(label: CNLabelContactRelationSpouse, value: "\(pick(Self.given)) \(family)"))
+                .init(label: ContactLabel.relationSpouse, value: "\(pick(Self.given)) \(family)"))
         }
         if chance(10) {
             var profile = ContactRecord.LabeledSocialProfile(label: nil)
-            profile.service = CNSocialProfileServiceTwitter
+            profile.service = ContactLabel.socialServiceTwitter
             profile.username = mailbox
             profile.urlString = "https://twitter.com/\(mailbox)"
             record.socialProfiles.append(profile)
         }
         if chance(5) {
-            record.instantMessageAddresses.append(.init(label: CNLabelHome, username: mailbox, service: "Skype"))
+            record.instantMessageAddresses.append(.init(label: ContactLabel.home, username: mailbox, service: "Skype"))
         }
         if chance(15) {
             record.note = pick(["Met at WWDC.", "Prefers e-mail.", "Line one\nline two", "Café ☕️ on Fridays"])

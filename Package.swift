@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "ContactProviderTesting", targets: ["ContactProviderTesting"]),
         .library(name: "XcodeProjectReader", targets: ["XcodeProjectReader"]),
         .executable(name: "contacts-host", targets: ["contacts-host"]),
+        .executable(name: "contacts-host-conformance", targets: ["contacts-host-conformance"]),
         .executable(name: "demo-provider", targets: ["demo-provider"]),
         .executable(name: "seed-demo-provider", targets: ["seed-demo-provider"]),
         .executable(name: "contacts-bench", targets: ["contacts-bench"]),
@@ -70,20 +71,33 @@ let package = Package(
                 "ContactProvider", "AppGroupStore", "ContactProviderSystem", "ContactsInterop",
                 "ContactProviderTesting",
             ]),
+        // The host's commands. Neither the kit nor the Apple-shaped modules (which re-export
+        // FoundationNetworking): every command starts without libcurl (docs/startup-profile.md).
         .target(
             name: "ContactsHostKit",
             dependencies: [
-                "ContactProvider", "Contacts", "AppGroupStore", "ContactProviderSystem", "ContactsInterop",
-                "ContactProviderConformance", "CommandLineToolkit", "ContactProviderTesting", "XcodeProjectReader",
+                "AppGroupStore", "ContactProviderSystem", "ContactsInterop", "CommandLineToolkit",
+                "ContactProviderTesting", "XcodeProjectReader",
             ]),
-        .executableTarget(name: "contacts-host", dependencies: ["ContactsHostKit", "CommandLineToolkit"]),
+        // The host's commands that run the conformance kit (`conformance`, `demo carddav`).
+        .target(
+            name: "ContactsHostConformance",
+            dependencies: [
+                "ContactsHostKit", "ContactProviderConformance", "AppGroupStore", "ContactProviderSystem",
+                "CommandLineToolkit",
+            ]),
+        // `contacts-host` runs `contacts-host-conformance` for those commands (ForwardedCommands), and
+        // builds it first when it is missing or older than the sources. Not a target dependency:
+        // SwiftPM would link that executable's libraries, FoundationNetworking with them.
+        .executableTarget(name: "contacts-host", dependencies: ["ContactsHostKit"]),
+        .executableTarget(
+            name: "contacts-host-conformance", dependencies: ["ContactsHostConformance", "ContactsHostKit"]),
         // The benchmark (release build) and its start-up floor.
         .executableTarget(
             name: "contacts-bench",
             dependencies: [
                 "AppGroupStore", "ContactProviderSystem", "ContactProviderConformance", "ContactsHostKit",
-                "ContactsInterop",
-                "CommandLineToolkit",
+                "ContactsHostConformance", "ContactsInterop", "CommandLineToolkit",
             ]),
         .executableTarget(name: "bench-floor"),
 
@@ -164,14 +178,18 @@ let package = Package(
         // Test helpers are their own target, as in swift-argument-parser.
         .target(
             name: "TestSupport",
-            dependencies: ["AppGroupStore", "ContactProviderSystem", "ContactsHostKit", "ContactProviderTesting"],
+            dependencies: [
+                "AppGroupStore", "ContactProviderSystem", "ContactsHostKit", "ContactsHostConformance",
+                "ContactProviderTesting",
+            ],
             path: "Sources/TestSupport"),
         .testTarget(
             name: "UnitTests",
             dependencies: [
                 "Contacts", "OSLog", "os", "AppGroupStore", "ContactProviderSystem", "ContactProvider",
                 "ExtensionFoundation", "Combine",
-                "ContactsHostKit", "ContactsInterop", "ContactProviderConformance", "ExampleProviders",
+                "ContactsHostKit", "ContactsHostConformance", "ContactsInterop", "ContactProviderConformance",
+                "ExampleProviders",
                 "KnownBadProviders",
                 "TestSupport",
                 "CommandLineToolkit", "ContactProviderTesting", "XcodeProjectReader",
@@ -180,7 +198,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "AppGroupStore", "ContactProviderSystem", "TestSupport", "ContactProviderConformance",
-                "ContactProviderTesting",
+                "ContactProviderTesting", "ContactsHostKit", "ContactsHostConformance",
             ]),
     ],
     swiftLanguageModes: [.v6]

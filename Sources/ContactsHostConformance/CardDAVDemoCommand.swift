@@ -1,15 +1,15 @@
 import AppGroupStore
 import CommandLineToolkit
-import ContactProvider
 import ContactProviderConformance
 import ContactProviderSystem
+import ContactsHostKit
 import Foundation
 
 /// `contacts-host demo carddav`: the demo's flow with the data on a CardDAV server (a Radicale it
 /// starts) and the `carddav-provider` example syncing from it.
 enum CardDAVDemoCommand {
     static let command = Command(
-        ["demo", "carddav"], summary: "Run the demo against a CardDAV server: add, edit, delete on the server, sync.",
+        ForwardedCommands.demoCardDAV.name, summary: ForwardedCommands.demoCardDAV.summary,
         discussion: """
             Installs Radicale (pinned, into .build/test-tools-venv, on first use, via
             Scripts/install-test-tools.sh), starts it on 127.0.0.1 with a temporary address book, points the
@@ -46,7 +46,7 @@ enum CardDAVDemoCommand {
         out.out("Provider:  \(provider)")
         out.out("Server:    Radicale at \(backend.collection.absoluteString)\n")
 
-        let client = try SystemClient(appGroup: context.appGroup, domain: DefaultContactProviderDomain.identifier)
+        let client = try SystemClient(appGroup: context.appGroup, domain: DomainManager.defaultDomainIdentifier)
         try client.shutdownProvider()
         try client.reset()
         try backend.configureProvider(in: context.appGroup)
@@ -56,7 +56,7 @@ enum CardDAVDemoCommand {
             configuration.batchSize = 2
         }
         defer { _ = try? client.invalidate() }
-        try await ContactProviderManager(appGroup: context.appGroup).enable()
+        try DomainManager(appGroup: context.appGroup).enable()
         out.out("1. Wrote carddav.json and enabled the domain (suggestedPageSize 2, suggestedBatchSize 2).\n")
 
         let people = [

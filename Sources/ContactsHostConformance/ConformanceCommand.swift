@@ -1,12 +1,13 @@
 import CommandLineToolkit
 import ContactProviderConformance
 import ContactProviderSystem
+import ContactsHostKit
 import Foundation
 
 /// `contacts-host conformance`: run the kit's rules against a provider executable.
 enum ConformanceCommand {
     static let command = Command(
-        ["conformance"], summary: "Check a provider executable against the numbered conformance rules.",
+        ForwardedCommands.conformance.name, summary: ForwardedCommands.conformance.summary,
         discussion: """
             Runs in a temporary App Group over the real pipes and processes; your data is not touched (the
             App Group of --app-group is used only to keep an --xcode-project build between runs).
@@ -180,8 +181,13 @@ enum ConformanceCommand {
         return .exec(command: words.joined(separator: " "))
     }
 
-    /// This executable's absolute path, so a `reproduce:` line runs when pasted into any shell.
+    /// `contacts-host`'s absolute path (beside this executable), so a `reproduce:` line runs when
+    /// pasted into any shell.
     static var hostPath: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "contacts-host"
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+            return "contacts-host"
+        }
+        let host = (executable as NSString).deletingLastPathComponent + "/contacts-host"
+        return FileManager.default.isExecutableFile(atPath: host) ? host : executable
     }
 }

@@ -1,3 +1,4 @@
+import ContactsHostConformance
 import ContactsHostKit
 import Foundation
 import Testing
@@ -5,9 +6,9 @@ import Testing
 /// Runs `contacts-host` in a test's App Group, in this process or as the built executable: one
 /// runner, two modes, and one spelling of "run it and require success" (issue 29, item 3).
 ///
-/// In process (`HostTool.main(arguments:output:)`, the App Group given as `--app-group=PATH`) is for
-/// parsing and formatting; a process is for what needs one (standard input, signals, exit codes
-/// seen by a shell). `InProcessHost` and `CLIHarness` are these two modes by their older names.
+/// In process (`HostTool.main(arguments:output:commands:)` with `allCommands`, every command's code;
+/// the App Group given as `--app-group=PATH`) is for parsing and formatting; a process is for what
+/// needs one (standard input, signals, exit codes seen by a shell). `InProcessHost` and `CLIHarness` are these two modes by their older names.
 package struct HostRunner: Sendable {
     /// Where the command runs.
     package enum Mode: Sendable {
@@ -33,7 +34,8 @@ package struct HostRunner: Sendable {
         case .inProcess:
             precondition(stdin == nil, "standard input needs HostRunner.process")
             let output = CapturedOutput()
-            let code = await HostTool.main(arguments: arguments + ["--app-group=" + group.path], output: output)
+            let code = await HostTool.main(
+                arguments: arguments + ["--app-group=" + group.path], output: output, commands: HostTool.allCommands)
             return ProcessResult(exitCode: code, stdout: output.stdout, stderr: output.stderr)
         case .process:
             return try ProcessRunner.host(arguments, in: group, stdin: stdin)

@@ -70,12 +70,16 @@ package struct Command: Sendable {
     package let validate: @Sendable (ParsedArguments) throws -> Void
     /// Runs the command; returns the exit code.
     package let run: @Sendable (ParsedArguments, CommandContext) async throws -> Int32
+    /// The executable beside this one that runs the command (see ``ForwardedCommands``), or nil
+    /// when this executable does.
+    package let forwardedTo: String?
 
     package init(
         _ name: [String], summary: String, discussion: String = "", options: [any OptionDeclaration] = [],
         positional: PositionalSpec = .none, examples: [String] = [], environment: [String] = [],
         exitCodes: [ExitCodeHelp] = ExitCodeHelp.standard,
         validate: @escaping @Sendable (ParsedArguments) throws -> Void = { _ in },
+        forwardedTo: String? = nil,
         run: @escaping @Sendable (ParsedArguments, CommandContext) async throws -> Int32
     ) {
         self.name = name
@@ -87,7 +91,16 @@ package struct Command: Sendable {
         self.environment = environment
         self.exitCodes = exitCodes
         self.validate = validate
+        self.forwardedTo = forwardedTo
         self.run = run
+    }
+
+    /// A command `contacts-host` knows by name and summary only (for its help and suggestions) and
+    /// hands, with all its arguments, to `executable` beside it.
+    package static func forwarded(_ name: [String], summary: String, to executable: String) -> Command {
+        Command(name, summary: summary, forwardedTo: executable) { _, _ in
+            throw CommandFailure("'\(name.joined(separator: " "))' runs in \(executable), not in this process")
+        }
     }
 
     /// The command's help text (`contacts-host help NAME`, `NAME --help`).

@@ -8,11 +8,13 @@ import Foundation
 /// The executable is a thin shell: `HostTool.main(arguments:)` does everything, so tests can run
 /// commands in-process as well as through the built binary.
 package enum HostTool {
-    /// Every command, in help order.
+    /// Every command, in help order: those of ``ForwardedCommands`` by name and summary only
+    /// (`contacts-host` runs `contacts-host-conformance` for them). `HostTool.allCommands`, in
+    /// ContactsHostConformance, is the same list with their code.
     package static var commands: [Command] {
         ContactCommands.all + [GenerateCommand.command] + SystemCommands.all + InteropCommands.all + CardDAVCommands.all
             + [
-                StepCommand.command, LogCommand.command, ConformanceCommand.command, PackageCommand.command,
+                StepCommand.command, LogCommand.command, ForwardedCommands.conformance, PackageCommand.command,
                 DemoCommand.command,
                 DoctorCommand.command,
             ]
@@ -25,7 +27,13 @@ package enum HostTool {
     package static let version = "0.1.0"
 
     /// Runs the tool with `arguments` (without the executable name); returns the exit code.
-    package static func main(arguments: [String], output: CommandOutput = StandardOutput()) async -> Int32 {
+    ///
+    /// A command of `commands` that is forwarded (``Command/forwardedTo``) replaces this process
+    /// with the executable that runs it, as do its help and the completion scripts then.
+    package static func main(
+        arguments: [String], output: CommandOutput = StandardOutput(), commands: [Command] = commands
+    ) async -> Int32 {
+        let given = arguments
         var arguments = arguments
         // --app-group may come anywhere; take it out first. The App Group travels in the command's
         // context (and to providers as --app-group), never as process-wide state, so commands can
@@ -41,17 +49,26 @@ package enum HostTool {
             return ExitCode.usage
         }
         guard let first = arguments.first else {
-            output.err(help)
+            output.err(HelpFormatter.toolHelp(commands))
             return ExitCode.usage
         }
         if first == "--help" || first == "-h" || first == "help" {
-            return printHelp(for: Array(arguments.dropFirst()), output: output)
+            let words = Array(arguments.dropFirst())
+            let named = words.filter { $0 != "--help" && $0 != "-h" }
+            if let forwarded = commands.first(where: { $0.name == named })?.forwardedTo {
+                return ForwardedCommands.run(forwarded, arguments: given, output: output)
+            }
+            return printHelp(for: words, output: output, commands: commands)
         }
         if first == "--version" {
             output.out("contacts-host \(version)")
             return ExitCode.success
         }
         if first == "--generate-completion-script" || first.hasPrefix("--generate-completion-script=") {
+            // The scripts list every command's options: the executable that declares them all writes them.
+            if let forwarded = commands.lazy.compactMap(\.forwardedTo).first {
+                return ForwardedCommands.run(forwarded, arguments: given, output: output)
+            }
             let shell =
                 first.hasPrefix("--generate-completion-script=")
                 ? String(first.dropFirst("--generate-completion-script=".count))
@@ -83,12 +100,15 @@ package enum HostTool {
                     output.err("error: '\(first)' needs a subcommand: \(names.joined(separator: ", "))")
                 }
             } else {
-                let suggestion = Suggestions.didYouMean(first, among: commandWords)
+                let suggestion = Suggestions.didYouMean(first, among: commandWords(commands))
                 output.err(
                     "error: unknown command '\(first)'"
                         + (suggestion.isEmpty ? "; run 'contacts-host --help' for the list" : suggestion))
             }
             return ExitCode.usage
+        }
+        if let forwarded = command.forwardedTo {
+            return ForwardedCommands.run(forwarded, arguments: given, output: output)
         }
         let rest = Array(arguments.dropFirst(command.name.count))
         if rest.contains("--help") || rest.contains("-h") {
@@ -138,15 +158,15 @@ package enum HostTool {
     }
 
     /// The words that may start a command line (commands and group names), for suggestions.
-    static var commandWords: [String] {
+    static func commandWords(_ commands: [Command]) -> [String] {
         CompletionScripts.firstWords(commands) + ["help"]
     }
 
     /// `contacts-host help [COMMAND...]`: the tool's, a group's or a command's help.
-    static func printHelp(for words: [String], output: CommandOutput) -> Int32 {
+    static func printHelp(for words: [String], output: CommandOutput, commands: [Command]) -> Int32 {
         let words = words.filter { $0 != "--help" && $0 != "-h" }
         guard let first = words.first else {
-            output.out(help)
+            output.out(HelpFormatter.toolHelp(commands))
             return ExitCode.success
         }
         if let command = commands.first(where: { $0.name == words }) {
@@ -159,7 +179,9 @@ package enum HostTool {
         }
         let name = words.joined(separator: " ")
         let names = commands.map { $0.name.joined(separator: " ") }
-        output.err("error: help: unknown command '\(name)'" + Suggestions.didYouMean(name, among: names + commandWords))
+        output.err(
+            "error: help: unknown command '\(name)'"
+                + Suggestions.didYouMean(name, among: names + commandWords(commands)))
         return ExitCode.usage
     }
 

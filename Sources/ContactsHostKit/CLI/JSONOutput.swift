@@ -10,7 +10,7 @@ import CommandLineToolkit
 /// Each command's `--json` flag carries its shape in its help text; `docs/cli.md`'s JSON table is
 /// that text (`DocumentationTests` checks it), and `Tests/Fixtures/JSON` holds one golden output per
 /// shape (`JSONGoldenTests`).
-enum JSONOutput {
+package enum JSONOutput {
     /// What every report's help text starts with.
     static let reportPrefix = "Print one line of JSON: "
 
@@ -19,7 +19,7 @@ enum JSONOutput {
 
     /// A `--json` flag whose report has `shape` (keys as they appear, sorted; `?` marks a key that is
     /// left out when it does not apply).
-    static func report(_ shape: String) -> Flag {
+    package static func report(_ shape: String) -> Flag {
         Flag("--json", help: reportPrefix + shape + ".")
     }
 

@@ -28,7 +28,7 @@ enum CardDAVCommands {
         var username: String?
     }
 
-    static var all: [Command] { [configure, CardDAVDemoCommand.command] }
+    static var all: [Command] { [configure, ForwardedCommands.demoCardDAV] }
 
     static let configure = Command(
         ["carddav", "configure"],

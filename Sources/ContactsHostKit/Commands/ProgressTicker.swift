@@ -23,7 +23,7 @@ enum ProgressPolicy {
 /// Prints `<what>… (T s)` on stderr once a second, starting one second in, while a long command
 /// runs: `import` and `generate` say what they are doing (reading, writing N/M, compacting) instead
 /// of staying silent. A quick command prints nothing.
-final class ProgressTicker: Sendable {
+package final class ProgressTicker: Sendable {
     /// The output, used from the timer's queue (`StandardOutput.err` is a single `write`).
     private nonisolated(unsafe) let output: CommandOutput
     private let phase: Mutex<String>
@@ -32,7 +32,7 @@ final class ProgressTicker: Sendable {
     /// Dispatch sources are thread-safe; the type is not marked Sendable. Nil when progress is off.
     private nonisolated(unsafe) let timer: DispatchSourceTimer?
 
-    init(output: CommandOutput, prefix: String, phase: String) {
+    package init(output: CommandOutput, prefix: String, phase: String) {
         self.output = output
         self.phase = Mutex(phase)
         guard ProgressPolicy.enabled(for: output) else {
@@ -52,10 +52,10 @@ final class ProgressTicker: Sendable {
     }
 
     /// What the command is doing now.
-    func set(_ text: String) { phase.withLock { $0 = text } }
+    package func set(_ text: String) { phase.withLock { $0 = text } }
 
     /// No more lines (call before printing the result).
-    func stop() { timer?.cancel() }
+    package func stop() { timer?.cancel() }
 
     deinit { timer?.cancel() }
 }

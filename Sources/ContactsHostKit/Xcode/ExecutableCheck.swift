@@ -5,9 +5,9 @@ import Glibc
 /// The check `--extension PATH` gets before anything is registered or run: a regular executable
 /// file. `access(X_OK)` alone accepts a folder (search permission), so `--extension MyApp.xcodeproj`
 /// was registered and failed at the first launch with "Permission denied".
-enum ExecutableCheck {
+package enum ExecutableCheck {
     /// Throws a one-line failure unless `path` (as the user gave it: `given`) is an executable file.
-    static func require(_ path: String, given: String, option: String) throws {
+    package static func require(_ path: String, given: String, option: String) throws {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw CommandFailure("\(option) \(given): no such file")

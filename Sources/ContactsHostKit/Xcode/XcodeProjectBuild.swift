@@ -7,20 +7,20 @@ import XcodeProjectReader
 /// Builds an Xcode project's Contact Provider extension here: reads the project, writes the package
 /// that compiles the target's own files (links, in a folder of ours, never in the project), runs
 /// `swift build`, and returns the executable to register.
-enum XcodeProjectBuild {
-    static let projectOption = Option<String>(
+package enum XcodeProjectBuild {
+    package static let projectOption = Option<String>(
         "--xcode-project", value: "PATH",
         help: "An Xcode project (NAME.xcodeproj): build its Contact Provider extension target here first.")
-    static let targetOption = Option<String>(
+    package static let targetOption = Option<String>(
         "--target", value: "NAME", help: "With --xcode-project: the extension target, when there is more than one.")
 
     /// Where the simulator package is, if not found from this executable's location.
-    static let simulatorVariable = "CONTACT_PROVIDER_SIMULATOR_PATH"
+    package static let simulatorVariable = "CONTACT_PROVIDER_SIMULATOR_PATH"
     /// A `swift build --scratch-path` shared by every generated package (tests share one build).
     static let scratchVariable = "CONTACTS_HOST_XCODE_SCRATCH_PATH"
 
     /// `--xcode-project` and `--extension` name two different providers: refuse both together.
-    static func validate(_ arguments: ParsedArguments, extensionOption: Option<String>) throws {
+    package static func validate(_ arguments: ParsedArguments, extensionOption: Option<String>) throws {
         if arguments.has(projectOption.name) && arguments.has(extensionOption.name) {
             throw UsageError("--xcode-project and --extension both name the provider; give one")
         }
@@ -52,7 +52,9 @@ enum XcodeProjectBuild {
     }
 
     /// Reads the project and its extension target; prints the files left out, by name and reason.
-    static func read(_ path: String, target name: String?, output: CommandOutput) throws -> ContactProviderTarget {
+    package static func read(_ path: String, target name: String?, output: CommandOutput) throws
+        -> ContactProviderTarget
+    {
         let target = try ContactProviderTarget(project: try XcodeProject(path: path), named: name)
         for file in target.sources.leftOut {
             output.err("warning: \(target.target.name): left out \(file.path): \(file.reason)")
@@ -62,7 +64,7 @@ enum XcodeProjectBuild {
 
     /// The package folder for `target` when the user gives none: inside the App Group's caches,
     /// one per project and target.
-    static func packageDirectory(for target: ContactProviderTarget, appGroup: AppGroup) -> String {
+    package static func packageDirectory(for target: ContactProviderTarget, appGroup: AppGroup) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in (target.project.bundlePath + "\n" + target.target.name).utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
@@ -74,7 +76,9 @@ enum XcodeProjectBuild {
     /// Generates the package for `target` in `directory`, builds it, and returns the built
     /// executable's path (a copy inside `directory/bin`, so packages sharing a scratch path never
     /// overwrite each other's provider).
-    static func build(_ target: ContactProviderTarget, in directory: String, output: CommandOutput) throws -> String {
+    package static func build(_ target: ContactProviderTarget, in directory: String, output: CommandOutput) throws
+        -> String
+    {
         let package = GeneratedPackage(target: target, simulatorRoot: try simulatorRoot())
         try package.write(to: directory)
         let scratch = ProcessInfo.processInfo.environment[scratchVariable].flatMap { $0.isEmpty ? nil : $0 }

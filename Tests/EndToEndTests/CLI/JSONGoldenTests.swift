@@ -1,3 +1,4 @@
+import ContactsHostConformance
 import ContactsHostKit
 import Foundation
 import TestSupport
@@ -151,7 +152,7 @@ struct JSONGoldenTests {
     @Test("Every command that declares --json has a golden here, and every golden file belongs to a case")
     func everyShapeHasAGolden() throws {
         let declaring = Set(
-            HostTool.commands.filter { $0.options.contains { $0.name == "--json" } }.map {
+            HostTool.allCommands.filter { $0.options.contains { $0.name == "--json" } }.map {
                 $0.name.joined(separator: " ")
             })
         let covered = Set(Self.cases.map { $0.command.joined(separator: " ") } + ["watch"])

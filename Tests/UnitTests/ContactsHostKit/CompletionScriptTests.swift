@@ -1,3 +1,4 @@
+import ContactsHostConformance
 import ContactsHostKit
 import Foundation
 import TestSupport
@@ -29,7 +30,7 @@ struct CompletionScriptTests {
     @Test("Every script names every command and option", arguments: CompletionScripts.shells)
     func coversTheTable(shell: String) async throws {
         let text = try await script(shell)
-        for command in HostTool.commands {
+        for command in HostTool.allCommands {
             for word in command.name { #expect(text.contains(word), "\(shell): \(word)") }
             for option in command.options {
                 let name = shell == "fish" ? "-l \(option.name.dropFirst(2))" : option.name

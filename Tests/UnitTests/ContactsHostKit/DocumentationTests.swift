@@ -1,4 +1,5 @@
 import ContactProviderConformance
+import ContactsHostConformance
 import ContactsHostKit
 import Foundation
 import TestSupport
@@ -101,7 +102,7 @@ struct DocumentationTests {
             #expect(HelpFormatter.environmentVariables[name] != nil, "the README names \(name), which is not declared")
         }
         // Every variable a command's help lists has a description there.
-        for command in HostTool.commands {
+        for command in HostTool.allCommands {
             for name in command.environment {
                 #expect(
                     HelpFormatter.environmentVariables[name]?.isEmpty == false,
@@ -115,7 +116,7 @@ struct DocumentationTests {
         let cli = try Self.document("docs/cli.md")
         let rows = cli.components(separatedBy: "\n").filter { $0.hasPrefix("| `") }
         var commandRows = 0
-        for command in HostTool.commands {
+        for command in HostTool.allCommands {
             let usage = HelpFormatter.usage(for: command).split(whereSeparator: \.isWhitespace).joined(separator: " ")
             let synopsis = String(usage.dropFirst("USAGE: contacts-host ".count))
                 .replacingOccurrences(of: "|", with: "\\|")
@@ -125,7 +126,7 @@ struct DocumentationTests {
                 "docs/cli.md needs one row starting '| `\(synopsis)` |' for \(command.name.joined(separator: " "))")
             commandRows += matching.count
         }
-        let declaredNames = Set(HostTool.commands.map { $0.name.joined(separator: " ") })
+        let declaredNames = Set(HostTool.allCommands.map { $0.name.joined(separator: " ") })
         let documented = rows.filter { row in
             declaredNames.contains { row.hasPrefix("| `\($0) ") || row.hasPrefix("| `\($0)`") }
         }
@@ -136,7 +137,7 @@ struct DocumentationTests {
     func jsonReferenceAgrees() throws {
         // The table sits between two markers; CPS_RECORD_GOLDEN=1 renders it there anew, as it re-records goldens.
         let cli = try Self.document("docs/cli.md")
-        let table = HelpFormatter.jsonReference(HostTool.commands)
+        let table = HelpFormatter.jsonReference(HostTool.allCommands)
         let start = "<!-- json table: rendered from each --json flag's help (CPS_RECORD_GOLDEN=1 rewrites it) -->\n"
         let end = "<!-- end of the json table -->"
         let opening = try #require(cli.range(of: start), "docs/cli.md marks its JSON table")
@@ -149,7 +150,7 @@ struct DocumentationTests {
             #expect(
                 shown == table, "docs/cli.md's JSON table differs from the flags; re-render with CPS_RECORD_GOLDEN=1")
         }
-        for command in HostTool.commands {
+        for command in HostTool.allCommands {
             guard let flag = command.options.first(where: { $0.name == "--json" }) else { continue }
             let name = command.name.joined(separator: " ")
             let documents = name == "export"

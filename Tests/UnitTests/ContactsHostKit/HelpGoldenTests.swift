@@ -1,3 +1,4 @@
+import ContactsHostConformance
 import ContactsHostKit
 import Foundation
 import Testing
@@ -20,7 +21,7 @@ struct HelpGoldenTests {
         (words.isEmpty ? "contacts-host" : words.joined(separator: "-")) + ".txt"
     }
 
-    static let cases: [[String]] = [[]] + HostTool.commands.map(\.name) + [["system"]]
+    static let cases: [[String]] = [[]] + HostTool.allCommands.map(\.name) + [["system"]]
 
     @Test("The help of each command, each group and the tool equals its golden file", arguments: cases)
     func golden(words: [String]) async throws {

@@ -1,4 +1,5 @@
 import CommandLineToolkit
+import ContactsHostConformance
 import ContactsHostKit
 import Foundation
 import Testing
@@ -6,13 +7,13 @@ import Testing
 /// Runs `contacts-host` in-process; returns the exit code and what it printed.
 func runHost(_ arguments: [String]) async -> (code: Int32, stdout: String, stderr: String) {
     let output = CapturedOutput()
-    let code = await HostTool.main(arguments: arguments, output: output)
+    let code = await HostTool.main(arguments: arguments, output: output, commands: HostTool.allCommands)
     return (code, output.stdout, output.stderr)
 }
 
 @Suite("contacts-host help: every command and group, usage lines, examples, environment, exit codes")
 struct HelpTests {
-    static let commandNames = HostTool.commands.map(\.name)
+    static let commandNames = HostTool.allCommands.map(\.name)
 
     @Test("'help COMMAND', 'COMMAND --help' and 'COMMAND -h' print the same command help", arguments: commandNames)
     func commandHelp(name: [String]) async {
@@ -36,7 +37,7 @@ struct HelpTests {
             #expect(example.contains("contacts-host \(joined)"), "\(example)")
         }
         // Every option of the command is in the usage line and the option list.
-        let command = HostTool.commands.first { $0.name == name }!
+        let command = HostTool.allCommands.first { $0.name == name }!
         for option in command.options {
             #expect(HelpFormatter.usage(for: command).contains(option.synopsis), "\(option.name)")
             #expect(text.contains("  \(option.synopsis)"), "\(option.name)")
@@ -77,7 +78,7 @@ struct HelpTests {
         #expect(result.code == 0)
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.hasPrefix("USAGE: contacts-host system <subcommand>"))
-        for command in HostTool.commands where command.name.count == 2 && command.name[0] == "system" {
+        for command in HostTool.allCommands where command.name.count == 2 && command.name[0] == "system" {
             #expect(result.stdout.contains("\n  \(command.name[1]) "), "\(command.name)")
         }
     }

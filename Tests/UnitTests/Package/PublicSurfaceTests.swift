@@ -10,7 +10,7 @@ import Testing
 @Suite("The public surface: package access for what no provider package uses")
 struct PublicSurfaceTests {
     /// Modules whose every declaration is `package` or narrower.
-    static let packageOnly = ["ContactsHostKit", "CommandLineToolkit", "TestSupport"]
+    static let packageOnly = ["ContactsHostKit", "ContactsHostConformance", "CommandLineToolkit", "TestSupport"]
 
     @Test(
         "the host kit, the command-line toolkit and the test helpers declare nothing public or open",

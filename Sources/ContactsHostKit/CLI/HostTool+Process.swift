@@ -1,0 +1,31 @@
+import CommandLineToolkit
+import Foundation
+import Glibc
+
+extension HostTool {
+    /// What an executable that runs `HostTool.main` does first, on its main thread and before its
+    /// first `await`: `contacts-host` and `contacts-host-conformance` (their `main.swift`).
+    ///
+    /// Synchronous on purpose: calling an async function hops to the work pool at once, and at the
+    /// process limit the pool cannot start and would wait for ever, before the check could speak.
+    package static func startProcess(program: String) {
+        signal(SIGPIPE, SIG_IGN)
+        if let message = ThreadCapacity.failureMessage(program: program) {
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            exit(1)
+        }
+    }
+
+    /// What such an executable does last: exits with `code`.
+    package static func endProcess(_ code: Int32) -> Never {
+        // Diagnostics for contacts-bench: this process's own peak memory (VmHWM; a spawned child's
+        // getrusage figure would include its parent's memory at spawn time).
+        if let path = ProcessInfo.processInfo.environment["CONTACTS_HOST_PEAK_RSS_FILE"],
+            let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        {
+            try? String(line).write(toFile: path, atomically: false, encoding: .utf8)
+        }
+        exit(code)
+    }
+}

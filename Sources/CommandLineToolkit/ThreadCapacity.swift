@@ -14,6 +14,9 @@ package enum ThreadCapacity {
     /// The threads are held at once: the work pool and the helper threads of one command need a
     /// few, and a single spare thread would only move the hang to the second.
     package static func failureMessage(program: String, threads: Int = 4) -> String? {
+        // Starting and joining the threads cost 0.8 ms of every command (docs/startup-profile.md):
+        // when the limits are read to be far away, they are not tried.
+        if clearlyHasRoom(for: threads) { return nil }
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return nil }  // no descriptors left: the command will say so itself
         defer { close(fds[0]) }
@@ -45,5 +48,86 @@ package enum ThreadCapacity {
         return "\(program): cannot start a thread (pthread_create: \(String(cString: strerror(failure)))): "
             + "the user's process limit is reached (RLIMIT_NPROC \(soft) for uid \(getuid())). "
             + "End some processes or raise the limit ('ulimit -u'), then try again."
+    }
+
+    /// Whether the limits that make `pthread_create` fail with `EAGAIN` are read to be far from
+    /// reach: `RLIMIT_NPROC` above every thread of the system (the user's are among them), and each
+    /// pids cgroup of this process, up to its hierarchy's root, above its current count. Anything
+    /// that cannot be read is not far: the threads are tried then.
+    static func clearlyHasRoom(for threads: Int) -> Bool {
+        let margin = threads + 64
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(__RLIMIT_NPROC.rawValue), &limit) == 0 else { return false }
+        if limit.rlim_cur != rlim_t.max {  // RLIM_INFINITY
+            guard let loadavg = readSmallFile("/proc/loadavg"), let total = systemThreads(loadavg: loadavg),
+                total + margin < Int(clamping: limit.rlim_cur)
+            else { return false }
+        }
+        guard let membership = readSmallFile("/proc/self/cgroup") else { return false }
+        for directory in pidsCgroupDirectories(membership: membership) {
+            var level = directory.path
+            while true {
+                if let maximum = readSmallFile(level + "/pids.max") {
+                    let text = trimmed(maximum)
+                    if text != "max" {
+                        guard let cap = Int(text), let current = readSmallFile(level + "/pids.current"),
+                            let count = Int(trimmed(current)),
+                            count + margin < cap
+                        else { return false }
+                    }
+                }
+                guard level != directory.root, level.count > directory.root.count else { break }
+                level = parent(of: level)
+            }
+        }
+        return true
+    }
+
+    /// The number of threads in the system: the total after the `/` of `/proc/loadavg`'s fourth
+    /// field (`0.59 0.75 0.75 1/92 12979` → 92).
+    static func systemThreads(loadavg: String) -> Int? {
+        let fields = loadavg.split(separator: " ")
+        guard fields.count >= 4, let slash = fields[3].firstIndex(of: "/") else { return nil }
+        return Int(fields[3][fields[3].index(after: slash)...])
+    }
+
+    /// The directories of this process's pids cgroups, from `/proc/self/cgroup`: the unified
+    /// hierarchy's (`0::/path`, under /sys/fs/cgroup) and a version 1 pids hierarchy's
+    /// (`N:pids:/path`, under /sys/fs/cgroup/pids), each with the root it is under.
+    static func pidsCgroupDirectories(membership: String) -> [(path: String, root: String)] {
+        membership.split(separator: "\n").compactMap { line -> (path: String, root: String)? in
+            let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3 else { return nil }
+            let root: String
+            if parts[0] == "0" && parts[1].isEmpty {
+                root = "/sys/fs/cgroup"
+            } else if parts[1].split(separator: ",").contains("pids") {
+                root = "/sys/fs/cgroup/pids"
+            } else {
+                return nil
+            }
+            let relative = parts[2] == "/" ? "" : String(parts[2])
+            return (root + relative, root)
+        }
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        String(text.filter { $0 != " " && $0 != "\n" && $0 != "\t" })
+    }
+
+    private static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// A small file's text, or nil when it cannot be read.
+    private static func readSmallFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[..<count], as: UTF8.self)
     }
 }

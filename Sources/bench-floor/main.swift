@@ -1,4 +1,75 @@
-// The start-up floor for contacts-bench: a trivial Foundation executable built with the package.
+// The floors of contacts-bench's CLI figures: a trivial Foundation executable built with the package,
+// doing the same I/O as the command it is the floor of (issue 27: "≤ 1.5× a trivial Foundation
+// executable doing the same I/O"), and nothing else. The I/O is counted from the real commands
+// (docs/benchmarks.md, "The CLI floors"):
+//
+//   bench-floor                               start and exit: the start-up floor
+//   bench-floor append FILE                   + one line appended and fdatasync'd (`add`)
+//   bench-floor serve REQUESTS SYNCS DIR      a peer (the provider's stand-in): for each request line
+//                                             read from the FIFO REQUESTS, SYNCS lines appended and
+//                                             fdatasync'd in DIR, then "ok" written to the reply FIFO
+//                                             the line names; "stop" ends it
+//   bench-floor ring REQUESTS DIR             a reply FIFO made in DIR, its path written to REQUESTS,
+//                                             the reply awaited (`signal --wait`)
 import Foundation
+import Glibc
 
-if ProcessInfo.processInfo.arguments.count > 5 { print("unused") }
+let arguments = ProcessInfo.processInfo.arguments
+
+/// Appends one line to `path` and makes it durable.
+func appendDurably(_ path: String) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { fail("cannot open \(path)") }
+    _ = "floor\n".withCString { write(fd, $0, 6) }
+    fdatasync(fd)
+    close(fd)
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("bench-floor: \(message)\n".utf8))
+    exit(1)
+}
+
+switch arguments.count > 1 ? arguments[1] : "" {
+case "":
+    break
+case "append" where arguments.count == 3:
+    appendDurably(arguments[2])
+case "serve" where arguments.count == 5:
+    let requests = arguments[2]
+    let syncs = Int(arguments[3]) ?? 0
+    let directory = arguments[4]
+    mkfifo(requests, 0o600)
+    // Opened read-write, so the FIFO never reports end-of-file between two writers.
+    guard let input = fopen(requests, "r+") else { fail("cannot open \(requests)") }
+    var line: UnsafeMutablePointer<CChar>?
+    var capacity = 0
+    while getline(&line, &capacity, input) > 0, let line {
+        let reply = String(cString: line).trimmingCharacters(in: .newlines)
+        if reply == "stop" { break }
+        for index in 0..<syncs { appendDurably(directory + "/sync-\(index)") }
+        let fd = open(reply, O_WRONLY | O_CLOEXEC)
+        if fd >= 0 {
+            _ = "ok\n".withCString { write(fd, $0, 3) }
+            close(fd)
+        }
+    }
+case "ring" where arguments.count == 4:
+    let reply = arguments[3] + "/reply-\(getpid()).fifo"
+    guard mkfifo(reply, 0o600) == 0 else { fail("cannot make \(reply)") }
+    defer { unlink(reply) }
+    let replyFD = open(reply, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    let requestFD = open(arguments[2], O_WRONLY | O_CLOEXEC)
+    guard replyFD >= 0, requestFD >= 0 else { fail("cannot open the FIFOs") }
+    _ = (reply + "\n").withCString { write(requestFD, $0, strlen($0)) }
+    close(requestFD)
+    var descriptor = pollfd(fd: replyFD, events: Int16(POLLIN), revents: 0)
+    var byte: UInt8 = 0
+    while poll(&descriptor, 1, 10_000) < 0 && errno == EINTR {}
+    _ = read(replyFD, &byte, 1)
+    close(replyFD)
+    unlink(reply)
+    exit(byte == UInt8(ascii: "o") ? 0 : 1)
+default:
+    fail("usage: bench-floor [append FILE | serve REQUESTS SYNCS DIR | ring REQUESTS DIR]")
+}

@@ -254,39 +254,62 @@ final class SizeRun {
             let text = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? ""
             return (text.split(separator: " ").compactMap { Int($0) }.first ?? 0) * 1024
         }
-        var floor: [Double] = []
+        // Each command against a trivial executable doing the same I/O (bench-floor's modes, docs/
+        // benchmarks.md "The CLI floors"): add appends and fdatasyncs one line; a signal rings a
+        // waiting peer process over a FIFO and waits for its reply, the peer making the sync's
+        // durable writes first (a one-change sync 3 fdatasyncs, an idle one 2: the system store's
+        // commit, last-sync.json and its directory).
+        let floorTool = products + "/bench-floor"
+        let floorDirectory = group.path + "/bench-floor"
+        try FileManager.default.createDirectory(atPath: floorDirectory, withIntermediateDirectories: true)
+        let peers = try [3, 2].map { syncs in
+            try FloorPeer(tool: floorTool, syncs: syncs, directory: floorDirectory + "/peer-\(syncs)")
+        }
+        defer { for peer in peers { peer.stop() } }
+        var startFloor: [Double] = []
+        var appendFloor: [Double] = []
+        var changeFloor: [Double] = []
+        var idleFloor: [Double] = []
         var cliAdds: [Double] = []
         var cliSignals: [Double] = []
         var cliIdle: [Double] = []
         var hostPeak = 0
         for index in 0..<repetitions.cliRuns {
-            floor.append(try Measure.spawn([products + "/bench-floor"], environment: environment).milliseconds)
+            startFloor.append(try Measure.spawn([floorTool], environment: environment).milliseconds)
+            appendFloor.append(
+                try Measure.spawn([floorTool, "append", floorDirectory + "/append"], environment: environment)
+                    .milliseconds)
             let add = try Measure.spawn([host, "add", "--given-name", "Cli\(index)"], environment: environment)
             guard add.exitCode == 0 else { throw BenchError("contacts-host add failed (exit \(add.exitCode))") }
             cliAdds.append(add.milliseconds)
             hostPeak = max(hostPeak, hostPeakBytes())
+            changeFloor.append(try peers[0].ring(environment: environment))
             let signal = try Measure.spawn([host, "signal", "--wait"], environment: environment)
             guard signal.exitCode == 0 else {
                 throw BenchError("contacts-host signal failed (exit \(signal.exitCode))")
             }
             cliSignals.append(signal.milliseconds)
             hostPeak = max(hostPeak, hostPeakBytes())
+            idleFloor.append(try peers[1].ring(environment: environment))
             let quiet = try Measure.spawn([host, "signal", "--wait"], environment: environment)
             cliIdle.append(quiet.milliseconds)
         }
-        let floorMs = Measure.median(floor)
+        let startNote = String(format: "start-up floor (bench-floor, no I/O) %.3f ms", Measure.median(startFloor))
         figures.append(
             Figure(
                 id: "P1", path: "cli", n: n, medianMs: Measure.median(cliAdds), baselineMedianMs: naive,
-                floorMs: floorMs, peakRSSBytes: hostPeak))
+                floorMs: Measure.median(appendFloor), peakRSSBytes: hostPeak,
+                note: "floor: bench-floor append (one line, fdatasync); \(startNote)"))
         figures.append(
             Figure(
                 id: "P2", path: "cli", n: n, medianMs: Measure.median(cliSignals),
-                baselineMedianMs: baselineFullSync.resend, floorMs: floorMs, peakRSSBytes: hostPeak))
+                baselineMedianMs: baselineFullSync.resend, floorMs: Measure.median(changeFloor), peakRSSBytes: hostPeak,
+                note: "floor: bench-floor ring (FIFO round trip to a peer that makes 3 fdatasyncs); \(startNote)"))
         figures.append(
             Figure(
-                id: "P4", path: "cli", n: n, medianMs: Measure.median(cliIdle), floorMs: floorMs, peakRSSBytes: hostPeak
-            ))
+                id: "P4", path: "cli", n: n, medianMs: Measure.median(cliIdle), floorMs: Measure.median(idleFloor),
+                peakRSSBytes: hostPeak,
+                note: "floor: bench-floor ring (FIFO round trip to a peer that makes 2 fdatasyncs); \(startNote)"))
     }
 
     @discardableResult

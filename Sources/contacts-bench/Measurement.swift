@@ -107,3 +107,43 @@ struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// A `bench-floor serve` process: the provider's stand-in in the signal floors. It waits on its
+/// FIFO as the provider does, makes `syncs` durable appends per request, and replies.
+final class FloorPeer {
+    private let process: Process
+    private let requests: String
+    private let tool: String
+    private let directory: String
+
+    init(tool: String, syncs: Int, directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        self.tool = tool
+        self.directory = directory
+        requests = directory + "/requests.fifo"
+        guard mkfifo(requests, 0o600) == 0 else { throw BenchError("cannot make \(requests)") }
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["serve", requests, String(syncs), directory]
+        try process.run()
+    }
+
+    /// One `bench-floor ring` to this peer, timed as the commands are.
+    func ring(environment: [String: String]) throws -> Double {
+        let run = try Measure.spawn([tool, "ring", requests, directory], environment: environment)
+        guard run.exitCode == 0 else { throw BenchError("bench-floor ring failed (exit \(run.exitCode))") }
+        return run.milliseconds
+    }
+
+    /// Ends the peer and waits for it.
+    func stop() {
+        let fd = open(requests, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        if fd >= 0 {
+            _ = "stop\n".withCString { write(fd, $0, 5) }
+            close(fd)
+        } else {
+            process.terminate()
+        }
+        process.waitUntilExit()
+    }
+}

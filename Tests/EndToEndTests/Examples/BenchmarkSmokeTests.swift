@@ -27,6 +27,10 @@ struct BenchmarkSmokeTests {
                 #expect((cli["floorMs"] as? Double ?? 0) > 0)
                 #expect((cli["peakRSSBytes"] as? Int ?? 0) > 1_000_000)
                 #expect(cli["n"] as? Int == 40)
+                // Each command's floor does its I/O (bench-floor's modes), and the bare start is noted.
+                let note = cli["note"] as? String ?? ""
+                #expect(note.contains(id == "P1" ? "bench-floor append" : "bench-floor ring"), "\(note)")
+                #expect(note.contains("start-up floor"), "\(note)")
             }
             let p1 = try #require(figures.first { $0["id"] as? String == "P1" && $0["path"] as? String == "library" })
             #expect((p1["baselineMedianMs"] as? Double ?? 0) > 0, "the naive baseline is measured in the same run")

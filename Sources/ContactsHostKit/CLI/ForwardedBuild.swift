@@ -32,20 +32,23 @@ enum ForwardedBuild {
 
     /// Builds `executable` (at `path`, stale) unless a SwiftPM process runs this one (a test): that
     /// process may hold the package's build lock until this one ends, so `swift build` could wait
-    /// for ever.
-    /// Then an existing executable runs as built, with a note; a missing one is an error.
+    /// for ever. It has just built everything anyway (`swift test`), so an existing executable
+    /// runs as it is; a missing one is an error.
     static func refresh(
         _ executable: String, at path: String, in tree: (root: String, configuration: String), output: CommandOutput
     ) throws {
-        guard let holder = swiftPMAncestor() else {
-            return try build(executable, in: tree, output: output)
+        if let holder = swiftPMAncestor() {
+            guard access(path, X_OK) == 0 else {
+                throw CommandFailure(
+                    "\(executable) is not built, and this command runs under SwiftPM (\(holder.name), pid \(holder.pid)), whose build lock a build now could wait for for ever: build it first with 'swift build'"
+                )
+            }
+            return
         }
-        let reason =
-            "this command runs under SwiftPM (\(holder.name), pid \(holder.pid)), whose build lock a build now could wait for for ever"
-        guard access(path, X_OK) == 0 else {
-            throw CommandFailure("\(executable) is not built, and \(reason): build it first with 'swift build'")
-        }
-        output.err("note: \(executable) is older than the package's sources, and \(reason): it runs as built")
+        try build(executable, in: tree, output: output)
+        // SwiftPM leaves an up-to-date executable as it was (older than an unrelated source file):
+        // its new time says it was checked, so the next command does not build again.
+        utimensat(AT_FDCWD, path, nil, 0)
     }
 
     /// The nearest ancestor of `process` (this one's parent by default) that is SwiftPM (`swift test`,

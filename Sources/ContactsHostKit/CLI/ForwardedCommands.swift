@@ -17,7 +17,7 @@ import Glibc
 /// first (a target dependency would link the other's libraries, FoundationNetworking with them). So
 /// when `contacts-host` runs from a package's `.build`, it first builds `contacts-host-conformance`
 /// if that is missing or older than the package's sources (``ForwardedBuild``), unless SwiftPM
-/// itself runs `contacts-host` (a test): that holds the package's build lock, and it says so.
+/// itself runs `contacts-host` (a test): that holds the package's build lock, and has just built both.
 package enum ForwardedCommands {
     /// The executable that runs them, in the same directory as `contacts-host`.
     package static let executable = "contacts-host-conformance"

@@ -112,13 +112,17 @@ struct ForwardedBuildLockTests {
             process.waitUntilExit()
         }
         let children = "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children"
-        // The child appears when the shell has forked it: no event says so, hence the poll.
+        // The child appears when the shell has forked it, and is `sleep` once it has exec'd (until
+        // then it is a copy named swift-build): no event says so, hence the poll.
         var child: Int32?
         Poll.until(seconds: 10, every: 0.01) {
             child = (try? String(contentsOfFile: children, encoding: .utf8)).flatMap {
                 Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
             }
-            return child != nil
+            guard let child, let name = try? String(contentsOfFile: "/proc/\(child)/comm", encoding: .utf8) else {
+                return false
+            }
+            return name == "sleep\n"
         }
         let sleeper = try #require(child, "the shell started no child")
         defer { kill(sleeper, SIGKILL) }  // before the shell's terminate: it waits for its child

@@ -6,6 +6,9 @@
 // Apple's frameworks. `Sources/AppGroupStore/LinuxOnly.swift` stops any other build with that message.
 import PackageDescription
 
+/// The host executables' settings: nonisolated async code runs on its caller's executor (SE-0461).
+let hostSettings: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+
 let package = Package(
     name: "ContactProviderSimulator",
     products: [
@@ -73,25 +76,30 @@ let package = Package(
             ]),
         // The host's commands. Neither the kit nor the Apple-shaped modules (which re-export
         // FoundationNetworking): every command starts without libcurl (docs/startup-profile.md).
+        // Their async code runs on its caller's executor (SE-0461): a command stays on the main
+        // thread and starts no work pool unless it awaits concurrent work (6% of a command's time).
         .target(
             name: "ContactsHostKit",
             dependencies: [
                 "AppGroupStore", "ContactProviderSystem", "ContactsInterop", "CommandLineToolkit",
                 "ContactProviderTesting", "XcodeProjectReader",
-            ]),
+            ],
+            swiftSettings: hostSettings),
         // The host's commands that run the conformance kit (`conformance`, `demo carddav`).
         .target(
             name: "ContactsHostConformance",
             dependencies: [
                 "ContactsHostKit", "ContactProviderConformance", "AppGroupStore", "ContactProviderSystem",
                 "CommandLineToolkit",
-            ]),
+            ],
+            swiftSettings: hostSettings),
         // `contacts-host` runs `contacts-host-conformance` for those commands (ForwardedCommands), and
         // builds it first when it is missing or older than the sources. Not a target dependency:
         // SwiftPM would link that executable's libraries, FoundationNetworking with them.
-        .executableTarget(name: "contacts-host", dependencies: ["ContactsHostKit"]),
+        .executableTarget(name: "contacts-host", dependencies: ["ContactsHostKit"], swiftSettings: hostSettings),
         .executableTarget(
-            name: "contacts-host-conformance", dependencies: ["ContactsHostConformance", "ContactsHostKit"]),
+            name: "contacts-host-conformance", dependencies: ["ContactsHostConformance", "ContactsHostKit"],
+            swiftSettings: hostSettings),
         // The benchmark (release build) and its start-up floor.
         .executableTarget(
             name: "contacts-bench",

@@ -18,5 +18,16 @@ package enum HostInterrupt {
         for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number) { _ in HostInterrupt.raised.store(true, ordering: .relaxed) }
         }
+        unblockOnThisThread()
+    }
+
+    /// Lets this thread take SIGINT, SIGTERM and SIGHUP. A command that blocks may run on a thread
+    /// of the dispatch library, which blocks every signal: when no other thread can take one (no
+    /// work pool was started), Ctrl-C would stay pending for ever.
+    package static func unblockOnThisThread() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, number) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 }

@@ -6,8 +6,8 @@ extension HostTool {
     /// What an executable that runs `HostTool.main` does first, on its main thread and before its
     /// first `await`: `contacts-host` and `contacts-host-conformance` (their `main.swift`).
     ///
-    /// Synchronous on purpose: calling an async function hops to the work pool at once, and at the
-    /// process limit the pool cannot start and would wait for ever, before the check could speak.
+    /// Synchronous on purpose: at the process limit the work pool cannot start and would wait for
+    /// ever, so the check speaks before any async code could need it.
     package static func startProcess(program: String) {
         signal(SIGPIPE, SIG_IGN)
         if let message = ThreadCapacity.failureMessage(program: program) {

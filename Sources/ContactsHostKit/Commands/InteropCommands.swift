@@ -216,5 +216,6 @@ enum WatchCleanup {
                 _exit(128 + code)
             }
         }
+        HostInterrupt.unblockOnThisThread()
     }
 }

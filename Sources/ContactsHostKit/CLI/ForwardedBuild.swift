@@ -5,18 +5,6 @@ import Glibc
 /// package's `.build`: built (by `swift build`, as make would) when missing or older than the
 /// package's manifest or any file under `Sources/`.
 enum ForwardedBuild {
-    /// The package and configuration of an executable in `<root>/.build/<triple>/<debug|release>/`,
-    /// or nil for one installed elsewhere (that one is used as it is).
-    static func tree(of executable: String) -> (root: String, configuration: String)? {
-        guard let range = executable.range(of: "/.build/") else { return nil }
-        let root = String(executable[..<range.lowerBound])
-        let configuration = ((executable as NSString).deletingLastPathComponent as NSString).lastPathComponent
-        guard configuration == "debug" || configuration == "release",
-            FileManager.default.fileExists(atPath: root + "/Package.swift")
-        else { return nil }
-        return (root, configuration)
-    }
-
     /// Whether `path` is missing, or older than `root`'s `Package.swift` or anything under `root/Sources`.
     ///
     /// A stat per file (a few hundred: about a millisecond), paid only by the forwarded commands.
@@ -35,7 +23,7 @@ enum ForwardedBuild {
     /// for ever. It has just built everything anyway (`swift test`), so an existing executable
     /// runs as it is; a missing one is an error.
     static func refresh(
-        _ executable: String, at path: String, in tree: (root: String, configuration: String), output: CommandOutput
+        _ executable: String, at path: String, in tree: PackageBuild.Tree, output: CommandOutput
     ) throws {
         if let holder = swiftPMAncestor() {
             guard access(path, X_OK) == 0 else {
@@ -74,29 +62,14 @@ enum ForwardedBuild {
         return (String(line[line.index(after: open)..<close]), parent)
     }
 
-    /// Runs `swift build --product executable` in `tree`, its output on standard error (standard
-    /// output stays the command's, so `--json` remains parseable).
-    static func build(_ executable: String, in tree: (root: String, configuration: String), output: CommandOutput)
-        throws
-    {
+    /// Runs `swift build --product executable` in `tree`, saying so on standard error.
+    static func build(_ executable: String, in tree: PackageBuild.Tree, output: CommandOutput) throws {
         output.err(
             "note: building \(executable) (it runs 'conformance' and 'demo carddav'): swift build in \(tree.root)…")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "swift", "build", "--package-path", tree.root, "-c", tree.configuration, "--product", executable,
-        ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.standardError
-        process.standardError = FileHandle.standardError
-        do { try process.run() } catch {
-            throw CommandFailure("cannot run swift build for \(executable): \(error.localizedDescription)")
-        }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let status = try PackageBuild.build(executable, in: tree)
+        guard status == 0 else {
             throw CommandFailure(
-                "building \(executable) failed (swift build exited with \(process.terminationStatus); its output is above)"
-            )
+                "building \(executable) failed (swift build exited with \(status); its output is above)")
         }
     }
 

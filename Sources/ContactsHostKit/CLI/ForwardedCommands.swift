@@ -38,13 +38,14 @@ package enum ForwardedCommands {
     /// Only a process whose output is its own standard output forwards: in process (tests, the
     /// bench) the commands run from `HostTool.allCommands`, which has their code.
     static func run(_ executable: String, arguments: [String], output: CommandOutput) -> Int32 {
+        let executablePath = PackageBuild.runningExecutable
         let directory = (executablePath as NSString).deletingLastPathComponent
         let path = directory + "/" + executable
         guard output is StandardOutput else {
             output.err("error: this command runs in \(executable); in process, run HostTool.allCommands")
             return ExitCode.failure
         }
-        if let tree = ForwardedBuild.tree(of: executablePath), ForwardedBuild.isStale(path, root: tree.root) {
+        if let tree = PackageBuild.tree(of: executablePath), ForwardedBuild.isStale(path, root: tree.root) {
             do { try ForwardedBuild.refresh(executable, at: path, in: tree, output: output) } catch {
                 output.err("error: \(error)")
                 return ExitCode.failure
@@ -63,10 +64,5 @@ package enum ForwardedCommands {
         let reason = String(cString: strerror(errno))
         output.err("error: cannot run \(path): \(reason)")
         return ExitCode.failure
-    }
-
-    /// This executable's path.
-    static var executablePath: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 }

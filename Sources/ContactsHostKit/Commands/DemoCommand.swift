@@ -175,22 +175,10 @@ package enum DemoCommand {
     /// `swift run contacts-host demo` builds only contacts-host: build the example provider beside
     /// it (same package, same configuration) the first time.
     private static func buildDemoProvider(_ out: CommandOutput) throws -> String? {
-        let executable =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        guard let range = executable.range(of: "/.build/") else { return nil }
-        let packageRoot = String(executable[..<range.lowerBound])
-        let configuration = executable.contains("/release/") ? "release" : "debug"
+        guard let tree = PackageBuild.tree(of: PackageBuild.runningExecutable) else { return nil }
         out.err("building demo-provider (first run)…")
-        let build = Process()
-        build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        build.arguments = [
-            "swift", "build", "--package-path", packageRoot, "-c", configuration, "--product", "demo-provider",
-        ]
-        build.standardOutput = FileHandle.standardError
-        try build.run()
-        build.waitUntilExit()
-        guard build.terminationStatus == 0 else {
-            throw CommandFailure("building demo-provider failed; run 'swift build' in \(packageRoot)")
+        guard try PackageBuild.build("demo-provider", in: tree) == 0 else {
+            throw CommandFailure("building demo-provider failed; run 'swift build' in \(tree.root)")
         }
         return ExtensionDiscovery.executable(configured: nil)
     }

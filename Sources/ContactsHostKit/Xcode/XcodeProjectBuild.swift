@@ -39,16 +39,13 @@ package enum XcodeProjectBuild {
             }
             return root
         }
-        let executable =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        guard let range = executable.range(of: "/.build/"),
-            FileManager.default.fileExists(atPath: String(executable[..<range.lowerBound]) + "/Package.swift")
-        else {
+        let executable = PackageBuild.runningExecutable
+        guard let root = PackageBuild.packageRoot(of: executable) else {
             throw CommandFailure(
                 "cannot find the simulator package (\(executable) is not inside a package's .build); set \(simulatorVariable) to its folder"
             )
         }
-        return String(executable[..<range.lowerBound])
+        return root
     }
 
     /// Reads the project and its extension target; prints the files left out, by name and reason.

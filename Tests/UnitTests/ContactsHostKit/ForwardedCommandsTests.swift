@@ -39,12 +39,12 @@ struct ForwardedCommandsTests {
         let root = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         try Data().write(to: URL(fileURLWithPath: root + "/Package.swift"))
-        let inTree = ForwardedBuild.tree(of: root + "/.build/x86_64-unknown-linux-gnu/release/contacts-host")
+        let inTree = PackageBuild.tree(of: root + "/.build/x86_64-unknown-linux-gnu/release/contacts-host")
         #expect(inTree?.root == root)
         #expect(inTree?.configuration == "release")
-        #expect(ForwardedBuild.tree(of: root + "/.build/x86_64-unknown-linux-gnu/other/contacts-host") == nil)
-        #expect(ForwardedBuild.tree(of: "/usr/local/bin/contacts-host") == nil)
-        #expect(ForwardedBuild.tree(of: root + "/elsewhere/.build/debug/contacts-host") == nil)
+        #expect(PackageBuild.tree(of: root + "/.build/x86_64-unknown-linux-gnu/other/contacts-host") == nil)
+        #expect(PackageBuild.tree(of: "/usr/local/bin/contacts-host") == nil)
+        #expect(PackageBuild.tree(of: root + "/elsewhere/.build/debug/contacts-host") == nil)
     }
 
     @Test("stale when missing, or older than Package.swift or any file under Sources/")

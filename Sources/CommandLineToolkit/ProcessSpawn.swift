@@ -1,7 +1,7 @@
 import Glibc
 
-/// `posix_spawn` with Swift strings: the argument and environment arrays are C strings for the
-/// call only (freed after it, in the parent), the one place the simulator's tools build them.
+/// `posix_spawn` and `exec` with Swift strings: the argument and environment arrays are C strings
+/// for the call only (freed after it), the one place the simulator's tools build them.
 package enum ProcessSpawn {
     /// Starts `path` with `arguments` (including argument 0) and `environment`; returns the child's
     /// pid, or the `posix_spawn` error number.
@@ -18,6 +18,19 @@ package enum ProcessSpawn {
         var pid: pid_t = 0
         let result = posix_spawn(&pid, path, fileActions, attributes, argv, envp)
         return result == 0 ? .success(pid) : .failure(SpawnError(code: result))
+    }
+
+    /// Replaces this process with `path` run with `arguments` (including argument 0) and
+    /// `environment` (this process's when nil); returns only when that failed, with the error number.
+    package static func exec(_ path: String, arguments: [String], environment: [String: String]? = nil) -> Int32 {
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp ?? [] { free(pointer) }
+        }
+        if let envp { execve(path, argv, envp) } else { execv(path, argv) }
+        return errno
     }
 
     /// A `posix_spawn` failure.

@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import Foundation
 import Glibc
 
@@ -33,13 +34,9 @@ enum AppGroupPreferences {
         }
         var updated = group.environmentForPreferences(environment)
         updated[reexecMarker] = "1"
-        let argv = CommandLine.arguments.map { strdup($0) } + [nil]
-        let envp = updated.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        execve("/proc/self/exe", argv, envp)
-        // Only reached when execve failed.
-        let reason = String(cString: strerror(errno))
-        for pointer in argv { free(pointer) }
-        for pointer in envp { free(pointer) }
+        let code = ProcessSpawn.exec("/proc/self/exe", arguments: CommandLine.arguments, environment: updated)
+        // Only reached when exec failed.
+        let reason = String(cString: strerror(code))
         warn("could not restart with \(AppGroup.preferencesEnvironmentVariable)=\(wanted) (\(reason))")
     }
 

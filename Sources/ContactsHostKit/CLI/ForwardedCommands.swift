@@ -58,11 +58,8 @@ package enum ForwardedCommands {
             return ExitCode.failure
         }
         fflush(nil)  // every stdio stream: what `print` buffered must not be lost to exec
-        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) }
-        argv.append(nil)
-        execv(path, argv)
-        let reason = String(cString: strerror(errno))
-        output.err("error: cannot run \(path): \(reason)")
+        let code = ProcessSpawn.exec(path, arguments: [path] + arguments)
+        output.err("error: cannot run \(path): \(String(cString: strerror(code)))")
         return ExitCode.failure
     }
 }

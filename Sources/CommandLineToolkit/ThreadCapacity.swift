@@ -76,7 +76,8 @@ package enum ThreadCapacity {
                         else { return false }
                     }
                 }
-                guard level != directory.root, level.count > directory.root.count else { break }
+                // Every level is under the root it was made from: a shorter path is the root itself.
+                guard level.count > directory.root.count else { break }
                 level = parent(of: level)
             }
         }

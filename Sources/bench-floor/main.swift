@@ -57,10 +57,13 @@ case "serve" where arguments.count == 5:
 case "ring" where arguments.count == 4:
     let reply = arguments[3] + "/reply-\(getpid()).fifo"
     guard mkfifo(reply, 0o600) == 0 else { fail("cannot make \(reply)") }
-    defer { unlink(reply) }
+    // Every way out of this case is exit() (no defer runs): each unlinks the reply FIFO itself.
     let replyFD = open(reply, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     let requestFD = open(arguments[2], O_WRONLY | O_CLOEXEC)
-    guard replyFD >= 0, requestFD >= 0 else { fail("cannot open the FIFOs") }
+    guard replyFD >= 0, requestFD >= 0 else {
+        unlink(reply)
+        fail("cannot open the FIFOs")
+    }
     _ = (reply + "\n").withCString { write(requestFD, $0, strlen($0)) }
     close(requestFD)
     var descriptor = pollfd(fd: replyFD, events: Int16(POLLIN), revents: 0)

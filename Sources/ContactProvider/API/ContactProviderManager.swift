@@ -84,7 +84,8 @@ public class ContactProviderManager {
     }
 }
 
-/// Runs blocking file and pipe work off the cooperative thread pool.
+/// Runs blocking file and pipe work off the cooperative thread pool; a `DomainManagerError` it
+/// throws comes out as the `ContactProviderError` of the same code.
 func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread {

@@ -57,7 +57,6 @@ extension ProviderErrorCode {
         case .domainNotRegistered: return "Only the default domain can be used."
         }
     }
-
 }
 
 /// Why a sync did not complete.

@@ -55,13 +55,8 @@ enum ConformanceCommand {
                 return ExitCode.success
             }
             let executable: String
-            if let project = try arguments.value(XcodeProjectBuild.projectOption) {
-                // Built where `enable` builds it, so the two commands share one build.
-                let target = try XcodeProjectBuild.read(
-                    project, target: try arguments.value(XcodeProjectBuild.targetOption), output: context.output)
-                executable = try XcodeProjectBuild.build(
-                    target, in: XcodeProjectBuild.packageDirectory(for: target, appGroup: context.appGroup),
-                    output: context.output)
+            if let built = try XcodeProjectBuild.buildRequested(arguments, context: context) {
+                executable = built.executable
             } else {
                 guard let path = try arguments.value(extensionOption) else {
                     throw UsageError("missing option '--extension PATH' (or '--xcode-project PATH')")

@@ -87,13 +87,9 @@ enum SystemCommands {
                 try ExecutableCheck.require(absolute, given: path, option: "--extension")
                 executable = absolute
             }
-            if let project = try arguments.value(XcodeProjectBuild.projectOption) {
-                let target = try XcodeProjectBuild.read(
-                    project, target: try arguments.value(XcodeProjectBuild.targetOption), output: context.output)
-                executable = try XcodeProjectBuild.build(
-                    target, in: XcodeProjectBuild.packageDirectory(for: target, appGroup: context.appGroup),
-                    output: context.output)
-                groupNote = target.appGroupIdentifier.map { ", App Group \($0)" } ?? ""
+            if let built = try XcodeProjectBuild.buildRequested(arguments, context: context) {
+                executable = built.executable
+                groupNote = built.target.appGroupIdentifier.map { ", App Group \($0)" } ?? ""
             }
             let settings = try EnableOptions.Settings(arguments)
             var replaced: String?

@@ -49,7 +49,7 @@ package enum XcodeProjectBuild {
     }
 
     /// Reads the project and its extension target; prints the files left out, by name and reason.
-    package static func read(_ path: String, target name: String?, output: CommandOutput) throws
+    static func read(_ path: String, target name: String?, output: CommandOutput) throws
         -> ContactProviderTarget
     {
         let target = try ContactProviderTarget(project: try XcodeProject(path: path), named: name)
@@ -59,9 +59,21 @@ package enum XcodeProjectBuild {
         return target
     }
 
+    /// The provider `--xcode-project` (and `--target`) names, read and built where `enable` and
+    /// `conformance` both build it (so they share one build), or nil without `--xcode-project`.
+    package static func buildRequested(_ arguments: ParsedArguments, context: CommandContext) throws
+        -> (executable: String, target: ContactProviderTarget)?
+    {
+        guard let project = try arguments.value(projectOption) else { return nil }
+        let target = try read(project, target: try arguments.value(targetOption), output: context.output)
+        let executable = try build(
+            target, in: packageDirectory(for: target, appGroup: context.appGroup), output: context.output)
+        return (executable, target)
+    }
+
     /// The package folder for `target` when the user gives none: inside the App Group's caches,
     /// one per project and target.
-    package static func packageDirectory(for target: ContactProviderTarget, appGroup: AppGroup) -> String {
+    static func packageDirectory(for target: ContactProviderTarget, appGroup: AppGroup) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in (target.project.bundlePath + "\n" + target.target.name).utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
@@ -73,7 +85,7 @@ package enum XcodeProjectBuild {
     /// Generates the package for `target` in `directory`, builds it, and returns the built
     /// executable's path (a copy inside `directory/bin`, so packages sharing a scratch path never
     /// overwrite each other's provider).
-    package static func build(_ target: ContactProviderTarget, in directory: String, output: CommandOutput) throws
+    static func build(_ target: ContactProviderTarget, in directory: String, output: CommandOutput) throws
         -> String
     {
         let package = GeneratedPackage(target: target, simulatorRoot: try simulatorRoot())

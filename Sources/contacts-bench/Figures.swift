@@ -262,10 +262,10 @@ final class SizeRun {
         let floorTool = products + "/bench-floor"
         let floorDirectory = group.path + "/bench-floor"
         try FileManager.default.createDirectory(atPath: floorDirectory, withIntermediateDirectories: true)
-        let peers = try [3, 2].map { syncs in
-            try FloorPeer(tool: floorTool, syncs: syncs, directory: floorDirectory + "/peer-\(syncs)")
-        }
-        defer { for peer in peers { peer.stop() } }
+        let changePeer = try FloorPeer(tool: floorTool, syncs: 3, directory: floorDirectory + "/peer-change")
+        defer { changePeer.stop() }
+        let idlePeer = try FloorPeer(tool: floorTool, syncs: 2, directory: floorDirectory + "/peer-idle")
+        defer { idlePeer.stop() }
         var startFloor: [Double] = []
         var appendFloor: [Double] = []
         var changeFloor: [Double] = []
@@ -283,14 +283,14 @@ final class SizeRun {
             guard add.exitCode == 0 else { throw BenchError("contacts-host add failed (exit \(add.exitCode))") }
             cliAdds.append(add.milliseconds)
             hostPeak = max(hostPeak, hostPeakBytes())
-            changeFloor.append(try peers[0].ring(environment: environment))
+            changeFloor.append(try changePeer.ring(environment: environment))
             let signal = try Measure.spawn([host, "signal", "--wait"], environment: environment)
             guard signal.exitCode == 0 else {
                 throw BenchError("contacts-host signal failed (exit \(signal.exitCode))")
             }
             cliSignals.append(signal.milliseconds)
             hostPeak = max(hostPeak, hostPeakBytes())
-            idleFloor.append(try peers[1].ring(environment: environment))
+            idleFloor.append(try idlePeer.ring(environment: environment))
             let quiet = try Measure.spawn([host, "signal", "--wait"], environment: environment)
             cliIdle.append(quiet.milliseconds)
         }
@@ -304,12 +304,12 @@ final class SizeRun {
             Figure(
                 id: "P2", path: "cli", n: n, medianMs: Measure.median(cliSignals),
                 baselineMedianMs: baselineFullSync.resend, floorMs: Measure.median(changeFloor), peakRSSBytes: hostPeak,
-                note: "floor: bench-floor ring (FIFO round trip to a peer that makes 3 fdatasyncs); \(startNote)"))
+                note: "floor: \(changePeer.description); \(startNote)"))
         figures.append(
             Figure(
                 id: "P4", path: "cli", n: n, medianMs: Measure.median(cliIdle), floorMs: Measure.median(idleFloor),
                 peakRSSBytes: hostPeak,
-                note: "floor: bench-floor ring (FIFO round trip to a peer that makes 2 fdatasyncs); \(startNote)"))
+                note: "floor: \(idlePeer.description); \(startNote)"))
     }
 
     @discardableResult

@@ -110,7 +110,9 @@ struct BenchError: Error, CustomStringConvertible {
 
 /// A `bench-floor serve` process: the provider's stand-in in the signal floors. It waits on its
 /// FIFO as the provider does, makes `syncs` durable appends per request, and replies.
-final class FloorPeer {
+final class FloorPeer: CustomStringConvertible {
+    /// Durable appends per request.
+    let syncs: Int
     private let process: Process
     private let requests: String
     private let tool: String
@@ -119,6 +121,7 @@ final class FloorPeer {
     init(tool: String, syncs: Int, directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.tool = tool
+        self.syncs = syncs
         self.directory = directory
         requests = directory + "/requests.fifo"
         guard mkfifo(requests, 0o600) == 0 else { throw BenchError("cannot make \(requests)") }
@@ -127,6 +130,9 @@ final class FloorPeer {
         process.arguments = ["serve", requests, String(syncs), directory]
         try process.run()
     }
+
+    /// What a figure's note says of this floor.
+    var description: String { "bench-floor ring (FIFO round trip to a peer that makes \(syncs) fdatasyncs)" }
 
     /// One `bench-floor ring` to this peer, timed as the commands are.
     func ring(environment: [String: String]) throws -> Double {

@@ -50,6 +50,15 @@ package enum ThreadCapacity {
             + "End some processes or raise the limit ('ulimit -u'), then try again."
     }
 
+    /// What every executable does first, on its main thread: at the process limit, says so on
+    /// standard error and exits with `ExitCode.failure`, instead of starting a pool that would retry
+    /// for ever.
+    package static func exitIfNoThreads(program: String) {
+        guard let message = failureMessage(program: program) else { return }
+        StandardError.write(message + "\n")
+        exit(ExitCode.failure)
+    }
+
     /// Whether the limits that make `pthread_create` fail with `EAGAIN` are read to be far from
     /// reach: `RLIMIT_NPROC` above every thread of the system (the user's are among them), and each
     /// pids cgroup of this process, up to its hierarchy's root, above its current count. Anything

@@ -17,11 +17,8 @@ extension ContactProviderExtension {
     /// retried forever (issue 31 item 11). Here the main thread checks first, then starts the pool.
     public static func main() {
         // At the process limit the work pool cannot start and would retry forever: say so and exit.
-        let program = (CommandLine.arguments.first as NSString?)?.lastPathComponent ?? "provider"
-        if let message = ThreadCapacity.failureMessage(program: program) {
-            StandardError.write(message + "\n")
-            exit(ExitCode.failure)
-        }
+        ThreadCapacity.exitIfNoThreads(
+            program: (CommandLine.arguments.first as NSString?)?.lastPathComponent ?? "provider")
         let arguments = Array(CommandLine.arguments.dropFirst())
         let options: RuntimeOptions
         do {

@@ -10,10 +10,7 @@ extension HostTool {
     /// ever, so the check speaks before any async code could need it.
     package static func startProcess(program: String) {
         signal(SIGPIPE, SIG_IGN)
-        if let message = ThreadCapacity.failureMessage(program: program) {
-            FileHandle.standardError.write(Data((message + "\n").utf8))
-            exit(1)
-        }
+        ThreadCapacity.exitIfNoThreads(program: program)
     }
 
     /// What such an executable does last: exits with `code`.

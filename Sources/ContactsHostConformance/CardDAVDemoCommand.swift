@@ -27,9 +27,7 @@ enum CardDAVDemoCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) async throws -> Int32 {
         let out = context.output
-        let productDirectory =
-            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]).deletingLastPathComponentPath
+        let productDirectory = (PackageBuild.runningExecutable as NSString).deletingLastPathComponent
         let provider =
             try arguments.value(extensionOption).map { AppGroup(path: $0).path } ?? productDirectory
             + "/carddav-provider"
@@ -96,10 +94,10 @@ enum CardDAVDemoCommand {
 
     /// Runs the repository's installer (idempotent) and returns the python3 that has Radicale.
     private static func installRadicale(near productDirectory: String, _ out: CommandOutput) throws -> String {
-        guard let range = productDirectory.range(of: "/.build/") else {
+        guard let root = PackageBuild.packageRoot(of: productDirectory) else {
             throw CommandFailure("cannot find the package (no .build in \(productDirectory)); pass --python PATH")
         }
-        let script = String(productDirectory[..<range.lowerBound]) + "/Scripts/install-test-tools.sh"
+        let script = root + "/Scripts/install-test-tools.sh"
         out.err("installing Radicale if needed (\(script))…")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -122,9 +120,4 @@ enum CardDAVDemoCommand {
     {
         try DemoCommand.syncStep(title, client, out, source: "the server's address book") { try backend.contacts() }
     }
-}
-
-extension String {
-    /// The path without its last component.
-    fileprivate var deletingLastPathComponentPath: String { (self as NSString).deletingLastPathComponent }
 }

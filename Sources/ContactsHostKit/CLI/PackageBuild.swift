@@ -4,17 +4,17 @@ import Foundation
 /// products: how the host builds, on first use, what `swift run contacts-host` does not
 /// (`demo-provider` for the demo, `contacts-host-conformance` for the forwarded commands), and
 /// where the Xcode import finds the simulator package.
-enum PackageBuild {
+package enum PackageBuild {
     /// A package folder and the configuration (`debug`, `release`) an executable was built in.
-    typealias Tree = (root: String, configuration: String)
+    package typealias Tree = (root: String, configuration: String)
 
     /// This process's executable.
-    static var runningExecutable: String {
+    package static var runningExecutable: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
     /// The folder of the package whose `.build` holds `executable` (it has a `Package.swift`), or nil.
-    static func packageRoot(of executable: String) -> String? {
+    package static func packageRoot(of executable: String) -> String? {
         guard let range = executable.range(of: "/.build/") else { return nil }
         let root = String(executable[..<range.lowerBound])
         return FileManager.default.fileExists(atPath: root + "/Package.swift") ? root : nil

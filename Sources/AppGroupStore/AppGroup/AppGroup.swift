@@ -99,7 +99,7 @@ public struct AppGroup: Sendable, Equatable {
     public static var currentWithSource: (group: AppGroup, source: Source) {
         if let scoped { return (scoped, .flag) }
         if let chosen = override.withLock({ $0 }) { return (chosen, .flag) }
-        if let fromEnvironment = ProcessInfo.processInfo.environment[environmentVariable], !fromEnvironment.isEmpty {
+        if let fromEnvironment = EnvironmentVariable.value(environmentVariable), !fromEnvironment.isEmpty {
             return (AppGroup(path: fromEnvironment), .environment)
         }
         return (defaultGroup(), .default)
@@ -108,8 +108,9 @@ public struct AppGroup: Sendable, Equatable {
     /// Creates the App Group directory (mode 0700) if needed and checks that it belongs to this user
     /// (never a symbolic link, never under a directory another user planted; see `SecureFile.checkAppGroupRoot`).
     public func ensureExists() throws {
-        try SecureFile.checkAppGroupRoot(path)
-        try SecureFile.ensureDirectory(path)
+        if try !SecureFile.checkAppGroupRoot(path) {
+            try SecureFile.ensureDirectory(path)
+        }
     }
 
     /// The app's contact database directory.

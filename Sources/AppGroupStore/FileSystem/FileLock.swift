@@ -44,7 +44,7 @@ package final class FileLock {
 
     /// The configured bound on a lock wait (`CONTACT_PROVIDER_LOCK_TIMEOUT`, else 30 s).
     package static var timeoutSeconds: Double {
-        if let text = ProcessInfo.processInfo.environment[timeoutVariable], let value = Double(text), value >= 0,
+        if let text = EnvironmentVariable.value(timeoutVariable), let value = Double(text), value >= 0,
             value.isFinite
         {
             return value

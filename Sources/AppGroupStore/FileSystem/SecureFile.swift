@@ -22,11 +22,14 @@ package enum SecureFile {
     /// shared directory anyone could have planted it), not a directory, or owned by someone else;
     /// tightens group/other permissions to 0700; and checks its ancestors (``checkAncestors(of:)``).
     /// A missing directory is fine (it is created 0700 when first written).
-    package static func checkAppGroupRoot(_ path: String) throws {
+    ///
+    /// - Returns: Whether the directory exists.
+    @discardableResult
+    package static func checkAppGroupRoot(_ path: String) throws -> Bool {
         try checkAncestors(of: path)
         var info = stat()
         guard lstat(path, &info) == 0 else {
-            if errno == ENOENT { return }
+            if errno == ENOENT { return false }
             throw StoreError.io(path: path, operation: "lstat", errno: errno)
         }
         if info.st_mode & S_IFMT == S_IFLNK {
@@ -36,7 +39,7 @@ package enum SecureFile {
                     "the App Group is a symbolic link; it is not followed (give the directory it points to, if it is yours)"
             )
         }
-        try checkOwned(path, expectDirectory: true)
+        try checkOwned(path, info, expectDirectory: true)
         if info.st_mode & 0o077 != 0 {
             // Other users must not read the address book or plant files in it.
             let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -51,6 +54,7 @@ package enum SecureFile {
                 }
             }
         }
+        return true
     }
 
     /// Refuses `path` if one of its existing components lies in a sticky directory (like `/tmp`)
@@ -62,7 +66,9 @@ package enum SecureFile {
         var parentInfo = stat()
         guard lstat(parent, &parentInfo) == 0 else { return }
         for component in path.split(separator: "/") {
-            let current = (parent == "/" ? "" : parent) + "/" + component
+            // String + String: with a Substring operand `+` is the generic one, whose first use costs
+            // a protocol conformance lookup (issue 27).
+            let current = (parent == "/" ? "" : parent) + "/" + String(component)
             var info = stat()
             guard lstat(current, &info) == 0 else { return }
             if parentInfo.st_mode & S_ISVTX != 0, info.st_uid != geteuid(), info.st_uid != 0 {
@@ -110,6 +116,11 @@ package enum SecureFile {
         guard lstat(path, &info) == 0 else {
             throw StoreError.io(path: path, operation: "lstat", errno: errno)
         }
+        try checkOwned(path, info, expectDirectory: expectDirectory)
+    }
+
+    /// ``checkOwned(_:expectDirectory:)`` with `path`'s `lstat` already in hand.
+    package static func checkOwned(_ path: String, _ info: stat, expectDirectory: Bool) throws {
         let type = info.st_mode & S_IFMT
         if type == S_IFLNK {
             throw StoreError.unsafePath(path: path, reason: "is a symbolic link")

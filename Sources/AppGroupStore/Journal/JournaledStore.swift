@@ -1,6 +1,16 @@
 import Foundation
 import Glibc
 
+/// The files of a ``JournaledStore``'s directory, named without the generic store: making one costs
+/// a protocol conformance lookup the first time (a tenth of a millisecond), and a caller that only
+/// stats the files (`signal --wait` watching for commits) need not pay it (issue 27).
+package enum JournalFiles {
+    /// `<directory>/snapshot.jsonl`.
+    package static func snapshot(in directory: String) -> String { directory + "/snapshot.jsonl" }
+    /// `<directory>/journal.jsonl`.
+    package static func journal(in directory: String) -> String { directory + "/journal.jsonl" }
+}
+
 /// A durable store of contacts: an atomic snapshot plus an append-only journal, in one directory.
 ///
 /// ```
@@ -20,8 +30,8 @@ import Glibc
 ///   `checkSuperseded`); anything else, like a missing or empty snapshot, is damage and refused.
 package final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     package let directory: String
-    package var snapshotPath: String { directory + "/snapshot.jsonl" }
-    package var journalPath: String { directory + "/journal.jsonl" }
+    package var snapshotPath: String { JournalFiles.snapshot(in: directory) }
+    package var journalPath: String { JournalFiles.journal(in: directory) }
     package var lockPath: String { directory + "/lock" }
 
     private var lockStorage: FileLock?

@@ -44,12 +44,11 @@ public struct DomainPaths: Sendable {
     /// that starts removes it.
     package var launchAttempts: String { runDirectory + "/launch-attempts.json" }
 
-    /// Creates the directories (mode 0700).
+    /// Creates the directories (mode 0700), each checked: ours, never a symbolic link.
     package func ensureDirectories() throws {
         try appGroup.ensureExists()
-        for directory in [domainDirectory, runDirectory, repliesDirectory, watchersDirectory, tracesDirectory] {
-            try SecureFile.ensureDirectory(directory)
-        }
+        try SecureFile.ensureDirectories(
+            [domainDirectory, runDirectory, repliesDirectory, watchersDirectory, tracesDirectory], under: appGroup.path)
     }
 
     /// The reply FIFO for request `id` (ids are generated UUIDs; anything else is refused).
@@ -60,8 +59,14 @@ public struct DomainPaths: Sendable {
 
     /// Request ids name files, so only UUID-like text is accepted.
     package static func validateRequestID(_ id: String) throws {
-        let allowed = Set("0123456789abcdefABCDEF-")
-        guard !id.isEmpty, id.count <= 64, id.allSatisfy({ allowed.contains($0) }) else {
+        // Bytes, not a `Set<Character>`: its first use cost every signal a conformance lookup (issue 27).
+        let allowed = id.utf8.allSatisfy { byte in
+            switch byte {
+            case 0x30...0x39, 0x41...0x46, 0x61...0x66, 0x2D: true  // 0-9 A-F a-f -
+            default: false
+            }
+        }
+        guard !id.isEmpty, id.utf8.count <= 64, allowed else {
             throw StoreError.invalidIdentifier(id, reason: "a request id must be a UUID")
         }
     }

@@ -46,7 +46,7 @@ package final class DomainManager: Sendable {
     /// `CONTACT_PROVIDER_USER_DECISION`: `deny` throws `deniedByUser`.
     package func enable() throws {
         if isEnabled { return }
-        if ProcessInfo.processInfo.environment["CONTACT_PROVIDER_USER_DECISION"] == "deny" {
+        if EnvironmentVariable.value("CONTACT_PROVIDER_USER_DECISION") == "deny" {
             throw DomainManagerError(.deniedByUser)
         }
         let registered = try client.configuration().extensionPath
@@ -104,7 +104,7 @@ package enum ExtensionDiscovery {
     /// beside the running executable.
     package static func executable(configured: String?) -> String? {
         if let configured, access(configured, X_OK) == 0 { return configured }
-        if let fromEnvironment = ProcessInfo.processInfo.environment[environmentVariable], !fromEnvironment.isEmpty,
+        if let fromEnvironment = EnvironmentVariable.value(environmentVariable), !fromEnvironment.isEmpty,
             access(fromEnvironment, X_OK) == 0
         {
             return AppGroup(path: fromEnvironment).path

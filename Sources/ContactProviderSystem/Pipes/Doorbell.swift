@@ -52,10 +52,22 @@ package struct Doorbell: Codable, Equatable, Sendable {
     }
 
     /// Encodes the message as one line.
+    ///
+    /// Written by hand when nothing needs escaping (every message but a probe, whose id is a UUID):
+    /// `JSONEncoder`'s first use was a few hundredths of a millisecond of every signal (issue 27).
+    /// ``parse(_:)`` reads both the same way.
     package func line() throws -> Data {
-        var data = try JSONEncoder().encode(self)
-        data.append(UInt8(ascii: "\n"))
-        return data
+        guard probe == nil, id.map({ (try? DomainPaths.validateRequestID($0)) != nil }) ?? true else {
+            var data = try JSONEncoder().encode(self)
+            data.append(UInt8(ascii: "\n"))
+            return data
+        }
+        var text = "{\"v\":" + String(v) + ",\"kind\":\"" + kind.rawValue + "\""
+        if let id { text += ",\"id\":\"" + id + "\"" }
+        if let reply { text += ",\"reply\":" + (reply ? "true" : "false") }
+        if let trace { text += ",\"trace\":" + (trace ? "true" : "false") }
+        text += "}\n"
+        return Data(text.utf8)
     }
 
     /// Why a line is not a doorbell.

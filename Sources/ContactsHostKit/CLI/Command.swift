@@ -55,9 +55,14 @@ package struct Command: Sendable {
     /// One line for the command list.
     package let summary: String
     /// Longer help, shown by `--help`.
-    package let discussion: String
+    package var discussion: String { makeDiscussion() }
     /// Options.
-    package let options: [OptionSpec]
+    package var options: [OptionSpec] { makeOptions().map { $0.spec } }
+    /// The discussion and the options are made when asked for, not when the command is: a run
+    /// builds the whole command table, and making every command's option help texts cost each
+    /// command a few tenths of a millisecond of first-use work (issue 27).
+    private let makeDiscussion: @Sendable () -> String
+    private let makeOptions: @Sendable () -> [any OptionDeclaration]
     /// Positional arguments.
     package let positional: PositionalSpec
     /// Complete command lines shown under EXAMPLES (a generic one is shown when empty).
@@ -75,7 +80,8 @@ package struct Command: Sendable {
     package let forwardedTo: String?
 
     package init(
-        _ name: [String], summary: String, discussion: String = "", options: [any OptionDeclaration] = [],
+        _ name: [String], summary: String, discussion: @autoclosure @escaping @Sendable () -> String = "",
+        options: @autoclosure @escaping @Sendable () -> [any OptionDeclaration] = [],
         positional: PositionalSpec = .none, examples: [String] = [], environment: [String] = [],
         exitCodes: [ExitCodeHelp] = ExitCodeHelp.standard,
         validate: @escaping @Sendable (ParsedArguments) throws -> Void = { _ in },
@@ -84,8 +90,8 @@ package struct Command: Sendable {
     ) {
         self.name = name
         self.summary = summary
-        self.discussion = discussion
-        self.options = options.map(\.spec)
+        makeDiscussion = discussion
+        makeOptions = options
         self.positional = positional
         self.examples = examples
         self.environment = environment

@@ -1,3 +1,4 @@
+import AppGroupStore
 import CommandLineToolkit
 import Foundation
 import Glibc
@@ -17,7 +18,7 @@ extension HostTool {
     package static func endProcess(_ code: Int32) -> Never {
         // Diagnostics for contacts-bench: this process's own peak memory (VmHWM; a spawned child's
         // getrusage figure would include its parent's memory at spawn time).
-        if let path = ProcessInfo.processInfo.environment["CONTACTS_HOST_PEAK_RSS_FILE"],
+        if let path = EnvironmentVariable.value("CONTACTS_HOST_PEAK_RSS_FILE"),
             let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
         {

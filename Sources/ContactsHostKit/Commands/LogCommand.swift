@@ -16,11 +16,11 @@ enum LogCommand {
     static let level = Option<LogLevel>(
         "--level", value: "L",
         help:
-            "Only this level and above: \(LogLevel.allCases.map(\.name).joined(separator: " < ")) (notice = default).",
+            "Only this level and above: \(LogLevel.allCases.map { $0.name }.joined(separator: " < ")) (notice = default).",
         convert: { text, name in
             guard let level = LogLevel(option: text) else {
                 throw UsageError(
-                    "option '\(name)' expects one of \(LogLevel.allCases.map(\.name).joined(separator: ", ")) or notice, got '\(text)'"
+                    "option '\(name)' expects one of \(LogLevel.allCases.map { $0.name }.joined(separator: ", ")) or notice, got '\(text)'"
                 )
             }
             return level

@@ -1,3 +1,4 @@
+import AppGroupStore
 import ContactProviderSystem
 import Foundation
 import Glibc
@@ -12,7 +13,7 @@ enum ProgressPolicy {
     /// Whether `output` gets progress lines (by default only the process's own stderr, if a terminal;
     /// never a captured output of an in-process run).
     static func enabled(for output: CommandOutput) -> Bool {
-        switch ProcessInfo.processInfo.environment[variable] {
+        switch EnvironmentVariable.value(variable) {
         case "1": true
         case "0": false
         default: output is StandardOutput && isatty(STDERR_FILENO) == 1

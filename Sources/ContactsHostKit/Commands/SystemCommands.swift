@@ -228,8 +228,10 @@ enum SystemCommands {
         waitForDebugger: Bool = false
     ) async throws -> Int32 {
         let client = try client(context)
-        // An unreadable domain.json is reported as such (path and reason), not as "disabled".
-        guard try client.configuration().enabled else {
+        // Read once for the whole command. An unreadable domain.json is reported as such (path and
+        // reason), not as "disabled".
+        let configuration = try client.configuration()
+        guard configuration.enabled else {
             throw CommandFailure(SystemClient.ClientError.domainDisabled.description)
         }
         guard wait else {
@@ -238,21 +240,21 @@ enum SystemCommands {
         }
         // Ctrl-C while waiting: the wait ends, the reply FIFO is removed, exit 130.
         HostInterrupt.install()
-        let fallback = try? client.configuration().extensionPath
         let monitor = SyncProgressMonitor(paths: client.paths, output: context.output)
         let reply: DoorbellReply?
         do {
             if waitForDebugger {
-                try client.awaitDebugger(extensionPath: fallback ?? nil) { pid in
+                try client.awaitDebugger(extensionPath: configuration.extensionPath) { pid in
                     context.output.err(
                         "provider pid \(pid) is waiting for a debugger: attach with 'gdb -p \(pid)' or 'lldb -p \(pid)', "
                             + "set breakpoints, continue; the signal follows (Ctrl-C to give up)")
                 }
                 context.output.err("debugger attached; signalling")
             }
+            // After a wait for a debugger, of any length, the domain is read again (it may be disabled now).
             reply = try client.signal(
-                wait: true, timeout: timeout, trace: trace, step: step, extensionPath: fallback ?? nil,
-                progress: monitor.check)
+                wait: true, timeout: timeout, trace: trace, step: step, extensionPath: configuration.extensionPath,
+                configuration: waitForDebugger ? nil : configuration, progress: monitor.check)
         } catch SystemClient.ClientError.interrupted {
             context.output.err(
                 "interrupted; the sync goes on in the provider ('contacts-host status' shows its result)")

@@ -49,6 +49,14 @@ struct ReportJSON: Codable {
         self.transcript = transcript
     }
 
+    /// `value` with one decimal, as `%.1f` prints it. By hand: `String(format:)` cost every
+    /// `signal --wait` a tenth of a millisecond of first-use work (issue 27).
+    static func oneDecimal(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return String(format: "%.1f", value) }
+        let tenths = Int64((abs(value) * 10).rounded(.toNearestOrEven))
+        return (value < 0 && tenths != 0 ? "-" : "") + String(tenths / 10) + "." + String(tenths % 10)
+    }
+
     static func text(_ report: SyncReport) -> String {
         var lines = [
             "\(report.enumeration) enumeration: \(counted(report.pages, "page")), \(counted(report.batches, "batch", plural: "batches")), \(report.updated) updated, \(report.deleted) deleted"
@@ -57,7 +65,7 @@ struct ReportJSON: Codable {
         ]
         if let anchor = report.anchor { lines.append("anchor: \(anchor)") }
         if let next = report.nextPage { lines.append("next page: \(next)") }
-        lines.append(String(format: "duration: %.1f ms", report.durationMs))
+        lines.append("duration: \(oneDecimal(report.durationMs)) ms")
         lines += report.warnings.map { "warning: \($0)" }
         if let error = report.error { lines.append("error: \(error.message)") }
         return lines.joined(separator: "\n")

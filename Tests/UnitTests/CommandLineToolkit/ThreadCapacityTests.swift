@@ -12,6 +12,9 @@ struct ThreadCapacityTests {
         #expect(ThreadCapacity.systemThreads(loadavg: "0.00 0.01 0.05 3/12345 999") == 12345)
         #expect(ThreadCapacity.systemThreads(loadavg: "0.59 0.75 0.75 92 12979") == nil)
         #expect(ThreadCapacity.systemThreads(loadavg: "") == nil)
+        #expect(ThreadCapacity.systemThreads(loadavg: "0.59 0.75 0.75 1/ 12979") == nil)
+        #expect(ThreadCapacity.systemThreads(loadavg: "0.59 0.75 0.75 1/9x 12979") == nil)
+        #expect(ThreadCapacity.systemThreads(loadavg: "0.59 0.75 0.75 1/92") == 92)
     }
 
     @Test("/proc/self/cgroup: the unified hierarchy's directory and a version 1 pids hierarchy's")

@@ -18,9 +18,11 @@ struct DoorbellLineTests {
                         let message = Doorbell(kind: kind, id: id, reply: reply, trace: trace)
                         let line = try message.line()
                         let combination = "\(kind) id \(id ?? "nil") reply \(reply) trace \(trace)"
-                        #expect(line.last == UInt8(ascii: "\n") && line.filter { $0 == 0x0A }.count == 1, "\(combination)")
+                        #expect(
+                            line.last == UInt8(ascii: "\n") && line.filter { $0 == 0x0A }.count == 1, "\(combination)")
                         let object = try JSONSerialization.jsonObject(with: line) as? NSDictionary
-                        let encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(message)) as? NSDictionary
+                        let encoded =
+                            try JSONSerialization.jsonObject(with: JSONEncoder().encode(message)) as? NSDictionary
                         #expect(object != nil && object == encoded, "\(combination)")
                         // A probe parses only with its request (below).
                         if kind != .probe, id == nil || (try? DomainPaths.validateRequestID(id!)) != nil {

@@ -57,6 +57,12 @@ public struct DomainPaths: Sendable {
         return repliesDirectory + "/" + id + ".fifo"
     }
 
+    /// Where a reply's call times go when too many for the pipe (``DoorbellReply/callsFile``).
+    package func callsFile(for id: String) throws -> String {
+        try Self.validateRequestID(id)
+        return tracesDirectory + "/" + id + ".calls"
+    }
+
     /// Request ids name files, so only UUID-like text is accepted.
     package static func validateRequestID(_ id: String) throws {
         // Bytes, not a `Set<Character>`: its first use cost every signal a conformance lookup (issue 27).

@@ -407,9 +407,27 @@ package final class SystemClient: Sendable {
                             + "request \(id) (\(paths.repliesDirectory)); still waiting for its own answer\n")
                     continue
                 }
-                return reply
+                return try readingCallsFile(reply)
             }
         }
+    }
+
+    /// `reply` with the call times of its ``DoorbellReply/callsFile`` back in its report, the file
+    /// removed: only the file this request's id names is read.
+    private func readingCallsFile(_ reply: DoorbellReply) throws -> DoorbellReply {
+        guard let path = reply.callsFile else { return reply }
+        let expected = try paths.callsFile(for: reply.id)
+        guard path == expected else {
+            throw ClientError.malformedReply("the call times file \(path.debugDescription) is not \(expected)")
+        }
+        defer { unlink(path) }
+        guard let data = try SecureFile.readIfPresent(path), let calls = ReplyCoding.readCalls(data) else {
+            throw ClientError.malformedReply("the call times file \(path) is missing or not one number a line")
+        }
+        var reply = reply
+        reply.report?.callMilliseconds = calls
+        reply.callsFile = nil
+        return reply
     }
 }
 

@@ -133,6 +133,10 @@ package struct DoorbellReply: Codable, Equatable, Sendable {
     package var error: SyncReport.ReportedError?
     /// Path of the transcript file, when tracing (or of the probe result for `probe`).
     package var trace: String?
+    /// Path of a file holding the report's `callMilliseconds`, one number a line, when they do not
+    /// fit in the one atomic pipe write a reply is (a traced sync of more than about 400 pages).
+    /// ``SystemClient`` reads it back into the report and removes it: its callers never see it.
+    package var callsFile: String?
 
     package init(
         id: String, ok: Bool, report: SyncReport? = nil, error: SyncReport.ReportedError? = nil, trace: String? = nil

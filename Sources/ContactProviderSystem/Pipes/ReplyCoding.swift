@@ -20,6 +20,7 @@ package enum ReplyCoding {
         var writer = JSONWriter(buffer: [])
         writer.buffer.reserveCapacity(384)
         writer.open()
+        if let callsFile = reply.callsFile { writer.field("callsFile", callsFile, always: true) }
         if let error = reply.error { write(error, key: "error", into: &writer) }
         writer.field("id", reply.id, always: true)
         writer.field("ok", reply.ok)
@@ -85,6 +86,23 @@ package enum ReplyCoding {
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 
+    /// Writes a report's call times to `path`, one number a line as the reply writes them: a
+    /// reply's ``DoorbellReply/callsFile``.
+    package static func writeCalls(_ calls: [Double], to path: String) throws {
+        let text = calls.map { number($0) }.joined(separator: "\n")
+        try SecureFile.replace(path, with: Data(text.utf8), durable: false)  // read at once, then removed
+    }
+
+    /// The call times in a ``DoorbellReply/callsFile``'s bytes; nil when a line is not a number.
+    package static func readCalls(_ data: Data) -> [Double]? {
+        var calls: [Double] = []
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            guard let value = Double(String(line)), value.isFinite else { return nil }
+            calls.append(value)
+        }
+        return calls
+    }
+
     // MARK: Reading
 
     /// The reply in `line` (without its newline).
@@ -98,7 +116,7 @@ package enum ReplyCoding {
         StrictJSONReader.readWhole(bytes, readReply)
     }
 
-    private static let replyKeys = JSONKeyTable(["v", "id", "ok", "report", "error", "trace"])
+    private static let replyKeys = JSONKeyTable(["v", "id", "ok", "report", "error", "trace", "callsFile"])
     /// The report's keys, as the fast reader numbers them (`ReplyCodingTests` checks they are the
     /// keys Foundation writes for a report with every field set).
     package static let reportKeyNames = [
@@ -125,7 +143,8 @@ package enum ReplyCoding {
             case 2: ok = try reader.readBool()
             case 3: reply.report = try readReport(&reader)
             case 4: reply.error = try readError(&reader)
-            default: reply.trace = try reader.readString()
+            case 5: reply.trace = try reader.readString()
+            default: reply.callsFile = try reader.readString()
             }
         }
         guard let version, let id, let ok else { throw GiveUp() }

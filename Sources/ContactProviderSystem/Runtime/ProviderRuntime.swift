@@ -209,10 +209,24 @@ package final class ProviderRuntime {
         defer { close(fd) }
         var message = message
         guard var line = try? ReplyCoding.encode(message) else { return }
+        // Keep the reply one atomic write. A traced sync's call times, one per page or batch, go to
+        // a file the host reads back (at 1,000,000 contacts they are a thousand numbers).
+        if line.count >= NamedPipe.atomicWriteLimit - 1, let calls = message.report?.callMilliseconds,
+            let path = try? paths.callsFile(for: waiter.id), (try? ReplyCoding.writeCalls(calls, to: path)) != nil
+        {
+            message.report?.callMilliseconds = nil
+            message.callsFile = path
+            line = (try? ReplyCoding.encode(message)) ?? line
+        }
         if line.count >= NamedPipe.atomicWriteLimit - 1 {
-            // Keep the reply one atomic write: warnings are in last-sync.json in full.
+            // Warnings and the error are in last-sync.json in full.
             let kept = Array(message.report?.warnings.prefix(3) ?? [])
             message.report?.warnings = kept + ["… see \(paths.lastSync)"]
+            let shortened = { (text: String) in
+                text.count > 1000 ? String(text.prefix(1000)) + "… (in full in \(self.paths.lastSync))" : text
+            }
+            if let text = message.report?.error?.message { message.report?.error?.message = shortened(text) }
+            if let text = message.error?.message { message.error?.message = shortened(text) }
             line = (try? ReplyCoding.encode(message)) ?? line
         }
         line.append(UInt8(ascii: "\n"))

@@ -63,6 +63,7 @@ struct ReplyCodingTests {
             id: random.chance(0.9) ? UUID().uuidString : text(&random), ok: random.chance(0.7), report: report,
             error: reportedError(&random), trace: random.chance(0.2) ? text(&random) : nil)
         if random.chance(0.1) { reply.v = random.int(0...3) }
+        if random.chance(0.2) { reply.callsFile = text(&random) }
         return reply
     }
 

@@ -11,6 +11,8 @@
 //                                             the line names; "stop" ends it
 //   bench-floor ring REQUESTS DIR             a reply FIFO made in DIR, its path written to REQUESTS,
 //                                             the reply awaited (`signal --wait`)
+//   bench-floor spin                          a busy loop until killed: the load of the loaded idle
+//                                             signal figure (P4, library-loaded)
 import Foundation
 import Glibc
 
@@ -73,6 +75,12 @@ case "ring" where arguments.count == 4:
     close(replyFD)
     unlink(reply)
     exit(byte == UInt8(ascii: "o") ? 0 : 1)
+case "spin" where arguments.count == 2:
+    var state: UInt64 = UInt64(getpid())
+    while true {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        if state == 0 { _ = write(2, "", 0) }  // a possible side effect: the loop is not optimized away
+    }
 default:
-    fail("usage: bench-floor [append FILE | serve REQUESTS SYNCS DIR | ring REQUESTS DIR]")
+    fail("usage: bench-floor [append FILE | serve REQUESTS SYNCS DIR | ring REQUESTS DIR | spin]")
 }

@@ -24,6 +24,8 @@ struct BenchmarkRecord: Codable {
     /// `debug` or `release`: debug figures are what `swift build`/`swift run` give.
     var configuration: String
     var figures: [Figure]
+    /// `--goals`: each of issue 27's goals judged on these figures.
+    var goals: [GoalVerdict]?
 
     static var configuration: String {
         #if DEBUG
@@ -33,7 +35,7 @@ struct BenchmarkRecord: Codable {
         #endif
     }
 
-    static func current(figures: [Figure]) -> BenchmarkRecord {
+    static func current(figures: [Figure], goals: [GoalVerdict]? = nil) -> BenchmarkRecord {
         var names = utsname()
         uname(&names)
         func text<T>(_ field: T) -> String {
@@ -46,7 +48,8 @@ struct BenchmarkRecord: Codable {
                 system: "\(text(names.sysname)) \(text(names.release)) \(text(names.machine))",
                 processors: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
                 memoryGiB: (memory / 1_073_741_824 * 10).rounded() / 10, host: text(names.nodename)),
-            date: Date().formatted(Date.ISO8601FormatStyle()), configuration: configuration, figures: figures)
+            date: Date().formatted(Date.ISO8601FormatStyle()), configuration: configuration, figures: figures,
+            goals: goals)
     }
 
     /// Writes the record to `path` (pretty, sorted keys, so runs diff well).

@@ -15,6 +15,14 @@ struct Figure: Codable {
     var referenceMs: Double?
     /// P4: the median of each of several runs (min, median, max are printed): a goal "in every run".
     var runMediansMs: [Double]?
+    /// P3 (library): the slowest page's call, as the provider timed it (R41's measure), over the
+    /// full syncs: "no page near its limit".
+    var slowestCallMs: Double?
+    /// P7 on a provider with O(n) pages: the rules the kit failed.
+    var failedRules: [String]?
+    /// `debug` for a figure the goals run took from the debug build's bench (`--goals`); nil: the
+    /// record's own configuration.
+    var configuration: String?
     var note: String?
 }
 
@@ -26,6 +34,8 @@ final class SizeRun {
     let log: (String) -> Void
     /// `--only`: the figures to measure (nil: all of them).
     let only: Set<String>?
+    /// `--goals`: P4 is also measured while every processor is busy (`library-loaded`).
+    let measuresLoadedIdle: Bool
     var figures: [Figure] = []
 
     struct Repetitions {
@@ -38,10 +48,13 @@ final class SizeRun {
         var idleRuns = 5
     }
 
-    init(n: Int, products: String, repetitions: Repetitions, only: Set<String>? = nil, log: @escaping (String) -> Void)
-    {
+    init(
+        n: Int, products: String, repetitions: Repetitions, only: Set<String>? = nil, measuresLoadedIdle: Bool = false,
+        log: @escaping (String) -> Void
+    ) {
         self.n = n
         self.only = only
+        self.measuresLoadedIdle = measuresLoadedIdle
         self.products = products
         self.repetitions = repetitions
         self.log = log
@@ -95,10 +108,16 @@ final class SizeRun {
             return
         }
         // P3: first full sync (content enumeration, paged), against JSON encode + decode of the same N.
+        // Traced, so the report carries each page's call time (the goal: no page near its limit).
         var fullSyncs: [Double] = []
+        var slowestCall = 0.0
         for index in 0..<repetitions.fullSyncs {
             if index > 0 { try client.reset() }
-            fullSyncs.append(try Measure.milliseconds { try signalAndCheck(client, expectCount: n) })
+            fullSyncs.append(
+                try Measure.milliseconds {
+                    let report = try signalAndCheck(client, expectCount: n, trace: true)
+                    slowestCall = max(slowestCall, report.callMilliseconds?.max() ?? 0)
+                })
         }
         let providerPeak = client.providerPID.flatMap(Measure.peakRSS(pid:))
         var codingSamples: [Double] = []
@@ -125,9 +144,9 @@ final class SizeRun {
                 id: "P3", path: "library", n: n, medianMs: Measure.median(fullSyncs),
                 baselineMedianMs: baselineFullSync.sync,
                 floorMs: Measure.median(rawSamples), peakRSSBytes: providerPeak,
-                referenceMs: Measure.median(codingSamples),
+                referenceMs: Measure.median(codingSamples), slowestCallMs: slowestCall,
                 note:
-                    "reference = JSON encode+decode of the same contacts; floor = read + write the same bytes (fdatasync); peak RSS = provider process"
+                    "reference = JSON encode+decode of the same contacts; floor = read + write the same bytes (fdatasync); peak RSS = provider process; default settings, traced: slowestCallMs = the slowest page's call"
             ))
 
         // P3 through the CLI: `signal --wait` on a fresh system store (a reset first, not timed).
@@ -225,23 +244,48 @@ final class SizeRun {
 
         // P4: signal round trip with nothing to sync, in `idleRuns` runs: its goal holds in every run,
         // so the spread of the runs' medians is reported, not one median.
-        var idle: [Double] = []
-        var runMedians: [Double] = []
-        for _ in 0..<(wants("P4") ? repetitions.idleRuns : 0) {
-            var run: [Double] = []
-            for _ in 0..<repetitions.signals {
-                run.append(try Measure.milliseconds { try signalAndCheck(client, expectCount: nil, updated: 0) })
+        func idleRuns() throws -> (all: [Double], medians: [Double]) {
+            var idle: [Double] = []
+            var runMedians: [Double] = []
+            for _ in 0..<repetitions.idleRuns {
+                var run: [Double] = []
+                for _ in 0..<repetitions.signals {
+                    run.append(try Measure.milliseconds { try signalAndCheck(client, expectCount: nil, updated: 0) })
+                }
+                runMedians.append(Measure.median(run))
+                idle += run
             }
-            runMedians.append(Measure.median(run))
-            idle += run
+            return (idle, runMedians)
         }
+        let runsNote =
+            "\(repetitions.idleRuns) runs of \(repetitions.signals) idle signals; runMediansMs = each run's median"
         if wants("P4") {
+            let quiet = try idleRuns()
             figures.append(
                 Figure(
-                    id: "P4", path: "library", n: n, medianMs: Measure.median(idle), runMediansMs: runMedians,
-                    note:
-                        "\(repetitions.idleRuns) runs of \(repetitions.signals) idle signals; runMediansMs = each run's median"
-                ))
+                    id: "P4", path: "library", n: n, medianMs: Measure.median(quiet.all), runMediansMs: quiet.medians,
+                    note: runsNote))
+        }
+        // The same on a loaded machine: a busy process per processor (`bench-floor spin`) meanwhile.
+        if wants("P4"), measuresLoadedIdle {
+            let processors = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+            let spinners = try (0..<processors).map { _ in
+                try Process.run(URL(fileURLWithPath: products + "/bench-floor"), arguments: ["spin"])
+            }
+            defer {
+                for spinner in spinners {
+                    spinner.terminate()
+                    spinner.waitUntilExit()
+                }
+            }
+            log("n=\(n): P4 library signals with \(processors) busy processes")
+            let loaded = try idleRuns()
+            guard spinners.allSatisfy(\.isRunning) else { throw BenchError("bench-floor spin ended early: no load") }
+            figures.append(
+                Figure(
+                    id: "P4", path: "library-loaded", n: n, medianMs: Measure.median(loaded.all),
+                    runMediansMs: loaded.medians,
+                    note: runsNote + "; meanwhile \(processors) busy processes (bench-floor spin), one per processor"))
         }
 
         // The same through the real contacts-host process, against the start-up floor.
@@ -313,10 +357,13 @@ final class SizeRun {
     }
 
     @discardableResult
-    func signalAndCheck(_ client: SystemClient, expectCount: Int?, updated: Int? = nil) throws -> SyncReport {
-        guard let reply = try client.signal(wait: true, timeout: 600), let report = reply.report else {
+    func signalAndCheck(_ client: SystemClient, expectCount: Int?, updated: Int? = nil, trace: Bool = false) throws
+        -> SyncReport
+    {
+        guard let reply = try client.signal(wait: true, timeout: 600, trace: trace), let report = reply.report else {
             throw BenchError("no report from the provider")
         }
+        if let transcript = reply.trace { unlink(transcript) }
         if let error = report.error { throw BenchError("sync failed: \(error.message)") }
         if let expectCount, report.systemCount != expectCount {
             throw BenchError("expected \(expectCount) contacts in the system store, found \(report.systemCount)")
@@ -355,64 +402,4 @@ final class SizeRun {
         }
         return (sync, Measure.median(resends))
     }
-}
-
-/// The kit's run of P5 and P8: the convergence rule V1 with 1,000 random operations.
-private func convergenceOptions() -> ConformanceOptions {
-    var options = ConformanceOptions(seed: 42, operations: 1000, rules: ["V1"])
-    options.timeoutSeconds = 30
-    return options
-}
-
-/// P5: the conformance kit's convergence rule with 1,000 random operations over the real processes.
-func conformanceFigure(products: String) async throws -> Figure {
-    let options = convergenceOptions()
-    let cpuBefore = Measure.cpuSeconds()
-    let start = Measure.now()
-    let report = try await ConformanceKit.run(executable: products + "/demo-provider", options: options)
-    let elapsed = (Measure.now() - start) * 1000
-    let cpu = (Measure.cpuSeconds() - cpuBefore) * 1000
-    guard report.passed else { throw BenchError("the conformance run failed:\n\(report.text)") }
-    return Figure(
-        id: "P5", path: "cli", n: 1000, medianMs: elapsed, referenceMs: cpu,
-        note: String(
-            format:
-                "1,000 random operations (rule V1), one run; reference = CPU time of the kit and the provider processes it reaped (%.2f× wall/CPU; goal ≤ 2×)",
-            elapsed / max(cpu, 0.001)))
-}
-
-/// P8: a failing verdict. V1 with P5's 1,000 random operations on `bad-more-coming-provider`,
-/// whose flaw (R40: `moreComing` without an advanced anchor) V1 meets at its first change batch; the
-/// kit then shrinks the sequence, relaunching the provider for each candidate. Reference: P5's
-/// passing run of the same bench run (issue 27's goal: a failing verdict ≤ 1.5× a passing one).
-func failingVerdictFigure(products: String, passingMs: Double) async throws -> Figure {
-    let options = convergenceOptions()
-    let start = Measure.now()
-    let report = try await ConformanceKit.run(executable: products + "/bad-more-coming-provider", options: options)
-    let elapsed = (Measure.now() - start) * 1000
-    guard let v1 = report.results.first(where: { $0.rule.id == "V1" }), v1.status == .fail else {
-        throw BenchError("V1 did not fail on bad-more-coming-provider:\n\(report.text)")
-    }
-    let shrunk = v1.explanation?.firstMatch(of: /[Ss]hrunk from \d+ to \d+ operations/).map { String($0.output) }
-    return Figure(
-        id: "P8", path: "cli", n: 1000, medianMs: elapsed, referenceMs: passingMs,
-        note: String(
-            format:
-                "a failing verdict: V1 (1,000 random operations) on bad-more-coming-provider, one run, %@; reference = P5's passing run (%.2f× it; goal ≤ 1.5×)",
-            shrunk ?? "not shrunk", elapsed / max(passingMs, 0.001)))
-}
-
-/// P7: the conformance kit at size: the size rules (S1, S2) on the demo provider with 100,000
-/// contacts, over the real processes; the note carries the kit's own page and batch times.
-func kitAtSizeFigure(products: String, contacts: Int = 100_000) async throws -> Figure {
-    var options = ConformanceOptions(seed: 42, rules: ["S1", "S2"], contacts: contacts)
-    options.timeoutSeconds = 10
-    let start = Measure.now()
-    let report = try await ConformanceKit.run(executable: products + "/demo-provider", options: options)
-    let elapsed = (Measure.now() - start) * 1000
-    guard report.passed else { throw BenchError("the size rules failed:\n\(report.text)") }
-    let notes = report.results.compactMap { result in result.explanation.map { "\(result.rule.id): \($0)" } }
-    return Figure(
-        id: "P7", path: "cli", n: contacts, medianMs: elapsed,
-        note: "the kit's size rules S1, S2 (--contacts \(contacts)), one run; " + notes.joined(separator: " | "))
 }

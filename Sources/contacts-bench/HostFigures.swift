@@ -15,13 +15,17 @@ final class HostRun {
     let cliRuns: Int
     let libraryRuns: Int
     let alsoStatusAndAdd: Bool
+    /// `--only`: nil measures every figure; a set naming none of I2, G1, Q1, Q2 stops after I1
+    /// (whose import the others read).
+    let only: Set<String>?
     let log: (String) -> Void
     var figures: [Figure] = []
 
     init(
-        n: Int, products: String, cliRuns: Int, libraryRuns: Int, alsoStatusAndAdd: Bool,
+        n: Int, products: String, cliRuns: Int, libraryRuns: Int, alsoStatusAndAdd: Bool, only: Set<String>? = nil,
         log: @escaping (String) -> Void
     ) {
+        self.only = only
         self.n = n
         self.products = products
         self.cliRuns = cliRuns
@@ -98,6 +102,7 @@ final class HostRun {
                     "contacts-host import of a JSON array of N contacts into an empty database (one run); peak RSS = host"
             ))
         unlink(file)
+        guard !(only.map { $0.isDisjoint(with: ["I2", "G1", "Q1", "Q2"]) } ?? false) else { return figures }
 
         // I2: the seed demo's own format (`ContactItems.json`, what `seed-json` providers keep), the
         // same N into another empty database, in the same run (issue 27, item 1: within 1.5× of I1).

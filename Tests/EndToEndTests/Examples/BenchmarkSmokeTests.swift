@@ -37,4 +37,45 @@ struct BenchmarkSmokeTests {
             #expect(result.stderr.contains("n=40"))
         }
     }
+
+    @Test("contacts-bench --goals judges every goal of issue 27 from one run, the debug build's figures included")
+    func goals() throws {
+        try withTemporaryAppGroup { group in
+            let record = group.path + "/goals-run.json"
+            // The tests' build is the debug one: this bench is also the "debug build's bench" it runs.
+            let bench = BuiltProducts.path("contacts-bench")
+            let result = try ProcessRunner.run(
+                bench, ["--goals", "--quick", "--contacts", "40", "--debug-bench", bench, "--record", record],
+                environment: group.environment)
+            #expect(result.exitCode == 0, "\(result)")
+            let run = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: record))) as? [String: Any]
+            )
+            let goals = try #require(run["goals"] as? [[String: Any]])
+            #expect(goals.count == 8, "one verdict per goal of the issue's table")
+            for goal in goals {
+                #expect(!(goal["goal"] as? String ?? "").isEmpty && !(goal["measured"] as? String ?? "").isEmpty)
+                #expect(result.stdout.contains(goal["goal"] as? String ?? "?"), "each goal is printed")
+            }
+            // At 40 contacts the per-command and idle-signal goals are judged; the 1M ones are not measured.
+            let judged = goals.filter { $0["met"] != nil }.compactMap { $0["goal"] as? String }
+            #expect(
+                judged.contains { $0.hasPrefix("one CLI command") } && judged.contains { $0.hasPrefix("idle signal") })
+            #expect(goals.contains { ($0["goal"] as? String ?? "").hasPrefix("debug build, 1M") && $0["met"] == nil })
+            let figures = try #require(run["figures"] as? [[String: Any]])
+            #expect(figures.contains { $0["configuration"] as? String == "debug" && $0["id"] as? String == "P3" })
+            #expect(figures.contains { $0["path"] as? String == "library-loaded" && $0["runMediansMs"] != nil })
+            #expect(
+                figures.contains {
+                    $0["id"] as? String == "P3" && $0["path"] as? String == "library" && $0["slowestCallMs"] != nil
+                },
+                "the full sync is traced: its slowest page is known")
+        }
+    }
+
+    @Test("--expect-configuration refuses a build of the other configuration (a goals run's child)")
+    func expectConfiguration() throws {
+        let result = try ProcessRunner.run(BuiltProducts.path("contacts-bench"), ["--expect-configuration", "release"])
+        #expect(result.exitCode == 2 && result.stderr.contains("is a debug build, not release"), "\(result)")
+    }
 }

@@ -23,13 +23,22 @@ struct BenchmarkRunsTests {
             var floorMs: Double?
             var peakRSSBytes: Int?
             var runMediansMs: [Double]?
+            var slowestCallMs: Double?
+            var failedRules: [String]?
+            var configuration: String?
             var note: String?
+        }
+        struct Goal: Decodable {
+            var goal: String
+            var measured: String
+            var met: Bool?
         }
         var command: String
         var configuration: String
         var date: String
         var machine: Machine
         var figures: [Figure]
+        var goals: [Goal]?
     }
 
     static var directory: String { PythonTestTools.repositoryRoot + "/docs/benchmark-runs" }
@@ -65,10 +74,24 @@ struct BenchmarkRunsTests {
                     figure.runMediansMs.map { medians in
                         " (run medians " + medians.map { String(format: "%.3f", $0) }.joined(separator: ", ") + ")"
                     } ?? ""
-                let note = ((figure.note ?? "") + runs).replacingOccurrences(of: "|", with: "\\|")
+                let slowest = figure.slowestCallMs.map { String(format: " (slowest page %.1f ms)", $0) } ?? ""
+                let failed = figure.failedRules.map { " (failed: \($0.joined(separator: ", ")))" } ?? ""
+                let note = ((figure.note ?? "") + runs + slowest + failed).replacingOccurrences(of: "|", with: "\\|")
+                let path = figure.path + (figure.configuration.map { " (\($0))" } ?? "")
                 lines.append(
-                    "| \(figure.id) | \(figure.path) | \(figure.n) | \(String(format: "%.3f", figure.medianMs)) | \(floor) | \(peak) | \(note) |"
+                    "| \(figure.id) | \(path) | \(figure.n) | \(String(format: "%.3f", figure.medianMs)) | \(floor) | \(peak) | \(note) |"
                 )
+            }
+            if let goals = run.goals {
+                lines += [
+                    "", "Issue 27's goals, judged by the bench on this run's figures:", "",
+                    "| goal | measured | verdict |", "|---|---|---|",
+                ]
+                for goal in goals {
+                    let verdict = goal.met.map { $0 ? "met" : "**not met**" } ?? "not measured"
+                    lines.append(
+                        "| \(goal.goal) | \(goal.measured.replacingOccurrences(of: "|", with: "\\|")) | \(verdict) |")
+                }
             }
         }
         return lines.joined(separator: "\n") + "\n"

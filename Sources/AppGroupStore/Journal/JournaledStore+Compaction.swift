@@ -5,8 +5,8 @@ import Glibc
 extension JournaledStore {
     /// Compacts when the journal has grown past the snapshot (and past `minimumJournalBytes`).
     ///
-    /// `shouldStop` is asked every 8,192 snapshot lines and every MiB of journal read and written
-    /// (one poll(2) each: well under a millisecond between asks); when it says yes, the
+    /// `shouldStop` is asked every ``stopCheckLines`` snapshot lines and every ``stopCheckBytes`` of
+    /// journal read and of snapshot written (one poll(2) each); when it says yes, the
     /// compaction is abandoned (its temporary file removed, the store as it was) and this returns
     /// false: a long compaction never keeps a waiting sync from being served (issue 27, item 4).
     @discardableResult
@@ -28,6 +28,17 @@ extension JournaledStore {
         }
         return true
     }
+
+    /// How many snapshot lines compaction reads between two asks of its `shouldStop`.
+    ///
+    /// Small enough that a debug build, the one `swift run` gives, notices a doorbell within a few
+    /// milliseconds: at 8,192 lines (and a MiB of journal) every signal that arrived while a large
+    /// compaction was due waited about 20 ms in a debug build, and a one-change sync at 1,000,000
+    /// contacts took 12× its figure at 1,000 (`contacts-bench --goals`, issue 27). A poll(2) per
+    /// 1,024 lines is lost in the cost of reading them.
+    package static var stopCheckLines: Int { 1024 }
+    /// How many bytes of journal read, or of new snapshot written, between two asks.
+    package static var stopCheckBytes: Int { 128 << 10 }
 
     /// Thrown inside ``compact(shouldStop:)`` when `shouldStop` said yes; nothing was changed.
     package struct CompactionInterrupted: Error {}
@@ -65,7 +76,7 @@ extension JournaledStore {
             var walked = 0
             while let line = snapshotLines.next() {
                 walked += 1
-                if walked % 8192 == 0 {
+                if walked % Self.stopCheckLines == 0 {
                     if shouldStop() { throw CompactionInterrupted() }
                     if walked % 65536 == 0 { snapshot.dropResidentPages() }
                 }
@@ -85,7 +96,7 @@ extension JournaledStore {
                 var asked = start
                 while let range = journalLines.next() {
                     let position = range.lowerBound
-                    if position - asked > 1 << 20 {
+                    if position - asked > Self.stopCheckBytes {
                         asked = position
                         if shouldStop() { throw CompactionInterrupted() }
                     }
@@ -143,6 +154,7 @@ extension JournaledStore {
                 var buffer = try encoder.encode(newHeader)
                 buffer.append(UInt8(ascii: "\n"))
                 var written = 0
+                var askedAt = 0  // the buffer's size when `shouldStop` was last asked
                 for identifier in identifiers {
                     let line = lines[identifier]!
                     let offset = snapshotSize + buffer.count
@@ -162,8 +174,12 @@ extension JournaledStore {
                         }
                     }
                     buffer.append(UInt8(ascii: "\n"))
-                    if buffer.count > 1 << 20 {
+                    if buffer.count - askedAt > Self.stopCheckBytes {
                         if shouldStop() { throw CompactionInterrupted() }
+                        askedAt = buffer.count
+                    }
+                    if buffer.count > 1 << 20 {
+                        askedAt = 0
                         try SecureFile.writeAll(fd: fd, path: temp, data: buffer)
                         snapshotSize += buffer.count
                         buffer.removeAll(keepingCapacity: true)

@@ -123,19 +123,40 @@ package enum ThreadCapacity {
     /// hierarchy's (`0::/path`, under /sys/fs/cgroup) and a version 1 pids hierarchy's
     /// (`N:pids:/path`, under /sys/fs/cgroup/pids), each with the root it is under.
     static func pidsCgroupDirectories(membership: String) -> [(path: String, root: String)] {
-        membership.split(separator: "\n").compactMap { line -> (path: String, root: String)? in
-            let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-            guard parts.count == 3 else { return nil }
+        // Scanned with `firstIndex`, not `split`: the arrays of substrings `split` makes were a
+        // first-use cost of every command (issue 27).
+        var directories: [(path: String, root: String)] = []
+        var rest = membership[...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: "\n") ?? rest.endIndex
+            let line = rest[..<end]
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+            guard let first = line.firstIndex(of: ":") else { continue }
+            let afterFirst = line.index(after: first)
+            guard let second = line[afterFirst...].firstIndex(of: ":") else { continue }
+            let controllers = line[afterFirst..<second]
             let root: String
-            if parts[0] == "0" && parts[1].isEmpty {
+            if line[..<first] == "0" && controllers.isEmpty {
                 root = "/sys/fs/cgroup"
-            } else if parts[1].split(separator: ",").contains("pids") {
+            } else if Self.names(controllers, contain: "pids") {
                 root = "/sys/fs/cgroup/pids"
             } else {
-                return nil
+                continue
             }
-            let relative = parts[2] == "/" ? "" : String(parts[2])
-            return (root + relative, root)
+            let relative = line[line.index(after: second)...]
+            directories.append((relative == "/" ? root : root + String(relative), root))
+        }
+        return directories
+    }
+
+    /// Whether the comma-separated `list` holds `name`.
+    private static func names(_ list: Substring, contain name: String) -> Bool {
+        var rest = list
+        while true {
+            let end = rest.firstIndex(of: ",") ?? rest.endIndex
+            if rest[..<end] == name { return true }
+            guard end < rest.endIndex else { return false }
+            rest = rest[rest.index(after: end)...]
         }
     }
 

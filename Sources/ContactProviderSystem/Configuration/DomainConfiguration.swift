@@ -38,7 +38,7 @@ package struct DomainConfiguration: Codable, Equatable, Sendable {
 
     package init() {}
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case format, enabled, extensionPath, pageSize, batchSize, hardCapMultiplier, pageTimeoutSeconds
         case invalidateTimeoutSeconds, idleTimeoutSeconds, itemsLimit, deviceEnvironment
     }
@@ -66,7 +66,7 @@ package struct DomainConfiguration: Codable, Equatable, Sendable {
     package static func load(from path: String) throws -> DomainConfiguration {
         guard let data = try SecureFile.readIfPresent(path) else { return DomainConfiguration() }
         do {
-            let configuration = try JSONDecoder().decode(DomainConfiguration.self, from: data)
+            let configuration = try fastDecode(data) ?? JSONDecoder().decode(DomainConfiguration.self, from: data)
             guard configuration.format == StoreFormat.version else {
                 throw StoreError.unsupportedFormat(path: path, version: configuration.format)
             }

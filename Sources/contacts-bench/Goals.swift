@@ -219,7 +219,7 @@ struct Goals {
             let failed = linear.failedRules ?? []
             checks.append(
                 (
-                    "bad-provider (O(n) pages) at 100,000: "
+                    "bad-provider (O(n) pages) at 100,000, page limit 3 s: "
                         + (failed.isEmpty ? "passed" : "failed \(failed.joined(separator: ", "))"),
                     !failed.isEmpty
                 ))

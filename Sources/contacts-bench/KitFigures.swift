@@ -68,9 +68,16 @@ func kitAtSizeFigure(products: String, contacts: Int = 100_000) async throws -> 
 /// P7 on a provider whose every page and batch reads the whole store (`bad-provider`'s
 /// `whole-store-per-call` bug): the size rules must fail at `contacts`, naming the rule (issue 27:
 /// "a provider with O(n) pages fails at N with the rule named").
-func kitAtSizeOnLinearProviderFigure(products: String, contacts: Int = 100_000) async throws -> Figure {
+///
+/// With a page limit of `pageLimitSeconds`, FileProvider's "a few seconds" (R41). At the default
+/// 10 s a release build of it passes S2 on this machine, truly: its pages take about 0.5 s at
+/// 100,000 contacts and project to about 5 s at the item limit, within 10 s (the kit's note then
+/// gives the price: a full sync of 1,000,000 contacts in over an hour).
+func kitAtSizeOnLinearProviderFigure(products: String, contacts: Int = 100_000, pageLimitSeconds: Double = 3)
+    async throws -> Figure
+{
     var options = ConformanceOptions(seed: 42, rules: ["S1", "S2"], contacts: contacts)
-    options.timeoutSeconds = 10
+    options.timeoutSeconds = pageLimitSeconds
     // The provider process inherits the bench's environment: the bug is chosen there.
     setenv("BAD_PROVIDER_BUG", "whole-store-per-call", 1)
     defer { unsetenv("BAD_PROVIDER_BUG") }
@@ -78,10 +85,12 @@ func kitAtSizeOnLinearProviderFigure(products: String, contacts: Int = 100_000) 
     let report = try await ConformanceKit.run(executable: products + "/bad-provider", options: options)
     let elapsed = (Measure.now() - start) * 1000
     let failed = report.results.filter { $0.status == .fail }
-    let notes = failed.compactMap { result in result.explanation.map { "\(result.rule.id): \($0)" } }
+    // Every rule's explanation: a failure's, or a pass's note with the page times.
+    let notes = report.results.compactMap { result in result.explanation.map { "\(result.rule.id): \($0)" } }
     return Figure(
         id: "P7", path: "cli-linear", n: contacts, medianMs: elapsed, failedRules: failed.map { $0.rule.id },
         note:
-            "the kit's size rules S1, S2 (--contacts \(contacts)) on bad-provider with BAD_PROVIDER_BUG=whole-store-per-call, one run; failed: "
-            + (failed.isEmpty ? "none" : notes.joined(separator: " | ")))
+            "the kit's size rules S1, S2 (--contacts \(contacts) --page-timeout \(String(format: "%g", pageLimitSeconds))) on bad-provider with BAD_PROVIDER_BUG=whole-store-per-call, one run; failed: "
+            + (failed.isEmpty ? "none" : failed.map { $0.rule.id }.joined(separator: ", ")) + "; "
+            + notes.joined(separator: " | "))
 }

@@ -13,12 +13,7 @@ extension JournaledStore {
     package func compactIfNeeded(minimumJournalBytes: Int = 256 * 1024, shouldStop: () -> Bool = { false }) throws
         -> Bool
     {
-        var snapshotInfo = stat()
-        var journalInfo = stat()
-        guard stat(journalPath, &journalInfo) == 0 else { return false }
-        let snapshotSize = stat(snapshotPath, &snapshotInfo) == 0 ? Int(snapshotInfo.st_size) : 0
-        let journalSize = Int(journalInfo.st_size)
-        guard journalSize > max(snapshotSize, minimumJournalBytes) else { return false }
+        guard isCompactionDue(minimumJournalBytes: minimumJournalBytes) else { return false }
         MemoryTrim.returnFreeMemory()
         defer { MemoryTrim.returnFreeMemory() }
         do {
@@ -39,6 +34,15 @@ extension JournaledStore {
     package static var stopCheckLines: Int { 1024 }
     /// How many bytes of journal read, or of new snapshot written, between two asks.
     package static var stopCheckBytes: Int { 128 << 10 }
+
+    /// Whether the journal has grown past the snapshot and past `minimumJournalBytes` (two `stat`s).
+    package func isCompactionDue(minimumJournalBytes: Int = 256 * 1024) -> Bool {
+        var snapshotInfo = stat()
+        var journalInfo = stat()
+        guard stat(journalPath, &journalInfo) == 0 else { return false }
+        let snapshotSize = stat(snapshotPath, &snapshotInfo) == 0 ? Int(snapshotInfo.st_size) : 0
+        return Int(journalInfo.st_size) > max(snapshotSize, minimumJournalBytes)
+    }
 
     /// Thrown inside ``compact(shouldStop:)`` when `shouldStop` said yes; nothing was changed.
     package struct CompactionInterrupted: Error {}

@@ -62,7 +62,9 @@ extension ConformanceChecker {
             )
             return
         }
-        checkGrowth(reference: reference, atSize: atSize, limit: limit, itemsLimit: limits.itemsLimit)
+        checkGrowth(
+            reference: reference, atSize: atSize, limit: limit, itemsLimit: limits.itemsLimit, pageSize: limits.pageSize
+        )
     }
 
     /// The page and batch sizes the system suggests from the next sync on.
@@ -157,7 +159,7 @@ extension ConformanceChecker {
 
     /// S2: the median call at each size, the growth between them per contact, and that growth
     /// carried on to the system's item limit.
-    private func checkGrowth(reference: CallTimes, atSize: CallTimes, limit: Double, itemsLimit: Int) {
+    private func checkGrowth(reference: CallTimes, atSize: CallTimes, limit: Double, itemsLimit: Int, pageSize: Int) {
         let added = atSize.contacts - reference.contacts
         var measured: [String] = []
         for (what, whats, small, large) in [
@@ -181,8 +183,17 @@ extension ConformanceChecker {
                     ))
                 return
             }
-            measured.append(
-                "\(whats): \(figures), about \(Self.ms(projected)) projected to \(Self.counted(itemsLimit, "contact"))")
+            var text =
+                "\(whats): \(figures), about \(Self.ms(projected)) projected to \(Self.counted(itemsLimit, "contact"))"
+            // Within the limit, a page that grows with the store still makes a full sync quadratic:
+            // said, so a developer sees what each page's growth costs the whole sync.
+            if what == "content page", projected > 2 * max(smallMedian, 1) {
+                let pages = (itemsLimit + pageSize - 1) / pageSize
+                let fullSync = Double(pages) * (smallMedian + projected) / 2
+                text +=
+                    " (a full sync of \(Self.counted(itemsLimit, "contact")), \(Self.counted(pages, "page")) from \(Self.ms(smallMedian)) to \(Self.ms(projected)), would take about \(Self.duration(fullSync)))"
+            }
+            measured.append(text)
         }
         note(.s2, measured.joined(separator: "; ") + "; the page limit is \(Self.ms(limit))")
     }
@@ -190,6 +201,14 @@ extension ConformanceChecker {
     /// `count` and the noun, singular for one: `1 content page`, `100 content pages`.
     static func counted(_ count: Int, _ singular: String, plural: String? = nil) -> String {
         "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
+    }
+
+    /// A long time as a report prints it: `40 s`, `12 min`, `2.1 h`.
+    static func duration(_ milliseconds: Double) -> String {
+        let seconds = milliseconds / 1000
+        if seconds < 120 { return ms(milliseconds) }
+        if seconds < 7200 { return String(format: "%.0f min", seconds / 60) }
+        return String(format: "%.1f h", seconds / 3600)
     }
 
     /// `milliseconds` as a report prints it: `12 ms`, `1.5 s`.

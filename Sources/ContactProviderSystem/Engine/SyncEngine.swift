@@ -193,6 +193,9 @@ public final class SyncEngine {
         return report
     }
 
+    /// Whether the system store's journal has grown past its snapshot (two `stat`s).
+    package var isCompactionDue: Bool { store.isCompactionDue() }
+
     /// Folds the system store's journal into its snapshot when it has grown past it (the runtime
     /// calls this after answering, so no host waits for it). Abandoned, changing nothing, as soon
     /// as `shouldStop` says a doorbell is waiting; the next idle moment starts it again. Returns

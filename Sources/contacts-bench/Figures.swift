@@ -274,7 +274,9 @@ final class SizeRun {
             }
             defer {
                 for spinner in spinners {
-                    spinner.terminate()
+                    // SIGKILL: a bench started by a thread that blocks signals (a test's) passes the
+                    // blocked mask on, and a SIGTERM would stay pending while the spinner spins on.
+                    kill(spinner.processIdentifier, SIGKILL)
                     spinner.waitUntilExit()
                 }
             }

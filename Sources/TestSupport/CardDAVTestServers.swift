@@ -106,7 +106,7 @@ package final class CardDAVRefusingProxy: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ProcessRunner.runUnblocked(process)
         var line = Data()
         let reader = output.fileHandleForReading
         while !line.contains(0x0A) {

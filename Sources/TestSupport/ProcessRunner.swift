@@ -51,7 +51,7 @@ package enum ProcessRunner {
         process.standardError = err
         let input = Pipe()
         process.standardInput = input
-        try process.run()
+        try runUnblocked(process)
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try? input.fileHandleForWriting.close()
         // Read both pipes concurrently so neither fills up and blocks the child.
@@ -72,6 +72,19 @@ package enum ProcessRunner {
         return ProcessResult(
             exitCode: process.terminationStatus, stdout: String(decoding: collected.out, as: UTF8.self),
             stderr: String(decoding: collected.err, as: UTF8.self))
+    }
+
+    /// Starts `process` with no signal blocked, as a shell starts a command. Foundation's `Process`
+    /// passes on the calling thread's signal mask, and a test runs on a thread of the concurrency
+    /// pool, which blocks almost every signal: a child then never saw a SIGTERM (a benchmark's load
+    /// processes kept spinning after their `terminate()`, stalling the suite for minutes).
+    package static func runUnblocked(_ process: Process) throws {
+        var none = sigset_t()
+        sigemptyset(&none)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        try process.run()
     }
 
     /// Runs `contacts-host` with `arguments` in `group`.

@@ -202,7 +202,7 @@ struct ImportProgressCLITests {
             process.standardInput = input
             process.standardOutput = FileHandle.nullDevice
             process.standardError = errors
-            try process.run()
+            try ProcessRunner.runUnblocked(process)
             // A forced twin of the same import shows when a second has passed: its first progress line.
             var forcedEnvironment = group.environment
             forcedEnvironment["CONTACTS_HOST_PROGRESS"] = "1"
@@ -215,7 +215,7 @@ struct ImportProgressCLITests {
             twin.standardInput = twinInput
             twin.standardOutput = FileHandle.nullDevice
             twin.standardError = twinErrors
-            try twin.run()
+            try ProcessRunner.runUnblocked(twin)
             _ = twinErrors.fileHandleForReading.availableData  // blocks until the twin's first progress line
             for handle in [input.fileHandleForWriting, twinInput.fileHandleForWriting] {
                 handle.write(Data("[]".utf8))
@@ -244,7 +244,7 @@ struct ImportProgressCLITests {
             process.standardInput = input
             process.standardOutput = output
             process.standardError = errors
-            try process.run()
+            try ProcessRunner.runUnblocked(process)
             defer { if process.isRunning { process.terminate() } }
             // The input stays open until the progress line arrives: the signal, not a sleep.
             var stderr = ""

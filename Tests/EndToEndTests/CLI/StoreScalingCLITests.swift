@@ -18,7 +18,7 @@ struct StoreScalingCLITests {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(directory)/\(name).out"))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(directory)/\(name).err"))
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ProcessRunner.runUnblocked(process)
         return process
     }
 

@@ -123,7 +123,7 @@ struct DebuggerTests {
             let hostErrors = Pipe()
             hostProcess.standardOutput = hostOutput
             hostProcess.standardError = hostErrors
-            try hostProcess.run()
+            try ProcessRunner.runUnblocked(hostProcess)
             var debuggerSession: DebuggerSession?
             defer {
                 if hostProcess.isRunning { kill(hostProcess.processIdentifier, SIGKILL) }

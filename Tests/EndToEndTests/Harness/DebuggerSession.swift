@@ -106,7 +106,7 @@ final class DebuggerSession: @unchecked Sendable {
         sigemptyset(&nothing)
         pthread_sigmask(SIG_SETMASK, &nothing, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        try process.run()
+        try ProcessRunner.runUnblocked(process)
         let reader = output.fileHandleForReading
         Thread.detachNewThread { [self] in
             var buffer = Data()

@@ -61,7 +61,7 @@ final class WatchProcess: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ProcessRunner.runUnblocked(process)
         self.process = process
         stdout = WatchLineReader(out.fileHandleForReading)
         stderr = WatchLineReader(err.fileHandleForReading)

@@ -42,7 +42,7 @@ struct CrashProviderTests {
                 waiter.environment = group.environment
                 waiter.standardOutput = FileHandle.nullDevice
                 waiter.standardError = FileHandle.nullDevice
-                try waiter.run()
+                try ProcessRunner.runUnblocked(waiter)
                 usleep(useconds_t(5_000 + random.below(30_000)))
                 let victim = group.providerPID()
                 if let victim { kill(victim, SIGKILL) }

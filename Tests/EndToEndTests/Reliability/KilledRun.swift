@@ -21,7 +21,7 @@ struct KilledRun {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ProcessRunner.runUnblocked(process)
         usleep(useconds_t(delayMicroseconds))
         kill(process.processIdentifier, SIGKILL)
         let data = out.fileHandleForReading.readDataToEndOfFile()

@@ -22,7 +22,7 @@ struct ProviderLoggingFailureTests {
             let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
             process.standardError = full
             process.standardOutput = full
-            try process.run()
+            try ProcessRunner.runUnblocked(process)
             defer {
                 if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             }

@@ -41,7 +41,7 @@ struct ProviderProcessTests {
         let stderr = Pipe()
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try ProcessRunner.runUnblocked(process)
         return (process, Lines(stderr.fileHandleForReading))
     }
 

@@ -2,6 +2,7 @@ import ContactProviderSystem
 import ContactsHostConformance
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import ContactsHostKit
@@ -106,7 +107,7 @@ struct ForwardedBuildLockTests {
         process.executableURL = URL(fileURLWithPath: shell)
         // `; true` keeps the shell alive as sleep's parent (a lone command would be exec'd).
         process.arguments = ["-c", "sleep 30; true"]
-        try process.run()
+        try ProcessRunner.runUnblocked(process)
         defer {
             process.terminate()
             process.waitUntilExit()

@@ -34,6 +34,20 @@ struct Goals {
         value >= 1000 ? String(format: "%.1f s", value / 1000) : String(format: "%.2f ms", value)
     }
 
+    /// One check: `measured`'s median over `reference`'s at most `limit`; `label` starts the text and
+    /// `against` names the reference. A missing figure is "not measured".
+    static func ratioCheck(
+        _ label: String, _ measured: Figure?, over reference: Figure?, against: String, limit: Double,
+        missing: String
+    ) -> (String, Bool?) {
+        guard let measured, let reference else { return ("\(label) \(missing): not measured", nil) }
+        let ratio = measured.medianMs / reference.medianMs
+        return (
+            "\(label) \(ms(measured.medianMs)) = \(Self.ratio(ratio)) \(against) (\(ms(reference.medianMs)))",
+            ratio <= limit
+        )
+    }
+
     /// A verdict from `checks`, each (text, holds); nil holds for a missing figure.
     static func verdict(_ goal: String, _ checks: [(String, Bool?)]) -> GoalVerdict {
         let met: Bool? =
@@ -103,18 +117,11 @@ struct Goals {
                 sync?.slowestCallMs.map { $0 <= Self.pageLimitMs / 2 }
             ))
         for path in ["library", "cli"] {
-            let large = figure("P2", path, Self.million, debug: true)
-            let small = figure("P2", path, 1000, debug: true)
-            if let large, let small {
-                let ratio = large.medianMs / small.medianMs
-                checks.append(
-                    (
-                        "one-change sync (\(path)) \(Self.ms(large.medianMs)) = \(Self.ratio(ratio)) its 1k figure",
-                        ratio <= 3
-                    ))
-            } else {
-                checks.append(("one-change sync (\(path)) at 1k and 1M: not measured", nil))
-            }
+            checks.append(
+                Self.ratioCheck(
+                    "one-change sync (\(path))", figure("P2", path, Self.million, debug: true),
+                    over: figure("P2", path, 1000, debug: true), against: "its 1k figure", limit: 3,
+                    missing: "at 1k and 1M"))
         }
         return Self.verdict(goal, checks)
     }
@@ -124,16 +131,10 @@ struct Goals {
             "debug build, 100k full sync, in process and through the CLI: ≤ 8× the release figure in the same run"
         var checks: [(String, Bool?)] = []
         for path in ["library", "cli"] {
-            if let debug = figure("P3", path, 100_000, debug: true), let release = figure("P3", path, 100_000) {
-                let ratio = debug.medianMs / release.medianMs
-                checks.append(
-                    (
-                        "\(path) \(Self.ms(debug.medianMs)) = \(Self.ratio(ratio)) release (\(Self.ms(release.medianMs)))",
-                        ratio <= 8
-                    ))
-            } else {
-                checks.append(("\(path) at 100,000: not measured", nil))
-            }
+            checks.append(
+                Self.ratioCheck(
+                    path, figure("P3", path, 100_000, debug: true), over: figure("P3", path, 100_000),
+                    against: "release", limit: 8, missing: "at 100,000"))
         }
         return Self.verdict(goal, checks)
     }
@@ -143,19 +144,11 @@ struct Goals {
             "first signal after a full sync of 1M (release / debug): ≤ 2× an idle signal's figure plus the sync's own work (none: nothing changed)"
         var checks: [(String, Bool?)] = []
         for debug in [false, true] {
-            let name = debug ? "debug" : "release"
-            if let first = figure("P6", "cli", Self.million, debug: debug),
-                let idle = figure("P4", "cli", Self.million, debug: debug)
-            {
-                let ratio = first.medianMs / idle.medianMs
-                checks.append(
-                    (
-                        "\(name) \(Self.ms(first.medianMs)) = \(Self.ratio(ratio)) an idle signal (\(Self.ms(idle.medianMs)))",
-                        ratio <= 2
-                    ))
-            } else {
-                checks.append(("\(name) at 1,000,000: not measured", nil))
-            }
+            checks.append(
+                Self.ratioCheck(
+                    debug ? "debug" : "release", figure("P6", "cli", Self.million, debug: debug),
+                    over: figure("P4", "cli", Self.million, debug: debug), against: "an idle signal", limit: 2,
+                    missing: "at 1,000,000"))
         }
         return Self.verdict(goal, checks)
     }

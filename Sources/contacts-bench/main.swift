@@ -27,17 +27,20 @@ var goals = false
 var debugBench: String?
 var sizesGiven = false
 var arguments = Array(CommandLine.arguments.dropFirst())
+/// The value after option `name` (a path), taken from `arguments`; a usage error when there is none.
+func takeValue(_ name: String, _ what: String, from arguments: inout [String]) -> String {
+    guard let value = arguments.first, !value.hasPrefix("--") else {
+        FileHandle.standardError.write(Data("error: \(name) expects \(what)\n".utf8))
+        exit(2)
+    }
+    arguments.removeFirst()
+    return value
+}
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
     case "--json": json = true
-    case "--record":
-        guard let path = arguments.first, !path.hasPrefix("--") else {
-            FileHandle.standardError.write(Data("error: --record expects FILE\n".utf8))
-            exit(2)
-        }
-        arguments.removeFirst()
-        recordPath = path
+    case "--record": recordPath = takeValue(argument, "FILE", from: &arguments)
     case "--quick": quick = true
     case "--goals": goals = true
     case "--expect-configuration":
@@ -50,13 +53,22 @@ while !arguments.isEmpty {
             exit(2)
         }
         arguments.removeFirst()
-    case "--debug-bench":
-        guard let path = arguments.first, !path.hasPrefix("--") else {
-            FileHandle.standardError.write(Data("error: --debug-bench expects PATH\n".utf8))
-            exit(2)
+    case "--debug-bench": debugBench = takeValue(argument, "PATH", from: &arguments)
+    case "--judge":
+        // Judges a recorded run's figures again and prints the verdicts as JSON (`BenchmarkRunsTests`
+        // checks that a goals run's recorded verdicts follow from its figures).
+        let path = takeValue(argument, "FILE", from: &arguments)
+        do {
+            let record = try JSONDecoder().decode(
+                BenchmarkRecord.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(Goals(figures: record.figures).judge()), as: UTF8.self))
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("error: cannot judge \(path): \(error)\n".utf8))
+            exit(1)
         }
-        arguments.removeFirst()
-        debugBench = path
     case "--host-only": hostOnly = true
     case "--carddav":
         guard let value = arguments.first.flatMap({ Int($0) }), value > 0 else {
@@ -89,7 +101,7 @@ while !arguments.isEmpty {
         print(
             """
             USAGE: contacts-bench [--contacts N[,M…]] [--only P3,P4] [--host-only] [--json] [--quick] [--carddav N]
-                                  [--record FILE] [--goals [--debug-bench PATH]]
+                                  [--record FILE] [--goals [--debug-bench PATH]] [--judge FILE]
 
             Measures P1–P8, I1, I2, G1, Q1, Q2, S1 (see docs/benchmarks.md) at each size; --only measures just the figures named;
             --host-only measures only the app's own commands (I1 import, I2 the seed format's import, G1 get, Q1 search, Q2 first search
@@ -98,7 +110,8 @@ while !arguments.isEmpty {
             --carddav N adds C1/C2: the carddav-provider example syncing N cards from a Radicale it starts;
             --goals judges every goal of issue 27 in one run: 1k, 100k and 1M unless --contacts says otherwise, P4 also
             on a loaded machine, P5 three times, P7 on a provider with O(n) pages too, and the debug figures from the debug
-            build's bench (default: beside this one under .build/debug; build it with 'swift build' first).
+            build's bench (default: beside this one under .build/debug; build it with 'swift build' first);
+            --judge FILE judges a recorded run's figures again and prints the verdicts (JSON).
             """)
         exit(0)
     default:

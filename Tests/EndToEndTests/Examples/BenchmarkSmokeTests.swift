@@ -78,4 +78,26 @@ struct BenchmarkSmokeTests {
         let result = try ProcessRunner.run(BuiltProducts.path("contacts-bench"), ["--expect-configuration", "release"])
         #expect(result.exitCode == 2 && result.stderr.contains("is a debug build, not release"), "\(result)")
     }
+
+    @Test("every recorded goals run's verdicts follow from its figures (contacts-bench --judge)")
+    func recordedVerdictsFollowFromTheFigures() throws {
+        let directory = PythonTestTools.repositoryRoot + "/docs/benchmark-runs"
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }
+        var judged = 0
+        for file in files {
+            let path = directory + "/" + file
+            let run =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+            guard let recorded = run?["goals"] as? [[String: Any]] else { continue }
+            let result = try ProcessRunner.run(BuiltProducts.path("contacts-bench"), ["--judge", path])
+            #expect(result.exitCode == 0, "\(result)")
+            let again = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+            #expect(again.map { $0["goal"] as? String } == recorded.map { $0["goal"] as? String }, "\(file)")
+            #expect(
+                again.map { $0["met"] as? Bool } == recorded.map { $0["met"] as? Bool }, "\(file): \(result.stdout)")
+            judged += 1
+        }
+        #expect(judged >= 1, "no recorded goals run in \(directory)")
+    }
 }

@@ -212,7 +212,7 @@ struct Goals {
             let failed = linear.failedRules ?? []
             checks.append(
                 (
-                    "bad-provider (O(n) pages) at 100,000, page limit 3 s: "
+                    "bad-provider (O(n) pages) at 100,000, page limit \(String(format: "%g", linearProviderPageLimitSeconds)) s: "
                         + (failed.isEmpty ? "passed" : "failed \(failed.joined(separator: ", "))"),
                     !failed.isEmpty
                 ))

@@ -55,7 +55,7 @@ while !arguments.isEmpty {
         arguments.removeFirst()
     case "--debug-bench": debugBench = takeValue(argument, "PATH", from: &arguments)
     case "--judge":
-        // Judges a recorded run's figures again and prints the verdicts as JSON (`BenchmarkRunsTests`
+        // Judges a recorded run's figures again and prints the verdicts as JSON (`BenchmarkSmokeTests`
         // checks that a goals run's recorded verdicts follow from its figures).
         let path = takeValue(argument, "FILE", from: &arguments)
         do {

@@ -35,13 +35,7 @@ extension SecureFile {
             return
         }
         guard errno == ENOENT else { throw StoreError.io(path: path, operation: "lstat", errno: errno) }
-        if mkdir(path, 0o700) == 0 {
-            // A new directory entry is durable only once its parent is fsynced (POSIX).
-            try syncDirectory(String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]))
-            _ = chmod(path, 0o700)  // the umask may have narrowed it; never widened
-        } else if errno != EEXIST {
-            throw StoreError.io(path: path, operation: "mkdir", errno: errno)
-        }
-        try checkOwned(path, expectDirectory: true)
+        let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        try makeDirectory(path, in: parent.isEmpty ? "/" : parent)
     }
 }

@@ -99,12 +99,18 @@ package enum SecureFile {
                 try createDirectory(parent)
             }
         }
+        try makeDirectory(path, in: parent.isEmpty ? "." : parent)
+    }
+
+    /// Makes the directory `path` in the existing directory `parent` (someone else may just have made
+    /// it), durably, mode 0700, and checks that it is ours.
+    static func makeDirectory(_ path: String, in parent: String) throws {
         if mkdir(path, 0o700) != 0 {
             guard errno == EEXIST else { throw StoreError.io(path: path, operation: "mkdir", errno: errno) }
         } else {
             // A new directory entry is durable only once its parent is fsynced (POSIX): without this a
             // power cut could take the directory, and every acknowledged file in it, away.
-            try syncDirectory(parent.isEmpty ? "." : parent)
+            try syncDirectory(parent)
         }
         _ = chmod(path, 0o700)
         try checkOwned(path, expectDirectory: true)

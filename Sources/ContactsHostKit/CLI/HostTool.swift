@@ -134,8 +134,16 @@ package enum HostTool {
                     output.err(Self.createdDefaultNote(appGroup.path))
                 }
             }
-            return try await command.run(
-                parsed, CommandContext(output: output, appGroup: appGroup, appGroupSource: appGroupSource))
+            // The store's commit points tell this witness when the command has made a change durable.
+            let witness = CommitWitness()
+            let code = try await CommitWitness.$current.withValue(witness) {
+                try await command.run(
+                    parsed, CommandContext(output: output, appGroup: appGroup, appGroupSource: appGroupSource))
+            }
+            if let failure = (output as? StandardOutput)?.failure {
+                output.err(StandardOutput.committedButUnprinted(failure))
+            }
+            return code
         } catch let error as UsageError {
             output.err(usageError(error, command: command))
             return ExitCode.usage

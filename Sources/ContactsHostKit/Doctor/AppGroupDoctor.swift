@@ -140,8 +140,7 @@ package struct AppGroupDoctor {
     private func repairDomain(_ paths: DomainPaths, timestamp: String) throws -> [String] {
         var lines: [String] = []
         if (try? DomainConfiguration.load(from: paths.configuration)) == nil {
-            let aside = paths.configuration + ".damaged-" + timestamp
-            try Self.rename(paths.configuration, to: aside)
+            let aside = try SecureFile.moveAside(paths.configuration, timestamp: timestamp)
             lines.append("moved aside: \(aside) (the domain is disabled until `contacts-host enable`)")
         }
         let system = SystemStore(directory: paths.systemStore)
@@ -151,8 +150,7 @@ package struct AppGroupDoctor {
             for path in moved { lines.append("moved aside: \(path)") }
         }
         if Self.lastSyncProblem(paths) != nil {
-            let aside = paths.lastSync + ".damaged-" + timestamp
-            try Self.rename(paths.lastSync, to: aside)
+            let aside = try SecureFile.moveAside(paths.lastSync, timestamp: timestamp)
             lines.append("moved aside: \(aside) (a report, not state: the next sync writes a new one)")
         }
         lines += Self.temporaryFileDirectories(paths).flatMap(removeTemporaryFiles)
@@ -164,15 +162,13 @@ package struct AppGroupDoctor {
                 if Self.fileType(path) == S_IFIFO, !open.contains(Self.resolved(path)), unlink(path) == 0 {
                     lines.append("removed stale pipe: \(path)")
                 } else if Self.fileType(path) != S_IFIFO {
-                    let aside = path + ".damaged-" + timestamp
-                    try Self.rename(path, to: aside)
+                    let aside = try SecureFile.moveAside(path, timestamp: timestamp)
                     lines.append("moved aside: \(aside)")
                 }
             }
         }
         if let kind = Self.fileType(paths.requests), kind != S_IFIFO {
-            let aside = paths.requests + ".damaged-" + timestamp
-            try Self.rename(paths.requests, to: aside)
+            let aside = try SecureFile.moveAside(paths.requests, timestamp: timestamp)
             lines.append("moved aside: \(aside) (the next signal creates the pipe again)")
         }
         return lines
@@ -213,10 +209,6 @@ package struct AppGroupDoctor {
 
     private func removeTemporaryFiles(in directory: String) -> [String] {
         temporaryFiles(in: directory).compactMap { unlink($0) == 0 ? "removed temp file: \($0)" : nil }
-    }
-
-    private static func rename(_ path: String, to aside: String) throws {
-        guard Glibc.rename(path, aside) == 0 else { throw StoreError.io(path: path, operation: "rename", errno: errno) }
     }
 
     static func problem(_ error: StoreError, path: String) -> StoreProblem {

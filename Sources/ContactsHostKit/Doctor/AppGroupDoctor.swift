@@ -75,6 +75,10 @@ package struct AppGroupDoctor {
                 StoreProblem(
                     path: paths.requests,
                     message: "not a named pipe (\(Self.describe(kind))); providers cannot be signalled"))
+        } else if let problem = Self.pipeProblem(paths.requests) {
+            problems.append(
+                StoreProblem(
+                    path: paths.requests, message: "a named pipe that \(problem.reason); every signal refuses it"))
         }
         for directory in [paths.repliesDirectory, paths.watchersDirectory] {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -83,6 +87,8 @@ package struct AppGroupDoctor {
                 let path = directory + "/" + name
                 if Self.fileType(path) != S_IFIFO {
                     problems.append(StoreProblem(path: path, message: "not a named pipe"))
+                } else if let problem = Self.pipeProblem(path) {
+                    problems.append(StoreProblem(path: path, message: "a named pipe that \(problem.reason)"))
                 } else if !open.contains(Self.resolved(path)) {
                     problems.append(
                         StoreProblem(
@@ -161,6 +167,8 @@ package struct AppGroupDoctor {
                 let path = directory + "/" + name
                 if Self.fileType(path) == S_IFIFO, !open.contains(Self.resolved(path)), unlink(path) == 0 {
                     lines.append("removed stale pipe: \(path)")
+                } else if Self.fileType(path) == S_IFIFO, let problem = Self.pipeProblem(path) {
+                    lines.append(try Self.repairPipe(path, problem, timestamp: timestamp))
                 } else if Self.fileType(path) != S_IFIFO {
                     let aside = try SecureFile.moveAside(path, timestamp: timestamp)
                     lines.append("moved aside: \(aside)")
@@ -170,11 +178,31 @@ package struct AppGroupDoctor {
         if let kind = Self.fileType(paths.requests), kind != S_IFIFO {
             let aside = try SecureFile.moveAside(paths.requests, timestamp: timestamp)
             lines.append("moved aside: \(aside) (the next signal creates the pipe again)")
+        } else if let problem = Self.pipeProblem(paths.requests) {
+            lines.append(try Self.repairPipe(paths.requests, problem, timestamp: timestamp))
         }
         return lines
     }
 
     // MARK: Helpers
+
+    /// What `NamedPipe` would refuse in the FIFO at `path` (nil: usable, or absent).
+    private static func pipeProblem(_ path: String) -> NamedPipe.Problem? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return NamedPipe.problem(info)
+    }
+
+    /// This user's FIFO with a loose mode is set to 0600 (it is the live pipe: a running provider keeps
+    /// reading it); another user's is moved aside, and the next signal makes a new one.
+    private static func repairPipe(_ path: String, _ problem: NamedPipe.Problem, timestamp: String) throws -> String {
+        if case .looseMode(let mode) = problem {
+            guard chmod(path, 0o600) == 0 else { throw StoreError.io(path: path, operation: "chmod", errno: errno) }
+            return "set to mode 600: \(path) (was \(String(mode & 0o777, radix: 8)); signals can use it again)"
+        }
+        let aside = try SecureFile.moveAside(path, timestamp: timestamp)
+        return "moved aside: \(aside) (it \(problem.reason); the next signal creates the pipe again)"
+    }
 
     /// `last-sync.json` when it exists but cannot be read (`status` would fail on it).
     private static func lastSyncProblem(_ paths: DomainPaths) -> StoreProblem? {

@@ -88,6 +88,20 @@ package enum NamedPipe {
         case noReader
     }
 
+    /// How often an idle provider checks that its pipe is still the one hosts write to (``isStillAt(_:fd:)``):
+    /// once a second wakes an idle process too rarely to cost anything, and ends a wedge within a second.
+    package static let pathCheckIntervalSeconds = 1.0
+
+    /// Whether `path` still names the FIFO `fd` reads. A removed or replaced `requests.fifo` leaves
+    /// its provider reading an inode no host can reach while it holds the domain's lock, so no other
+    /// provider can start: the domain was wedged (issue 42, item 12).
+    package static func isStillAt(_ path: String, fd: Int32) -> Bool {
+        var open = stat()
+        var named = stat()
+        guard fstat(fd, &open) == 0, lstat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
     /// Opens the FIFO for writing without blocking.
     package static func openForWriting(_ path: String) throws -> WriteOpen {
         var info = stat()

@@ -236,7 +236,7 @@ package final class SystemClient: Sendable {
         if wait, let id = message.id {
             let path = try paths.replyPipe(for: id)
             replyPath = path
-            replyFD = try NamedPipe.openReplyForReading(path)
+            replyFD = try HeldPipe.createHeld(at: path)
         }
         defer {
             if replyFD >= 0 { close(replyFD) }

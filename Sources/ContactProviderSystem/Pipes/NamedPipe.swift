@@ -73,14 +73,6 @@ package enum NamedPipe {
         return fd
     }
 
-    /// Opens a reply FIFO for reading only (non-blocking), so the writer's exit shows as hang-up.
-    package static func openReplyForReading(_ path: String) throws -> Int32 {
-        try ensure(path)
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { throw PipeError.io(path: path, operation: "open", errno: errno) }
-        return fd
-    }
-
     /// The result of trying to reach a reader.
     package enum WriteOpen {
         case opened(Int32)

@@ -82,14 +82,14 @@ package struct AppGroupDoctor {
         }
         for directory in [paths.repliesDirectory, paths.watchersDirectory] {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            let open = names.isEmpty ? [] : Self.pathsOpenByAnyProcess()
-            for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted() {
+            let held = names.isEmpty ? [] : HeldPipe.heldFiles()
+            for name in names.sorted() {
                 let path = directory + "/" + name
                 if Self.fileType(path) != S_IFIFO {
                     problems.append(StoreProblem(path: path, message: "not a named pipe"))
                 } else if let problem = Self.pipeProblem(path) {
                     problems.append(StoreProblem(path: path, message: "a named pipe that \(problem.reason)"))
-                } else if !open.contains(Self.resolved(path)) {
+                } else if HeldPipe.isStale(name: name, in: directory, held: held) {
                     problems.append(
                         StoreProblem(
                             path: path, message: "a stale pipe: no process has it open (left by an interrupted command)"
@@ -162,10 +162,12 @@ package struct AppGroupDoctor {
         lines += Self.temporaryFileDirectories(paths).flatMap(removeTemporaryFiles)
         for directory in [paths.repliesDirectory, paths.watchersDirectory] {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            let open = names.isEmpty ? [] : Self.pathsOpenByAnyProcess()
-            for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted() {
+            let held = names.isEmpty ? [] : HeldPipe.heldFiles()
+            for name in names.sorted() {
                 let path = directory + "/" + name
-                if Self.fileType(path) == S_IFIFO, !open.contains(Self.resolved(path)), unlink(path) == 0 {
+                if Self.fileType(path) == S_IFIFO, HeldPipe.isStale(name: name, in: directory, held: held),
+                    unlink(path) == 0
+                {
                     lines.append("removed stale pipe: \(path)")
                 } else if Self.fileType(path) == S_IFIFO, let problem = Self.pipeProblem(path) {
                     lines.append(try Self.repairPipe(path, problem, timestamp: timestamp))
@@ -260,27 +262,6 @@ package struct AppGroupDoctor {
         case S_IFLNK: return "a symbolic link"
         default: return "another kind of file"
         }
-    }
-
-    /// Every path some process of this user has open (Linux `/proc/<pid>/fd`): a pipe nobody holds is stale.
-    static func pathsOpenByAnyProcess() -> Set<String> {
-        var open = Set<String>()
-        for pid in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where Int32(pid) != nil {
-            let directory = "/proc/\(pid)/fd"
-            for fd in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
-                if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + fd) {
-                    open.insert(target)
-                }
-            }
-        }
-        return open
-    }
-
-    /// `path` with every symbolic link resolved, as `/proc/<pid>/fd` shows it.
-    static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
     }
 
     /// `20261201T041500Z`: sorts by time and contains no characters a shell or a path treats specially.

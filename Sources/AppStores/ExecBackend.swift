@@ -105,7 +105,7 @@ public final class ExecBackend: ConformanceBackend {
     }
 
     /// Sends one request and returns its successful reply; adapter errors become thrown errors.
-    private func request(_ body: [String: Any]) throws -> [String: Any] {
+    package func request(_ body: [String: Any]) throws -> [String: Any] {
         var body = body
         body["protocol"] = Self.protocolVersion
         let op = body["op"] as? String ?? "?"
@@ -152,22 +152,6 @@ public final class ExecBackend: ConformanceBackend {
 
     private static func object(_ contact: ConformanceContact) throws -> Any {
         try JSONSerialization.jsonObject(with: JSONEncoder().encode(contact))
-    }
-}
-
-extension ExecBackend: TransientFailureInjecting {
-    /// Whether the adapter listed `break-store` in its `hello` reply.
-    public var canInjectTransientFailure: Bool { capabilities.contains("break-store") }
-
-    /// `{"op": "break-store"}`: the adapter leaves its store unreadable (its reply's `"how"` says how).
-    public func beginTransientFailure() throws -> String {
-        let reply = try request(["op": "break-store"])
-        return reply["how"] as? String ?? "the adapter's store broken (break-store)"
-    }
-
-    /// `{"op": "repair-store"}`: the adapter puts its store back as it was.
-    public func endTransientFailure() throws {
-        _ = try request(["op": "repair-store"])
     }
 }
 

@@ -1,0 +1,78 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 39: `enable --backend KIND` makes a provider's own store the app's store, and the contact
+/// commands edit it through the kit's backends; `signal` says when nothing arrives.
+@Suite("End to end: the app's store chosen with enable --backend")
+struct AppStoreCLITests {
+    @Test(
+        "the vdir example through its exec: adapter: add, import, update and delete reach the provider's own store and the system"
+    )
+    func vdirThroughExecAdapter() throws {
+        try withTemporaryAppGroup { group in
+            let adapter = "exec:" + BuiltProducts.path("vdir-adapter")
+            let enabled = try host(
+                ["enable", "--extension", BuiltProducts.path("vdir-provider"), "--backend", adapter], in: group)
+            #expect(enabled.stdout.contains("app store \(adapter)"), "\(enabled)")
+            let added = try host(["add", "--given-name", "Ada", "--family-name", "Lovelace", "--id", "ada"], in: group)
+            #expect(added.stdout == "ada\n", "\(added)")
+            // Written where the provider reads (a .vcf file in its directory), not in the App Group database.
+            #expect(
+                try jsonArray(try host(["list", "--json"], in: group)).map { $0["identifier"] as? String } == ["ada"])
+            #expect(try CLIHarness.database(group).store.summary().count == 0)
+
+            let file = group.path + "/import.json"
+            try Data(#"[{"identifier": "grace", "givenName": "Grace", "familyName": "Hopper"}]"#.utf8).write(
+                to: URL(fileURLWithPath: file))
+            let imported = try jsonObject(try host(["import", file, "--json"], in: group))
+            #expect(imported["added"] as? Int == 1 && imported["updated"] as? Int == 0, "\(imported)")
+            try host(["update", "ada", "--job-title", "Mathematician"], in: group)
+
+            let sync = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
+            #expect(sync["systemCount"] as? Int == 2, "\(sync)")
+            let system = try jsonArray(try host(["system", "list", "--json"], in: group))
+            #expect(Set(system.compactMap { $0["givenName"] as? String }) == ["Ada", "Grace"])
+            #expect(system.first { $0["identifier"] as? String == "ada" }?["jobTitle"] as? String == "Mathematician")
+
+            try host(["delete", "grace"], in: group)
+            let afterDelete = try host(["signal", "--wait", "--json"], in: group)
+            #expect(try jsonObject(afterDelete)["systemCount"] as? Int == 1, "\(afterDelete)")
+            #expect(!afterDelete.stderr.contains("warning:"), "the stores agree: \(afterDelete)")
+
+            let status = try jsonObject(try host(["status", "--json"], in: group))
+            #expect(status["store"] as? String == adapter, "\(status)")
+            #expect(status["appCount"] as? Int == 1 && status["systemCount"] as? Int == 1, "\(status)")
+            try host(["invalidate"], in: group)
+        }
+    }
+
+    @Test("an adapter that cannot start is refused by enable, naming it, and the domain keeps its store")
+    func adapterThatFails() throws {
+        try withTemporaryAppGroup { group in
+            let missing = "exec:" + group.path + "/no-such-adapter"
+            let refused = try host(["enable", "--backend", missing], in: group, expect: 1)
+            #expect(refused.stdout.isEmpty, "\(refused)")
+            #expect(refused.stderr.contains("adapter command not found"), "\(refused)")
+            #expect(refused.stderr.contains("no-such-adapter"), "\(refused)")
+            #expect(try jsonObject(try host(["status", "--json"], in: group))["store"] as? String == "app-database")
+            // An unknown kind is a usage error that lists the kinds.
+            let unknown = try host(["enable", "--backend", "sqlite"], in: group, expect: 2)
+            #expect(unknown.stderr.contains("known: app-database, seed-json[:FILE], exec:COMMAND"), "\(unknown)")
+        }
+    }
+
+    @Test("a CardDAV store is remembered and named by status; the contact commands refuse it in one line")
+    func cardDAVStoreRefused() throws {
+        try withTemporaryAppGroup { group in
+            let store = "carddav:http://127.0.0.1:9/dav/book/"
+            try host(["enable", "--backend", store], in: group)
+            #expect(try jsonObject(try host(["status", "--json"], in: group))["store"] as? String == store)
+            let refused = try host(["add", "--given-name", "Ada"], in: group, expect: 1)
+            CLIHarness.expectFailure(refused, mentioning: ["a CardDAV server", "contacts-host conformance --backend"])
+            try host(["enable", "--backend", "app-database"], in: group)
+            try host(["add", "--given-name", "Ada"], in: group)
+            #expect(try CLIHarness.database(group).store.summary().count == 1)
+        }
+    }
+}

@@ -24,6 +24,9 @@ public final class ExecBackend: ConformanceBackend {
     private let timeoutSeconds: Double
     /// What the adapter's `hello` reply says it can do beyond the basic operations (`break-store`).
     public private(set) var capabilities: Set<String> = []
+    /// What the adapter's `hello` reply says its store keeps (`"fields"`, `"labels"`): contacts are
+    /// compared through it (``comparable(_:)``).
+    public private(set) var declaration = StoreDeclaration.everything
 
     /// Starts `command` for `appGroup` and greets it (`hello`); throws if it does not answer.
     public init(command: String, appGroup: AppGroup, timeoutSeconds: Double = 30) throws {
@@ -48,6 +51,9 @@ public final class ExecBackend: ConformanceBackend {
         do {
             let hello = try request(["op": "hello", "appGroup": appGroup.path])
             capabilities = Set(hello["capabilities"] as? [String] ?? [])
+            declaration = try StoreDeclaration(hello: hello, adapter: "exec:\(command)")
+        } catch let error as ConformanceBackendError where process.isRunning {
+            throw error
         } catch {
             throw startFailure() ?? error
         }
@@ -89,6 +95,11 @@ public final class ExecBackend: ConformanceBackend {
         _ = try request(["op": "update", "contact": try Self.object(contact)])
     }
     public func delete(identifier: String) throws { _ = try request(["op": "delete", "identifier": identifier]) }
+
+    /// The part of `contact` the adapter's store keeps, as its `hello` declared it.
+    public func comparable(_ contact: ConformanceContact) -> ConformanceContact {
+        declaration.comparable(contact)
+    }
 
     public func contacts() throws -> [ConformanceContact] {
         let reply = try request(["op": "list"])

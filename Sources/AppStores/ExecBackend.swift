@@ -48,15 +48,15 @@ public final class ExecBackend: ConformanceBackend {
         }
         input = stdin.fileHandleForWriting
         reader = LineReader(fd: stdout.fileHandleForReading.fileDescriptor)
+        let hello: [String: Any]
         do {
-            let hello = try request(["op": "hello", "appGroup": appGroup.path])
-            capabilities = Set(hello["capabilities"] as? [String] ?? [])
-            declaration = try StoreDeclaration(hello: hello, adapter: "exec:\(command)")
-        } catch let error as ConformanceBackendError where process.isRunning {
-            throw error
+            hello = try request(["op": "hello", "appGroup": appGroup.path])
         } catch {
             throw startFailure() ?? error
         }
+        capabilities = Set(hello["capabilities"] as? [String] ?? [])
+        // It answered: a declaration it got wrong is its own error (no start failure to look for).
+        declaration = try StoreDeclaration(hello: hello, adapter: "exec:\(command)")
     }
 
     /// Why the adapter did not answer its first request, when the shell could not run it (exit

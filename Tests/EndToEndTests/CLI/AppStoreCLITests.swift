@@ -75,4 +75,47 @@ struct AppStoreCLITests {
             #expect(try CLIHarness.database(group).store.summary().count == 1)
         }
     }
+
+    @Test(
+        "the seed demo (built here) with seed-json: generate, import, get, search, export and reset edit ContactItems.json; status shows a difference"
+    )
+    func seedJSONCommands() throws {
+        try withTemporaryAppGroup { group in
+            try host(
+                ["enable", "--extension", BuiltProducts.path("seed-demo-provider"), "--backend", "seed-json"],
+                in: group)
+            try host(["generate", "5", "--seed", "3"], in: group)
+            let vcard = group.path + "/one.vcf"
+            try "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:lin\r\nN:Clark;Lin;;;\r\nFN:Lin Clark\r\nEND:VCARD\r\n".write(
+                toFile: vcard, atomically: true, encoding: .utf8)
+            let imported = try host(["import", vcard], in: group)
+            #expect(imported.stdout.contains("imported 1 contact (1 added, 0 updated, 0 skipped)"), "\(imported)")
+            let file = try #require(FileManager.default.contents(atPath: group.path + "/ContactItems.json"))
+            let items = try #require(try JSONSerialization.jsonObject(with: file) as? [[String: Any]])
+            #expect(items.count == 6, "\(items)")
+            #expect(try host(["get", "lin"], in: group).stdout.contains("name: Lin Clark"))
+            #expect(try jsonArray(try host(["search", "--name", "lin", "--json"], in: group)).count >= 1)
+            let export = try jsonObject(try host(["export"], in: group))
+            #expect((export["contacts"] as? [Any])?.count == 6, "\(export)")
+            #expect(try CLIHarness.database(group).store.summary().count == 0, "the App Group database is untouched")
+
+            let sync = try host(["signal", "--wait", "--json"], in: group)
+            #expect(try jsonObject(sync)["systemCount"] as? Int == 6, "\(sync)")
+            #expect(!sync.stderr.contains("warning:"), "\(sync)")
+            try host(["add", "--given-name", "Late", "--id", "late"], in: group)
+            let status = try host(["status"], in: group)
+            #expect(status.stdout.contains("app store (seed-json:ContactItems.json): 7 contacts\n"), "\(status)")
+            #expect(status.stdout.contains("stores differ: app store 7 contacts vs system 6"), "\(status)")
+
+            let salvage = try host(["export", "--salvage"], in: group, expect: 1)
+            CLIHarness.expectFailure(salvage, mentioning: ["--salvage reads a damaged App Group database"])
+            try host(["reset"], in: group)
+            #expect(try host(["list"], in: group).stdout.isEmpty)
+            let emptied = try #require(FileManager.default.contents(atPath: group.path + "/ContactItems.json"))
+            #expect(
+                try JSONSerialization.jsonObject(with: emptied) as? [Any] == nil
+                    || (try JSONSerialization.jsonObject(with: emptied) as? [Any])?.isEmpty == true)
+            try host(["invalidate"], in: group)
+        }
+    }
 }

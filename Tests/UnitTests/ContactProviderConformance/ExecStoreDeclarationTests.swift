@@ -37,8 +37,11 @@ struct ExecStoreDeclarationTests {
     @Test("fields and provider labels: only the declared fields count, without their labels")
     func declaredFieldsAndLabels() throws {
         try withTemporaryAppGroup { group in
-            let command = try Self.adapter(#","fields":["givenName","phoneNumbers"],"labels":"provider""#, in: group)
+            let command = try Self.adapter(
+                #","capabilities":["break-store"],"fields":["givenName","phoneNumbers"],"labels":"provider""#, in: group
+            )
             let backend = try ExecBackend(command: command, appGroup: group.appGroup)
+            #expect(backend.canInjectTransientFailure, "the capabilities are read beside the declaration")
             #expect(
                 backend.declaration
                     == StoreDeclaration(fields: ["givenName", "phoneNumbers"], labelsAreProviders: true))

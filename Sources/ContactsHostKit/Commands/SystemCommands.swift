@@ -15,7 +15,7 @@ enum SystemCommands {
         "{\"anchor\"?, \"appCount\", \"appGroup\", \"appGroupSource\", \"batchSize\", \"domain\", \"enabled\","
             + " \"extensionPath\"?, \"lastSync\"? (as signal --json), \"nextPage\"?, \"pageSize\", \"phase\","
             + " \"providerBuild\"?, \"providerPID\"?, \"providerRunning\", \"store\" (the app's store, as --backend"
-            + " names it), \"systemCount\"}; appCount is null for a CardDAV store")
+            + " names it), \"systemCount\"}; no appCount for a CardDAV store, which the host does not read")
 
     static let enableJSON = JSONOutput.report(
         "{\"batchSize\", \"domain\", \"extensionPath\", \"pageSize\", \"replacedExtensionPath\""

@@ -106,6 +106,15 @@ struct AppStoreCLITests {
             let status = try host(["status"], in: group)
             #expect(status.stdout.contains("app store (seed-json:ContactItems.json): 7 contacts\n"), "\(status)")
             #expect(status.stdout.contains("stores differ: app store 7 contacts vs system 6"), "\(status)")
+            // The running seed demo read its file at launch: the next sync serves the old list, and
+            // says so; --relaunch ends it first, so the new launch reads the file again.
+            let cached = try host(["signal", "--wait", "--json"], in: group)
+            #expect(try jsonObject(cached)["systemCount"] as? Int == 6, "\(cached)")
+            #expect(cached.stderrLines.filter { $0.hasPrefix("warning:") }.count == 1, "\(cached)")
+            #expect(cached.stderr.contains("'contacts-host signal --relaunch --wait'"), "\(cached)")
+            let relaunched = try host(["signal", "--relaunch", "--wait", "--json"], in: group)
+            #expect(try jsonObject(relaunched)["systemCount"] as? Int == 7, "\(relaunched)")
+            #expect(!relaunched.stderr.contains("warning:"), "\(relaunched)")
 
             let salvage = try host(["export", "--salvage"], in: group, expect: 1)
             CLIHarness.expectFailure(salvage, mentioning: ["--salvage reads a damaged App Group database"])
@@ -116,6 +125,27 @@ struct AppStoreCLITests {
                 try JSONSerialization.jsonObject(with: emptied) as? [Any] == nil
                     || (try JSONSerialization.jsonObject(with: emptied) as? [Any])?.isEmpty == true)
             try host(["invalidate"], in: group)
+        }
+    }
+
+    @Test(
+        "a seed-json file that is not the seed's array: enable and add fail naming the file, and it is left as it was")
+    func malformedSeedFile() throws {
+        try withTemporaryAppGroup { group in
+            let path = group.path + "/ContactItems.json"
+            let damaged = Data(#"{"not": "an array"}"#.utf8)
+            try damaged.write(to: URL(fileURLWithPath: path))
+            let refused = try host(["enable", "--backend", "seed-json"], in: group, expect: 1)
+            CLIHarness.expectFailure(refused, mentioning: [path, "not a seed-demo ContactItems.json array"])
+            #expect(try jsonObject(try host(["status", "--json"], in: group))["store"] as? String == "app-database")
+
+            // Damaged after it was chosen: the contact commands say so and write nothing.
+            try FileManager.default.removeItem(atPath: path)
+            try host(["enable", "--backend", "seed-json"], in: group)
+            try damaged.write(to: URL(fileURLWithPath: path))
+            let add = try host(["add", "--given-name", "Ada"], in: group, expect: 1)
+            CLIHarness.expectFailure(add, mentioning: [path, "enable --backend"])
+            #expect(FileManager.default.contents(atPath: path) == damaged)
         }
     }
 }

@@ -198,7 +198,7 @@ let package = Package(
         .testTarget(
             name: "UnitTests",
             dependencies: [
-                "Contacts", "OSLog", "os", "AppGroupStore", "ContactProviderSystem", "ContactProvider",
+                "Contacts", "OSLog", "os", "AppGroupStore", "AppStores", "ContactProviderSystem", "ContactProvider",
                 "ExtensionFoundation", "Combine",
                 "ContactsHostKit", "ContactsHostConformance", "ContactsInterop", "ContactProviderConformance",
                 "ExampleProviders",

@@ -1,4 +1,5 @@
 import AppGroupStore
+import AppStores
 import ContactsInterop
 import Foundation
 import FoundationNetworking
@@ -35,9 +36,7 @@ public final class CardDAVBackend: AppGroupConfiguringBackend, @unchecked Sendab
     /// - Throws: ``CardDAVBackendError`` when `argument` is not an http(s) URL with a host, or the
     ///   password file cannot be read.
     public convenience init(argument: String, username: String? = nil, passwordFile: String? = nil) throws {
-        guard let url = URL(string: argument.hasSuffix("/") ? argument : argument + "/"),
-            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
-        else {
+        guard let url = ConformanceBackendKind.cardDAVCollection(argument) else {
             throw CardDAVBackendError("carddav: needs an http or https address book URL, got '\(argument)'")
         }
         try self.init(collection: url, username: username, passwordFile: passwordFile)

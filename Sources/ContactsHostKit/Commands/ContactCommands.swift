@@ -68,6 +68,13 @@ enum ContactCommands {
         run: { arguments, context in
             var record = ContactRecord(identifier: try arguments.value(ContactFieldOptions.identifier) ?? "")
             try apply(arguments, to: &record)
+            if let store = try DomainAppStore.other(context) {
+                let added = try store.add(record)
+                context.output.out(
+                    arguments.has(addJSON) ? try ContactJSON.report(["identifier": added.identifier]) : added.identifier
+                )
+                return ExitCode.success
+            }
             let database = AppDatabase.searchable(appGroup: context.appGroup)
             let added = try database.add(record)
             if arguments.has(addJSON) {
@@ -93,12 +100,15 @@ enum ContactCommands {
             }
         },
         run: { arguments, context in
+            let store = try DomainAppStore.other(context)
             let database = AppDatabase.searchable(appGroup: context.appGroup)
-            let updated = try database.update(arguments.positionals[0]) { try apply(arguments, to: &$0) }
+            let updated =
+                try store?.update(arguments.positionals[0]) { try apply(arguments, to: &$0) }
+                ?? database.update(arguments.positionals[0]) { try apply(arguments, to: &$0) }
             context.output.out(
                 arguments.has(updateJSON)
                     ? try ContactJSON.report(["identifier": updated.identifier]) : updated.identifier)
-            compactAfterCommit(database, context: context)
+            if store == nil { compactAfterCommit(database, context: context) }
             return ExitCode.success
         })
 
@@ -107,6 +117,10 @@ enum ContactCommands {
         positional: PositionalSpec("ID", minimum: 1, maximum: .max),
         examples: ["contacts-host delete ada-1", "contacts-host delete ada-1 bob-2"],
         run: { arguments, context in
+            if let store = try DomainAppStore.other(context) {
+                try store.delete(arguments.positionals)
+                return ExitCode.success
+            }
             let database = AppDatabase.searchable(appGroup: context.appGroup)
             try database.delete(arguments.positionals)
             compactAfterCommit(database, context: context)
@@ -119,9 +133,12 @@ enum ContactCommands {
         positional: PositionalSpec("ID", minimum: 1, maximum: 1),
         examples: ["contacts-host get ada-1", "contacts-host get ada-1 --json"],
         run: { arguments, context in
-            guard let record = try AppDatabase.searchable(appGroup: context.appGroup).get(arguments.positionals[0])
+            let identifier = arguments.positionals[0]
+            guard
+                let record = try DomainAppStore.other(context)?.contact(identifier)
+                    ?? AppDatabase.searchable(appGroup: context.appGroup).get(identifier)
             else {
-                throw StoreError.notFound(identifier: arguments.positionals[0])
+                throw StoreError.notFound(identifier: identifier)
             }
             context.output.out(arguments.has(getJSON) ? try ContactJSON.report(record) : ContactJSON.detail(record))
             return ExitCode.success
@@ -132,7 +149,9 @@ enum ContactCommands {
         options: [listJSON],
         examples: ["contacts-host list", "contacts-host list --json"],
         run: { arguments, context in
-            let records = try AppDatabase.searchable(appGroup: context.appGroup).all()
+            let records =
+                try DomainAppStore.other(context)?.contacts()
+                ?? AppDatabase.searchable(appGroup: context.appGroup).all()
             printList(records, json: arguments.has(listJSON), context: context)
             return ExitCode.success
         })
@@ -151,7 +170,11 @@ enum ContactCommands {
             "Like the seed demo's Reset button: the database is emptied and ContactProviderManager.reset() is called.",
         examples: ["contacts-host reset"],
         run: { _, context in
-            try AppDatabase.searchable(appGroup: context.appGroup).reset()
+            if let store = try DomainAppStore.other(context) {
+                try store.reset()
+            } else {
+                try AppDatabase.searchable(appGroup: context.appGroup).reset()
+            }
             // The app database is reset (committed): a failure of the system side is reported, not an exit 1.
             do {
                 try SystemClient(appGroup: context.appGroup, domain: DomainManager.defaultDomainIdentifier).reset()
@@ -196,6 +219,9 @@ enum ContactCommands {
                     throw CommandFailure("\(path): cannot read the file")
                 }
                 data = contents
+            }
+            if let store = try DomainAppStore.other(context) {
+                return try importIntoStore(data, source: source, store: store, arguments: arguments, context: context)
             }
             let database = AppDatabase.searchable(appGroup: context.appGroup)
             var skipped = 0
@@ -273,7 +299,14 @@ enum ContactCommands {
         },
         run: { arguments, context in
             let records: [ContactRecord]
-            if arguments.has(ExportOptions.salvage) {
+            if let store = try DomainAppStore.other(context) {
+                guard !arguments.has(ExportOptions.salvage) else {
+                    throw CommandFailure(
+                        "--salvage reads a damaged App Group database; the app's store is \(store.kind) (\(DomainAppStore.option))"
+                    )
+                }
+                records = try store.contacts()
+            } else if arguments.has(ExportOptions.salvage) {
                 let salvage = try AppDatabase.searchable(appGroup: context.appGroup).store.salvage()
                 for problem in salvage.problems { context.output.err(problem.description) }
                 records = salvage.contacts

@@ -14,7 +14,8 @@ enum SystemCommands {
     static let statusJSON = JSONOutput.report(
         "{\"anchor\"?, \"appCount\", \"appGroup\", \"appGroupSource\", \"batchSize\", \"domain\", \"enabled\","
             + " \"extensionPath\"?, \"lastSync\"? (as signal --json), \"nextPage\"?, \"pageSize\", \"phase\","
-            + " \"providerBuild\"?, \"providerPID\"?, \"providerRunning\", \"systemCount\"}")
+            + " \"providerBuild\"?, \"providerPID\"?, \"providerRunning\", \"store\" (the app's store, as --backend"
+            + " names it), \"systemCount\"}; no appCount for a CardDAV store, which the host does not read")
 
     static let enableJSON = JSONOutput.report(
         "{\"batchSize\", \"domain\", \"extensionPath\", \"pageSize\", \"replacedExtensionPath\""
@@ -62,7 +63,8 @@ enum SystemCommands {
         options: [
             EnableOptions.extensionPath, EnableOptions.pageSize, EnableOptions.batchSize, EnableOptions.hardCap,
             EnableOptions.pageTimeout, EnableOptions.invalidateTimeout, EnableOptions.idleTimeout,
-            EnableOptions.itemsLimit, XcodeProjectBuild.projectOption, XcodeProjectBuild.targetOption, enableJSON,
+            EnableOptions.itemsLimit, EnableOptions.backend, XcodeProjectBuild.projectOption,
+            XcodeProjectBuild.targetOption, enableJSON,
         ],
         examples: [
             "contacts-host enable", "contacts-host enable --extension .build/debug/MyProvider --page-size 50",
@@ -92,6 +94,11 @@ enum SystemCommands {
                 groupNote = built.target.appGroupIdentifier.map { ", App Group \($0)" } ?? ""
             }
             let settings = try EnableOptions.Settings(arguments)
+            if let kind = settings.backend, !kind.needsNetwork {
+                // Read once before it is remembered: an adapter that does not start, or a file that is
+                // not the store, is an error now, not at the first `add`.
+                _ = try DomainAppStore.other(kind: kind, appGroup: context.appGroup)?.contacts()
+            }
             var replaced: String?
             try client.updateConfiguration { configuration in
                 if let executable, let previous = configuration.extensionPath, previous != executable {
@@ -119,6 +126,7 @@ enum SystemCommands {
                 context.output.out(try ContactJSON.report(summary))
                 return ExitCode.success
             }
+            if let store = configuration.backend { groupNote += ", app store \(store)" }
             context.output.out(
                 "enabled \(DomainManager.defaultDomainIdentifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize)\(groupNote))"
             )
@@ -200,11 +208,11 @@ enum SystemCommands {
             """,
         options: [
             SignalOptions.wait, SignalOptions.timeout, SignalOptions.json, SignalOptions.trace,
-            SignalOptions.waitForDebugger,
+            SignalOptions.waitForDebugger, SignalOptions.relaunch,
         ],
         examples: [
             "contacts-host signal --wait", "contacts-host signal --wait --trace", "contacts-host signal --json",
-            "contacts-host signal --wait-for-debugger",
+            "contacts-host signal --wait-for-debugger", "contacts-host signal --relaunch --wait",
         ],
         environment: ["CONTACT_PROVIDER_EXTENSION", "OSLOG_DISABLE", "CONTACTS_HOST_PROGRESS"],
         exitCodes: [
@@ -220,12 +228,12 @@ enum SystemCommands {
             return try await signalCommand(
                 context: context, wait: arguments.has(SignalOptions.wait) || json || trace || waitForDebugger,
                 timeout: try arguments.value(SignalOptions.timeout, default: 60), json: json, trace: trace, step: false,
-                waitForDebugger: waitForDebugger)
+                waitForDebugger: waitForDebugger, relaunch: arguments.has(SignalOptions.relaunch))
         })
 
     static func signalCommand(
         context: CommandContext, wait: Bool, timeout: Double, json: Bool, trace: Bool, step: Bool,
-        waitForDebugger: Bool = false
+        waitForDebugger: Bool = false, relaunch: Bool = false
     ) async throws -> Int32 {
         let client = try client(context)
         // Read once for the whole command. An unreadable domain.json is reported as such (path and
@@ -233,6 +241,12 @@ enum SystemCommands {
         let configuration = try client.configuration()
         guard configuration.enabled else {
             throw CommandFailure(SystemClient.ClientError.domainDisabled.description)
+        }
+        if relaunch, client.isProviderRunning {
+            // As iOS ends an idle extension: the next launch reads its store afresh.
+            if let error = try client.invalidate(timeout: nil)?.error {
+                throw CommandFailure("--relaunch: the running provider's invalidate() failed: \(error.message)")
+            }
         }
         guard wait else {
             try DomainManager(appGroup: context.appGroup).signalEnumerator()
@@ -280,6 +294,9 @@ enum SystemCommands {
             context.output.err("error: sync failed: \(error.message)")
             return ExitCode.failure
         }
+        if !step, let warning = StoreDifference.warning(after: report, configuration: configuration, context: context) {
+            context.output.err("warning: \(warning)")
+        }
         return ExitCode.success
     }
 
@@ -292,7 +309,11 @@ enum SystemCommands {
             let configuration = try client.configuration()
             // Counts from headers and journal entries: status does not read a million contacts.
             let system = try SystemStore(directory: client.paths.systemStore).summary()
-            let appCount = try AppDatabase(appGroup: context.appGroup).store.summary().count
+            let store = try DomainAppStore.kind(of: configuration)
+            let appCount =
+                store == .appDatabase
+                ? try AppDatabase(appGroup: context.appGroup).store.summary().count
+                : DomainAppStore.count(kind: store, appGroup: context.appGroup)
             let syncState = system.meta ?? .initial
             let status = StatusJSON(
                 appGroup: context.appGroup.path, appGroupSource: context.appGroupSource.rawValue,
@@ -304,7 +325,7 @@ enum SystemCommands {
                 nextPage: syncState.phase == .content
                     ? (syncState.nextPage.map(PositionJSON.init) ?? PositionJSON(.initial)) : nil,
                 anchor: syncState.phase == .changes ? syncState.anchor.map(PositionJSON.init) : nil,
-                appCount: appCount, systemCount: system.count,
+                appCount: appCount, store: store.description, systemCount: system.count,
                 lastSync: try SyncEngine.lastReport(paths: client.paths).map { ReportJSON($0, transcript: nil) })
             if arguments.has(statusJSON) {
                 context.output.out(try ContactJSON.report(status))

@@ -175,10 +175,12 @@ struct SignalProgressCLITests {
             #expect(result.stdout.contains("system store: 12 contacts"), "\(result)")
             let progress = result.stderr.split(separator: "\n").filter { $0.hasPrefix("syncing… ") }
             #expect(!progress.isEmpty, "\(result)")
+            // A content enumeration of the app database's 12 contacts: "N of 12", N even (pages of 2).
             #expect(
                 progress.allSatisfy {
-                    $0.contains("commits so far (pages or batches)") && $0.contains("contacts in the system store")
-                })
+                    $0.hasPrefix("syncing… content enumeration: ")
+                        && $0.contains(" of 12 contacts in the system store, ") && $0.contains(" pages so far (")
+                }, "\(result)")
             #expect(
                 result.stderr.split(separator: "\n").count == progress.count, "only progress lines on stderr: \(result)"
             )
@@ -262,6 +264,55 @@ struct ImportProgressCLITests {
             #expect(process.terminationStatus == 0)
             #expect(result == "imported 1 contact (1 added, 0 updated, 0 skipped)\n")
             #expect(try CLIHarness.database(group).get("p1")?.givenName == "Progress")
+        }
+    }
+}
+
+@Suite("export shows progress after one second")
+struct ExportProgressCLITests {
+    @Test(
+        "An export whose reader lags says on stderr, once a second, that it is writing N contacts; the document is whole",
+        arguments: [[String](), ["--vcard"]])
+    func writingProgress(format: [String]) throws {
+        try withTemporaryAppGroup { group in
+            try CLIHarness.succeed(["generate", "400", "--seed", "1"], in: group)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: BuiltProducts.path("contacts-host"))
+            process.arguments = ["export"] + format
+            var environment = group.environment
+            environment["CONTACTS_HOST_PROGRESS"] = "1"  // stderr is a pipe here, not a terminal
+            process.environment = environment
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try ProcessRunner.runUnblocked(process)
+            defer { if process.isRunning { process.terminate() } }
+            // Its output (~150-290 KiB) fills the pipe nobody reads yet, so the export blocks writing it
+            // and ticks: the progress line is the signal to start reading, not a sleep.
+            var stderr = ""
+            while !stderr.contains("writing 400 contacts") {
+                let chunk = errors.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                stderr += String(decoding: chunk, as: UTF8.self)
+            }
+            let document = output.fileHandleForReading.readDataToEndOfFile()
+            stderr += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(stderr)")
+            let lines = stderr.split(separator: "\n")
+            #expect(lines.first?.hasPrefix("export: ") == true, "\(stderr)")
+            #expect(
+                lines.contains { $0.hasPrefix("export: writing 400 contacts (") && $0.contains(" KiB) to stdout… (") },
+                "\(stderr)")
+            #expect(lines.allSatisfy { $0.hasPrefix("export: ") && $0.hasSuffix(" s)") }, "only progress: \(stderr)")
+            let text = String(decoding: document, as: UTF8.self)
+            if format.isEmpty {
+                let object = try #require(try JSONSerialization.jsonObject(with: document) as? [String: Any])
+                #expect((object["contacts"] as? [Any])?.count == 400)
+            } else {
+                #expect(text.components(separatedBy: "BEGIN:VCARD").count == 401)
+            }
         }
     }
 }

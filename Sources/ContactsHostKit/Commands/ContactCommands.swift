@@ -287,8 +287,12 @@ enum ContactCommands {
             let text: String
             if arguments.has(ExportOptions.vcard) {
                 let version = try arguments.value(ExportOptions.version) ?? .v3
-                ticker.set("encoding \(counted(records.count, "contact")) as vCard \(version.rawValue)")
-                var vCards = VCard.encode(records, version: version)
+                // Card by card, so the progress line can count them (cards are independent: the same text).
+                var vCards = ""
+                for start in stride(from: 0, to: records.count, by: 1000) {
+                    ticker.set("encoding \(start)/\(records.count) contacts as vCard \(version.rawValue)")
+                    vCards += VCard.encode(Array(records[start..<min(start + 1000, records.count)]), version: version)
+                }
                 // `out` adds the final "\n"; drop only that scalar ("\r\n" is one Character in Swift).
                 if vCards.hasSuffix("\r\n") { vCards.unicodeScalars.removeLast() }
                 text = vCards

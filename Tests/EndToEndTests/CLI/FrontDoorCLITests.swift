@@ -1,4 +1,5 @@
 import AppGroupStore
+import ContactsInterop
 import Foundation
 import TestSupport
 import Testing
@@ -312,6 +313,9 @@ struct ExportProgressCLITests {
                 #expect((object["contacts"] as? [Any])?.count == 400)
             } else {
                 #expect(text.components(separatedBy: "BEGIN:VCARD").count == 401)
+                // Encoded card by card for the progress line: the same text as all at once.
+                let whole = VCard.encode(try CLIHarness.database(group).all(), version: .v3)
+                #expect(text == whole, "the export differs from the whole database encoded at once")
             }
         }
     }

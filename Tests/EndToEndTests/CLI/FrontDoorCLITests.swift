@@ -188,6 +188,41 @@ struct SignalProgressCLITests {
             _ = try host(["invalidate"])
         }
     }
+
+    @Test("A slow change enumeration's progress says \"N of M changes\", M the app database's changes after the anchor")
+    func changesOfTotal() throws {
+        try withTemporaryAppGroup { group in
+            var environment = group.environment
+            environment["CONTACTS_HOST_PROGRESS"] = "1"  // stderr is a pipe here, not a terminal
+            let host = { (arguments: [String], environment: [String: String]) in
+                try ProcessRunner.host(arguments, environment: environment)
+            }
+            #expect(try host(["add", "--id", "first", "--given-name", "First"], environment).exitCode == 0)
+            let provider = BuiltProducts.path("bad-provider")
+            let enabled = try host(
+                ["enable", "--extension", provider, "--page-size", "2", "--batch-size", "2"], environment)
+            #expect(enabled.exitCode == 0, "\(enabled)")
+            // The first sync at full speed (no bug), then eight changes for a slow one: 4 batches of 0.4 s.
+            #expect(try host(["signal", "--wait"], environment).exitCode == 0)
+            _ = try host(["invalidate"], environment)
+            #expect(try host(["generate", "8", "--seed", "5"], environment).exitCode == 0)
+            var slow = environment
+            slow["BAD_PROVIDER_BUG"] = "slow-page"
+            slow["BAD_PROVIDER_SLOW_CHANGES"] = "1"
+            slow["BAD_PROVIDER_DELAY_SECONDS"] = "0.4"
+            let result = try host(["signal", "--wait", "--timeout", "5"], slow)
+            #expect(result.exitCode == 0, "\(result)")
+            #expect(result.stdout.contains("8 updated"), "\(result)")
+            let progress = result.stderr.split(separator: "\n")
+            #expect(!progress.isEmpty, "\(result)")
+            #expect(
+                progress.allSatisfy {
+                    $0.hasPrefix("syncing… change enumeration: ") && $0.contains(" of 8 changes, ")
+                        && $0.contains(" so far (")
+                }, "\(result)")
+            _ = try host(["invalidate"], slow)
+        }
+    }
 }
 
 @Suite("import shows progress after one second")

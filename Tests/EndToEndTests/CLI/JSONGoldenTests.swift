@@ -160,6 +160,9 @@ struct JSONGoldenTests {
             }
             let text = await InProcessHost.run(["--version"], in: group)
             #expect(text.stdout == "contacts-host \(HostTool.version)\n", "\(text)")
+            let extra = await InProcessHost.run(["--version", "--verbose"], in: group)
+            #expect(extra.exitCode == 2 && extra.stdout.isEmpty, "\(extra)")
+            #expect(extra.stderr == "error: --version takes only --json, got '--verbose'\n", "\(extra)")
         }
     }
 

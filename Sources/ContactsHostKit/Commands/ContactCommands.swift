@@ -289,6 +289,7 @@ enum ContactCommands {
         ["export"], summary: "Write the whole database to stdout as JSON (default) or vCard.",
         options: [ExportOptions.json, ExportOptions.vcard, ExportOptions.version, ExportOptions.salvage],
         examples: ["contacts-host export > backup.json", "contacts-host export --vcard --version 4.0 > contacts.vcf"],
+        environment: ["CONTACTS_HOST_PROGRESS"],
         validate: { arguments in
             if arguments.has(ExportOptions.json), arguments.has(ExportOptions.vcard) {
                 throw UsageError("choose one of --json and --vcard")
@@ -298,6 +299,9 @@ enum ContactCommands {
             }
         },
         run: { arguments, context in
+            // A large database takes seconds to read, encode and write (100,000 contacts): say which.
+            let ticker = ProgressTicker(output: context.output, prefix: "export", phase: "reading the database")
+            defer { ticker.stop() }
             let records: [ContactRecord]
             if let store = try DomainAppStore.other(context) {
                 guard !arguments.has(ExportOptions.salvage) else {
@@ -313,15 +317,25 @@ enum ContactCommands {
             } else {
                 records = try AppDatabase.searchable(appGroup: context.appGroup).all()
             }
+            let text: String
             if arguments.has(ExportOptions.vcard) {
                 let version = try arguments.value(ExportOptions.version) ?? .v3
-                var text = VCard.encode(records, version: version)
+                // Card by card, so the progress line can count them (cards are independent: the same text).
+                var vCards = ""
+                for start in stride(from: 0, to: records.count, by: 1000) {
+                    ticker.set("encoding \(start)/\(records.count) contacts as vCard \(version.rawValue)")
+                    vCards += VCard.encode(Array(records[start..<min(start + 1000, records.count)]), version: version)
+                }
                 // `out` adds the final "\n"; drop only that scalar ("\r\n" is one Character in Swift).
-                if text.hasSuffix("\r\n") { text.unicodeScalars.removeLast() }
-                context.output.out(text)
+                if vCards.hasSuffix("\r\n") { vCards.unicodeScalars.removeLast() }
+                text = vCards
             } else {
-                context.output.out(try ContactJSON.document(ContactJSON.ExportDocument(contacts: records)))
+                ticker.set("encoding \(counted(records.count, "contact")) as JSON")
+                text = try ContactJSON.document(ContactJSON.ExportDocument(contacts: records))
             }
+            // Writing blocks while a slow reader (a pipe, a full disk's retries) lags: that is progress too.
+            ticker.set("writing \(counted(records.count, "contact")) (\(text.utf8.count / 1024) KiB) to stdout")
+            context.output.out(text)
             return ExitCode.success
         })
 

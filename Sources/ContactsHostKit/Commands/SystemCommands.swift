@@ -198,8 +198,8 @@ enum SystemCommands {
         ["signal"], summary: "signalEnumerator(): ask the provider to sync (launching it if needed).",
         discussion: """
             --wait prints what the sync did; --json and --trace imply --wait. Exit 1 if the sync failed.
-            Once a sync has run for a second, a progress line a second goes to stderr (pages/batches committed,
-            contacts in the system store). --timeout bounds silence: every committed page or batch restarts it,
+            Once a sync has run for a second, a progress line a second goes to stderr ("N of M" contacts or changes,
+            M being the total the system can know). --timeout bounds silence: every committed page or batch restarts it,
             and it does not run out while a debugger is attached to the provider.
             --wait-for-debugger (implies --wait) prints the provider's pid and waits, with no time limit, until a
             debugger is attached (gdb -p PID, lldb -p PID) and the provider runs again; then it signals. While a

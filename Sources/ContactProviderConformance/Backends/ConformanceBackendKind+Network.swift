@@ -4,7 +4,7 @@ import Foundation
 
 extension ConformanceBackendKind {
     /// The backend for a run whose App Group is `appGroup`: a local store as
-    /// ``AppStores/ConformanceBackendKind/makeLocalBackend(appGroup:timeoutSeconds:)`` makes it, or a
+    /// `makeLocalBackend(appGroup:timeoutSeconds:)` makes it, or a
     /// CardDAV address book (whose `carddav.json` is written into `appGroup` for the provider).
     public func makeBackend(appGroup: AppGroup, timeoutSeconds: Double = 30) throws -> any ConformanceBackend {
         guard case .carddav(let url) = self else {

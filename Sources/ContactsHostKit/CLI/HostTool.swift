@@ -151,6 +151,10 @@ package enum HostTool {
         } catch let error as UsageError {
             output.err(usageError(error, command: command))
             return ExitCode.usage
+        } catch is RunsInNetworkedExecutable {
+            // A contact command on a server's store: the executable that links networking runs it
+            // (nothing was written here: the store is chosen before any change).
+            return ForwardedCommands.run(ForwardedCommands.executable, arguments: given, output: output)
         } catch {
             output.err("error: \(describe(error))")
             return ExitCode.failure

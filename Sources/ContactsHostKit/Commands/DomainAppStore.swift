@@ -10,8 +10,8 @@ import Foundation
 /// The App Group database (the default) keeps the commands' own code path: the journal's O(1)
 /// `add`, grouped imports, the name index. Any other store on this machine (`seed-json`, `exec:`)
 /// is edited through the backend the conformance kit uses (AppStores), so the host writes exactly
-/// what a provider with its own store reads. A CardDAV store lives on a server: the host does not
-/// edit it (it links no networking), and says so.
+/// what a provider with its own store reads. A CardDAV store lives on a server: `contacts-host` links
+/// no networking, so its commands run in `contacts-host-conformance` (``NetworkedAppStores``).
 struct DomainAppStore {
     /// The store's kind, as `--backend` spells it.
     let kind: ConformanceBackendKind
@@ -42,7 +42,8 @@ struct DomainAppStore {
 
     /// The store to edit through its backend, or nil for the App Group database (the commands' own path).
     ///
-    /// - Throws: `CommandFailure` for a CardDAV store, and when an exec adapter does not start.
+    /// - Throws: ``RunsInNetworkedExecutable`` for a CardDAV store in `contacts-host` (it forwards the
+    ///   command), and `CommandFailure` when a store cannot be opened (an exec adapter does not start).
     static func other(_ context: CommandContext) throws -> DomainAppStore? {
         try other(kind: kind(context), appGroup: context.appGroup)
     }
@@ -53,11 +54,12 @@ struct DomainAppStore {
         case .appDatabase:
             return nil
         case .carddav:
-            throw CommandFailure(
-                "the app's store is \(kind) (\(option)), a CardDAV server: edit it with a CardDAV client (the "
-                    + "server's web page, another device) and check the provider with 'contacts-host conformance "
-                    + "--backend \(kind)'; contacts-host's contact commands edit stores on this machine "
-                    + "(\(ConformanceBackendKind.known.filter { !$0.hasPrefix("carddav") }.joined(separator: ", ")))")
+            guard let make = NetworkedAppStores.registered else { throw RunsInNetworkedExecutable(kind: kind) }
+            do {
+                return DomainAppStore(kind: kind, backend: try make(kind, appGroup))
+            } catch let error as ConformanceBackendError {
+                throw failure("open", error)
+            }
         case .seedJSON, .exec:
             do {
                 return DomainAppStore(kind: kind, backend: try kind.makeLocalBackend(appGroup: appGroup))

@@ -15,6 +15,10 @@ private final class ManualWatchdogTiming: DeadlineWatchdog.Timing, @unchecked Se
     private var seenVersion = -1
     private var sleeping = false
     private var watchdogThread: pthread_t?
+    /// The test's own thread (the tests that hold the watchdog are synchronous: one thread throughout).
+    /// Any other thread reading the clock is the watchdog's: its `Thread.name` may not be set yet when
+    /// it first runs, and a hold that waited for the name let it through on a loaded machine.
+    private let testThread = pthread_self()
     private(set) var signals = 0
     /// Whether the simulated process has a debugger attached.
     private var tracer = false
@@ -45,7 +49,7 @@ private final class ManualWatchdogTiming: DeadlineWatchdog.Timing, @unchecked Se
     func now() -> Double {
         condition.lock()
         defer { condition.unlock() }
-        while holdingWatchdog, Thread.current.name == "deadline-watchdog" { condition.wait() }
+        while holdingWatchdog, pthread_equal(testThread, pthread_self()) == 0 { condition.wait() }
         if let watchdogThread, pthread_equal(watchdogThread, pthread_self()) != 0 { seenVersion = version }
         return time
     }

@@ -90,6 +90,7 @@ enum SystemCommands {
             if let built = try XcodeProjectBuild.buildRequested(arguments, context: context) {
                 executable = built.executable
                 groupNote = built.target.appGroupIdentifier.map { ", App Group \($0)" } ?? ""
+                XcodeProjectBuild.warnWithoutAppGroup(built.target, output: context.output)
             }
             let settings = try EnableOptions.Settings(arguments)
             var replaced: String?
@@ -122,6 +123,11 @@ enum SystemCommands {
             context.output.out(
                 "enabled \(DomainManager.defaultDomainIdentifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize)\(groupNote))"
             )
+            for line in ProviderDebugging.lines(
+                executable: configuration.extensionPath, appGroup: context.appGroup.path)
+            {
+                context.output.out(line)
+            }
             return ExitCode.success
         })
 
@@ -234,6 +240,8 @@ enum SystemCommands {
         guard configuration.enabled else {
             throw CommandFailure(SystemClient.ClientError.domainDisabled.description)
         }
+        // A provider built from an Xcode project serves the project as it is now: an edit is built first.
+        try XcodeProjectBuild.rebuildIfChanged(executable: configuration.extensionPath, output: context.output)
         guard wait else {
             try DomainManager(appGroup: context.appGroup).signalEnumerator()
             return ExitCode.success
@@ -276,6 +284,12 @@ enum SystemCommands {
             for line in transcript { context.output.out(line) }
             context.output.out(ReportJSON.text(report))
         }
+        if trace {
+            // The provider's own words when it could not reach its store (an App Group it is not entitled to).
+            for line in ProviderDiagnosis.lines(inLog: client.paths.providerLog, pid: client.providerPID) {
+                context.output.err("provider: \(line)")
+            }
+        }
         if let error = report.error {
             context.output.err("error: sync failed: \(error.message)")
             return ExitCode.failure
@@ -310,6 +324,11 @@ enum SystemCommands {
                 context.output.out(try ContactJSON.report(status))
             } else {
                 context.output.out(status.text)
+                for line in ProviderDebugging.lines(
+                    executable: configuration.extensionPath, appGroup: context.appGroup.path)
+                {
+                    context.output.out(line)
+                }
             }
             return ExitCode.success
         })

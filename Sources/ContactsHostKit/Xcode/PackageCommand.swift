@@ -10,7 +10,9 @@ enum PackageCommand {
         help: "The folder to write the package in (created; never inside the .xcodeproj).")
     static let projectOption = Option<String>(
         "--xcode-project", value: "PATH", required: true,
-        help: "The Xcode project (NAME.xcodeproj) whose Contact Provider extension to package.")
+        help:
+            "The Xcode project (NAME.xcodeproj, or the folder holding only it) whose Contact Provider extension to package."
+    )
     static let buildFlag = Flag("--build", help: "Also run swift build there and print the executable's path.")
     static let jsonFlag = JSONOutput.report(
         "{\"package\" (DIR/Package.swift), \"product\", \"swiftFiles\": N (linked)}; with --build {\"executable\"}")

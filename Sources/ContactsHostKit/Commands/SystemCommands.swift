@@ -200,7 +200,7 @@ enum SystemCommands {
             contacts in the system store). --timeout bounds silence: every committed page or batch restarts it,
             and it does not run out while a debugger is attached to the provider.
             --wait-for-debugger (implies --wait) prints the provider's pid and waits, with no time limit, until a
-            debugger is attached (gdb -p PID, lldb -p PID) and the provider runs again; then it signals. While a
+            debugger is attached (gdb -p PID, lldb-16 -p PID) and the provider runs again; then it signals. While a
             debugger is attached, time stopped at a breakpoint is not counted against the page, batch and
             invalidate limits (R41, R11), as with Xcode's debugger on a device; a plain SIGSTOP is.
             """,
@@ -254,7 +254,7 @@ enum SystemCommands {
             if waitForDebugger {
                 try client.awaitDebugger(extensionPath: configuration.extensionPath) { pid in
                     context.output.err(
-                        "provider pid \(pid) is waiting for a debugger: attach with 'gdb -p \(pid)' or 'lldb -p \(pid)', "
+                        "provider pid \(pid) is waiting for a debugger: attach with 'gdb -p \(pid)' or 'lldb-16 -p \(pid)', "
                             + "set breakpoints, continue; the signal follows (Ctrl-C to give up)")
                 }
                 context.output.err("debugger attached; signalling")

@@ -35,7 +35,11 @@ package enum XcodeProjectBuild {
     /// `.build` this executable runs from.
     static func simulatorRoot() throws -> String {
         if let configured = ProcessInfo.processInfo.environment[simulatorVariable], !configured.isEmpty {
-            let root = (configured as NSString).standardizingPath
+            // A relative path (as a CI step gives it) is made absolute: the generated package, in
+            // another folder, depends on the simulator by this path.
+            let absolute =
+                configured.hasPrefix("/") ? configured : FileManager.default.currentDirectoryPath + "/" + configured
+            let root = (absolute as NSString).standardizingPath
             guard FileManager.default.fileExists(atPath: root + "/Package.swift") else {
                 throw CommandFailure("\(simulatorVariable)=\(configured): no Package.swift there")
             }
@@ -110,11 +114,14 @@ package enum XcodeProjectBuild {
     /// executable's path (a copy inside `directory/bin`, so packages sharing a scratch path never
     /// overwrite each other's provider). Beside it goes the record of what the build read
     /// (``XcodeBuildRecord``), so a later command rebuilds after an edit. `reason`, when given, is why
-    /// this build runs (a changed file), said in the one line that announces it.
+    /// this build runs (a changed file), said in the one line that announces it; `committable` writes
+    /// the package's paths relative to `directory` (`contacts-host package`).
     static func build(
-        _ target: ContactProviderTarget, in directory: String, output: CommandOutput, reason: String? = nil
+        _ target: ContactProviderTarget, in directory: String, output: CommandOutput, reason: String? = nil,
+        committable: Bool = false
     ) throws -> String {
-        let package = GeneratedPackage(target: target, simulatorRoot: try simulatorRoot())
+        let package = GeneratedPackage(
+            target: target, simulatorRoot: try simulatorRoot(), relativeTo: committable ? directory : nil)
         try package.write(to: directory)
         let scratch = ProcessInfo.processInfo.environment[scratchVariable].flatMap { $0.isEmpty ? nil : $0 }
         let scratchPath = scratch ?? directory + "/.build"

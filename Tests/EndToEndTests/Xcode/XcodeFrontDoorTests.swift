@@ -6,7 +6,9 @@ import Testing
 /// works when pasted, and an extension without the App Group entitlement is explained, not silent.
 @Suite("End to end: enabling, debugging and diagnosing an Xcode project's extension")
 struct XcodeFrontDoorTests {
-    @Test("--xcode-project DIR takes the only .xcodeproj in DIR; a folder with none or several is refused, naming them")
+    @Test(
+        "--xcode-project DIR takes the only .xcodeproj in DIR (a folder with none or several is refused, naming them); the build shows progress; enable and status say what was built from where"
+    )
     func projectFolder() throws {
         try withTemporaryAppGroup { group in
             let folder = try XcodeHarness.temporaryFolder()
@@ -22,8 +24,16 @@ struct XcodeFrontDoorTests {
         }
         try XcodeHarness.withCopy(of: XcodeFixtures.contactProviderDemo) { project in
             try withTemporaryAppGroup { group in
-                let enabled = try XcodeHarness.host(["enable", "--xcode-project", project + "/"], in: group)
+                // Progress lines forced on (a terminal gets them by default): the build says how far it is.
+                var environment = XcodeHarness.environment(group)
+                environment["CONTACTS_HOST_PROGRESS"] = "1"
+                let enabled = try ProcessRunner.host(
+                    ["enable", "--xcode-project", project + "/"], environment: environment)
+                #expect(enabled.exitCode == 0, "\(enabled)")
                 #expect(enabled.stdout.contains("/bin/Provider "), "\(enabled)")
+                #expect(
+                    enabled.stderrLines.contains { $0.hasPrefix("building Provider: ") && $0.hasSuffix(" s)") },
+                    "a build of more than a second shows its progress: \(enabled)")
                 #expect(
                     enabled.stdout.contains("built from: \(project)/ContactProviderDemo.xcodeproj (target Provider)"),
                     "\(enabled)")

@@ -68,10 +68,14 @@ let package = Package(
                 "ContactProviderSystem", "CommandLineToolkit", "PreferencesLocation",
             ]),
         .target(name: "ContactProviderTesting", dependencies: ["AppGroupStore", "ContactProviderSystem"]),
+        // The app's stores on this machine (the App Group database, seed-json, exec: adapters), edited
+        // through one protocol by the kit and by the host's contact commands (`enable --backend`).
+        // Foundation only: the CardDAV backend, which needs FoundationNetworking, stays in the kit.
+        .target(name: "AppStores", dependencies: ["AppGroupStore", "ContactProviderSystem"]),
         .target(
             name: "ContactProviderConformance",
             dependencies: [
-                "ContactProvider", "AppGroupStore", "ContactProviderSystem", "ContactsInterop",
+                "ContactProvider", "AppGroupStore", "AppStores", "ContactProviderSystem", "ContactsInterop",
                 "ContactProviderTesting",
             ]),
         // The host's commands. Neither the kit nor the Apple-shaped modules (which re-export
@@ -81,7 +85,7 @@ let package = Package(
         .target(
             name: "ContactsHostKit",
             dependencies: [
-                "AppGroupStore", "ContactProviderSystem", "ContactsInterop", "CommandLineToolkit",
+                "AppGroupStore", "AppStores", "ContactProviderSystem", "ContactsInterop", "CommandLineToolkit",
                 "ContactProviderTesting", "XcodeProjectReader",
             ],
             swiftSettings: hostSettings),
@@ -194,7 +198,7 @@ let package = Package(
         .testTarget(
             name: "UnitTests",
             dependencies: [
-                "Contacts", "OSLog", "os", "AppGroupStore", "ContactProviderSystem", "ContactProvider",
+                "Contacts", "OSLog", "os", "AppGroupStore", "AppStores", "ContactProviderSystem", "ContactProvider",
                 "ExtensionFoundation", "Combine",
                 "ContactsHostKit", "ContactsHostConformance", "ContactsInterop", "ContactProviderConformance",
                 "ExampleProviders",

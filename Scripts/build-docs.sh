@@ -35,8 +35,12 @@ status=0
 for module in "${modules[@]}"; do
     graphs="$out/symbol-graphs/$module"
     mkdir -p "$graphs"
+    # The kit re-exports AppStores (the backends the host's contact commands share): its symbols are
+    # documented as the kit's own, where a provider developer looks for them.
+    reexported=()
+    if [ "$module" = ContactProviderConformance ]; then reexported=(-experimental-allowed-reexported-modules=AppStores); fi
     "$extract" -module-name "$module" -I "$bin/Modules" -target "$triple" -minimum-access-level public \
-        -output-dir "$graphs" "${clang_modules[@]}"
+        -output-dir "$graphs" "${clang_modules[@]}" "${reexported[@]}"
     log="$out/$module.docc.log"
     if "$docc" convert "Sources/$module/$module.docc" --additional-symbol-graph-dir "$graphs" \
         --fallback-display-name "$module" --fallback-bundle-identifier "org.contactprovidersimulator.$module" \

@@ -6,8 +6,11 @@
 #
 #   Scripts/install-debian-test-tools.sh strace      # install if needed, print /usr/bin/strace
 #
+# The installs are system-wide (apt-get, as root); CPS_NO_SYSTEM_INSTALL=1 turns them off: a missing tool
+# is then an error naming the variable.
+#
 # Exit status: 0 every tool is there; 1 a tool could not be installed (not root, no apt-get, no
-# network): the reason is on stderr.
+# network, CPS_NO_SYSTEM_INSTALL set): the reason is on stderr.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 mkdir -p "$root/.build"
@@ -15,6 +18,10 @@ exec 9>"$root/.build/debian-test-tools.lock"
 flock 9
 for tool in "$@"; do
     if ! command -v "$tool" >/dev/null; then
+        if [ -n "${CPS_NO_SYSTEM_INSTALL:-}" ] && [ "${CPS_NO_SYSTEM_INSTALL}" != 0 ]; then
+            echo "install-debian-test-tools: $tool is missing, and CPS_NO_SYSTEM_INSTALL=$CPS_NO_SYSTEM_INSTALL turns off system-wide installs; install the Debian package '$tool' yourself, or unset CPS_NO_SYSTEM_INSTALL" >&2
+            exit 1
+        fi
         if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
             echo "install-debian-test-tools: $tool is missing; install the Debian package '$tool' (needs root and apt-get)" >&2
             exit 1

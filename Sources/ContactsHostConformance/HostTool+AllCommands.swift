@@ -15,4 +15,10 @@ extension HostTool {
             return implementation
         }
     }
+
+    /// Lets this process's contact commands reach a store on a server (`enable --backend carddav:URL`):
+    /// `contacts-host-conformance` calls it at start, and so may tests that run ``allCommands`` in process.
+    package static func registerNetworkedAppStores() {
+        ServerCardDAVStore.register()
+    }
 }

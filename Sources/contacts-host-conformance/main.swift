@@ -5,5 +5,7 @@ import ContactsHostConformance
 import ContactsHostKit
 
 HostTool.startProcess(program: "contacts-host")
+// Contact commands on a domain whose store is a CardDAV address book run here (they need networking).
+HostTool.registerNetworkedAppStores()
 let code = await HostTool.main(arguments: Array(CommandLine.arguments.dropFirst()), commands: HostTool.allCommands)
 HostTool.endProcess(code)

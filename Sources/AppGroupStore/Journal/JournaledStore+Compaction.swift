@@ -237,6 +237,7 @@ extension JournaledStore {
             for position in indexes.indices { indexes[position].append(offset: offset, record: record) }
         }
         try SecureFile.replace(snapshotPath, with: Data(bytes))
+        CommitWitness.noteCommit()
         // After the snapshot is durable (see `compact`).
         for builder in indexes {
             builder.write(

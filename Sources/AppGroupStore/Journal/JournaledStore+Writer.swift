@@ -9,6 +9,9 @@ extension JournaledStore {
         private var fd: Int32 = -1
         private var head: Int
         private var end: Int
+        /// Where the journal ended, and its head, when it was last known durable: a failed `fdatasync`
+        /// cuts the file back to here (issue 42, item 2), so a change that was refused is never readable.
+        private var lastDurable: (end: Int, head: Int) = (0, 0)
 
         /// What a caller with an up-to-date state already knows about the journal's end.
         struct KnownEnd {
@@ -39,6 +42,7 @@ extension JournaledStore {
             {
                 head = known.headSeq
                 end = known.offset
+                lastDurable = (end, head)
                 return
             }
             // A journal of another generation is rewritten below only once proven superseded.
@@ -46,6 +50,7 @@ extension JournaledStore {
                 _ = try store.journalHeaderEnd(journal, snapshot: header)
             }
             try openJournal()
+            lastDurable = (end, head)
         }
 
         /// The store's generation.
@@ -205,9 +210,9 @@ extension JournaledStore {
             let line = try LineCoding.encodeEntryLine(
                 seq: head + 1, upsert: upsert.isEmpty ? nil : upsert, delete: delete.isEmpty ? nil : delete, meta: meta)
             try writeAtEnd(line)
-            if durable { try SecureFile.sync(fd: fd, path: store.journalPath) }
             end += line.count
             head += 1
+            if durable { try sync() }
             return head
         }
 
@@ -254,6 +259,8 @@ extension JournaledStore {
                 }
                 end += lines.count
                 head += linesInChunk
+                lastDurable = (end, head)
+                CommitWitness.noteCommit()
                 lines.removeAll(keepingCapacity: true)
                 linesInChunk = 0
             }
@@ -268,9 +275,37 @@ extension JournaledStore {
             try flush()
         }
 
-        /// Makes every appended entry durable.
+        /// Makes every appended entry durable; when that fails, cuts the journal back to where it was
+        /// last durable before throwing.
+        ///
+        /// After a failed `fdatasync` the kernel may already count the lines' pages as clean (and drop
+        /// them at the next power cut), yet every reader would see them, a retry would be refused as a
+        /// duplicate, and later writes would build on them. So the lines are taken back: the error the
+        /// caller reports is then true ("nothing was written"). The cut itself is synced when the disk
+        /// allows; when even the cut fails, the error says so, and the journal's holes check still
+        /// drops an unsynced tail at the next open after a power cut.
         package func sync() throws {
-            try SecureFile.sync(fd: fd, path: store.journalPath)
+            do {
+                try SecureFile.sync(fd: fd, path: store.journalPath)
+                lastDurable = (end, head)
+                CommitWitness.noteCommit()
+            } catch {
+                try cutBackToDurable(after: error)
+            }
+        }
+
+        /// Takes back every line since the last successful sync, then rethrows `failure`.
+        private func cutBackToDurable(after failure: any Error) throws -> Never {
+            guard ftruncate(fd, off_t(lastDurable.end)) == 0 else {
+                let code = errno
+                throw StoreError.io(
+                    path: store.journalPath, operation: "fdatasync, then ftruncate to take the unsynced lines back",
+                    errno: code)
+            }
+            end = lastDurable.end
+            head = lastDurable.head
+            _ = fdatasync(fd)
+            throw failure
         }
 
         /// Starts making every appended entry durable on another thread.

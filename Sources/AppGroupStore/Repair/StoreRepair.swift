@@ -97,22 +97,7 @@ extension JournaledStore {
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
             // A second repair in the same second gets its own name: an earlier copy is never replaced.
-            var aside = path + ".damaged-" + timestamp
-            var attempt = 1
-            while link(path, aside) != 0 {
-                let code = errno
-                if code == EEXIST {
-                    attempt += 1
-                    aside = path + ".damaged-" + timestamp + "-\(attempt)"
-                    continue
-                }
-                guard code == EPERM || code == EXDEV || code == EOPNOTSUPP || code == EMLINK,
-                    let bytes = try SecureFile.readIfPresent(path)
-                else { throw StoreError.io(path: aside, operation: "link", errno: code) }
-                try SecureFile.create(aside, with: bytes)
-                break
-            }
-            kept.append(aside)
+            kept.append(try SecureFile.linkAside(path, timestamp: timestamp))
         }
         try SecureFile.syncDirectory(directory)
         return kept

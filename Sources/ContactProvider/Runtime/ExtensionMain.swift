@@ -19,6 +19,11 @@ extension ContactProviderExtension {
         // At the process limit the work pool cannot start and would retry forever: say so and exit.
         ThreadCapacity.exitIfNoThreads(
             program: (CommandLine.arguments.first as NSString?)?.lastPathComponent ?? "provider")
+        // Bytes that are not UTF-8 would be decoded with U+FFFD and name another App Group.
+        if let problem = RawCommandLine.nonUTF8Problem(variables: [AppGroup.environmentVariable]) {
+            StandardError.write("error: \(problem)\n")
+            exit(ExitCode.usage)
+        }
         let arguments = Array(CommandLine.arguments.dropFirst())
         let options: RuntimeOptions
         do {

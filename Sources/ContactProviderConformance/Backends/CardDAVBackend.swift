@@ -1,4 +1,5 @@
 import AppGroupStore
+import AppStores
 import ContactsInterop
 import Foundation
 import FoundationNetworking
@@ -35,9 +36,7 @@ public final class CardDAVBackend: AppGroupConfiguringBackend, @unchecked Sendab
     /// - Throws: ``CardDAVBackendError`` when `argument` is not an http(s) URL with a host, or the
     ///   password file cannot be read.
     public convenience init(argument: String, username: String? = nil, passwordFile: String? = nil) throws {
-        guard let url = URL(string: argument.hasSuffix("/") ? argument : argument + "/"),
-            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
-        else {
+        guard let url = ConformanceBackendKind.cardDAVCollection(argument) else {
             throw CardDAVBackendError("carddav: needs an http or https address book URL, got '\(argument)'")
         }
         try self.init(collection: url, username: username, passwordFile: passwordFile)
@@ -100,6 +99,31 @@ public final class CardDAVBackend: AppGroupConfiguringBackend, @unchecked Sendab
         written.values.sorted { $0.identifier < $1.identifier }
     }
 
+    /// Every contact the address book holds on the server now, read with one `REPORT`
+    /// (`addressbook-query` with `address-data`, RFC 6352 §8.6) and decoded by the project's vCard
+    /// decoder, sorted by identifier.
+    ///
+    /// ``contacts()`` is what this backend wrote (the kit compares the system with exactly the cards
+    /// it sent); this is what any client of the server sees, for `contacts-host`'s contact commands
+    /// on a domain whose store is this address book (`enable --backend carddav:URL`).
+    public func serverContacts() throws -> [ConformanceContact] {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <C:addressbook-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav">\
+            <D:prop><D:getetag/><C:address-data/></D:prop></C:addressbook-query>
+            """
+        let data = try send(
+            "REPORT", collection, body: Data(body.utf8), contentType: "application/xml; charset=utf-8",
+            headers: ["Depth": "1"], expect: [207])
+        let cards: [String]
+        do {
+            cards = try AddressDataReader.cards(in: data)
+        } catch {
+            throw CardDAVBackendError("REPORT \(collection.path) answered a multistatus that cannot be read: \(error)")
+        }
+        return cards.flatMap { VCard.decode($0).contacts }.sorted { $0.identifier < $1.identifier }
+    }
+
     private func put(_ contact: ConformanceContact) throws {
         let text = VCard.encode([contact], version: .v3)
         try send(
@@ -120,13 +144,16 @@ public final class CardDAVBackend: AppGroupConfiguringBackend, @unchecked Sendab
         return collection.appendingPathComponent(name + ".vcf")
     }
 
-    private func send(_ method: String, _ url: URL, body: Data? = nil, contentType: String? = nil, expect: Set<Int>)
-        throws
-    {
+    @discardableResult
+    private func send(
+        _ method: String, _ url: URL, body: Data? = nil, contentType: String? = nil, headers: [String: String] = [:],
+        expect: Set<Int>
+    ) throws -> Data {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.httpBody = body
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
@@ -147,6 +174,7 @@ public final class CardDAVBackend: AppGroupConfiguringBackend, @unchecked Sendab
             let said = String(decoding: (data ?? Data()).prefix(300), as: UTF8.self)
             throw CardDAVBackendError("\(method) \(url.path) answered HTTP \(status.map(String.init) ?? "?"): \(said)")
         }
+        return data ?? Data()
     }
 }
 

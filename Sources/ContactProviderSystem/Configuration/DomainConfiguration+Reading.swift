@@ -40,6 +40,7 @@ extension DomainConfiguration {
                             environment[name] = try reader.readString()
                         }
                         configuration.deviceEnvironment = environment
+                    case .backend: configuration.backend = try reader.readString()
                     }
                 }
                 return configuration

@@ -30,6 +30,10 @@ package struct DomainConfiguration: Codable, Equatable, Sendable {
     /// `LANG`, `LC_ALL`): a device's time zone and region are the user's, not the developer's, and
     /// the conformance kit runs the field rules on both sides of UTC and in another language.
     package var deviceEnvironment: [String: String] = [:]
+    /// The app's store, as `enable --backend KIND[:ARG]` named it (`seed-json:ContactItems.json`,
+    /// `exec:COMMAND`): what the host's contact commands edit. Nil (and in files written before it
+    /// existed) is the App Group database.
+    package var backend: String?
 
     /// The default suggested page size.
     package static let defaultPageSize = 1000
@@ -40,7 +44,7 @@ package struct DomainConfiguration: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case format, enabled, extensionPath, pageSize, batchSize, hardCapMultiplier, pageTimeoutSeconds
-        case invalidateTimeoutSeconds, idleTimeoutSeconds, itemsLimit, deviceEnvironment
+        case invalidateTimeoutSeconds, idleTimeoutSeconds, itemsLimit, deviceEnvironment, backend
     }
 
     package init(from decoder: Decoder) throws {
@@ -60,6 +64,7 @@ package struct DomainConfiguration: Codable, Equatable, Sendable {
             try c.decodeIfPresent(Double.self, forKey: .idleTimeoutSeconds) ?? defaults.idleTimeoutSeconds
         itemsLimit = try c.decodeIfPresent(Int.self, forKey: .itemsLimit) ?? defaults.itemsLimit
         deviceEnvironment = try c.decodeIfPresent([String: String].self, forKey: .deviceEnvironment) ?? [:]
+        backend = try c.decodeIfPresent(String.self, forKey: .backend)
     }
 
     /// Reads the configuration at `path`; a missing file is the default (disabled) configuration.

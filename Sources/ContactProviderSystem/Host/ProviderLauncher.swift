@@ -25,6 +25,12 @@ package enum ProviderLauncher {
             throw LaunchError(
                 description: "the provider executable '\(executable)' does not exist or is not executable")
         }
+        // Checked again at each launch: what `enable` accepted may have been made writable since.
+        do {
+            try TrustedExecutable.check(executable)
+        } catch {
+            throw LaunchError(description: "the provider executable '\(executable)': \(error)")
+        }
         var fileActions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&fileActions)
         defer { posix_spawn_file_actions_destroy(&fileActions) }

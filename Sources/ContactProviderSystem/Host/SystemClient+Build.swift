@@ -58,12 +58,39 @@ extension SystemClient {
     }
 
     /// Which build serves now, against `path` (the configuration's executable, already read).
+    ///
+    /// When the registered executable is the image itself, the two are compared. When it is not — a
+    /// script that sets up an environment and `exec`s the real provider, `swift run`, an interpreter —
+    /// the script never equals the image, and comparing them called every launch "an older build"
+    /// (issue 42, item 9): then the image is compared with the file now at its own path, which a
+    /// rebuild replaces. (An edit of the script alone is seen at the provider's next start.)
     func servingBuild(registeredExecutable path: String?) -> ServingBuild {
         guard let pid = providerPID else { return .none }
         guard let path, let running = ExecutableBuild(runningAs: pid) else { return .unknown(pid: pid) }
         let registered = ExecutableBuild(path: path)
-        return registered == running
-            ? .current(pid: pid, build: running) : .stale(pid: pid, running: running, registered: registered)
+        if registered == running { return .current(pid: pid, build: running) }
+        if let image = Self.imagePath(of: pid), Self.resolved(image) != Self.resolved(path),
+            ExecutableBuild(path: image) == running
+        {
+            return .current(pid: pid, build: running)
+        }
+        return .stale(pid: pid, running: running, registered: registered)
+    }
+
+    /// The path of the image `pid` executes, as `/proc/PID/exe` names it (nil once that file was
+    /// deleted or replaced: the kernel then appends " (deleted)", and the image is stale anyway).
+    private static func imagePath(of pid: pid_t) -> String? {
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"),
+            !target.hasSuffix(" (deleted)")
+        else { return nil }
+        return target
+    }
+
+    /// `path` with every symbolic link resolved (itself when it cannot be).
+    private static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// Before a signal: a provider that runs another build than the registered executable is

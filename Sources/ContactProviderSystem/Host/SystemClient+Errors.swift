@@ -21,6 +21,9 @@ extension SystemClient {
         /// The provider did not answer an invalidate within `seconds` (or did not exit after it), so
         /// the host ended it and what it started (``ProcessReaper``); `summary` says how.
         case providerEnded(pid: Int32, seconds: Double, summary: String, log: String)
+        /// A provider (`pid`) holds the domain's lock but does not read the request FIFO at `path`
+        /// (it was removed or replaced under it), and did not leave within `seconds`.
+        case providerUnreachable(pid: Int32, path: String, seconds: Double)
 
         package var description: String {
             switch self {
@@ -46,6 +49,11 @@ extension SystemClient {
                 return
                     "the provider (pid \(pid)) did not answer the invalidate within \(String(format: "%g", seconds)) s "
                     + "(R11), so it and what it started were \(summary) (its log: \(log))"
+            case .providerUnreachable(let pid, let path, let seconds):
+                return
+                    "the provider (pid \(pid)) holds the domain but does not read \(path) (the pipe was removed or "
+                    + "replaced under it), and it did not leave within \(String(format: "%g", seconds)) s; the "
+                    + "provider just launched refused to run beside it. End it (`kill \(pid)`) and signal again"
             }
         }
     }

@@ -236,7 +236,7 @@ package final class SystemClient: Sendable {
         if wait, let id = message.id {
             let path = try paths.replyPipe(for: id)
             replyPath = path
-            replyFD = try NamedPipe.openReplyForReading(path)
+            replyFD = try HeldPipe.createHeld(at: path)
         }
         defer {
             if replyFD >= 0 { close(replyFD) }
@@ -271,32 +271,48 @@ package final class SystemClient: Sendable {
     ) throws {
         let interrupted = { HostInterrupt.isRaised }
         try doorbellLock.withLock(.shared, shouldStop: interrupted) {
-            switch try NamedPipe.openForWriting(paths.requests) {
-            case .opened(let fd):
-                defer { close(fd) }
-                try deliver(fd, line, wait: wait, timeout: timeout)
-            case .noReader:
-                guard let executable else { return }  // nothing running: nothing to invalidate
-                guard !executable.isEmpty else { throw ClientError.noExtension }
-                let attempt = try LaunchBackoff.checkAndRecord(paths, executable: executable)
-                let wake = MonotonicSemaphore()
-                let exited = ExitFlag()
-                let pid = try ProviderLauncher.launch(executable: executable, paths: paths) {
-                    exited.set()
-                    wake.signal()
-                }
-                LaunchBackoff.launched(attempt, pid: pid, paths: paths)
-                let fd: Int32
-                do {
-                    fd = try openWhenReaderArrives(timeout: timeout, wake: wake, launchedExited: exited)
-                } catch ClientError.timeout(let seconds, let log) {
-                    // It never opened its FIFO: a provider stuck at start is ended, not left behind.
-                    ProcessReaper.end(pid: pid, tagMatching: { _ in false })
-                    throw ClientError.timeout(seconds: seconds, log: log)
-                }
-                defer { close(fd) }
-                try deliver(fd, line, wait: wait, timeout: timeout)
+            try ringHoldingLock(line, wait: wait, timeout: timeout, launch: executable, retryIfUnreachable: true)
+        }
+    }
+
+    /// `ringDoorbell`'s work, with the doorbell lock held.
+    private func ringHoldingLock(
+        _ line: Data, wait: Bool, timeout: Double, launch executable: String?, retryIfUnreachable: Bool
+    ) throws {
+        switch try NamedPipe.openForWriting(paths.requests) {
+        case .opened(let fd):
+            defer { close(fd) }
+            try deliver(fd, line, wait: wait, timeout: timeout)
+        case .noReader:
+            guard let executable else { return }  // nothing running: nothing to invalidate
+            guard !executable.isEmpty else { throw ClientError.noExtension }
+            let attempt = try LaunchBackoff.checkAndRecord(paths, executable: executable)
+            let wake = MonotonicSemaphore()
+            let exited = ExitFlag()
+            let pid = try ProviderLauncher.launch(executable: executable, paths: paths) {
+                exited.set()
+                wake.signal()
             }
+            LaunchBackoff.launched(attempt, pid: pid, paths: paths)
+            let fd: Int32
+            do {
+                fd = try openWhenReaderArrives(timeout: timeout, wake: wake, launchedExited: exited)
+            } catch ClientError.providerUnreachable(let holder, let path, _) {
+                // That provider notices its pipe is gone within a check interval and leaves
+                // (`NamedPipe.pathCheckIntervalSeconds`): wait for it, then launch once more.
+                let grace = 3 * NamedPipe.pathCheckIntervalSeconds
+                guard retryIfUnreachable, waitForProviderExit(timeout: grace) else {
+                    throw ClientError.providerUnreachable(pid: holder, path: path, seconds: grace)
+                }
+                return try ringHoldingLock(
+                    line, wait: wait, timeout: timeout, launch: executable, retryIfUnreachable: false)
+            } catch ClientError.timeout(let seconds, let log) {
+                // It never opened its FIFO: a provider stuck at start is ended, not left behind.
+                ProcessReaper.end(pid: pid, tagMatching: { _ in false })
+                throw ClientError.timeout(seconds: seconds, log: log)
+            }
+            defer { close(fd) }
+            try deliver(fd, line, wait: wait, timeout: timeout)
         }
     }
 
@@ -342,8 +358,15 @@ package final class SystemClient: Sendable {
         opened.wait()
         if releaser >= 0 { close(releaser) }
         if let fd = result.fd, fd >= 0 { close(fd) }
-        if !timedOut, launchedExited.isSet, case .opened(let fd) = try NamedPipe.openForWriting(path) {
-            return fd  // the launched process refused because another provider serves: use that one
+        if !timedOut, launchedExited.isSet {
+            if case .opened(let fd) = try NamedPipe.openForWriting(path) {
+                return fd  // the launched process refused because another provider serves: use that one
+            }
+            // Refused, yet nobody reads the pipe: the provider holding the lock reads one that was
+            // removed or replaced. Said at once, instead of a wait or "exited before answering".
+            if let pid = providerPID, kill(pid, 0) == 0 {
+                throw ClientError.providerUnreachable(pid: pid, path: path, seconds: 0)
+            }
         }
         if timedOut { throw ClientError.timeout(seconds: timeout, log: paths.providerLog) }
         throw ClientError.providerExited(log: paths.providerLog)

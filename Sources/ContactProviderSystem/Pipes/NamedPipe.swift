@@ -31,16 +31,38 @@ package enum NamedPipe {
     }
 
     private static func validate(_ path: String, _ info: stat) throws {
+        if let problem = problem(info) { throw PipeError.unsafePath(path: path, reason: problem.reason) }
+    }
+
+    /// Why a file at a pipe's path cannot be used as one.
+    package enum Problem: Equatable {
+        /// A symbolic link, a regular file, a directory…: `--repair` moves it aside.
+        case notAFIFO(reason: String)
+        /// Another user's FIFO: `--repair` moves it aside.
+        case foreignOwner(uid: uid_t)
+        /// This user's FIFO, readable or writable by others (a copied or restored App Group):
+        /// `--repair` sets it to 0600.
+        case looseMode(mode_t)
+
+        /// The words `NamedPipe` and `doctor` both use.
+        package var reason: String {
+            switch self {
+            case .notAFIFO(let reason): reason
+            case .foreignOwner(let uid): "is owned by uid \(uid), not by this user"
+            case .looseMode(let mode): "is accessible to other users (mode \(String(mode & 0o777, radix: 8)))"
+            }
+        }
+    }
+
+    /// What makes the file `info` describes unusable as a pipe, or nil: the one check the pipes and the
+    /// doctor share, so that every pipe a signal refuses is a problem `doctor` reports (issue 42, item 6).
+    package static func problem(_ info: stat) -> Problem? {
         let type = info.st_mode & S_IFMT
-        if type == S_IFLNK { throw PipeError.unsafePath(path: path, reason: "is a symbolic link, not a FIFO") }
-        if type != S_IFIFO { throw PipeError.unsafePath(path: path, reason: "is not a FIFO") }
-        if info.st_uid != geteuid() {
-            throw PipeError.unsafePath(path: path, reason: "is owned by uid \(info.st_uid), not by this user")
-        }
-        if info.st_mode & 0o077 != 0 {
-            throw PipeError.unsafePath(
-                path: path, reason: "is accessible to other users (mode \(String(info.st_mode & 0o777, radix: 8)))")
-        }
+        if type == S_IFLNK { return .notAFIFO(reason: "is a symbolic link, not a FIFO") }
+        if type != S_IFIFO { return .notAFIFO(reason: "is not a FIFO") }
+        if info.st_uid != geteuid() { return .foreignOwner(uid: info.st_uid) }
+        if info.st_mode & 0o077 != 0 { return .looseMode(info.st_mode) }
+        return nil
     }
 
     /// Opens the FIFO for reading, holding a writer too (`O_RDWR`, non-blocking).
@@ -51,19 +73,25 @@ package enum NamedPipe {
         return fd
     }
 
-    /// Opens a reply FIFO for reading only (non-blocking), so the writer's exit shows as hang-up.
-    package static func openReplyForReading(_ path: String) throws -> Int32 {
-        try ensure(path)
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { throw PipeError.io(path: path, operation: "open", errno: errno) }
-        return fd
-    }
-
     /// The result of trying to reach a reader.
     package enum WriteOpen {
         case opened(Int32)
         /// Nobody has the FIFO open for reading (or it does not exist).
         case noReader
+    }
+
+    /// How often an idle provider checks that its pipe is still the one hosts write to (``isStillAt(_:fd:)``):
+    /// once a second wakes an idle process too rarely to cost anything, and ends a wedge within a second.
+    package static let pathCheckIntervalSeconds = 1.0
+
+    /// Whether `path` still names the FIFO `fd` reads. A removed or replaced `requests.fifo` leaves
+    /// its provider reading an inode no host can reach while it holds the domain's lock, so no other
+    /// provider can start: the domain was wedged (issue 42, item 12).
+    package static func isStillAt(_ path: String, fd: Int32) -> Bool {
+        var open = stat()
+        var named = stat()
+        guard fstat(fd, &open) == 0, lstat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
     /// Opens the FIFO for writing without blocking.

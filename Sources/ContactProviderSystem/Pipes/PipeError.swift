@@ -15,7 +15,7 @@ package enum PipeError: Error, Equatable, CustomStringConvertible {
         case .io(let path, let operation, let code):
             return "\(path): \(operation) failed: \(String(cString: strerror(code)))"
         case .unsafePath(let path, let reason):
-            return "\(path): refused: \(reason)"
+            return "\(path): refused: \(reason) (`contacts-host doctor --repair` fixes it)"
         }
     }
 }

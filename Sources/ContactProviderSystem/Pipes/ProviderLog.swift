@@ -1,3 +1,4 @@
+import AppGroupStore
 import Foundation
 import Glibc
 import Synchronization
@@ -5,10 +6,15 @@ import Synchronization
 /// Bounds on what a provider leaves in `run/<domain>/` (issue 31 item 12).
 ///
 /// - `provider.log` (the provider's stdout and stderr when the system launches it) is rotated at
-///   ``logLimitBytes``: renamed to `provider.log.1` (replacing the older generation) and reopened,
-///   so the two files together stay under about twice the limit however long or noisy the provider.
+///   ``logLimitBytes``: its bytes are copied to `provider.log.1` (replacing the older generation) and
+///   the file itself is truncated, so the two files together stay under about twice the limit however
+///   long or noisy the provider. The file is never renamed: every process writing to it — the provider
+///   and any process it started, which inherits its descriptors (`O_APPEND`) — keeps writing to the
+///   one bounded file (a rename reopened only the provider's own descriptors, and a helper process went
+///   on filling the renamed one: issue 42, item 7). What a writer appends between the copy and the
+///   truncation (microseconds) is lost, as with logrotate's `copytruncate`.
 ///   The launcher rotates before it starts a provider, and the provider's runtime after each line it
-///   logs and once a second (for what the extension prints itself).
+///   logs and once a second (for what the extension, or a process it started, prints).
 /// - `traces/` keeps at most ``traceFileLimit`` transcripts and probe results; the oldest go first.
 package enum ProviderLog {
     /// The size at which `provider.log` is rotated.
@@ -25,12 +31,11 @@ package enum ProviderLog {
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > logLimitBytes else {
             return
         }
-        rename(path, path + ".1")
+        rotation.withLock { _ in copyAndTruncate(path) }
     }
 
-    /// Rotates this process's own output when it is the log at `path` and over the limit: the file
-    /// is renamed to `path.1`, and a new one at `path` becomes stdout and stderr. Output that goes
-    /// anywhere else (a terminal, under `--foreground`) is left alone.
+    /// Rotates this process's own output when it is the log at `path` and over the limit (see above).
+    /// Output that goes anywhere else (a terminal, under `--foreground`) is left alone.
     package static func rotateOwnOutputIfNeeded(_ path: String) {
         rotation.withLock { _ in
             var output = stat()
@@ -38,13 +43,23 @@ package enum ProviderLog {
             guard fstat(2, &output) == 0, Int(output.st_size) > logLimitBytes, lstat(path, &file) == 0,
                 file.st_mode & S_IFMT == S_IFREG, file.st_dev == output.st_dev, file.st_ino == output.st_ino
             else { return }
-            guard rename(path, path + ".1") == 0 else { return }
-            let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { return }  // keep writing to the renamed file rather than to nowhere
-            dup2(fd, 1)
-            dup2(fd, 2)
-            close(fd)
+            copyAndTruncate(path)
         }
+    }
+
+    /// Copies the log at `path` to `path.1` (a temp file renamed over the older generation) and
+    /// truncates `path` to nothing: the same inode, so every descriptor open on it stays bounded.
+    private static func copyAndTruncate(_ path: String) {
+        let fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+            let bytes = try? SecureFile.readAll(fd: fd, path: path)
+        else { return }
+        // Not durable: a log is diagnostics, and a sync of megabytes would stall the provider.
+        guard (try? SecureFile.replace(path + ".1", with: bytes, durable: false)) != nil else { return }
+        _ = ftruncate(fd, 0)
     }
 
     /// Removes the oldest files of `directory` beyond ``traceFileLimit``.

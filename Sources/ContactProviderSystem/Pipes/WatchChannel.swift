@@ -71,7 +71,8 @@ package enum WatchChannel {
     package static func open(_ paths: DomainPaths) throws -> (path: String, fd: Int32) {
         try paths.ensureDirectories()
         let path = paths.watchersDirectory + "/" + UniqueIdentifier.make() + ".fifo"
-        let fd = try NamedPipe.openForReading(path)
+        // Named only once held: `notify` removes a watcher FIFO nobody reads (`HeldPipe`).
+        let fd = try HeldPipe.createHeld(at: path, readWrite: true)
         // Reads block: the watcher sleeps in read(2) until a doorbell arrives (no polling).
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)

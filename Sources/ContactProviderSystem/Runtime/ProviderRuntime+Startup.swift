@@ -22,20 +22,19 @@ extension ProviderRuntime {
                 unlink(path)
             }
         }
-        // A waiting host holds its reply FIFO open for reading from the moment it creates it; one
-        // without a reader for a minute belongs to a host that is gone.
-        for name in (try? fileManager.contentsOfDirectory(atPath: paths.repliesDirectory)) ?? []
-        where name.hasSuffix(".fifo") {
-            let path = paths.repliesDirectory + "/" + name
+        // A reply pipe nobody holds was left by a host that is gone (`HeldPipe`: its host holds it
+        // from the moment it has its name). The hold check reads /proc, so only pipes a minute old by
+        // their time are examined; the time only narrows the search and never decides, and nothing
+        // here opens a pipe (a probe would hang up on a waiting host).
+        let candidates = ((try? fileManager.contentsOfDirectory(atPath: paths.repliesDirectory)) ?? []).filter { name in
             var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFIFO, now - info.st_mtim.tv_sec > 60 else {
-                continue
-            }
-            switch try? NamedPipe.openForWriting(path) {
-            case .opened(let fd): close(fd)
-            case .noReader: unlink(path)
-            case nil: break  // not ours or not a FIFO: leave it for the host's own checks
-            }
+            return lstat(paths.repliesDirectory + "/" + name, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO
+                && now - info.st_mtim.tv_sec > 60
+        }
+        guard !candidates.isEmpty else { return }
+        let held = HeldPipe.heldFiles()
+        for name in candidates where HeldPipe.isStale(name: name, in: paths.repliesDirectory, held: held) {
+            unlink(paths.repliesDirectory + "/" + name)
         }
     }
 

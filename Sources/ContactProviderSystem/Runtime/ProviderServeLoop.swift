@@ -95,9 +95,15 @@ final class ProviderServeLoop {
             let idle =
                 runtime.options.foreground
                 ? Double.infinity : (runtime.options.idleTimeoutSeconds ?? configuration.idleTimeoutSeconds)
-            if NamedPipe.waitReadable(requests, timeoutSeconds: idle) {
+            switch waitForDoorbells(idleSeconds: idle) {
+            case .readable:
                 pending += runtime.drain(requests, into: &buffer)
-            } else {
+            case .pipeGone:
+                runtime.log(
+                    "\(runtime.paths.requests) was removed or replaced: no host can reach this provider; "
+                        + "exiting, so the next signal launches one on the new pipe")
+                return nil
+            case .idle:
                 // A debugged extension is not ended for idling (Xcode keeps it while attached).
                 if DebuggerPresence.isTraced() { return [] }
                 // Idle: under the doorbell lock no host is mid-ring, so after a final drain nothing
@@ -118,6 +124,30 @@ final class ProviderServeLoop {
         }
         defer { pending = [] }
         return pending
+    }
+
+    /// What the idle wait saw.
+    private enum DoorbellWait {
+        case readable
+        case idle
+        /// `requests.fifo` no longer leads to the pipe this provider reads.
+        case pipeGone
+    }
+
+    /// Waits up to `idleSeconds` for a doorbell, checking between slices that the request FIFO's path
+    /// still leads to the pipe this provider reads (a provider that kept reading a removed pipe held
+    /// the domain's lock for ever, and every signal failed: issue 42, item 12).
+    private func waitForDoorbells(idleSeconds: Double) -> DoorbellWait {
+        let clock = ContinuousSystemClock()
+        let deadline = clock.now() + idleSeconds
+        while true {
+            let remaining = deadline - clock.now()
+            if remaining <= 0 { return .idle }
+            if NamedPipe.waitReadable(requests, timeoutSeconds: min(remaining, NamedPipe.pathCheckIntervalSeconds)) {
+                return .readable
+            }
+            if !NamedPipe.isStillAt(runtime.paths.requests, fd: requests) { return .pipeGone }
+        }
     }
 
     /// One sync for every host that signalled. Between pages the sync looks at the request FIFO

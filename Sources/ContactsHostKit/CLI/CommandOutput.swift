@@ -1,3 +1,4 @@
+import AppGroupStore
 import CommandLineToolkit
 import Foundation
 import Glibc
@@ -9,11 +10,25 @@ package protocol CommandOutput: AnyObject {
 }
 
 /// The process's standard streams.
+///
+/// A failed write to standard output ends the command only when it has committed nothing: a command
+/// that made a change durable runs to its end and exits 0, with the failure as a warning
+/// (``HostTool/main(arguments:output:commands:)`` reads ``failure``), or a script that retries it would
+/// repeat the change (issue 42, item 1). Later output is dropped once a write has failed.
 package final class StandardOutput: CommandOutput {
+    /// The `errno` of the first failed write to standard output, if one failed.
+    package private(set) var failure: Int32?
+
     package init() {}
 
     package func out(_ text: String) {
+        guard failure == nil else { return }
         let code = Self.write(text + "\n", to: STDOUT_FILENO)
+        guard code != 0 else { return }
+        if CommitWitness.current?.hasCommitted == true {
+            failure = code
+            return
+        }
         if code == EPIPE {
             // The reader went away (`contacts-host list | head -1`): end quietly, as SIGPIPE would have
             // (main ignores SIGPIPE, and FileHandle.write would crash in a `try!`).
@@ -21,10 +36,15 @@ package final class StandardOutput: CommandOutput {
             raise(SIGPIPE)
             exit(ExitCode.failure)
         }
-        if code != 0 {
-            err("error: cannot write to standard output: \(String(cString: strerror(code)))")
-            exit(ExitCode.failure)
-        }
+        err("error: cannot write to standard output: \(String(cString: strerror(code)))")
+        exit(ExitCode.failure)
+    }
+
+    /// The warning a committed command prints instead of failing when its output could not be written.
+    package static func committedButUnprinted(_ code: Int32) -> String {
+        "warning: the change is committed, but its output could not be written to standard output ("
+            + String(cString: strerror(code))
+            + "); do not retry it (a retry would repeat the change): read the result back with `contacts-host list`"
     }
 
     package func err(_ text: String) {

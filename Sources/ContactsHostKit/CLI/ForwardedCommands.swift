@@ -32,6 +32,11 @@ package enum ForwardedCommands {
         ["demo", "carddav"], summary: "Run the demo against a CardDAV server: add, edit, delete on the server, sync.",
         to: executable)
 
+    /// The forwarded commands that take `--json` (their options are declared in the other
+    /// executable): `JSONOutput`'s refusal names them too. `ForwardedCommandsTests` checks this
+    /// against their declarations.
+    package static let namesTakingJSON: [[String]] = [["conformance"]]
+
     /// Replaces this process with `executable` (beside this one) run with `arguments`; returns only
     /// when that cannot be done, after saying why on `output`.
     ///

@@ -35,7 +35,7 @@ package enum HelpFormatter {
     static let toolOptions = [
         AppGroup.option.spec,
         OptionSpec("-h, --help", help: "Show this help; 'contacts-host help COMMAND' shows a command's."),
-        OptionSpec("--version", help: "Print the version."),
+        OptionSpec("--version", help: "Print the version; with --json, one line of JSON: \(JSONOutput.versionShape)."),
         OptionSpec(
             "--generate-completion-script", value: "SHELL", help: "Print a completion script for bash, zsh or fish."),
     ]

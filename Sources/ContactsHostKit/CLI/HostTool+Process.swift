@@ -12,6 +12,11 @@ extension HostTool {
     package static func startProcess(program: String) {
         signal(SIGPIPE, SIG_IGN)
         ThreadCapacity.exitIfNoThreads(program: program)
+        // Before any argument is decoded: bytes that are not UTF-8 would silently name another path.
+        if let problem = RawCommandLine.nonUTF8Problem(variables: [AppGroup.environmentVariable]) {
+            StandardError.write("error: \(problem)\n")
+            exit(ExitCode.usage)
+        }
     }
 
     /// What such an executable does last: exits with `code`.

@@ -60,9 +60,10 @@ package enum HostTool {
             }
             return printHelp(for: words, output: output, commands: commands)
         }
-        if first == "--version" {
-            output.out("contacts-host \(version)")
-            return ExitCode.success
+        if first == "--version" || (first == "--json" && arguments.dropFirst().first == "--version") {
+            var rest = arguments
+            rest.remove(at: rest.firstIndex(of: "--version") ?? 0)
+            return printVersion(rest, output: output)
         }
         if first == "--generate-completion-script" || first.hasPrefix("--generate-completion-script=") {
             // The scripts list every command's options: the executable that declares them all writes them.
@@ -121,33 +122,75 @@ package enum HostTool {
                 rest, options: command.options, positional: command.positional, globalOptions: [AppGroup.option.name])
             try command.validate(parsed)
         } catch {
-            output.err(usageError(error, command: command))
+            // A command without JSON output says which commands have it, rather than only "unknown option".
+            let refusal = JSONOutput.refusal(for: command, arguments: rest, commands: commands)
+            output.err(usageError(refusal ?? error, command: command))
             return ExitCode.usage
         }
         do {
             // Opened without following a link in its last component, and tightened to 0700 (issue 10 item 3).
             try SecureFile.checkAppGroupRoot(appGroup.path)
-            // The default lies outside the working directory: say so when a command first creates it.
+            // Say so when a command creates an App Group: the default lies outside the working
+            // directory, and a new one named by --app-group or the variable is most likely a typo.
             let existed = FileManager.default.fileExists(atPath: appGroup.path)
             defer {
-                if appGroupSource == .default, !existed, FileManager.default.fileExists(atPath: appGroup.path) {
-                    output.err(Self.createdDefaultNote(appGroup.path))
+                if !existed, FileManager.default.fileExists(atPath: appGroup.path) {
+                    output.err(Self.createdNote(appGroup.path, source: appGroupSource))
                 }
             }
-            return try await command.run(
-                parsed, CommandContext(output: output, appGroup: appGroup, appGroupSource: appGroupSource))
+            // The store's commit points tell this witness when the command has made a change durable.
+            let witness = CommitWitness()
+            let code = try await CommitWitness.$current.withValue(witness) {
+                try await command.run(
+                    parsed, CommandContext(output: output, appGroup: appGroup, appGroupSource: appGroupSource))
+            }
+            if let failure = (output as? StandardOutput)?.failure {
+                output.err(StandardOutput.committedButUnprinted(failure))
+            }
+            return code
         } catch let error as UsageError {
             output.err(usageError(error, command: command))
             return ExitCode.usage
+        } catch is RunsInNetworkedExecutable {
+            // A contact command on a server's store: the executable that links networking runs it
+            // (nothing was written here: the store is chosen before any change).
+            return ForwardedCommands.run(ForwardedCommands.executable, arguments: given, output: output)
         } catch {
             output.err("error: \(describe(error))")
             return ExitCode.failure
         }
     }
 
-    /// What a command says on stderr when it has just created the per-user default App Group.
-    static func createdDefaultNote(_ path: String) -> String {
-        "note: created the App Group \(path) (the per-user default; --app-group DIR or $CONTACT_PROVIDER_APP_GROUP choose another)"
+    /// What a command says on stderr when it has just created the App Group at `path`: the default
+    /// says where it is and how to choose another; one named by `--app-group` or the variable says
+    /// that nothing was there, so a mistyped path is seen at once instead of silently starting empty.
+    static func createdNote(_ path: String, source: AppGroup.Source) -> String {
+        switch source {
+        case .default:
+            "note: created the App Group \(path) (the per-user default; --app-group DIR or $\(AppGroup.environmentVariable) choose another)"
+        case .flag, .environment:
+            "note: created the App Group \(path) (\(source.explanation); there was none: if you meant an existing one, check the path)"
+        }
+    }
+
+    /// `contacts-host --version [--json]`: the version as text, or as `{"version": V}` with `--json`;
+    /// any other word after it is a usage error.
+    static func printVersion(_ rest: [String], output: CommandOutput) -> Int32 {
+        switch rest {
+        case []:
+            output.out("contacts-host \(version)")
+        case ["--json"]:
+            do {
+                output.out(try ContactJSON.report(["version": version]))
+            } catch {
+                output.err("error: \(describe(error))")
+                return ExitCode.failure
+            }
+        default:
+            output.err("error: --version takes only --json, got '\(rest.joined(separator: " "))'")
+            return ExitCode.usage
+        }
+        return ExitCode.success
     }
 
     /// A usage error's one line, ending with where to look: `error: add: missing option '--given-name G'

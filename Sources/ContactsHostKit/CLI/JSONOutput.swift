@@ -28,6 +28,31 @@ package enum JSONOutput {
         Flag("--json", help: streamPrefix + unit + ": " + shape + ".")
     }
 
+    /// What `--version --json` prints (declared here so `docs/cli.md`'s JSON table lists it too).
+    static let versionShape = "{\"version\": V}"
+
+    /// The usage error for `--json` given to `command`, which has no JSON output: it names the
+    /// commands that do, instead of a bare "unknown option". Nil when `command` takes `--json` or
+    /// `arguments` (the command's own, after its name) do not contain it.
+    static func refusal(for command: Command, arguments: [String], commands: [Command]) -> UsageError? {
+        guard !command.options.contains(where: { $0.name == "--json" }) else { return nil }
+        let options = arguments.prefix { $0 != "--" }
+        guard options.contains(where: { $0 == "--json" || $0.hasPrefix("--json=") }) else { return nil }
+        return UsageError(
+            "--json is not available here: this command prints no report to parse; the commands with --json are "
+                + Self.commands(withJSON: commands).joined(separator: ", ") + ", and --version")
+    }
+
+    /// The names of the commands that take `--json`, in help order (a forwarded one by
+    /// ``ForwardedCommands/namesTakingJSON``: its options are declared in the executable that runs it).
+    static func commands(withJSON commands: [Command]) -> [String] {
+        commands.filter { command in
+            command.forwardedTo == nil
+                ? command.options.contains { $0.name == "--json" }
+                : ForwardedCommands.namesTakingJSON.contains(command.name)
+        }.map { $0.name.joined(separator: " ") }
+    }
+
     /// The shape of one contact, as `get`, `list` and `search` print it.
     static let contactShape =
         "{…, \"familyName\", \"givenName\", \"identifier\", …, \"phoneNumbers\": [{\"label\", \"value\"}], …}"
@@ -45,6 +70,7 @@ extension HelpFormatter {
             let help = flag.help.replacingOccurrences(of: "|", with: "\\|")
             rows.append("| \(command.name.joined(separator: " ")) --json | \(help) |")
         }
+        rows.append("| --version --json | \(JSONOutput.reportPrefix)\(JSONOutput.versionShape). |")
         return rows.joined(separator: "\n") + "\n"
     }
 }

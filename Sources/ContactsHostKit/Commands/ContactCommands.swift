@@ -68,6 +68,13 @@ enum ContactCommands {
         run: { arguments, context in
             var record = ContactRecord(identifier: try arguments.value(ContactFieldOptions.identifier) ?? "")
             try apply(arguments, to: &record)
+            if let store = try DomainAppStore.other(context) {
+                let added = try store.add(record)
+                context.output.out(
+                    arguments.has(addJSON) ? try ContactJSON.report(["identifier": added.identifier]) : added.identifier
+                )
+                return ExitCode.success
+            }
             let database = AppDatabase.searchable(appGroup: context.appGroup)
             let added = try database.add(record)
             if arguments.has(addJSON) {
@@ -93,12 +100,15 @@ enum ContactCommands {
             }
         },
         run: { arguments, context in
+            let store = try DomainAppStore.other(context)
             let database = AppDatabase.searchable(appGroup: context.appGroup)
-            let updated = try database.update(arguments.positionals[0]) { try apply(arguments, to: &$0) }
+            let updated =
+                try store?.update(arguments.positionals[0]) { try apply(arguments, to: &$0) }
+                ?? database.update(arguments.positionals[0]) { try apply(arguments, to: &$0) }
             context.output.out(
                 arguments.has(updateJSON)
                     ? try ContactJSON.report(["identifier": updated.identifier]) : updated.identifier)
-            compactAfterCommit(database, context: context)
+            if store == nil { compactAfterCommit(database, context: context) }
             return ExitCode.success
         })
 
@@ -107,6 +117,10 @@ enum ContactCommands {
         positional: PositionalSpec("ID", minimum: 1, maximum: .max),
         examples: ["contacts-host delete ada-1", "contacts-host delete ada-1 bob-2"],
         run: { arguments, context in
+            if let store = try DomainAppStore.other(context) {
+                try store.delete(arguments.positionals)
+                return ExitCode.success
+            }
             let database = AppDatabase.searchable(appGroup: context.appGroup)
             try database.delete(arguments.positionals)
             compactAfterCommit(database, context: context)
@@ -119,9 +133,12 @@ enum ContactCommands {
         positional: PositionalSpec("ID", minimum: 1, maximum: 1),
         examples: ["contacts-host get ada-1", "contacts-host get ada-1 --json"],
         run: { arguments, context in
-            guard let record = try AppDatabase.searchable(appGroup: context.appGroup).get(arguments.positionals[0])
+            let identifier = arguments.positionals[0]
+            guard
+                let record = try DomainAppStore.other(context)?.contact(identifier)
+                    ?? AppDatabase.searchable(appGroup: context.appGroup).get(identifier)
             else {
-                throw StoreError.notFound(identifier: arguments.positionals[0])
+                throw StoreError.notFound(identifier: identifier)
             }
             context.output.out(arguments.has(getJSON) ? try ContactJSON.report(record) : ContactJSON.detail(record))
             return ExitCode.success
@@ -132,7 +149,9 @@ enum ContactCommands {
         options: [listJSON],
         examples: ["contacts-host list", "contacts-host list --json"],
         run: { arguments, context in
-            let records = try AppDatabase.searchable(appGroup: context.appGroup).all()
+            let records =
+                try DomainAppStore.other(context)?.contacts()
+                ?? AppDatabase.searchable(appGroup: context.appGroup).all()
             printList(records, json: arguments.has(listJSON), context: context)
             return ExitCode.success
         })
@@ -151,7 +170,11 @@ enum ContactCommands {
             "Like the seed demo's Reset button: the database is emptied and ContactProviderManager.reset() is called.",
         examples: ["contacts-host reset"],
         run: { _, context in
-            try AppDatabase.searchable(appGroup: context.appGroup).reset()
+            if let store = try DomainAppStore.other(context) {
+                try store.reset()
+            } else {
+                try AppDatabase.searchable(appGroup: context.appGroup).reset()
+            }
             // The app database is reset (committed): a failure of the system side is reported, not an exit 1.
             do {
                 try SystemClient(appGroup: context.appGroup, domain: DomainManager.defaultDomainIdentifier).reset()
@@ -196,6 +219,9 @@ enum ContactCommands {
                     throw CommandFailure("\(path): cannot read the file")
                 }
                 data = contents
+            }
+            if let store = try DomainAppStore.other(context) {
+                return try importIntoStore(data, source: source, store: store, arguments: arguments, context: context)
             }
             let database = AppDatabase.searchable(appGroup: context.appGroup)
             var skipped = 0
@@ -263,6 +289,7 @@ enum ContactCommands {
         ["export"], summary: "Write the whole database to stdout as JSON (default) or vCard.",
         options: [ExportOptions.json, ExportOptions.vcard, ExportOptions.version, ExportOptions.salvage],
         examples: ["contacts-host export > backup.json", "contacts-host export --vcard --version 4.0 > contacts.vcf"],
+        environment: ["CONTACTS_HOST_PROGRESS"],
         validate: { arguments in
             if arguments.has(ExportOptions.json), arguments.has(ExportOptions.vcard) {
                 throw UsageError("choose one of --json and --vcard")
@@ -272,23 +299,43 @@ enum ContactCommands {
             }
         },
         run: { arguments, context in
+            // A large database takes seconds to read, encode and write (100,000 contacts): say which.
+            let ticker = ProgressTicker(output: context.output, prefix: "export", phase: "reading the database")
+            defer { ticker.stop() }
             let records: [ContactRecord]
-            if arguments.has(ExportOptions.salvage) {
+            if let store = try DomainAppStore.other(context) {
+                guard !arguments.has(ExportOptions.salvage) else {
+                    throw CommandFailure(
+                        "--salvage reads a damaged App Group database; the app's store is \(store.kind) (\(DomainAppStore.option))"
+                    )
+                }
+                records = try store.contacts()
+            } else if arguments.has(ExportOptions.salvage) {
                 let salvage = try AppDatabase.searchable(appGroup: context.appGroup).store.salvage()
                 for problem in salvage.problems { context.output.err(problem.description) }
                 records = salvage.contacts
             } else {
                 records = try AppDatabase.searchable(appGroup: context.appGroup).all()
             }
+            let text: String
             if arguments.has(ExportOptions.vcard) {
                 let version = try arguments.value(ExportOptions.version) ?? .v3
-                var text = VCard.encode(records, version: version)
+                // Card by card, so the progress line can count them (cards are independent: the same text).
+                var vCards = ""
+                for start in stride(from: 0, to: records.count, by: 1000) {
+                    ticker.set("encoding \(start)/\(records.count) contacts as vCard \(version.rawValue)")
+                    vCards += VCard.encode(Array(records[start..<min(start + 1000, records.count)]), version: version)
+                }
                 // `out` adds the final "\n"; drop only that scalar ("\r\n" is one Character in Swift).
-                if text.hasSuffix("\r\n") { text.unicodeScalars.removeLast() }
-                context.output.out(text)
+                if vCards.hasSuffix("\r\n") { vCards.unicodeScalars.removeLast() }
+                text = vCards
             } else {
-                context.output.out(try ContactJSON.document(ContactJSON.ExportDocument(contacts: records)))
+                ticker.set("encoding \(counted(records.count, "contact")) as JSON")
+                text = try ContactJSON.document(ContactJSON.ExportDocument(contacts: records))
             }
+            // Writing blocks while a slow reader (a pipe, a full disk's retries) lags: that is progress too.
+            ticker.set("writing \(counted(records.count, "contact")) (\(text.utf8.count / 1024) KiB) to stdout")
+            context.output.out(text)
             return ExitCode.success
         })
 

@@ -44,10 +44,15 @@ enum GenerateCommand {
             let ticker = ProgressTicker(output: context.output, prefix: "generate", phase: "making \(count) contacts")
             defer { ticker.stop() }
             let records = SampleContacts.make(count, seed: seed)
-            let database = AppDatabase.searchable(appGroup: context.appGroup)
-            let result = try database.upsert(records) { done in ticker.set("writing \(done)/\(count) contacts") }
-            ticker.set("compacting the database (the \(count) contacts are committed)")
-            try database.compactIfNeeded()
+            let result: (added: Int, updated: Int)
+            if let store = try DomainAppStore.other(context) {
+                result = try store.upsert(records) { done in ticker.set("writing \(done)/\(count) contacts") }
+            } else {
+                let database = AppDatabase.searchable(appGroup: context.appGroup)
+                result = try database.upsert(records) { done in ticker.set("writing \(done)/\(count) contacts") }
+                ticker.set("compacting the database (the \(count) contacts are committed)")
+                try database.compactIfNeeded()
+            }
             ticker.stop()
             if arguments.has(jsonFlag) {
                 let summary = Summary(

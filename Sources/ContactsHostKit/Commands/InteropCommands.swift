@@ -54,9 +54,14 @@ enum InteropCommands {
         ],
         validate: { _ = try query($0) },
         run: { arguments, context in
-            // A name query reads the name index (contacts/name-index), not every contact.
-            let found = try ContactSearch.search(
-                AppDatabase.searchable(appGroup: context.appGroup).store, try query(arguments))
+            let found: [ContactRecord]
+            if let store = try DomainAppStore.other(context) {
+                found = ContactSearch.search(try store.contacts(), try query(arguments))
+            } else {
+                // A name query reads the name index (contacts/name-index), not every contact.
+                found = try ContactSearch.search(
+                    AppDatabase.searchable(appGroup: context.appGroup).store, try query(arguments))
+            }
             ContactCommands.printList(found, json: arguments.has(SearchOptions.json), context: context)
             return ExitCode.success
         })

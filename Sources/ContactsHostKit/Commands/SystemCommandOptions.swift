@@ -1,5 +1,7 @@
+import AppStores
 import CommandLineToolkit
 import ContactProviderSystem
+import Foundation
 
 /// The options of `contacts-host enable`, each declared once with its type; `Settings` carries
 /// their values onto the domain's configuration.
@@ -27,13 +29,22 @@ enum EnableOptions {
     static let itemsLimit = Option<Int>(
         "--items-limit", value: "N", help: "Most contacts the domain may provide (default 1000000).",
         convert: ArgumentValue.positiveInt)
+    static let backend = Option<ConformanceBackendKind>(
+        "--backend", value: "KIND",
+        help:
+            "The app's store, which add, import, list… edit: \(ConformanceBackendKind.known.joined(separator: ", ")) (default app-database; kept until changed).",
+        convert: { text, _ in
+            do { return try ConformanceBackendKind.parse(text) } catch { throw UsageError("\(error)") }
+        })
 
     /// The settings given on one `enable` command line (nil: keep the configured value).
     struct Settings {
         var pageSize, batchSize, hardCap, itemsLimit: Int?
         var pageTimeout, invalidateTimeout, idleTimeout: Double?
+        var backend: ConformanceBackendKind?
 
         init(_ arguments: ParsedArguments) throws {
+            backend = try arguments.value(EnableOptions.backend).map(Self.anchored)
             pageSize = try arguments.value(EnableOptions.pageSize)
             batchSize = try arguments.value(EnableOptions.batchSize)
             hardCap = try arguments.value(EnableOptions.hardCap)
@@ -51,6 +62,17 @@ enum EnableOptions {
             if let pageTimeout { configuration.pageTimeoutSeconds = pageTimeout }
             if let invalidateTimeout { configuration.invalidateTimeoutSeconds = invalidateTimeout }
             if let idleTimeout { configuration.idleTimeoutSeconds = idleTimeout }
+            if let backend { configuration.backend = backend == .appDatabase ? nil : backend.description }
+        }
+
+        /// `kind` with an exec adapter given by a relative path made absolute: every later command
+        /// runs it, from whatever directory that command runs in.
+        static func anchored(_ kind: ConformanceBackendKind) -> ConformanceBackendKind {
+            guard case .exec(let command) = kind, let program = command.split(separator: " ").first,
+                program.contains("/"), !program.hasPrefix("/"), FileManager.default.fileExists(atPath: String(program))
+            else { return kind }
+            let absolute = URL(fileURLWithPath: String(program)).standardizedFileURL.path
+            return .exec(command: absolute + command.dropFirst(program.count))
         }
     }
 }
@@ -69,6 +91,11 @@ enum SignalOptions {
         + " \"error\"?: {\"code\", \"message\", \"rule\"}, \"nextPage\"?, \"pages\", \"restarted\", \"systemCount\","
         + " \"transcript\"? (with --trace), \"updated\", \"warnings\"?}"
     static let trace = Flag("--trace", help: "Print every enumerator and observer call of the sync.")
+    static let relaunch = Flag(
+        "--relaunch",
+        help:
+            "End the running provider first (invalidate, as iOS ends idle extensions): a provider that reads its store once per process reads it again."
+    )
     static let waitForDebugger = Flag(
         "--wait-for-debugger",
         help:

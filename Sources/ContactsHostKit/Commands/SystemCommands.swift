@@ -14,7 +14,8 @@ enum SystemCommands {
     static let statusJSON = JSONOutput.report(
         "{\"anchor\"?, \"appCount\", \"appGroup\", \"appGroupSource\", \"batchSize\", \"domain\", \"enabled\","
             + " \"extensionPath\"?, \"lastSync\"? (as signal --json), \"nextPage\"?, \"pageSize\", \"phase\","
-            + " \"providerBuild\"?, \"providerPID\"?, \"providerRunning\", \"systemCount\"}")
+            + " \"providerBuild\"?, \"providerPID\"?, \"providerRunning\", \"store\" (the app's store, as --backend"
+            + " names it), \"systemCount\"}; no appCount for a CardDAV store, which the host does not read")
 
     static let enableJSON = JSONOutput.report(
         "{\"batchSize\", \"domain\", \"extensionPath\", \"pageSize\", \"replacedExtensionPath\""
@@ -62,7 +63,8 @@ enum SystemCommands {
         options: [
             EnableOptions.extensionPath, EnableOptions.pageSize, EnableOptions.batchSize, EnableOptions.hardCap,
             EnableOptions.pageTimeout, EnableOptions.invalidateTimeout, EnableOptions.idleTimeout,
-            EnableOptions.itemsLimit, XcodeProjectBuild.projectOption, XcodeProjectBuild.targetOption, enableJSON,
+            EnableOptions.itemsLimit, EnableOptions.backend, XcodeProjectBuild.projectOption,
+            XcodeProjectBuild.targetOption, enableJSON,
         ],
         examples: [
             "contacts-host enable", "contacts-host enable --extension .build/debug/MyProvider --page-size 50",
@@ -93,6 +95,11 @@ enum SystemCommands {
                 XcodeProjectBuild.warnWithoutAppGroup(built.target, output: context.output)
             }
             let settings = try EnableOptions.Settings(arguments)
+            if let kind = settings.backend, !kind.needsNetwork {
+                // Read once before it is remembered: an adapter that does not start, or a file that is
+                // not the store, is an error now, not at the first `add`.
+                _ = try DomainAppStore.other(kind: kind, appGroup: context.appGroup)?.contacts()
+            }
             var replaced: String?
             try client.updateConfiguration { configuration in
                 if let executable, let previous = configuration.extensionPath, previous != executable {
@@ -120,6 +127,7 @@ enum SystemCommands {
                 context.output.out(try ContactJSON.report(summary))
                 return ExitCode.success
             }
+            if let store = configuration.backend { groupNote += ", app store \(store)" }
             context.output.out(
                 "enabled \(DomainManager.defaultDomainIdentifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize)\(groupNote))"
             )
@@ -196,8 +204,8 @@ enum SystemCommands {
         ["signal"], summary: "signalEnumerator(): ask the provider to sync (launching it if needed).",
         discussion: """
             --wait prints what the sync did; --json and --trace imply --wait. Exit 1 if the sync failed.
-            Once a sync has run for a second, a progress line a second goes to stderr (pages/batches committed,
-            contacts in the system store). --timeout bounds silence: every committed page or batch restarts it,
+            Once a sync has run for a second, a progress line a second goes to stderr ("N of M" contacts or changes,
+            M being the total the system can know). --timeout bounds silence: every committed page or batch restarts it,
             and it does not run out while a debugger is attached to the provider.
             --wait-for-debugger (implies --wait) prints the provider's pid and waits, with no time limit, until a
             debugger is attached (gdb -p PID, lldb-16 -p PID) and the provider runs again; then it signals. While a
@@ -206,11 +214,11 @@ enum SystemCommands {
             """,
         options: [
             SignalOptions.wait, SignalOptions.timeout, SignalOptions.json, SignalOptions.trace,
-            SignalOptions.waitForDebugger,
+            SignalOptions.waitForDebugger, SignalOptions.relaunch,
         ],
         examples: [
             "contacts-host signal --wait", "contacts-host signal --wait --trace", "contacts-host signal --json",
-            "contacts-host signal --wait-for-debugger",
+            "contacts-host signal --wait-for-debugger", "contacts-host signal --relaunch --wait",
         ],
         environment: ["CONTACT_PROVIDER_EXTENSION", "OSLOG_DISABLE", "CONTACTS_HOST_PROGRESS"],
         exitCodes: [
@@ -226,12 +234,12 @@ enum SystemCommands {
             return try await signalCommand(
                 context: context, wait: arguments.has(SignalOptions.wait) || json || trace || waitForDebugger,
                 timeout: try arguments.value(SignalOptions.timeout, default: 60), json: json, trace: trace, step: false,
-                waitForDebugger: waitForDebugger)
+                waitForDebugger: waitForDebugger, relaunch: arguments.has(SignalOptions.relaunch))
         })
 
     static func signalCommand(
         context: CommandContext, wait: Bool, timeout: Double, json: Bool, trace: Bool, step: Bool,
-        waitForDebugger: Bool = false
+        waitForDebugger: Bool = false, relaunch: Bool = false
     ) async throws -> Int32 {
         let client = try client(context)
         // Read once for the whole command. An unreadable domain.json is reported as such (path and
@@ -242,6 +250,12 @@ enum SystemCommands {
         }
         // A provider built from an Xcode project serves the project as it is now: an edit is built first.
         try XcodeProjectBuild.rebuildIfChanged(executable: configuration.extensionPath, output: context.output)
+        if relaunch, client.isProviderRunning {
+            // As iOS ends an idle extension: the next launch reads its store afresh.
+            if let error = try client.invalidate(timeout: nil)?.error {
+                throw CommandFailure("--relaunch: the running provider's invalidate() failed: \(error.message)")
+            }
+        }
         guard wait else {
             try DomainManager(appGroup: context.appGroup).signalEnumerator()
             return ExitCode.success
@@ -294,6 +308,9 @@ enum SystemCommands {
             context.output.err("error: sync failed: \(error.message)")
             return ExitCode.failure
         }
+        if !step, let warning = StoreDifference.warning(after: report, configuration: configuration, context: context) {
+            context.output.err("warning: \(warning)")
+        }
         return ExitCode.success
     }
 
@@ -306,7 +323,11 @@ enum SystemCommands {
             let configuration = try client.configuration()
             // Counts from headers and journal entries: status does not read a million contacts.
             let system = try SystemStore(directory: client.paths.systemStore).summary()
-            let appCount = try AppDatabase(appGroup: context.appGroup).store.summary().count
+            let store = try DomainAppStore.kind(of: configuration)
+            let appCount =
+                store == .appDatabase
+                ? try AppDatabase(appGroup: context.appGroup).store.summary().count
+                : DomainAppStore.count(kind: store, appGroup: context.appGroup)
             let syncState = system.meta ?? .initial
             let status = StatusJSON(
                 appGroup: context.appGroup.path, appGroupSource: context.appGroupSource.rawValue,
@@ -318,7 +339,7 @@ enum SystemCommands {
                 nextPage: syncState.phase == .content
                     ? (syncState.nextPage.map(PositionJSON.init) ?? PositionJSON(.initial)) : nil,
                 anchor: syncState.phase == .changes ? syncState.anchor.map(PositionJSON.init) : nil,
-                appCount: appCount, systemCount: system.count,
+                appCount: appCount, store: store.description, systemCount: system.count,
                 lastSync: try SyncEngine.lastReport(paths: client.paths).map { ReportJSON($0, transcript: nil) })
             if arguments.has(statusJSON) {
                 context.output.out(try ContactJSON.report(status))

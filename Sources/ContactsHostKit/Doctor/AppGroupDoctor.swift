@@ -75,15 +75,21 @@ package struct AppGroupDoctor {
                 StoreProblem(
                     path: paths.requests,
                     message: "not a named pipe (\(Self.describe(kind))); providers cannot be signalled"))
+        } else if let problem = Self.pipeProblem(paths.requests) {
+            problems.append(
+                StoreProblem(
+                    path: paths.requests, message: "a named pipe that \(problem.reason); every signal refuses it"))
         }
         for directory in [paths.repliesDirectory, paths.watchersDirectory] {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            let open = names.isEmpty ? [] : Self.pathsOpenByAnyProcess()
-            for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted() {
+            let held = names.isEmpty ? [] : HeldPipe.heldFiles()
+            for name in names.sorted() {
                 let path = directory + "/" + name
                 if Self.fileType(path) != S_IFIFO {
                     problems.append(StoreProblem(path: path, message: "not a named pipe"))
-                } else if !open.contains(Self.resolved(path)) {
+                } else if let problem = Self.pipeProblem(path) {
+                    problems.append(StoreProblem(path: path, message: "a named pipe that \(problem.reason)"))
+                } else if HeldPipe.isStale(name: name, in: directory, held: held) {
                     problems.append(
                         StoreProblem(
                             path: path, message: "a stale pipe: no process has it open (left by an interrupted command)"
@@ -140,8 +146,7 @@ package struct AppGroupDoctor {
     private func repairDomain(_ paths: DomainPaths, timestamp: String) throws -> [String] {
         var lines: [String] = []
         if (try? DomainConfiguration.load(from: paths.configuration)) == nil {
-            let aside = paths.configuration + ".damaged-" + timestamp
-            try Self.rename(paths.configuration, to: aside)
+            let aside = try SecureFile.moveAside(paths.configuration, timestamp: timestamp)
             lines.append("moved aside: \(aside) (the domain is disabled until `contacts-host enable`)")
         }
         let system = SystemStore(directory: paths.systemStore)
@@ -151,34 +156,55 @@ package struct AppGroupDoctor {
             for path in moved { lines.append("moved aside: \(path)") }
         }
         if Self.lastSyncProblem(paths) != nil {
-            let aside = paths.lastSync + ".damaged-" + timestamp
-            try Self.rename(paths.lastSync, to: aside)
+            let aside = try SecureFile.moveAside(paths.lastSync, timestamp: timestamp)
             lines.append("moved aside: \(aside) (a report, not state: the next sync writes a new one)")
         }
         lines += Self.temporaryFileDirectories(paths).flatMap(removeTemporaryFiles)
         for directory in [paths.repliesDirectory, paths.watchersDirectory] {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            let open = names.isEmpty ? [] : Self.pathsOpenByAnyProcess()
-            for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted() {
+            let held = names.isEmpty ? [] : HeldPipe.heldFiles()
+            for name in names.sorted() {
                 let path = directory + "/" + name
-                if Self.fileType(path) == S_IFIFO, !open.contains(Self.resolved(path)), unlink(path) == 0 {
+                if Self.fileType(path) == S_IFIFO, HeldPipe.isStale(name: name, in: directory, held: held),
+                    unlink(path) == 0
+                {
                     lines.append("removed stale pipe: \(path)")
+                } else if Self.fileType(path) == S_IFIFO, let problem = Self.pipeProblem(path) {
+                    lines.append(try Self.repairPipe(path, problem, timestamp: timestamp))
                 } else if Self.fileType(path) != S_IFIFO {
-                    let aside = path + ".damaged-" + timestamp
-                    try Self.rename(path, to: aside)
+                    let aside = try SecureFile.moveAside(path, timestamp: timestamp)
                     lines.append("moved aside: \(aside)")
                 }
             }
         }
         if let kind = Self.fileType(paths.requests), kind != S_IFIFO {
-            let aside = paths.requests + ".damaged-" + timestamp
-            try Self.rename(paths.requests, to: aside)
+            let aside = try SecureFile.moveAside(paths.requests, timestamp: timestamp)
             lines.append("moved aside: \(aside) (the next signal creates the pipe again)")
+        } else if let problem = Self.pipeProblem(paths.requests) {
+            lines.append(try Self.repairPipe(paths.requests, problem, timestamp: timestamp))
         }
         return lines
     }
 
     // MARK: Helpers
+
+    /// What `NamedPipe` would refuse in the FIFO at `path` (nil: usable, or absent).
+    private static func pipeProblem(_ path: String) -> NamedPipe.Problem? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return NamedPipe.problem(info)
+    }
+
+    /// This user's FIFO with a loose mode is set to 0600 (it is the live pipe: a running provider keeps
+    /// reading it); another user's is moved aside, and the next signal makes a new one.
+    private static func repairPipe(_ path: String, _ problem: NamedPipe.Problem, timestamp: String) throws -> String {
+        if case .looseMode(let mode) = problem {
+            guard chmod(path, 0o600) == 0 else { throw StoreError.io(path: path, operation: "chmod", errno: errno) }
+            return "set to mode 600: \(path) (was \(String(mode & 0o777, radix: 8)); signals can use it again)"
+        }
+        let aside = try SecureFile.moveAside(path, timestamp: timestamp)
+        return "moved aside: \(aside) (it \(problem.reason); the next signal creates the pipe again)"
+    }
 
     /// `last-sync.json` when it exists but cannot be read (`status` would fail on it).
     private static func lastSyncProblem(_ paths: DomainPaths) -> StoreProblem? {
@@ -215,10 +241,6 @@ package struct AppGroupDoctor {
         temporaryFiles(in: directory).compactMap { unlink($0) == 0 ? "removed temp file: \($0)" : nil }
     }
 
-    private static func rename(_ path: String, to aside: String) throws {
-        guard Glibc.rename(path, aside) == 0 else { throw StoreError.io(path: path, operation: "rename", errno: errno) }
-    }
-
     static func problem(_ error: StoreError, path: String) -> StoreProblem {
         if case .malformed(let path, let line, let reason) = error {
             return StoreProblem(path: path, line: line, message: reason)
@@ -240,27 +262,6 @@ package struct AppGroupDoctor {
         case S_IFLNK: return "a symbolic link"
         default: return "another kind of file"
         }
-    }
-
-    /// Every path some process of this user has open (Linux `/proc/<pid>/fd`): a pipe nobody holds is stale.
-    static func pathsOpenByAnyProcess() -> Set<String> {
-        var open = Set<String>()
-        for pid in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where Int32(pid) != nil {
-            let directory = "/proc/\(pid)/fd"
-            for fd in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
-                if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + fd) {
-                    open.insert(target)
-                }
-            }
-        }
-        return open
-    }
-
-    /// `path` with every symbolic link resolved, as `/proc/<pid>/fd` shows it.
-    static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
     }
 
     /// `20261201T041500Z`: sorts by time and contains no characters a shell or a path treats specially.

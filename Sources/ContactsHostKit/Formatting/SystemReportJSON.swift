@@ -90,7 +90,10 @@ struct StatusJSON: Codable {
     var phase: String
     var nextPage: PositionJSON?
     var anchor: PositionJSON?
-    var appCount: Int
+    /// The app's store's contacts (nil: a CardDAV store, which the host does not read).
+    var appCount: Int?
+    /// The app's store, as `enable --backend` names it (`app-database` by default).
+    var store: String
     var systemCount: Int
     var lastSync: ReportJSON?
 
@@ -122,8 +125,13 @@ struct StatusJSON: Codable {
         } else {
             lines.append("next sync: changes from anchor offset \(anchor?.offset ?? 0)")
         }
-        lines.append("app database: \(counted(appCount, "contact"))")
+        let appStore = store == "app-database" ? "app database" : "app store (\(store))"
+        lines.append("\(appStore): \(appCount.map { counted($0, "contact") } ?? "not read here (a CardDAV server)")")
         lines.append("system store: \(counted(systemCount, "contact"))")
+        if let difference = StoreDifference.statusLine(appCount: appCount, systemCount: systemCount, lastSync: lastSync)
+        {
+            lines.append(difference)
+        }
         if let lastSync {
             lines.append(
                 "last sync: \(lastSync.enumeration), \(lastSync.updated) updated, \(lastSync.deleted) deleted"

@@ -80,8 +80,8 @@ struct LineSplitter {
 }
 
 /// Follows a provider log like `tail -F`: prints what the log and its rotated generation hold, then
-/// each line as it is appended, across rotations (`ProviderLog` renames the log to `provider.log.1`
-/// and the writer reopens a new one) and truncations.
+/// each line as it is appended, across rotations (`ProviderLog` copies the log to `provider.log.1` and
+/// truncates it in place; a log renamed away and made anew is followed too) and truncations.
 ///
 /// It sleeps in `poll(2)` on an inotify watch of the log's directory (so a new file at the log's path
 /// wakes it as well as a write), never in a timed loop over `stat`; `wakeInterval` only bounds how

@@ -1,3 +1,4 @@
+import AppGroupStore
 import CommandLineToolkit
 import Foundation
 import Glibc
@@ -22,6 +23,11 @@ package enum ExecutableCheck {
         }
         guard status.st_mode & S_IFMT == S_IFREG, access(path, X_OK) == 0 else {
             throw CommandFailure("\(option) \(given): not an executable file")
+        }
+        do {
+            try TrustedExecutable.check(path)
+        } catch {
+            throw CommandFailure("\(option) \(given): \(error)")
         }
     }
 }

@@ -108,6 +108,45 @@ struct AppGroupSelectionCLITests {
         }
     }
 
+    @Test(
+        "A new App Group named by --app-group or the variable (a typo, most likely) is announced on stderr when created; reading commands create none"
+    )
+    func createdNoteForAnyNewAppGroup() throws {
+        try withTemporaryAppGroup { group in
+            let cwd = try workingDirectory(group)
+            let typo = group.path + "/AppGrup"
+            var environment = CLIHarness.environmentWithoutAppGroup
+            // Reading commands leave a missing App Group missing, and say nothing.
+            for reading in [["list"], ["export"], ["status"], ["system", "list"]] {
+                let result = try run(["--app-group", typo] + reading, environment: environment, in: cwd)
+                #expect(result.exitCode == 0, "\(result)")
+                #expect(result.stderr.isEmpty, "\(result)")
+                #expect(!FileManager.default.fileExists(atPath: typo), "\(reading) created \(typo)")
+            }
+            var result = try run(
+                ["--app-group", typo, "add", "--id", "t", "--given-name", "T"], environment: environment, in: cwd)
+            #expect(result.exitCode == 0, "\(result)")
+            #expect(
+                result.stderr
+                    == "note: created the App Group \(typo) (from --app-group; there was none: if you meant an existing one, check the path)\n",
+                "\(result)")
+            // Once it exists, nothing more is said.
+            result = try run(
+                ["--app-group", typo, "add", "--id", "u", "--given-name", "U"], environment: environment, in: cwd)
+            #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result)")
+
+            let fromVariable = group.path + "/FromVariable"
+            environment[AppGroup.environmentVariable] = fromVariable
+            result = try run(["add", "--id", "v", "--given-name", "V"], environment: environment, in: cwd)
+            #expect(result.exitCode == 0, "\(result)")
+            #expect(
+                result.stderr
+                    == "note: created the App Group \(fromVariable) (from $CONTACT_PROVIDER_APP_GROUP; there was none: if you meant an existing one, check the path)\n",
+                "\(result)")
+            #expect(try AppDatabase(appGroup: AppGroup(path: fromVariable)).get("v") != nil)
+        }
+    }
+
     @Test("--app-group given twice is a usage error")
     func flagTwice() throws {
         try withTemporaryAppGroup { group in

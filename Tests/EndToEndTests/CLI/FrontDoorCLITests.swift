@@ -175,10 +175,12 @@ struct SignalProgressCLITests {
             #expect(result.stdout.contains("system store: 12 contacts"), "\(result)")
             let progress = result.stderr.split(separator: "\n").filter { $0.hasPrefix("syncing… ") }
             #expect(!progress.isEmpty, "\(result)")
+            // A content enumeration of the app database's 12 contacts: "N of 12", N even (pages of 2).
             #expect(
                 progress.allSatisfy {
-                    $0.contains("commits so far (pages or batches)") && $0.contains("contacts in the system store")
-                })
+                    $0.hasPrefix("syncing… content enumeration: ")
+                        && $0.contains(" of 12 contacts in the system store, ") && $0.contains(" pages so far (")
+                }, "\(result)")
             #expect(
                 result.stderr.split(separator: "\n").count == progress.count, "only progress lines on stderr: \(result)"
             )

@@ -149,6 +149,46 @@ struct JSONGoldenTests {
         }
     }
 
+    @Test("--version --json (either order) prints the version as one line of JSON, against its golden")
+    func versionJSON() async throws {
+        try await withTemporaryAppGroup { group in
+            for arguments in [["--version", "--json"], ["--json", "--version"]] {
+                let result = await InProcessHost.run(arguments, in: group)
+                #expect(result.exitCode == 0, "\(result)")
+                #expect(result.stderr.isEmpty, "\(result)")
+                try JSONGolden.check(result.stdout, name: "version", group: group)
+            }
+            let text = await InProcessHost.run(["--version"], in: group)
+            #expect(text.stdout == "contacts-host \(HostTool.version)\n", "\(text)")
+            let extra = await InProcessHost.run(["--version", "--verbose"], in: group)
+            #expect(extra.exitCode == 2 && extra.stdout.isEmpty, "\(extra)")
+            #expect(extra.stderr == "error: --version takes only --json, got '--verbose'\n", "\(extra)")
+        }
+    }
+
+    @Test(
+        "A command without JSON output refuses --json: exit 2, nothing run, the commands that have it named",
+        arguments: [
+            ["delete", "ada", "--json"], ["reset", "--json"], ["system", "reset", "--json=1"], ["disable", "--json"],
+        ])
+    func refusesJSON(arguments: [String]) async throws {
+        try await withTemporaryAppGroup { group in
+            #expect(await InProcessHost.run(Self.ada, in: group).exitCode == 0)
+            let result = await InProcessHost.run(arguments, in: group)
+            #expect(result.exitCode == 2, "\(result)")
+            #expect(result.stdout.isEmpty, "\(result)")
+            #expect(result.stderr.contains("--json is not available here"), "\(result)")
+            let named = HostTool.allCommands.filter { $0.options.contains { $0.name == "--json" } }
+            for command in named.map({ $0.name.joined(separator: " ") }) + ["--version"] {
+                #expect(result.stderr.contains(command), "the refusal does not name \(command): \(result.stderr)")
+            }
+            #expect(result.stderr.contains("(see 'contacts-host help "), "\(result)")
+            // Nothing ran: the contact is still there.
+            let ada = try CLIHarness.database(group).get("ada")
+            #expect(ada != nil)
+        }
+    }
+
     @Test("Every command that declares --json has a golden here, and every golden file belongs to a case")
     func everyShapeHasAGolden() throws {
         let declaring = Set(
@@ -160,7 +200,9 @@ struct JSONGoldenTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: JSONGolden.fixtures).filter {
             $0.hasSuffix(".json")
         }
-        #expect(Set(files) == Set(Self.cases.map { $0.name + ".json" } + ["watch.json"]), "\(files.sorted())")
+        #expect(
+            Set(files) == Set(Self.cases.map { $0.name + ".json" } + ["watch.json", "version.json"]),
+            "\(files.sorted())")
     }
 
     @Test("The normalisation replaces exactly the documented volatile values")

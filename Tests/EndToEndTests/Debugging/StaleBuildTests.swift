@@ -78,4 +78,38 @@ struct StaleBuildTests {
             #expect(UInt64(running.st_ino) == Self.inode(secondApp))
         }
     }
+
+    @Test(
+        "A provider started through a script (exec real-provider) is current on every signal, and stale once the real one is rebuilt"
+    )
+    func scriptLaunchedProvider() throws {
+        try withTemporaryAppGroup { group in
+            let executable = group.path + "/bin/MyProvider"
+            try FileManager.default.createDirectory(atPath: group.path + "/bin", withIntermediateDirectories: true)
+            try Self.installBuild(at: executable)
+            let script = group.path + "/run-provider.sh"
+            try Data("#!/bin/sh\n# environment set-up, as real launch scripts do\nexec '\(executable)' \"$@\"\n".utf8)
+                .write(to: URL(fileURLWithPath: script))
+            #expect(chmod(script, 0o700) == 0)
+            try host(["enable", "--extension", script], in: group)
+            try host(["add", "--given-name", "Ada", "--id", "ada"], in: group)
+            try host(["signal", "--wait"], in: group)
+            let first = try #require(group.providerPID())
+
+            for name in ["Grace", "Alan"] {
+                try host(["add", "--given-name", name, "--id", name.lowercased()], in: group)
+                let result = try host(["signal", "--wait"], in: group)
+                #expect(
+                    !result.stderr.contains("older build"), "a script-launched provider was called stale: \(result)")
+                #expect(group.providerPID() == first, "the warm provider was relaunched")
+            }
+            #expect(try host(["status"], in: group).stdout.contains("current build"))
+
+            try Self.installBuild(at: executable)  // the real provider rebuilt
+            let result = try host(["signal", "--wait"], in: group)
+            #expect(result.stderr.contains("runs an older build"), "\(result)")
+            let second = try #require(group.providerPID())
+            #expect(second != first, "the old build answered the signal")
+        }
+    }
 }

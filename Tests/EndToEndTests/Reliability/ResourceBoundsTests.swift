@@ -137,4 +137,43 @@ struct ResourceBoundsTests {
             try stopProvider(group)
         }
     }
+
+    @Test("a process the provider started (setsid, its own output) stays within the log's bound too")
+    func childOfProviderIsBounded() throws {
+        try withTemporaryAppGroup { group in
+            // The registered executable is a script, as real launch scripts are: it starts a helper that
+            // leaves the process group and writes 6 MB, paced (~1 MB/s), then runs the provider.
+            let script = group.path + "/run-provider.sh"
+            let pidFile = group.path + "/helper.pid"
+            let helper =
+                "i=0; while [ $i -lt 60 ]; do yes helper-output-line | head -c 100000; i=$((i+1)); sleep 0.1; done"
+            let text = """
+                #!/bin/sh
+                setsid sh -c '\(helper)' &
+                echo $! > \(pidFile)
+                exec '\(BuiltProducts.path("demo-provider"))' "$@"
+
+                """
+            try Data(text.utf8).write(to: URL(fileURLWithPath: script))
+            #expect(chmod(script, 0o700) == 0)
+            try host(["enable", "--extension", script, "--idle-timeout", "600"], in: group)
+            try host(["signal", "--wait"], in: group)
+            // Written by the script before it ran the provider, so there by the time the sync answered.
+            let helperPID = try #require(
+                pid_t(
+                    try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+                ))
+            #expect(ProcessExit.waitUntilGone(helperPID, seconds: 60), "the helper never finished")
+            // The provider's once-a-second rotation sees the last of it.
+            try host(["signal", "--wait"], in: group)
+            let log = group.path + "/run/defaultDomain/provider.log"
+            let current = CLIHarness.info(log).map { Int($0.st_size) } ?? -1
+            let previous = CLIHarness.info(log + ".1").map { Int($0.st_size) } ?? -1
+            #expect(previous > 0, "provider.log was never rotated")
+            // At most what arrives between two of the provider's checks (once a second, ~1 MB here) past each.
+            let bound = ProviderLog.logLimitBytes + 1_500_000
+            #expect(current <= bound && previous <= bound, "provider.log \(current), provider.log.1 \(previous) bytes")
+            try stopProvider(group)
+        }
+    }
 }

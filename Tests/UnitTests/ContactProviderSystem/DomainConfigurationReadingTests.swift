@@ -28,6 +28,8 @@ struct DomainConfigurationReadingTests {
         made.invalidateTimeoutSeconds = Double(random.int(0...10_000)) / 100
         made.idleTimeoutSeconds = random.chance(0.2) ? 1e9 : Double.random(in: 0..<600, using: &random)
         made.itemsLimit = random.int(0...2_000_000)
+        let adapter = "exec:" + text(&random)
+        made.backend = random.chance(0.5) ? random.pick(["seed-json:ContactItems.json", adapter]) : nil
         // Variable names need no escapes (a name with one is left to Foundation: "escaped key" below).
         for _ in 0..<random.int(0...3) {
             made.deviceEnvironment[random.pick(["TZ", "LANG", "LC_ALL", "CPS_É", "X"])] = text(&random)

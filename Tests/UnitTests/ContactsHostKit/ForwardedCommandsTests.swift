@@ -21,6 +21,16 @@ struct ForwardedCommandsTests {
         #expect(declared.allSatisfy { $0.forwardedTo == nil || $0.forwardedTo == ForwardedCommands.executable })
     }
 
+    @Test("the forwarded commands said to take --json are exactly those whose declaration has it")
+    func forwardedJSONAgrees() {
+        let forwarded = Set(HostTool.commands.filter { $0.forwardedTo != nil }.map(\.name))
+        let withJSON = HostTool.allCommands.filter { forwarded.contains($0.name) }
+            .filter { $0.options.contains { $0.name == "--json" } }.map(\.name)
+        #expect(withJSON == ForwardedCommands.namesTakingJSON)
+        // So contacts-host and contacts-host-conformance name the same commands when they refuse --json.
+        #expect(JSONOutput.commands(withJSON: HostTool.commands) == JSONOutput.commands(withJSON: HostTool.allCommands))
+    }
+
     @Test("the tool's help is the same from either list: names and summaries only")
     func toolHelpAgrees() {
         #expect(HelpFormatter.toolHelp(HostTool.commands) == HelpFormatter.toolHelp(HostTool.allCommands))

@@ -98,7 +98,7 @@ struct ReliabilityPathTests {
             #expect(chmod(fifo, 0o600) == 0)
             Self.expectRefused(fifo, "is not a FIFO") { try NamedPipe.ensure(fifo) }
             Self.expectRefused(fifo, "is not a FIFO") { _ = try NamedPipe.openForWriting(fifo) }
-            Self.expectRefused(fifo, "is not a FIFO") { _ = try NamedPipe.openReplyForReading(fifo) }
+            Self.expectRefused(fifo, "is not a FIFO") { _ = try HeldPipe.createHeld(at: fifo) }
             #expect(Self.bytes(fifo) == Data("not a fifo\n".utf8))
 
             // A FIFO others may open.

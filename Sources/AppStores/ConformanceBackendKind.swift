@@ -1,7 +1,8 @@
 import AppGroupStore
 import Foundation
 
-/// The store a CLI conformance run edits: `--backend KIND[:ARG]`.
+/// The store a CLI conformance run edits, and the app's store of a `contacts-host` domain:
+/// `--backend KIND[:ARG]` (the host remembers it in `domain.json`).
 public enum ConformanceBackendKind: Equatable, Sendable, CustomStringConvertible {
     /// The simulator's App Group database (what `contacts-host add` writes). The default.
     case appDatabase
@@ -36,8 +37,9 @@ public enum ConformanceBackendKind: Equatable, Sendable, CustomStringConvertible
         case "carddav":
             let url = argument ?? ""
             // Checked here, so a bad URL is a usage error before anything runs.
-            do { _ = try CardDAVBackend(argument: url) } catch {
-                throw ConformanceBackendError("--backend \(text): \(error)")
+            guard Self.cardDAVCollection(url) != nil else {
+                throw ConformanceBackendError(
+                    "--backend \(text): carddav: needs an http or https address book URL, got '\(url)'")
             }
             return .carddav(url: url)
         default:
@@ -55,17 +57,36 @@ public enum ConformanceBackendKind: Equatable, Sendable, CustomStringConvertible
         }
     }
 
-    /// The backend for a run whose App Group is `appGroup`.
-    public func makeBackend(appGroup: AppGroup, timeoutSeconds: Double = 30) throws -> any ConformanceBackend {
+    /// The address book collection of a `carddav:` argument (always ending with `/`), or nil when it
+    /// is not an http(s) URL with a host.
+    public static func cardDAVCollection(_ argument: String) -> URL? {
+        guard let url = URL(string: argument.hasSuffix("/") ? argument : argument + "/"),
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
+        else { return nil }
+        return url
+    }
+
+    /// Whether the store is edited over the network (CardDAV): only the kit, which links
+    /// FoundationNetworking, makes that backend (`makeBackend(appGroup:timeoutSeconds:)`).
+    public var needsNetwork: Bool {
+        if case .carddav = self { return true }
+        return false
+    }
+
+    /// The backend for a store on this machine (`app-database`, `seed-json`, `exec:`) whose App
+    /// Group is `appGroup`: what `contacts-host`'s contact commands edit.
+    ///
+    /// - Throws: ``ConformanceBackendError`` for a CardDAV store (``needsNetwork``), and when an
+    ///   exec adapter cannot be started or does not answer its `hello`.
+    public func makeLocalBackend(appGroup: AppGroup, timeoutSeconds: Double = 30) throws -> any ConformanceBackend {
         switch self {
         case .appDatabase: return AppGroupDatabaseBackend(appGroup: appGroup)
         case .seedJSON(let file): return SeedJSONBackend(appGroup: appGroup, file: file)
         case .exec(let command):
             return try ExecBackend(command: command, appGroup: appGroup, timeoutSeconds: timeoutSeconds)
         case .carddav(let url):
-            let backend = try CardDAVBackend(argument: url)
-            try backend.configureProvider(in: appGroup)
-            return backend
+            throw ConformanceBackendError(
+                "carddav:\(url) is edited over the network, by the conformance kit (makeBackend), not on this machine")
         }
     }
 }

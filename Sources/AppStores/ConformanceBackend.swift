@@ -7,7 +7,9 @@ public typealias ConformanceContact = ContactRecord
 /// Where the provider's data lives, and how the kit edits it "as the host app would".
 ///
 /// Implement it for a provider with its own backend; providers that read the App Group database
-/// use ``AppGroupDatabaseBackend``.
+/// use ``AppGroupDatabaseBackend``. The same backends are the app's store in `contacts-host`
+/// (`enable --backend KIND`): its contact commands edit the store through them, so the host and
+/// the kit write a provider's store with one implementation.
 public protocol ConformanceBackend: AnyObject {
     /// Empties the data and forgets its history: anchors from before must expire.
     func reset() throws
@@ -40,27 +42,4 @@ extension ConformanceBackend {
     public func add(contentsOf contacts: [ConformanceContact]) throws {
         for contact in contacts { try add(contact) }
     }
-}
-
-/// The App Group's contact database (what `contacts-host` edits).
-public final class AppGroupDatabaseBackend: ConformanceBackend {
-    private let database: AppDatabase
-
-    /// The database of `appGroup`.
-    public init(appGroup: AppGroup = .current) {
-        database = AppDatabase(appGroup: appGroup)
-    }
-
-    public func reset() throws { try database.reset() }
-    public func add(_ contact: ConformanceContact) throws { try database.add(contact) }
-    /// One group-committed import, then the compaction `contacts-host import` runs after it.
-    public func add(contentsOf contacts: [ConformanceContact]) throws {
-        try database.upsert(contacts)
-        try database.compactIfNeeded()
-    }
-    public func update(_ contact: ConformanceContact) throws {
-        _ = try database.update(contact.identifier) { $0 = contact }
-    }
-    public func delete(identifier: String) throws { try database.delete([identifier]) }
-    public func contacts() throws -> [ConformanceContact] { try database.all() }
 }

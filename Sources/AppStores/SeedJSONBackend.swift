@@ -19,7 +19,7 @@ public final class SeedJSONBackend: ConformanceBackend {
     /// The file the kit writes.
     public let path: String
     /// The whole file while ``beginTransientFailure()`` has left half of it in place.
-    fileprivate var heldDuringFailure: Data?
+    package var heldDuringFailure: Data?
 
     /// `file` relative to the App Group root (default `ContactItems.json`), or absolute.
     public init(appGroup: AppGroup, file: String = "ContactItems.json") {
@@ -98,38 +98,4 @@ public final class SeedJSONBackend: ConformanceBackend {
             throw ConformanceBackendError("\(path): could not write (\(error))")
         }
     }
-}
-
-extension SeedJSONBackend: TransientFailureInjecting {
-    /// Leaves the first half of the file in place, as a reader sees it while the seed's app
-    /// rewrites it (its `save` writes in place, not atomically): the data is still all there to come back.
-    public func beginTransientFailure() throws -> String {
-        let data = FileManager.default.contents(atPath: path) ?? Data("[]".utf8)
-        heldDuringFailure = data
-        do {
-            try data.prefix(max(data.count / 2, 1)).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw ConformanceBackendError("\(path): could not write the half-written copy (\(error))")
-        }
-        return "\(URL(fileURLWithPath: path).lastPathComponent) half written, as while the app saves it in place"
-    }
-
-    /// Puts the whole file back.
-    public func endTransientFailure() throws {
-        guard let data = heldDuringFailure else { return }
-        do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw ConformanceBackendError("\(path): could not put the file back after the failure (\(error))")
-        }
-        heldDuringFailure = nil
-    }
-}
-
-/// A backend could not edit or read its store; the message names the store and what failed.
-public struct ConformanceBackendError: Error, CustomStringConvertible, Sendable {
-    /// What went wrong, for a person.
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
 }

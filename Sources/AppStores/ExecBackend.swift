@@ -24,6 +24,9 @@ public final class ExecBackend: ConformanceBackend {
     private let timeoutSeconds: Double
     /// What the adapter's `hello` reply says it can do beyond the basic operations (`break-store`).
     public private(set) var capabilities: Set<String> = []
+    /// What the adapter's `hello` reply says its store keeps (`"fields"`, `"labels"`): contacts are
+    /// compared through it (``comparable(_:)``).
+    public private(set) var declaration = StoreDeclaration.everything
 
     /// Starts `command` for `appGroup` and greets it (`hello`); throws if it does not answer.
     public init(command: String, appGroup: AppGroup, timeoutSeconds: Double = 30) throws {
@@ -45,12 +48,15 @@ public final class ExecBackend: ConformanceBackend {
         }
         input = stdin.fileHandleForWriting
         reader = LineReader(fd: stdout.fileHandleForReading.fileDescriptor)
+        let hello: [String: Any]
         do {
-            let hello = try request(["op": "hello", "appGroup": appGroup.path])
-            capabilities = Set(hello["capabilities"] as? [String] ?? [])
+            hello = try request(["op": "hello", "appGroup": appGroup.path])
         } catch {
             throw startFailure() ?? error
         }
+        capabilities = Set(hello["capabilities"] as? [String] ?? [])
+        // It answered: a declaration it got wrong is its own error (no start failure to look for).
+        declaration = try StoreDeclaration(hello: hello, adapter: "exec:\(command)")
     }
 
     /// Why the adapter did not answer its first request, when the shell could not run it (exit
@@ -90,6 +96,11 @@ public final class ExecBackend: ConformanceBackend {
     }
     public func delete(identifier: String) throws { _ = try request(["op": "delete", "identifier": identifier]) }
 
+    /// The part of `contact` the adapter's store keeps, as its `hello` declared it.
+    public func comparable(_ contact: ConformanceContact) -> ConformanceContact {
+        declaration.comparable(contact)
+    }
+
     public func contacts() throws -> [ConformanceContact] {
         let reply = try request(["op": "list"])
         guard let contacts = reply["contacts"] else {
@@ -105,7 +116,7 @@ public final class ExecBackend: ConformanceBackend {
     }
 
     /// Sends one request and returns its successful reply; adapter errors become thrown errors.
-    private func request(_ body: [String: Any]) throws -> [String: Any] {
+    package func request(_ body: [String: Any]) throws -> [String: Any] {
         var body = body
         body["protocol"] = Self.protocolVersion
         let op = body["op"] as? String ?? "?"
@@ -152,22 +163,6 @@ public final class ExecBackend: ConformanceBackend {
 
     private static func object(_ contact: ConformanceContact) throws -> Any {
         try JSONSerialization.jsonObject(with: JSONEncoder().encode(contact))
-    }
-}
-
-extension ExecBackend: TransientFailureInjecting {
-    /// Whether the adapter listed `break-store` in its `hello` reply.
-    public var canInjectTransientFailure: Bool { capabilities.contains("break-store") }
-
-    /// `{"op": "break-store"}`: the adapter leaves its store unreadable (its reply's `"how"` says how).
-    public func beginTransientFailure() throws -> String {
-        let reply = try request(["op": "break-store"])
-        return reply["how"] as? String ?? "the adapter's store broken (break-store)"
-    }
-
-    /// `{"op": "repair-store"}`: the adapter puts its store back as it was.
-    public func endTransientFailure() throws {
-        _ = try request(["op": "repair-store"])
     }
 }
 

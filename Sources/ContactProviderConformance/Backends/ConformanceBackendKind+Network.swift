@@ -1,0 +1,17 @@
+import AppGroupStore
+import AppStores
+import Foundation
+
+extension ConformanceBackendKind {
+    /// The backend for a run whose App Group is `appGroup`: a local store as
+    /// `makeLocalBackend(appGroup:timeoutSeconds:)` makes it, or a
+    /// CardDAV address book (whose `carddav.json` is written into `appGroup` for the provider).
+    public func makeBackend(appGroup: AppGroup, timeoutSeconds: Double = 30) throws -> any ConformanceBackend {
+        guard case .carddav(let url) = self else {
+            return try makeLocalBackend(appGroup: appGroup, timeoutSeconds: timeoutSeconds)
+        }
+        let backend = try CardDAVBackend(argument: url)
+        try backend.configureProvider(in: appGroup)
+        return backend
+    }
+}

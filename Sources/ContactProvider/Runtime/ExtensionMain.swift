@@ -37,7 +37,8 @@ extension ContactProviderExtension {
         // Before any provider code runs: `UserDefaults(suiteName: "group.…")` must land in the App Group.
         AppGroupPreferences.ensure(in: options.appGroup)
         guard options.domain == DefaultContactProviderDomain.identifier else {
-            StandardError.write("error: \(ContactProviderError.domainNotRegistered.errorDescription!) (R3)\n")
+            let error = ContactProviderError.domainNotRegistered
+            StandardError.write("error: \(error.errorDescription!) \(error.failureReason!)\n")
             exit(ExitCode.failure)
         }
         let launch = ExtensionLaunch(type: Self.self, options: options)

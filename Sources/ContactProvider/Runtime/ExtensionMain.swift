@@ -33,6 +33,8 @@ extension ContactProviderExtension {
             StandardError.write("error: \(error)\n\(RuntimeOptions.usage)\n")
             exit(ExitCode.usage)
         }
+        // Before any provider code runs: `Bundle.main` must find the provider's Info.plist.
+        ProviderBundleStart.ensure()
         AppGroup.use(options.appGroup)
         // Before any provider code runs: `UserDefaults(suiteName: "group.…")` must land in the App Group.
         AppGroupPreferences.ensure(in: options.appGroup)

@@ -89,6 +89,7 @@ package enum XcodeProjectBuild {
         -> String
     {
         let package = GeneratedPackage(target: target, simulatorRoot: try simulatorRoot())
+        let bundle = try XcodeBundleIdentity(target)
         try package.write(to: directory)
         let scratch = ProcessInfo.processInfo.environment[scratchVariable].flatMap { $0.isEmpty ? nil : $0 }
         let scratchPath = scratch ?? directory + "/.build"
@@ -130,6 +131,7 @@ package enum XcodeProjectBuild {
         } catch {
             throw CommandFailure("cannot copy the built provider \(built) to \(final): \(error)")
         }
+        try bundle.write(forExecutable: final)
         return final
     }
 

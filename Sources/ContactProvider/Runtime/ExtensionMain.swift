@@ -33,6 +33,8 @@ extension ContactProviderExtension {
             StandardError.write("error: \(error)\n\(RuntimeOptions.usage)\n")
             exit(ExitCode.usage)
         }
+        // The manager is the app's: created in this process it answers as in an extension (R13).
+        ExtensionDiagnostics.isExtensionProcess.store(true, ordering: .relaxed)
         // Before any provider code runs: `Bundle.main` must find the provider's Info.plist.
         ProviderBundleStart.ensure()
         AppGroup.use(options.appGroup)

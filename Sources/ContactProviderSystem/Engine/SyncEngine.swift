@@ -174,6 +174,8 @@ public final class SyncEngine {
             if report.error == nil { report.error = .init(Self.failure(error)) }
         }
         report.systemCount = state.count
+        // What the extension did that is the app's (R13), noted where it happened.
+        report.warnings += ExtensionDiagnostics.drain()
         let final = state.meta ?? .initial
         report.anchor = final.phase == .changes ? final.anchor : nil
         report.nextPage = final.phase == .content ? final.nextPage : nil
@@ -475,8 +477,7 @@ public final class SyncEngine {
         let recorded = log.close()
         if let violation = recorded.violations.first { throw violation }
         guard let end = recorded.end else {
-            throw SyncFailure.ruleViolation(
-                unfinishedRule, message: "\(call) returned without calling a terminal observer method")
+            throw SyncFailure.ruleViolation(unfinishedRule, message: UnfinishedCall.message(call, rule: unfinishedRule))
         }
         return (recorded, end)
     }

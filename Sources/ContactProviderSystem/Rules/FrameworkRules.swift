@@ -108,6 +108,9 @@ extension FrameworkRule {
         text: #"""
             `ContactProviderManager` is app-only. Using it from inside the extension is
             unsupported. (Simulator: a diagnostic or throw is acceptable.)
+            - Simulator: created in an extension process, its initializer throws `.extensionNotFound`
+              (the one error Apple documents for an extension the framework cannot discover; an
+              extension's bundle contains none), and the sync's report warns (kit rule W1).
             """#)
     /// R14: `DefaultContactProviderDomain().displayName` equals the host app's bundle display name, and …
     public static let r14 = FrameworkRule(
@@ -171,6 +174,8 @@ extension FrameworkRule {
             handler saw `enumerateContent` invoked repeatedly. The simulator should treat a return
             without a terminal call as a failed or retried page.
             https://developer.apple.com/forums/thread/761601
+            - Simulator: the page fails at once (no loop to diagnose), and the message says what iOS
+              does with that code (`enumerateContent` again and again) and how to fix it.
             """#)
     /// R21: The total number of items across a page's `didEnumerate` calls should be ≤ …
     public static let r21 = FrameworkRule(

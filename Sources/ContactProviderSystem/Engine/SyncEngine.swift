@@ -39,6 +39,9 @@ public final class SyncEngine {
     private var pendingSync: (sync: PendingSync, seq: Int, generation: String)?
     /// The `fdatasync` of overlapped commits (tests pass one that fails or blocks).
     package var journalSync: PendingSync.SyncFunction = PendingSync.fdatasync
+    /// Called before each page or batch is written; what it throws is that save's failure (tests
+    /// make saves fail to see the system's retry, ``SaveRetry``).
+    package var saveFault: (() throws -> Void)?
     private var activeObservers: [any LateCallSource] = []
 
     /// An engine for the domain at `paths`; `onEvent` hears every commit and reset it makes, on the
@@ -122,6 +125,7 @@ public final class SyncEngine {
             report.enumeration = (state.meta ?? .initial).phase == .content ? "content" : "changes"
             var restarts = 0
             var steps = 0
+            var saveRetries = 0
             loop: while steps < maxSteps {
                 if steps > 0, stopRequested() {
                     transcript.record("system: invalidate() arrived during the sync → ending it after the last commit")
@@ -133,15 +137,30 @@ public final class SyncEngine {
                 steps += 1
                 let syncState = state.meta ?? .initial
                 let outcome: StepOutcome
-                switch syncState.phase {
-                case .content:
-                    outcome = try await runContentPage(
-                        syncState.nextPage ?? .initial, driver: driver, configuration: configuration,
-                        transcript: transcript, report: &report)
-                case .changes:
-                    outcome = try await runChangeBatch(
-                        syncState.anchor ?? .initial, driver: driver, configuration: configuration,
-                        transcript: transcript, report: &report)
+                do {
+                    switch syncState.phase {
+                    case .content:
+                        outcome = try await runContentPage(
+                            syncState.nextPage ?? .initial, driver: driver, configuration: configuration,
+                            transcript: transcript, report: &report)
+                    case .changes:
+                        outcome = try await runChangeBatch(
+                            syncState.anchor ?? .initial, driver: driver, configuration: configuration,
+                            transcript: transcript, report: &report)
+                    }
+                    saveRetries = 0
+                } catch let failure as SaveFailure {
+                    // The page or anchor is asked for again, as iOS does (SaveRetry), from the state on disk.
+                    let content = syncState.phase == .content
+                    let limit = content ? SaveRetry.maxPageRetries : SaveRetry.maxSyncAnchorRetries
+                    guard saveRetries < limit else {
+                        throw SaveRetry.failure(content: content, retries: saveRetries, reason: failure.reason)
+                    }
+                    saveRetries += 1
+                    steps -= 1
+                    transcript.record(SaveRetry.retryLine(content: content, reason: failure.reason))
+                    state = try store.load()
+                    continue
                 }
                 switch outcome {
                 case .continue:
@@ -404,13 +423,18 @@ public final class SyncEngine {
         }
         // A reset or disable by the host replaces the store's generation: the page in flight is void (R43).
         let written: Bool
-        if overlapped {
-            let pending = try store.appendStartingSync(
-                upsert: upsert, delete: delete, meta: meta, to: &state, sync: journalSync)
-            if let pending { pendingSync = (pending, state.headSeq, state.generation) }
-            written = pending != nil
-        } else {
-            written = try store.append(upsert: upsert, delete: delete, meta: meta, to: &state)
+        do {
+            try saveFault?()
+            if overlapped {
+                let pending = try store.appendStartingSync(
+                    upsert: upsert, delete: delete, meta: meta, to: &state, sync: journalSync)
+                if let pending { pendingSync = (pending, state.headSeq, state.generation) }
+                written = pending != nil
+            } else {
+                written = try store.append(upsert: upsert, delete: delete, meta: meta, to: &state)
+            }
+        } catch {
+            throw SaveFailure(reason: "\(error)")
         }
         guard written else {
             state = try store.load()

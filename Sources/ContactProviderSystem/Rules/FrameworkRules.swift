@@ -214,6 +214,10 @@ extension FrameworkRule {
             points**. Items delivered by `didEnumerate` become visible in the system contact store only
             when the page's terminal success call happens.
             - [Inferred] Items from a page that ends in error are discarded, not committed.
+            - [Framework binary] A page or batch the system fails to save is asked for again
+              (`maxPageRetries`, "will retry enumerating the page"; `maxSyncAnchorRetries` for a
+              batch), once in the decompiled logic; then the sync fails with `.cannotEnumerate`
+              ("did fail to save"). The simulator does the same (`SaveRetry`).
             """#)
     /// R25: After `didFinishEnumeratingContent(upTo: m)`:
     public static let r25 = FrameworkRule(

@@ -136,6 +136,7 @@ public final class SyncEngine {
                 }
                 steps += 1
                 let syncState = state.meta ?? .initial
+                let savedBefore = report.updated + report.deleted
                 let outcome: StepOutcome
                 do {
                     switch syncState.phase {
@@ -149,6 +150,13 @@ public final class SyncEngine {
                             transcript: transcript, report: &report)
                     }
                     saveRetries = 0
+                    // iOS pauses after a save, in proportion to the items saved (SavePacing; off by default).
+                    let saved = report.updated + report.deleted - savedBefore
+                    let pause = SavePacing.seconds(forItems: saved, itemsPerSecond: configuration.paceItemsPerSecond)
+                    if pause > 0 {
+                        transcript.record(SavePacing.line(seconds: pause, items: saved))
+                        try await clock.sleep(seconds: Double(pause))
+                    }
                 } catch let failure as SaveFailure {
                     // The page or anchor is asked for again, as iOS does (SaveRetry), from the state on disk.
                     let content = syncState.phase == .content

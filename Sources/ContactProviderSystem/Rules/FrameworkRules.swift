@@ -361,6 +361,10 @@ extension FrameworkRule {
             If one page or batch takes longer than the system limit, the enumeration fails
             with `.enumerationTimeout`. The limit is undocumented; make it configurable.
             - FileProvider's guidance is "a few seconds" per page or batch.
+            - [Framework binary] After each save the system sleeps in proportion to the items saved
+              ("didSave() - sleeping %u seconds for %ld items", `StampedeManager`, `waitDivisor`,
+              `waitTimeInterval`; the numbers are not public). Simulator: off by default,
+              `enable --pace-after-save ITEMS` (`SavePacing`).
             """#)
     /// R42: Capacity: when the provider exceeds an (undocumented) item limit, `.itemsLimitReached` is reported.
     public static let r42 = FrameworkRule(

@@ -62,7 +62,8 @@ enum SystemCommands {
         options: [
             EnableOptions.extensionPath, EnableOptions.pageSize, EnableOptions.batchSize, EnableOptions.hardCap,
             EnableOptions.pageTimeout, EnableOptions.invalidateTimeout, EnableOptions.idleTimeout,
-            EnableOptions.itemsLimit, XcodeProjectBuild.projectOption, XcodeProjectBuild.targetOption, enableJSON,
+            EnableOptions.itemsLimit, EnableOptions.paceAfterSave, XcodeProjectBuild.projectOption,
+            XcodeProjectBuild.targetOption, enableJSON,
         ],
         examples: [
             "contacts-host enable", "contacts-host enable --extension .build/debug/MyProvider --page-size 50",

@@ -118,6 +118,11 @@ extension FrameworkRule {
         text: #"""
             `DefaultContactProviderDomain().displayName` equals the host app's bundle
             display name, and `DefaultContactProviderDomain.identifier` is the same constant for all apps.
+            - [Forum 101754] Every app and extension process has `Bundle.main.bundleIdentifier`, and an
+              extension's identifier is prefixed by its app's (Xcode refuses to embed it otherwise).
+              Simulator: the bundle from the Xcode project's build settings, else
+              `com.example.<executable name>`; the display name is the containing app's when known,
+              else the App Group's name (`ExecutableBundle`).
             """#)
     /// R15: When the system launches the extension, it instantiates the `@main` type through `init()` and …
     public static let r15 = FrameworkRule(

@@ -56,6 +56,35 @@ struct BundleIdentityTests {
     }
 
     @Test(
+        "a provider started by hand for the first time makes its bundle before its code runs; its refusal speaks Apple's words"
+    )
+    func firstStartByHand() throws {
+        try withTemporaryAppGroup { group in
+            // A copy in a folder of its own: no bundle yet, as after a fresh build.
+            let folder = try XcodeHarness.temporaryFolder()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let executable = folder + "/Fresh Provider"
+            try FileManager.default.copyItem(atPath: BuiltProducts.path("device-fidelity-provider"), toPath: executable)
+            let result = try ProcessRunner.run(
+                executable, ["--app-group", group.path, "--domain", "com.example.other"], environment: group.environment
+            )
+            // R3, in Apple's words (issue 40), after the bundle was made (the domain check comes later).
+            #expect(result.exitCode == 1, "\(result)")
+            #expect(
+                result.stderr.contains("error: The domain has not been registered. Only the default domain"),
+                "\(result)")
+            let plist = try Data(contentsOf: URL(fileURLWithPath: executable + ".appex/Info.plist"))
+            let info = try #require(
+                try PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any])
+            #expect(info["CFBundleIdentifier"] as? String == "com.example.Fresh-Provider")
+            #expect(info["CFBundleExecutable"] as? String == "Fresh Provider")
+            #expect(
+                try FileManager.default.destinationOfSymbolicLink(atPath: executable + ".appex/Fresh Provider")
+                    == "../Fresh Provider")
+        }
+    }
+
+    @Test(
         "a provider built from an Xcode project: Logger under PRODUCT_BUNDLE_IDENTIFIER, versions, Info.plist keys expanded, the app's display name"
     )
     func xcodeProject() throws {

@@ -122,7 +122,7 @@ extension FrameworkRule {
               extension's identifier is prefixed by its app's (Xcode refuses to embed it otherwise).
               Simulator: the bundle from the Xcode project's build settings, else
               `com.example.<executable name>`; the display name is the containing app's when known,
-              else the App Group's name (`ExecutableBundle`).
+              else the App Group's name.
             """#)
     /// R15: When the system launches the extension, it instantiates the `@main` type through `init()` and …
     public static let r15 = FrameworkRule(
@@ -222,7 +222,7 @@ extension FrameworkRule {
             - [Framework binary] A page or batch the system fails to save is asked for again
               (`maxPageRetries`, "will retry enumerating the page"; `maxSyncAnchorRetries` for a
               batch), once in the decompiled logic; then the sync fails with `.cannotEnumerate`
-              ("did fail to save"). The simulator does the same (`SaveRetry`).
+              ("did fail to save"). The simulator does the same.
             """#)
     /// R25: After `didFinishEnumeratingContent(upTo: m)`:
     public static let r25 = FrameworkRule(
@@ -369,7 +369,7 @@ extension FrameworkRule {
             - [Framework binary] After each save the system sleeps in proportion to the items saved
               ("didSave() - sleeping %u seconds for %ld items", `StampedeManager`, `waitDivisor`,
               `waitTimeInterval`; the numbers are not public). Simulator: off by default,
-              `enable --pace-after-save ITEMS` (`SavePacing`).
+              `enable --pace-after-save ITEMS`.
             """#)
     /// R42: Capacity: when the provider exceeds an (undocumented) item limit, `.itemsLimitReached` is reported.
     public static let r42 = FrameworkRule(

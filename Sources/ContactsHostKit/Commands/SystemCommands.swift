@@ -63,7 +63,8 @@ enum SystemCommands {
         options: [
             EnableOptions.extensionPath, EnableOptions.pageSize, EnableOptions.batchSize, EnableOptions.hardCap,
             EnableOptions.pageTimeout, EnableOptions.invalidateTimeout, EnableOptions.idleTimeout,
-            EnableOptions.itemsLimit, EnableOptions.backend, XcodeProjectBuild.projectOption,
+            EnableOptions.itemsLimit, EnableOptions.backend, EnableOptions.paceAfterSave,
+            XcodeProjectBuild.projectOption,
             XcodeProjectBuild.targetOption, enableJSON,
         ],
         examples: [

@@ -122,6 +122,7 @@ package enum XcodeProjectBuild {
     ) throws -> String {
         let package = GeneratedPackage(
             target: target, simulatorRoot: try simulatorRoot(), relativeTo: committable ? directory : nil)
+        let bundle = try XcodeBundleIdentity(target)
         try package.write(to: directory)
         let scratch = ProcessInfo.processInfo.environment[scratchVariable].flatMap { $0.isEmpty ? nil : $0 }
         let scratchPath = scratch ?? directory + "/.build"
@@ -179,6 +180,7 @@ package enum XcodeProjectBuild {
         } catch {
             throw CommandFailure("cannot copy the built provider \(built) to \(final): \(error)")
         }
+        try bundle.write(forExecutable: final)
         return final
     }
 

@@ -49,7 +49,7 @@ package struct DomainConfiguration: Codable, Equatable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case format, enabled, extensionPath, pageSize, batchSize, hardCapMultiplier, pageTimeoutSeconds
         case invalidateTimeoutSeconds, idleTimeoutSeconds, itemsLimit, deviceEnvironment, backend
-        case invalidateTimeoutSeconds, idleTimeoutSeconds, itemsLimit, deviceEnvironment, paceItemsPerSecond
+        case paceItemsPerSecond
     }
 
     package init(from decoder: Decoder) throws {

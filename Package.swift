@@ -48,6 +48,9 @@ let package = Package(
         // C: the provider's `getenv`, so CoreFoundation's cached XDG_CONFIG_HOME can be moved into the
         // App Group after start (no self re-exec, which debuggers stop at). See its file's comment.
         .target(name: "PreferencesLocation"),
+        // C: the provider's `readlink`, so CoreFoundation finds `<executable>.appex/Info.plist` as the main
+        // bundle (`Bundle.main.bundleIdentifier`, issue 40). See its file's comment.
+        .target(name: "BundleLocation"),
         .target(name: "Combine"),
         .target(name: "AppGroupStore"),
         // Reads an Xcode project (OpenStep pbxproj, targets, build settings, entitlements) and writes the
@@ -65,7 +68,7 @@ let package = Package(
             name: "ContactProvider",
             dependencies: [
                 "Contacts", "ExtensionFoundation", "Combine", "FoundationGaps", "AppGroupStore",
-                "ContactProviderSystem", "CommandLineToolkit", "PreferencesLocation",
+                "ContactProviderSystem", "CommandLineToolkit", "PreferencesLocation", "BundleLocation",
             ]),
         .target(name: "ContactProviderTesting", dependencies: ["AppGroupStore", "ContactProviderSystem"]),
         // The app's stores on this machine (the App Group database, seed-json, exec: adapters), edited

@@ -3,11 +3,13 @@
 # outside this repository, so the workflow the CI article shows cannot rot (ProviderWorkflowTests runs
 # this inside `swift test`, hence inside .ci/run).
 #
-#   Scripts/run-workflow.sh [--workflow FILE] [--package DIR] [--workspace DIR]
+#   Scripts/run-workflow.sh [--workflow FILE] [--package DIR] [--checkout NAME] [--workspace DIR]
 #
-# FILE defaults to Examples/ci/provider-ci.yml, DIR to Examples/provider-package. The workspace (a new
+# FILE defaults to Examples/ci/provider-ci.yml, DIR to Examples/provider-package, NAME (the folder the
+# workflow checks the package out to) to MyProvider; Examples/ci/xcode-provider-ci.yml checks out an
+# app's repository, with its .xcodeproj, to MyApp. The workspace (a new
 # temporary directory unless given) gets the layout the workflow's checkout steps make: the package
-# copied to WORKSPACE/MyProvider (its .build kept, so a second run rebuilds only what changed) beside
+# copied to WORKSPACE/NAME (its .build kept, so a second run rebuilds only what changed) beside
 # WORKSPACE/ContactProviderSimulator, a link to this checkout, which the package depends on by path.
 # Each `run:` step runs in bash -euo pipefail in the workspace; `${{ github.run_number }}` is
 # $GITHUB_RUN_NUMBER (default 1), and any other `${{ … }}` expression stops the run (it would mean
@@ -18,20 +20,22 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 workflow="$repo/Examples/ci/provider-ci.yml"
 package="$repo/Examples/provider-package"
+checkout="MyProvider"
 workspace=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --workflow) workflow="$2"; shift 2 ;;
         --package) package="$2"; shift 2 ;;
+        --checkout) checkout="$2"; shift 2 ;;
         --workspace) workspace="$2"; shift 2 ;;
         *) echo "run-workflow: unknown argument '$1' (see the comment at the top of $0)" >&2; exit 2 ;;
     esac
 done
 [ -n "$workspace" ] || workspace="$(mktemp -d "${TMPDIR:-/tmp}/provider-ci-XXXXXX")"
-mkdir -p "$workspace/MyProvider"
+mkdir -p "$workspace/$checkout"
 workspace="$(cd "$workspace" && pwd)"
-find "$workspace/MyProvider" -mindepth 1 -maxdepth 1 ! -name .build -exec rm -rf {} +
-cp -R "$package/." "$workspace/MyProvider/"
+find "$workspace/$checkout" -mindepth 1 -maxdepth 1 ! -name .build -exec rm -rf {} +
+cp -R "$package/." "$workspace/$checkout/"
 ln -sfn "$repo" "$workspace/ContactProviderSimulator"
 rm -rf "$workspace/steps" "$workspace/steps-run.log" "$workspace"/*.xml
 mkdir "$workspace/steps"

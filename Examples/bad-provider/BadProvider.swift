@@ -16,6 +16,7 @@
 //   relies-on-app-reset   ReliesOnAppResetBug.swift       fails E1; passes with --reset-calls-manager-reset
 //   positional-change-batches PositionalChangeBatchesBug.swift caught by D11 (edits between batches)
 //   whole-store-per-call  WholeStorePerCallBug.swift      caught by S2 (the kit at size, --contacts N)
+//   manager-in-extension  ManagerInExtensionBug.swift     caught by W1 (R13: the manager is the app's)
 //
 // Each wraps the demo provider's correct enumerator and breaks exactly one thing (through the
 // forwarding observers of KnownBadProviders, which also holds the four flaws of the bad-*-provider executables).
@@ -44,6 +45,7 @@ final class BadProvider: KnownBadProvider {
         case "relies-on-app-reset": return ReliesOnAppResetEnumerator(wrapping: correct)
         case "positional-change-batches": return PositionalChangeBatchesEnumerator(wrapping: correct)
         case "whole-store-per-call": return WholeStorePerCallEnumerator(wrapping: correct)
+        case "manager-in-extension": return ManagerInExtensionEnumerator(wrapping: correct)
         default:
             FileHandle.standardError.write(
                 Data("bad-provider: set BAD_PROVIDER_BUG (unknown: '\(bug)'); running without a bug\n".utf8))

@@ -5,7 +5,7 @@
 //   `deinit` (on a device that deinit never runs at the extension's end);
 // - change tracking (what was sent, a change counter) in the App Group's `UserDefaults`, with no
 //   `synchronize()` anywhere.
-// It logs the way iOS code does, through `import os` (`Logger` and `os_log`).
+// It logs the way iOS code does, through `import os` (`Logger` and `os_log`), under its bundle's identifier.
 // The tests (DeviceFidelityTests) sync it through real processes, kill and relaunch it, and check the
 // system ends equal to what the app holds.
 
@@ -70,8 +70,9 @@ final class Provider: ContactProviderExtension {
 
 final class Enumerator: ContactItemEnumerator {
     private let defaults = UserDefaults(suiteName: appGroupIdentifier)
-    private let log = OSLog(subsystem: "com.example.fidelity", category: "enumerator")
-    private let logger = Logger(subsystem: "com.example.fidelity", category: "sync")
+    // The subsystem as iOS code most often writes it: the bundle's identifier, force-unwrapped.
+    private let log = OSLog(subsystem: Bundle.main.bundleIdentifier!, category: "enumerator")
+    private let logger = Logger(subsystem: Bundle.main.bundleIdentifier!, category: "sync")
 
     private func items(_ entries: [ContactBook.Entry]) -> [ContactItem] {
         entries.map { entry in

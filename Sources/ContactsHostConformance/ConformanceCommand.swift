@@ -55,14 +55,18 @@ enum ConformanceCommand {
                 return ExitCode.success
             }
             let executable: String
+            var name: [String]?
             if let built = try XcodeProjectBuild.buildRequested(arguments, context: context) {
                 executable = built.executable
+                // The report and its reproduce lines name the project: a pasted line rebuilds it.
+                name = ["--xcode-project", built.target.project.bundlePath, "--target", built.target.target.name]
             } else {
                 guard let path = try arguments.value(extensionOption) else {
                     throw UsageError("missing option '--extension PATH' (or '--xcode-project PATH')")
                 }
                 executable = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
                 try ExecutableCheck.require(executable, given: path, option: "--extension")
+                try XcodeProjectBuild.rebuildIfChanged(executable: executable, output: context.output)
             }
             var options = ConformanceOptions()
             if let seed = try arguments.value(seedOption) { options.seed = seed }
@@ -74,9 +78,10 @@ enum ConformanceCommand {
             let backend = absolutized(try arguments.value(backendOption) ?? .appDatabase)
             let ticker = ProgressTicker(output: context.output, prefix: "conformance", phase: "starting")
             options.onProgress = { ticker.set($0) }
+            let standardized = (executable as NSString).standardizingPath
             let report = try await ConformanceKit.run(
-                executable: (executable as NSString).standardizingPath, backend: backend, host: hostPath,
-                options: options)
+                executable: standardized, namedBy: name ?? ["--extension", standardized], backend: backend,
+                host: hostPath, options: options)
             ticker.stop()
             if arguments.has(jsonFlag) {
                 context.output.out(try ContactJSON.report(report))

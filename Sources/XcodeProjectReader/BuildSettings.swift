@@ -9,6 +9,8 @@ public struct BuildSettings: Sendable {
     public let configuration: String
     /// The resolved values, `$(inherited)` replaced by the project's value.
     public let values: [String: [String]]
+    /// The `.xcconfig` files read (the project's and the target's, with their `#include`s).
+    public let configurationFiles: [String]
     /// The project folder, for `$(SRCROOT)`-style references.
     let sourceRoot: String
     let targetName: String
@@ -36,10 +38,13 @@ public struct BuildSettings: Sendable {
                 merged[key] = words.flatMap { PropertyListWords.isInherited($0) ? merged[key] ?? [] : [$0] }
             }
         }
-        apply(try Self.configurationFile(of: projectConfigurationID, named: name, in: project, paths: paths))
+        let projectFile = try Self.configurationFile(of: projectConfigurationID, named: name, in: project, paths: paths)
+        apply(projectFile?.values ?? [:])
         apply(projectValues.mapValues(Self.words))
-        apply(try Self.configurationFile(of: configurationID, named: name, in: project, paths: paths))
+        let targetFile = try Self.configurationFile(of: configurationID, named: name, in: project, paths: paths)
+        apply(targetFile?.values ?? [:])
         apply(targetValues.mapValues(Self.words))
+        configurationFiles = (projectFile?.files ?? []) + (targetFile?.files ?? [])
         configuration = name
         values = merged
         sourceRoot = project.sourceRoot
@@ -69,13 +74,13 @@ public struct BuildSettings: Sendable {
         return (name, try project.dictionary("buildSettings", of: id), id)
     }
 
-    /// The settings of configuration `id`'s `.xcconfig`, if it has one: a `baseConfigurationReference`
+    /// The `.xcconfig` of configuration `id`, read, if it has one: a `baseConfigurationReference`
     /// (a file reference), or Xcode 16's `baseConfigurationReferenceAnchor` (a synchronized folder) with
     /// `baseConfigurationReferenceRelativePath`.
     private static func configurationFile(
         of id: String?, named name: String, in project: XcodeProject, paths: GroupPaths
-    ) throws -> [String: [String]] {
-        guard let id else { return [:] }
+    ) throws -> ConfigurationFile? {
+        guard let id else { return nil }
         let path: String?
         if let reference = try project.string("baseConfigurationReference", of: id) {
             _ = try project.object(reference, referencedBy: id, key: "baseConfigurationReference")
@@ -86,15 +91,13 @@ public struct BuildSettings: Sendable {
             _ = try project.object(anchor, referencedBy: id, key: "baseConfigurationReferenceAnchor")
             path = try paths.path(of: anchor).map { ($0 as NSString).appendingPathComponent(relative) }
         } else {
-            return [:]
+            return nil
         }
         guard let path else {
             throw XcodeProjectError(
                 file: project.pbxprojPath, objectID: id, "(XCBuildConfiguration) its xcconfig is outside the project")
         }
-        return try ConfigurationFile(
-            path: path, configuration: name, pbxprojPath: project.pbxprojPath, reference: id
-        ).values
+        return try ConfigurationFile(path: path, configuration: name, pbxprojPath: project.pbxprojPath, reference: id)
     }
 
     /// A setting's words: a list as is, a string split at white space (quotes kept together).

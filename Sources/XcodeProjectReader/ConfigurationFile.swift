@@ -13,6 +13,8 @@ import Foundation
 struct ConfigurationFile {
     /// Key → words; a word `$(inherited)` still to be resolved against the level below.
     private(set) var values: [String: [String]] = [:]
+    /// Every file read, the `#include`d ones too (a build that used them is stale once one changes).
+    private(set) var files: [String] = []
 
     /// The deepest `#include` chain followed before giving up (a file including itself).
     static let maximumDepth = 16
@@ -37,6 +39,7 @@ struct ConfigurationFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw error("(xcconfig) cannot read \(path): the configuration file is missing or unreadable")
         }
+        files.append(path)
         let text = String(decoding: data, as: UTF8.self)
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var line = Substring(rawLine)

@@ -22,6 +22,10 @@ public struct ContactProviderTarget: Sendable {
     public let packages: [SwiftPackageDependency]
     /// The configuration whose settings were read.
     public let configuration: String
+    /// Every file and folder a build of it depends on, absolute: the pbxproj, the `.xcconfig` files,
+    /// the Info.plist, the entitlements, the project's `Package.resolved`, the Swift files and the
+    /// synchronized folders. A build is stale once one of them changes (`contacts-host` rebuilds).
+    public let inputPaths: [String]
 
     /// Finds the Contact Provider extension target of `project` (the one named `name`, when given).
     public init(project: XcodeProject, named name: String? = nil) throws {
@@ -85,6 +89,12 @@ public struct ContactProviderTarget: Sendable {
         appGroupIdentifier = try Self.appGroup(settings)
         entitlementsPath = settings.path("CODE_SIGN_ENTITLEMENTS")
         packages = try SwiftPackageDependency.of(chosen, in: project)
+        let resolved = project.bundlePath + "/project.xcworkspace/xcshareddata/swiftpm/Package.resolved"
+        inputPaths =
+            [project.pbxprojPath] + settings.configurationFiles
+            + [settings.path("INFOPLIST_FILE"), entitlementsPath].compactMap { $0 }
+            + (FileManager.default.fileExists(atPath: resolved) ? [resolved] : [])
+            + sources.swiftFiles.map(\.path) + sources.folders
     }
 
     /// The extension point `target`'s Info.plist declares (ExtensionKit's `EXAppExtensionAttributes`

@@ -24,6 +24,9 @@ public struct TargetSources: Sendable {
     public var swiftFiles: [TargetSourceFile] = []
     /// Files the target would compile on a Mac that cannot be compiled here.
     public var leftOut: [LeftOutFile] = []
+    /// The folders of its synchronized folders, walked (a file added or removed there changes the
+    /// target: a folder's modification time says so).
+    public var folders: [String] = []
 
     /// Reads the sources of `target` in `project`.
     public init(target: XcodeTarget, in project: XcodeProject) throws {
@@ -66,7 +69,9 @@ public struct TargetSources: Sendable {
             _ = try project.object(folder, referencedBy: target.id, key: "fileSystemSynchronizedGroups")
             guard let root = try paths.path(of: folder) else { continue }
             let excluded = try Self.exceptions(of: folder, for: target, in: project)
-            for relative in try Self.files(under: root, folder: folder, project: project)
+            let walked = try Self.files(under: root, folder: folder, project: project)
+            folders += walked.folders
+            for relative in walked.files
             where !excluded.contains(where: { relative == $0 || relative.hasPrefix($0 + "/") }) {
                 consider(root + "/" + relative, origin: "synchronized folder")
             }
@@ -107,7 +112,9 @@ public struct TargetSources: Sendable {
 
     /// Every file under `root`, relative to it, as Xcode's synchronized folder sees them: hidden files
     /// skipped, bundles such as `.xcassets` taken as one item.
-    private static func files(under root: String, folder: String, project: XcodeProject) throws -> [String] {
+    private static func files(under root: String, folder: String, project: XcodeProject) throws
+        -> (files: [String], folders: [String])
+    {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw XcodeProjectError(
@@ -115,8 +122,10 @@ public struct TargetSources: Sendable {
                 "(PBXFileSystemSynchronizedRootGroup) its folder \(root) does not exist")
         }
         var result: [String] = []
+        var folders: [String] = []
         func walk(_ relative: String) throws {
             let directory = relative.isEmpty ? root : root + "/" + relative
+            folders.append(directory)
             for name in try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
             where !name.hasPrefix(".") {
                 let child = relative.isEmpty ? name : relative + "/" + name
@@ -130,7 +139,7 @@ public struct TargetSources: Sendable {
             }
         }
         try walk("")
-        return result
+        return (result, folders)
     }
 }
 

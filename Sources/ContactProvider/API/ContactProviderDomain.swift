@@ -17,7 +17,9 @@ public struct DefaultContactProviderDomain: ContactProviderDomain {
     /// The identifier shared by every app's default domain.
     public static let identifier = DomainManager.defaultDomainIdentifier
 
-    /// The app's display name: `CONTACT_PROVIDER_APP_NAME`, else the App Group directory's name.
+    /// The app's display name (R14): `CONTACT_PROVIDER_APP_NAME`, else the containing app's
+    /// `CFBundleDisplayName` (or `CFBundleName`) when the provider was built from an Xcode project,
+    /// else the App Group directory's name.
     public let displayName: String
     /// Empty for the default domain.
     public let userInfo: [String: Any]
@@ -27,6 +29,9 @@ public struct DefaultContactProviderDomain: ContactProviderDomain {
         let environment = ProcessInfo.processInfo.environment
         displayName =
             environment["CONTACT_PROVIDER_APP_NAME"]
+            ?? ExecutableBundle.containingAppInfo(ofBundle: Bundle.main.bundlePath).flatMap {
+                ($0["CFBundleDisplayName"] as? String) ?? ($0["CFBundleName"] as? String)
+            }
             ?? (AppGroup.current.path as NSString).lastPathComponent
         userInfo = [:]
     }

@@ -3,6 +3,10 @@ import Foundation
 
 /// Errors of the ContactProvider framework (all 11 of Apple's cases, in the SDK's declaration order).
 ///
+/// `errorDescription` is Apple's text, word for word (the framework binary's strings and the
+/// cases' documentation pages; FRAMEWORK-RULES.md names each source); `failureReason` is the
+/// simulator's explanation of why and what to do.
+///
 /// `errorCode` values are simulator-specific: Apple does not document them (rule R46). They are
 /// stable across releases of this package.
 public enum ContactProviderError: Error, LocalizedError, CustomNSError, Equatable, Hashable, Sendable {
@@ -56,8 +60,10 @@ public enum ContactProviderError: Error, LocalizedError, CustomNSError, Equatabl
         [NSLocalizedDescriptionKey: errorDescription ?? "", NSLocalizedFailureReasonErrorKey: failureReason ?? ""]
     }
 
+    /// Apple's text for the case ("The framework couldn't discover the app's extension.").
     public var errorDescription: String? { code.errorDescription }
 
+    /// The simulator's explanation: why the error happened here and what to do about it.
     public var failureReason: String? { code.failureReason }
 
     var code: ProviderErrorCode {

@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import ContactProviderSystem
 import Foundation
 
@@ -25,6 +26,19 @@ public class ContactProviderManager {
     /// A manager for the domain in `appGroup`, for the simulator's own tools (`contacts-host` passes
     /// the App Group it was given instead of making it the process's App Group).
     package init(appGroup: AppGroup, domainIdentifier: String = DefaultContactProviderDomain.identifier) throws {
+        // R13, issue 40: the manager is the app's ("Use it in the app, not in the extension", Apple's
+        // ContactProviderManager page). What iOS throws in an extension is not documented; the one
+        // error the documentation gives the initializer for a missing extension is extensionNotFound
+        // ("The framework couldn't discover the app's extension."): its discovery starts from the
+        // containing app's bundle, and an extension's bundle contains no extension. So an extension
+        // gets that error, and the sync's report, the provider's log and the kit's W1 say why.
+        if ExtensionDiagnostics.isExtensionProcess.load(ordering: .relaxed) {
+            let warning =
+                "\(FrameworkRule.r13): a ContactProviderManager was created inside the extension; it is the app's (Apple: \"Use it in the app, not in the extension\"), and init threw extensionNotFound: signal, enable or reset from the app"
+            ExtensionDiagnostics.note(warning)
+            StandardError.write("warning: \(warning)\n")
+            throw ContactProviderError.extensionNotFound
+        }
         do {
             manager = try DomainManager(appGroup: appGroup, domainIdentifier: domainIdentifier)
         } catch {

@@ -1,4 +1,5 @@
 import AppGroupStore
+import ContactProviderSystem
 import Foundation
 
 extension FileManager {
@@ -40,7 +41,13 @@ enum ExecutableEntitlements {
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
             return nil
         }
-        let path = executable + ".entitlements"
+        // In its bundle (`<executable>.appex/<name>`, issue 40) the executable is the one beside it.
+        let real =
+            ProviderBundleStart.isBundled(executable)
+            ? String(
+                (executable as NSString).deletingLastPathComponent.dropLast(ExecutableBundle.extensionSuffix.count))
+            : executable
+        let path = real + ".entitlements"
         guard let data = FileManager.default.contents(atPath: path),
             let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
         else { return nil }

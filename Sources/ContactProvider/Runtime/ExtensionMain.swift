@@ -38,11 +38,16 @@ extension ContactProviderExtension {
             StandardError.write("error: \(error)\n\(RuntimeOptions.usage)\n")
             exit(ExitCode.usage)
         }
+        // The manager is the app's: created in this process it answers as in an extension (R13).
+        ExtensionDiagnostics.isExtensionProcess.store(true, ordering: .relaxed)
+        // Before any provider code runs: `Bundle.main` must find the provider's Info.plist.
+        ProviderBundleStart.ensure()
         AppGroup.use(options.appGroup)
         // Before any provider code runs: `UserDefaults(suiteName: "group.…")` must land in the App Group.
         AppGroupPreferences.ensure(in: options.appGroup)
         guard options.domain == DefaultContactProviderDomain.identifier else {
-            StandardError.write("error: \(ContactProviderError.domainNotRegistered.errorDescription!) (R3)\n")
+            let error = ContactProviderError.domainNotRegistered
+            StandardError.write("error: \(error.errorDescription!) \(error.failureReason!)\n")
             exit(ExitCode.failure)
         }
         let launch = ExtensionLaunch(type: Self.self, options: options)

@@ -106,6 +106,20 @@ public enum ConformanceKit {
         executable: String, backend: ConformanceBackendKind = .appDatabase, host: String = "contacts-host",
         options: ConformanceOptions = ConformanceOptions()
     ) async throws -> ConformanceReport {
+        try await run(
+            executable: executable, namedBy: ["--extension", executable], backend: backend, host: host,
+            options: options)
+    }
+
+    /// Runs the rules against a provider executable, as ``run(executable:backend:host:options:)``,
+    /// with the provider named in the report, its JUnit suite and its `reproduce:` lines by
+    /// `arguments` instead of `--extension EXECUTABLE`: `["--xcode-project", P, "--target", T]` for a
+    /// build of an Xcode project, so a pasted line builds the project as it is then, not a cache's
+    /// old copy.
+    public static func run(
+        executable: String, namedBy arguments: [String], backend: ConformanceBackendKind = .appDatabase,
+        host: String = "contacts-host", options: ConformanceOptions = ConformanceOptions()
+    ) async throws -> ConformanceReport {
         try options.validate()
         let group = try TemporaryDirectory(prefix: "cps-conformance")
         defer { group.remove() }
@@ -122,8 +136,11 @@ public enum ConformanceKit {
                 ? [] : ["--page-timeout", "\(options.timeoutSeconds)"]
             let resetArgument = options.resetCallsManagerReset ? ["--reset-calls-manager-reset"] : []
             let contactsArgument = options.contacts.map { ["--contacts", "\($0)"] } ?? []
-            let report = await check(subject: subject, backend: store, provider: executable, options: options) { rule in
-                ([host, "conformance", "--extension", executable] + backendArgument + timeoutArgument + resetArgument
+            let provider =
+                arguments == ["--extension", executable]
+                ? executable : arguments.map(ShellWord.quote).joined(separator: " ")
+            let report = await check(subject: subject, backend: store, provider: provider, options: options) { rule in
+                ([host, "conformance"] + arguments + backendArgument + timeoutArgument + resetArgument
                     + contactsArgument
                     + [
                         "--seed", "\(options.seed)", "--operations", "\(options.operations)", "--rules", rule,

@@ -149,7 +149,7 @@ public struct ConformanceRule: Codable, Equatable, Sendable {
     /// W1: the system raises no warning during the kit's syncs.
     public static let w1 = ConformanceRule(
         id: "W1", title: "the system raises no warning during the kit's syncs", level: .should,
-        references: [.r19, .r21, .r31, .r40])
+        references: [.r13, .r19, .r21, .r31, .r40])
     /// The rules checked only at the app's size (``ConformanceOptions/contacts``).
     public static let sizeRules: [ConformanceRule] = [.s1, .s2]
 

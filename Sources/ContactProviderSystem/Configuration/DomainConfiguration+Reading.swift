@@ -31,6 +31,7 @@ extension DomainConfiguration {
                     case .invalidateTimeoutSeconds: configuration.invalidateTimeoutSeconds = try reader.readDouble()
                     case .idleTimeoutSeconds: configuration.idleTimeoutSeconds = try reader.readDouble()
                     case .itemsLimit: configuration.itemsLimit = try reader.readInt()
+                    case .paceItemsPerSecond: configuration.paceItemsPerSecond = try reader.readInt()
                     case .deviceEnvironment:
                         var environment: [String: String] = [:]
                         try reader.readObject { reader, key in

@@ -26,6 +26,10 @@ package struct DomainConfiguration: Codable, Equatable, Sendable {
     package var idleTimeoutSeconds: Double = 30
     /// Most contacts the domain may provide before `itemsLimitReached` (R42).
     package var itemsLimit: Int = 1_000_000
+    /// After each saved page or batch the system pauses one second per this many items saved, whole
+    /// seconds, as iOS does ("didSave() - sleeping %u seconds for %ld items", ``SavePacing``); 0 is off
+    /// (the default: Apple's numbers are not public, and tests and demos want no pause).
+    package var paceItemsPerSecond: Int = 0
     /// The device's settings the provider process starts with, as environment variables (`TZ`,
     /// `LANG`, `LC_ALL`): a device's time zone and region are the user's, not the developer's, and
     /// the conformance kit runs the field rules on both sides of UTC and in another language.
@@ -45,6 +49,7 @@ package struct DomainConfiguration: Codable, Equatable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case format, enabled, extensionPath, pageSize, batchSize, hardCapMultiplier, pageTimeoutSeconds
         case invalidateTimeoutSeconds, idleTimeoutSeconds, itemsLimit, deviceEnvironment, backend
+        case paceItemsPerSecond
     }
 
     package init(from decoder: Decoder) throws {
@@ -65,6 +70,8 @@ package struct DomainConfiguration: Codable, Equatable, Sendable {
         itemsLimit = try c.decodeIfPresent(Int.self, forKey: .itemsLimit) ?? defaults.itemsLimit
         deviceEnvironment = try c.decodeIfPresent([String: String].self, forKey: .deviceEnvironment) ?? [:]
         backend = try c.decodeIfPresent(String.self, forKey: .backend)
+        paceItemsPerSecond =
+            try c.decodeIfPresent(Int.self, forKey: .paceItemsPerSecond) ?? defaults.paceItemsPerSecond
     }
 
     /// Reads the configuration at `path`; a missing file is the default (disabled) configuration.

@@ -20,33 +20,66 @@ public enum ProviderErrorCode: String, Codable, Sendable, CaseIterable {
 
 /// The texts of `ContactProviderError`'s cases, declared once here so `contacts-host` (which stays
 /// off the Apple-shaped module, ``DomainManager``) prints the same words the app would see.
+///
+/// `errorDescription` is Apple's text, word for word (issue 40): the three strings in
+/// `ContactProvider.framework`'s binary, and each other case's one-line summary on its
+/// documentation page (``appleTextSource`` names which, and FRAMEWORK-RULES.md lists them,
+/// ``appleTextsMarkdown``). The simulator's explanation is ``failureReason``, beside it.
 extension ProviderErrorCode {
-    /// `ContactProviderError.errorDescription`: what happened.
+    /// `ContactProviderError.errorDescription`: Apple's text for the case.
     package var errorDescription: String {
         switch self {
-        case .featureNotAvailable: return "Contact providers are not available on this platform."
-        case .deniedByUser: return "The user did not enable the contact provider."
-        case .extensionNotFound: return "The app's Contact Provider extension could not be found."
-        case .itemsLimitReached: return "The contact provider has reached the maximum number of contacts."
-        case .cannotEnumerate: return "The Contact Provider extension cannot enumerate its contacts."
-        case .enumerationTimeout: return "The Contact Provider extension took too long to enumerate a page or batch."
-        case .pageExpired: return "The content page expired."
-        case .changeAnchorExpired: return "The change anchor expired."
-        case .extensionInvalidated: return "The Contact Provider extension was invalidated while enumerating."
-        case .extensionInvalidateTimeout: return "The Contact Provider extension took too long to invalidate."
-        case .domainNotRegistered: return "The contact provider domain is not registered."
+        case .featureNotAvailable: return "The extension can't run because the feature isn't available."
+        case .deniedByUser: return "The person using the app denied the action."
+        case .extensionNotFound: return "The framework couldn't discover the app's extension."
+        case .itemsLimitReached: return "Limit of items has been reached."
+        case .cannotEnumerate: return "The extension is unable to enumerate."
+        case .enumerationTimeout: return "The extension enumeration timed out."
+        case .pageExpired: return "The page expired and is no longer valid."
+        case .changeAnchorExpired: return "The change anchor expired and is no longer valid."
+        case .extensionInvalidated:
+            return "The app invalidated the extension while it was enumerating content or changes."
+        case .extensionInvalidateTimeout: return "The extension invalidate operation timed out."
+        case .domainNotRegistered: return "The domain has not been registered."
         }
     }
 
-    /// `ContactProviderError.failureReason`: why, and what to do.
+    /// Where ``errorDescription``'s words come from: a C string of the framework binary (as the
+    /// binary spells it, straight apostrophes; iOS 18.0's 22.0 binary said "cannot"/"could not",
+    /// the wording since 25.0 is the one on the pages) or the case's documentation page.
+    package var appleTextSource: String {
+        let page = "developer.apple.com/documentation/contactprovider/contactprovidererror/\(rawValue.lowercased())"
+        switch self {
+        case .featureNotAvailable, .extensionNotFound, .extensionInvalidated:
+            return "ContactProvider.framework C string (25.0 and later) and the summary of \(page)"
+        default:
+            return "the summary of \(page)"
+        }
+    }
+
+    /// The table of Apple's texts in FRAMEWORK-RULES.md ("Apple's own texts"), rendered from the
+    /// declaration so the document cannot drift from the code.
+    package static var appleTextsMarkdown: String {
+        let rows = allCases.map { code in
+            "| `\(code.rawValue)` | \(code.errorDescription) | \(code.appleTextSource) |"
+        }
+        return (["| case | `errorDescription` | source |", "|---|---|---|"] + rows).joined(separator: "\n") + "\n"
+    }
+
+    /// `ContactProviderError.failureReason`: the simulator's explanation, why and what to do. Apple's
+    /// type implements `failureReason` too, but its texts are not public (no string in the binary
+    /// or on the pages), so this is where the simulator speaks.
     package var failureReason: String {
         switch self {
-        case .featureNotAvailable: return "The ContactProvider framework is unavailable."
-        case .deniedByUser: return "The enable request was declined."
+        case .featureNotAvailable: return "Contact providers are not available on this platform."
+        case .deniedByUser: return "The user did not enable the contact provider: the enable request was declined."
         case .extensionNotFound:
-            return "No provider executable is registered for the domain; use 'contacts-host enable --extension PATH'."
-        case .itemsLimitReached: return "The domain's item limit (domain.json itemsLimit) was exceeded."
-        case .cannotEnumerate: return "The extension reported that it cannot enumerate."
+            return
+                "No provider executable is registered for the domain; use 'contacts-host enable --extension PATH'."
+        case .itemsLimitReached:
+            return "The domain holds the maximum number of contacts (domain.json itemsLimit was exceeded)."
+        case .cannotEnumerate:
+            return "The extension reported that it cannot enumerate."
         case .enumerationTimeout:
             return "A page or batch exceeded the system's time limit (domain.json pageTimeoutSeconds)."
         case .pageExpired: return "The system discards its cached contacts and restarts a content enumeration."
@@ -54,7 +87,7 @@ extension ProviderErrorCode {
         case .extensionInvalidated: return "The app called invalidate(), disable() or reset() during an enumeration."
         case .extensionInvalidateTimeout:
             return "invalidate() exceeded the system's time limit (domain.json invalidateTimeoutSeconds)."
-        case .domainNotRegistered: return "Only the default domain can be used."
+        case .domainNotRegistered: return "Only the default domain (DefaultContactProviderDomain) can be used (R3)."
         }
     }
 }

@@ -39,6 +39,9 @@ public final class SyncEngine {
     private var pendingSync: (sync: PendingSync, seq: Int, generation: String)?
     /// The `fdatasync` of overlapped commits (tests pass one that fails or blocks).
     package var journalSync: PendingSync.SyncFunction = PendingSync.fdatasync
+    /// Called before each page or batch is written; what it throws is that save's failure (tests
+    /// make saves fail to see the system's retry, ``SaveRetry``).
+    package var saveFault: (() throws -> Void)?
     private var activeObservers: [any LateCallSource] = []
 
     /// An engine for the domain at `paths`; `onEvent` hears every commit and reset it makes, on the
@@ -122,6 +125,7 @@ public final class SyncEngine {
             report.enumeration = (state.meta ?? .initial).phase == .content ? "content" : "changes"
             var restarts = 0
             var steps = 0
+            var saveRetries = 0
             loop: while steps < maxSteps {
                 if steps > 0, stopRequested() {
                     transcript.record("system: invalidate() arrived during the sync → ending it after the last commit")
@@ -132,16 +136,39 @@ public final class SyncEngine {
                 }
                 steps += 1
                 let syncState = state.meta ?? .initial
+                let savedBefore = report.updated + report.deleted
                 let outcome: StepOutcome
-                switch syncState.phase {
-                case .content:
-                    outcome = try await runContentPage(
-                        syncState.nextPage ?? .initial, driver: driver, configuration: configuration,
-                        transcript: transcript, report: &report)
-                case .changes:
-                    outcome = try await runChangeBatch(
-                        syncState.anchor ?? .initial, driver: driver, configuration: configuration,
-                        transcript: transcript, report: &report)
+                do {
+                    switch syncState.phase {
+                    case .content:
+                        outcome = try await runContentPage(
+                            syncState.nextPage ?? .initial, driver: driver, configuration: configuration,
+                            transcript: transcript, report: &report)
+                    case .changes:
+                        outcome = try await runChangeBatch(
+                            syncState.anchor ?? .initial, driver: driver, configuration: configuration,
+                            transcript: transcript, report: &report)
+                    }
+                    saveRetries = 0
+                    // iOS pauses after a save, in proportion to the items saved (SavePacing; off by default).
+                    let saved = report.updated + report.deleted - savedBefore
+                    let pause = SavePacing.seconds(forItems: saved, itemsPerSecond: configuration.paceItemsPerSecond)
+                    if pause > 0 {
+                        transcript.record(SavePacing.line(seconds: pause, items: saved))
+                        try await clock.sleep(seconds: Double(pause))
+                    }
+                } catch let failure as SaveFailure {
+                    // The page or anchor is asked for again, as iOS does (SaveRetry), from the state on disk.
+                    let content = syncState.phase == .content
+                    let limit = content ? SaveRetry.maxPageRetries : SaveRetry.maxSyncAnchorRetries
+                    guard saveRetries < limit else {
+                        throw SaveRetry.failure(content: content, retries: saveRetries, reason: failure.reason)
+                    }
+                    saveRetries += 1
+                    steps -= 1
+                    transcript.record(SaveRetry.retryLine(content: content, reason: failure.reason))
+                    state = try store.load()
+                    continue
                 }
                 switch outcome {
                 case .continue:
@@ -174,6 +201,8 @@ public final class SyncEngine {
             if report.error == nil { report.error = .init(Self.failure(error)) }
         }
         report.systemCount = state.count
+        // What the extension did that is the app's (R13), noted where it happened.
+        report.warnings += ExtensionDiagnostics.drain()
         let final = state.meta ?? .initial
         report.anchor = final.phase == .changes ? final.anchor : nil
         report.nextPage = final.phase == .content ? final.nextPage : nil
@@ -402,13 +431,18 @@ public final class SyncEngine {
         }
         // A reset or disable by the host replaces the store's generation: the page in flight is void (R43).
         let written: Bool
-        if overlapped {
-            let pending = try store.appendStartingSync(
-                upsert: upsert, delete: delete, meta: meta, to: &state, sync: journalSync)
-            if let pending { pendingSync = (pending, state.headSeq, state.generation) }
-            written = pending != nil
-        } else {
-            written = try store.append(upsert: upsert, delete: delete, meta: meta, to: &state)
+        do {
+            try saveFault?()
+            if overlapped {
+                let pending = try store.appendStartingSync(
+                    upsert: upsert, delete: delete, meta: meta, to: &state, sync: journalSync)
+                if let pending { pendingSync = (pending, state.headSeq, state.generation) }
+                written = pending != nil
+            } else {
+                written = try store.append(upsert: upsert, delete: delete, meta: meta, to: &state)
+            }
+        } catch {
+            throw SaveFailure(reason: "\(error)")
         }
         guard written else {
             state = try store.load()
@@ -475,8 +509,7 @@ public final class SyncEngine {
         let recorded = log.close()
         if let violation = recorded.violations.first { throw violation }
         guard let end = recorded.end else {
-            throw SyncFailure.ruleViolation(
-                unfinishedRule, message: "\(call) returned without calling a terminal observer method")
+            throw SyncFailure.ruleViolation(unfinishedRule, message: UnfinishedCall.message(call, rule: unfinishedRule))
         }
         return (recorded, end)
     }

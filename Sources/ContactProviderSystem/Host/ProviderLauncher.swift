@@ -31,6 +31,9 @@ package enum ProviderLauncher {
         } catch {
             throw LaunchError(description: "the provider executable '\(executable)': \(error)")
         }
+        // Its bundle (Bundle.main's Info.plist, issue 40) exists before it starts, so it never restarts
+        // itself to get one; where it cannot be written, the provider says so itself.
+        _ = try? ExecutableBundle.ensure(forExecutable: (executable as NSString).resolvingSymlinksInPath)
         var fileActions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&fileActions)
         defer { posix_spawn_file_actions_destroy(&fileActions) }

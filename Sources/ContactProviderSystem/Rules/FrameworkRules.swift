@@ -108,6 +108,9 @@ extension FrameworkRule {
         text: #"""
             `ContactProviderManager` is app-only. Using it from inside the extension is
             unsupported. (Simulator: a diagnostic or throw is acceptable.)
+            - Simulator: created in an extension process, its initializer throws `.extensionNotFound`
+              (the one error Apple documents for an extension the framework cannot discover; an
+              extension's bundle contains none), and the sync's report warns (kit rule W1).
             """#)
     /// R14: `DefaultContactProviderDomain().displayName` equals the host app's bundle display name, and …
     public static let r14 = FrameworkRule(
@@ -115,6 +118,11 @@ extension FrameworkRule {
         text: #"""
             `DefaultContactProviderDomain().displayName` equals the host app's bundle
             display name, and `DefaultContactProviderDomain.identifier` is the same constant for all apps.
+            - [Forum 101754] Every app and extension process has `Bundle.main.bundleIdentifier`, and an
+              extension's identifier is prefixed by its app's (Xcode refuses to embed it otherwise).
+              Simulator: the bundle from the Xcode project's build settings, else
+              `com.example.<executable name>`; the display name is the containing app's when known,
+              else the App Group's name.
             """#)
     /// R15: When the system launches the extension, it instantiates the `@main` type through `init()` and …
     public static let r15 = FrameworkRule(
@@ -171,6 +179,8 @@ extension FrameworkRule {
             handler saw `enumerateContent` invoked repeatedly. The simulator should treat a return
             without a terminal call as a failed or retried page.
             https://developer.apple.com/forums/thread/761601
+            - Simulator: the page fails at once (no loop to diagnose), and the message says what iOS
+              does with that code (`enumerateContent` again and again) and how to fix it.
             """#)
     /// R21: The total number of items across a page's `didEnumerate` calls should be ≤ …
     public static let r21 = FrameworkRule(
@@ -209,6 +219,10 @@ extension FrameworkRule {
             points**. Items delivered by `didEnumerate` become visible in the system contact store only
             when the page's terminal success call happens.
             - [Inferred] Items from a page that ends in error are discarded, not committed.
+            - [Framework binary] A page or batch the system fails to save is asked for again
+              (`maxPageRetries`, "will retry enumerating the page"; `maxSyncAnchorRetries` for a
+              batch), once in the decompiled logic; then the sync fails with `.cannotEnumerate`
+              ("did fail to save"). The simulator does the same.
             """#)
     /// R25: After `didFinishEnumeratingContent(upTo: m)`:
     public static let r25 = FrameworkRule(
@@ -352,6 +366,10 @@ extension FrameworkRule {
             If one page or batch takes longer than the system limit, the enumeration fails
             with `.enumerationTimeout`. The limit is undocumented; make it configurable.
             - FileProvider's guidance is "a few seconds" per page or batch.
+            - [Framework binary] After each save the system sleeps in proportion to the items saved
+              ("didSave() - sleeping %u seconds for %ld items", `StampedeManager`, `waitDivisor`,
+              `waitTimeInterval`; the numbers are not public). Simulator: off by default,
+              `enable --pace-after-save ITEMS`.
             """#)
     /// R42: Capacity: when the provider exceeds an (undocumented) item limit, `.itemsLimitReached` is reported.
     public static let r42 = FrameworkRule(

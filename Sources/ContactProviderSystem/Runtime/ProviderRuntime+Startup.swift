@@ -58,7 +58,7 @@ extension ProviderRuntime {
     func waitForDebuggerIfAsked() {
         guard ProcessInfo.processInfo.environment[DebuggerPresence.waitVariable] == "1" else { return }
         let pid = getpid()
-        log("waiting for a debugger: attach with 'gdb -p \(pid)' or 'lldb -p \(pid)'; it serves once attached")
+        log("waiting for a debugger: attach with 'gdb -p \(pid)' or 'lldb-16 -p \(pid)'; it serves once attached")
         // The kernel announces no attach; /proc is read ten times a second while nobody is attached.
         while !DebuggerPresence.isTraced() { usleep(100_000) }
         log("debugger attached (TracerPid \(DebuggerPresence.tracerPID() ?? 0)); serving")

@@ -13,7 +13,8 @@ package enum HelpFormatter {
         "CONTACT_PROVIDER_EXTENSION":
             "The provider executable when none is registered yet and --extension is not given.",
         "CONTACT_PROVIDER_USER_DECISION": "'deny' simulates the user declining the Contacts access prompt.",
-        "CONTACT_PROVIDER_APP_NAME": "The domain's display name (default: the App Group directory's name).",
+        "CONTACT_PROVIDER_APP_NAME":
+            "The domain's display name (default: the Xcode project's app display name, else the App Group directory's name).",
         "OSLOG_DISABLE": "1 silences the provider's Logger output on stderr.",
         "CONTACTS_HOST_PROGRESS": "1 prints progress lines on stderr even when it is not a terminal; 0 never.",
         FileLock.timeoutVariable:

@@ -36,10 +36,14 @@ enum EnableOptions {
         convert: { text, _ in
             do { return try ConformanceBackendKind.parse(text) } catch { throw UsageError("\(error)") }
         })
+    static let paceAfterSave = Option<Int>(
+        "--pace-after-save", value: "ITEMS",
+        help: "After each saved page or batch, pause 1 s per ITEMS items saved, as iOS does (default 0: off).",
+        convert: { text, option in Int(clamping: try ArgumentValue.nonNegativeInteger(text, option: option)) })
 
     /// The settings given on one `enable` command line (nil: keep the configured value).
     struct Settings {
-        var pageSize, batchSize, hardCap, itemsLimit: Int?
+        var pageSize, batchSize, hardCap, itemsLimit, paceAfterSave: Int?
         var pageTimeout, invalidateTimeout, idleTimeout: Double?
         var backend: ConformanceBackendKind?
 
@@ -49,6 +53,7 @@ enum EnableOptions {
             batchSize = try arguments.value(EnableOptions.batchSize)
             hardCap = try arguments.value(EnableOptions.hardCap)
             itemsLimit = try arguments.value(EnableOptions.itemsLimit)
+            paceAfterSave = try arguments.value(EnableOptions.paceAfterSave)
             pageTimeout = try arguments.value(EnableOptions.pageTimeout)
             invalidateTimeout = try arguments.value(EnableOptions.invalidateTimeout)
             idleTimeout = try arguments.value(EnableOptions.idleTimeout)
@@ -59,6 +64,7 @@ enum EnableOptions {
             if let batchSize { configuration.batchSize = batchSize }
             if let hardCap { configuration.hardCapMultiplier = hardCap }
             if let itemsLimit { configuration.itemsLimit = itemsLimit }
+            if let paceAfterSave { configuration.paceItemsPerSecond = paceAfterSave }
             if let pageTimeout { configuration.pageTimeoutSeconds = pageTimeout }
             if let invalidateTimeout { configuration.invalidateTimeoutSeconds = invalidateTimeout }
             if let idleTimeout { configuration.idleTimeoutSeconds = idleTimeout }

@@ -63,7 +63,8 @@ enum SystemCommands {
         options: [
             EnableOptions.extensionPath, EnableOptions.pageSize, EnableOptions.batchSize, EnableOptions.hardCap,
             EnableOptions.pageTimeout, EnableOptions.invalidateTimeout, EnableOptions.idleTimeout,
-            EnableOptions.itemsLimit, EnableOptions.backend, XcodeProjectBuild.projectOption,
+            EnableOptions.itemsLimit, EnableOptions.backend, EnableOptions.paceAfterSave,
+            XcodeProjectBuild.projectOption,
             XcodeProjectBuild.targetOption, enableJSON,
         ],
         examples: [
@@ -92,6 +93,7 @@ enum SystemCommands {
             if let built = try XcodeProjectBuild.buildRequested(arguments, context: context) {
                 executable = built.executable
                 groupNote = built.target.appGroupIdentifier.map { ", App Group \($0)" } ?? ""
+                XcodeProjectBuild.warnWithoutAppGroup(built.target, output: context.output)
             }
             let settings = try EnableOptions.Settings(arguments)
             if let kind = settings.backend, !kind.needsNetwork {
@@ -130,6 +132,11 @@ enum SystemCommands {
             context.output.out(
                 "enabled \(DomainManager.defaultDomainIdentifier) with \(configuration.extensionPath ?? "?") (page size \(configuration.pageSize), batch size \(configuration.batchSize)\(groupNote))"
             )
+            for line in ProviderDebugging.lines(
+                executable: configuration.extensionPath, appGroup: context.appGroup.path)
+            {
+                context.output.out(line)
+            }
             return ExitCode.success
         })
 
@@ -202,7 +209,7 @@ enum SystemCommands {
             M being the total the system can know). --timeout bounds silence: every committed page or batch restarts it,
             and it does not run out while a debugger is attached to the provider.
             --wait-for-debugger (implies --wait) prints the provider's pid and waits, with no time limit, until a
-            debugger is attached (gdb -p PID, lldb -p PID) and the provider runs again; then it signals. While a
+            debugger is attached (gdb -p PID, lldb-16 -p PID) and the provider runs again; then it signals. While a
             debugger is attached, time stopped at a breakpoint is not counted against the page, batch and
             invalidate limits (R41, R11), as with Xcode's debugger on a device; a plain SIGSTOP is.
             """,
@@ -242,6 +249,8 @@ enum SystemCommands {
         guard configuration.enabled else {
             throw CommandFailure(SystemClient.ClientError.domainDisabled.description)
         }
+        // A provider built from an Xcode project serves the project as it is now: an edit is built first.
+        try XcodeProjectBuild.rebuildIfChanged(executable: configuration.extensionPath, output: context.output)
         if relaunch, client.isProviderRunning {
             // As iOS ends an idle extension: the next launch reads its store afresh.
             if let error = try client.invalidate(timeout: nil)?.error {
@@ -260,7 +269,7 @@ enum SystemCommands {
             if waitForDebugger {
                 try client.awaitDebugger(extensionPath: configuration.extensionPath) { pid in
                     context.output.err(
-                        "provider pid \(pid) is waiting for a debugger: attach with 'gdb -p \(pid)' or 'lldb -p \(pid)', "
+                        "provider pid \(pid) is waiting for a debugger: attach with 'gdb -p \(pid)' or 'lldb-16 -p \(pid)', "
                             + "set breakpoints, continue; the signal follows (Ctrl-C to give up)")
                 }
                 context.output.err("debugger attached; signalling")
@@ -289,6 +298,12 @@ enum SystemCommands {
         } else {
             for line in transcript { context.output.out(line) }
             context.output.out(ReportJSON.text(report))
+        }
+        if trace {
+            // The provider's own words when it could not reach its store (an App Group it is not entitled to).
+            for line in ProviderDiagnosis.lines(inLog: client.paths.providerLog, pid: client.providerPID) {
+                context.output.err("provider: \(line)")
+            }
         }
         if let error = report.error {
             context.output.err("error: sync failed: \(error.message)")
@@ -331,6 +346,11 @@ enum SystemCommands {
                 context.output.out(try ContactJSON.report(status))
             } else {
                 context.output.out(status.text)
+                for line in ProviderDebugging.lines(
+                    executable: configuration.extensionPath, appGroup: context.appGroup.path)
+                {
+                    context.output.out(line)
+                }
             }
             return ExitCode.success
         })

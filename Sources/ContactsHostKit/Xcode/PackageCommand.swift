@@ -10,7 +10,9 @@ enum PackageCommand {
         help: "The folder to write the package in (created; never inside the .xcodeproj).")
     static let projectOption = Option<String>(
         "--xcode-project", value: "PATH", required: true,
-        help: "The Xcode project (NAME.xcodeproj) whose Contact Provider extension to package.")
+        help:
+            "The Xcode project (NAME.xcodeproj, or the folder holding only it) whose Contact Provider extension to package."
+    )
     static let buildFlag = Flag("--build", help: "Also run swift build there and print the executable's path.")
     static let jsonFlag = JSONOutput.report(
         "{\"package\" (DIR/Package.swift), \"product\", \"swiftFiles\": N (linked)}; with --build {\"executable\"}")
@@ -32,7 +34,8 @@ enum PackageCommand {
         discussion: """
             Reads the .xcodeproj as Xcode does (groups, synchronized folders and their exceptions, Debug build
             settings, entitlements, Swift packages) and writes DIR/Package.swift and DIR/Sources/TARGET, a folder of
-            links to the project's own Swift files: nothing is copied, nothing is written into the project. Run it
+            relative links to the project's own Swift files: nothing is copied, nothing is written into the project,
+            and no path is absolute (the folder can be committed beside the project). Run it
             again after the Xcode project gains or loses files. Tests you put in DIR/Tests/TARGETTests are kept and
             become a test target with the conformance library. Files that cannot build on Linux are listed on stderr.
             """,
@@ -58,10 +61,14 @@ enum PackageCommand {
                 as NSString).standardizingPath
             let json = arguments.has(jsonFlag)
             if arguments.has(buildFlag) {
-                let executable = try XcodeProjectBuild.build(target, in: directory, output: context.output)
+                let executable = try XcodeProjectBuild.build(
+                    target, in: directory, output: context.output, committable: true)
                 context.output.out(json ? try ContactJSON.report(BuildSummary(executable: executable)) : executable)
             } else {
-                let package = GeneratedPackage(target: target, simulatorRoot: try XcodeProjectBuild.simulatorRoot())
+                // Relative paths: a package the user can commit beside the project (the simulator's
+                // checkout at the same place relative to it, as in the CI recipe).
+                let package = GeneratedPackage(
+                    target: target, simulatorRoot: try XcodeProjectBuild.simulatorRoot(), relativeTo: directory)
                 try package.write(to: directory)
                 if json {
                     let summary = PackageSummary(

@@ -49,6 +49,20 @@ struct ConformanceChecksCLITests {
         #expect(outcomes["W1"]?.explanation.contains("R31") == true, "\(String(describing: outcomes["W1"]))")
     }
 
+    @Test(
+        "issue 40: a ContactProviderManager created in the extension throws extensionNotFound there, and the kit reports it (W1, R13)"
+    )
+    func managerInExtension() throws {
+        let result = try ConformanceHarness.run(
+            "bad-provider", ["--seed", "9", "--operations", "20", "--rules", "W1", "--json"],
+            environment: ["BAD_PROVIDER_BUG": "manager-in-extension"])
+        let outcomes = try ConformanceHarness.outcomes(result)
+        let w1 = try #require(outcomes["W1"], "\(result)")
+        #expect(w1.status == "warn", "\(w1)")
+        #expect(w1.explanation.contains("R13: a ContactProviderManager was created inside the extension"), "\(w1)")
+        #expect(w1.explanation.contains("init threw extensionNotFound"), "\(w1)")
+    }
+
     @Test("a page slower than the page timeout is C1 (enumerationTimeout); every rule that needs content is skipped")
     func slowPage() throws {
         let result = try ConformanceHarness.run(

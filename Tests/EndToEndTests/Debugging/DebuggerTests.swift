@@ -133,7 +133,7 @@ struct DebuggerTests {
             let lines = ProviderProcessTests.Lines(hostErrors.fileHandleForReading)
             let waiting = try #require(lines.next(containing: "is waiting for a debugger"))
             let pid = try #require(group.providerPID())
-            #expect(waiting.contains("gdb -p \(pid)") && waiting.contains("lldb -p \(pid)"), "\(waiting)")
+            #expect(waiting.contains("gdb -p \(pid)") && waiting.contains("lldb-16 -p \(pid)"), "\(waiting)")
             #expect(DebuggerPresence.tracerPID(of: pid) == 0)
             let session = try DebuggerSession(debugger, attachingTo: pid, environment: group.environment)
             debuggerSession = session

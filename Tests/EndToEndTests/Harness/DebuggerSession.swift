@@ -89,9 +89,22 @@ final class DebuggerSession: @unchecked Sendable {
         try self.init(debugger, debugger.attachArguments(pid), environment: environment)
     }
 
-    private init(_ debugger: Debugger, _ arguments: [String], environment: [String: String]) throws {
+    /// Runs `command` as a shell runs a line pasted from a guide or a command's output (`gdb --args …`);
+    /// the debugger is installed first if needed, so the shell finds it on the PATH.
+    convenience init(_ debugger: Debugger, pastedCommand command: String, environment: [String: String]) throws {
+        _ = try debugger.path()
+        try self.init(debugger, executable: "/bin/sh", ["-c", command], environment: environment)
+    }
+
+    private convenience init(_ debugger: Debugger, _ arguments: [String], environment: [String: String]) throws {
+        try self.init(debugger, executable: try debugger.path(), arguments, environment: environment)
+    }
+
+    private init(
+        _ debugger: Debugger, executable: String, _ arguments: [String], environment: [String: String]
+    ) throws {
         self.debugger = debugger
-        process.executableURL = URL(fileURLWithPath: try debugger.path())
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
         process.standardInput = input

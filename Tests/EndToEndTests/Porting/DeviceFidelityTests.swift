@@ -82,8 +82,12 @@ struct DeviceFidelityTests {
             // `import os`: os_log's printf format (annotations dropped) and Logger, in the provider's log.
             let log = try String(contentsOfFile: group.path + "/run/defaultDomain/provider.log", encoding: .utf8)
             #expect(
-                log.contains("[com.example.fidelity:enumerator] info: content: 3 contacts from book.json"), "\(log)")
-            #expect(log.contains("[com.example.fidelity:sync] info: changes: 0 updated, 1 deleted"), "\(log)")
+                log.contains(
+                    "[com.example.device-fidelity-provider:enumerator] info: content: 3 contacts from book.json"),
+                "\(log)")
+            #expect(
+                log.contains("[com.example.device-fidelity-provider:sync] info: changes: 0 updated, 1 deleted"),
+                "\(log)")
             try host(["disable"], in: group)
         }
     }

@@ -120,9 +120,15 @@ struct XcodeProjectCLITests {
                 #expect(written.stdout.contains("4 Swift files linked"), "\(written)")
                 let sources = output + "/Sources/Synced_Provider__"
                 let link = sources + "/\(Names.syncedFolder)/Provider.swift"
+                // Relative links and a relative simulator path: a package the user can commit.
+                let destination = try FileManager.default.destinationOfSymbolicLink(atPath: link)
+                #expect(!destination.hasPrefix("/"), "\(destination)")
                 #expect(
-                    try FileManager.default.destinationOfSymbolicLink(atPath: link)
-                        == project + "/\(Names.syncedFolder)/Provider.swift")
+                    (((link as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+                        as NSString).standardizingPath == project + "/\(Names.syncedFolder)/Provider.swift")
+                let manifestText = try String(contentsOfFile: output + "/Package.swift", encoding: .utf8)
+                #expect(!manifestText.contains("\"/"), "no absolute path of this machine: \(manifestText)")
+                #expect(!manifestText.contains(project), "no absolute path of this machine: \(manifestText)")
                 let build = try ProcessRunner.run(
                     "/usr/bin/env",
                     ["swift", "build", "--package-path", output, "--scratch-path", XcodeHarness.sharedScratch])

@@ -187,4 +187,23 @@ struct ConformanceBackendKindInProcessTests {
         #expect(c4.status == .fail, "\(report.text)")
         #expect(c4.explanation?.contains("missing from the system") == true)
     }
+
+    @Test("the report's one-line summary is printed first (under the title) and last; it counts what was checked")
+    func summaryFirstAndLast() {
+        let rules = Array(ConformanceRule.all.prefix(3))
+        let report = ConformanceReport(
+            provider: "--xcode-project /p/MyApp.xcodeproj --target MyProvider", seed: 1, operations: 2,
+            results: [
+                RuleResult(rule: rules[0], status: .pass),
+                RuleResult(
+                    rule: rules[1], status: .fail, explanation: "broken", reproduce: "contacts-host conformance"),
+                RuleResult(rule: rules[2], status: .skipped, explanation: "cannot be checked here"),
+            ], durationSeconds: 1.5)
+        let lines = report.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(report.summary == "1 passed, 1 failed, 0 warnings, 1 not checked in 1.50 s")
+        #expect(
+            lines[0] == "Conformance of --xcode-project /p/MyApp.xcodeproj --target MyProvider (seed 1, 2 operations)")
+        #expect(lines[1] == report.summary, "\(report.text)")
+        #expect(lines.last == report.summary, "\(report.text)")
+    }
 }

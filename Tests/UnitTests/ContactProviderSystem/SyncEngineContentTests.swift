@@ -69,6 +69,11 @@ struct SyncEngineContentTests {
             let driver = ScriptedDriver(content: { _, observer in observer.didEnumerate(records(1...3)) })
             let report = await engine.sync(driver: driver)
             #expect(report.error?.rule == "R20")
+            // Issue 40: the message says what iOS does with this code (forum thread 761601) and the fix.
+            let message = report.error?.message ?? ""
+            #expect(message.contains("on iOS the system then calls enumerateContent again and again"), "\(message)")
+            #expect(
+                message.contains("forum thread 761601") && message.contains("withCheckedContinuation"), "\(message)")
             #expect(try systemContacts(group).isEmpty)
         }
     }

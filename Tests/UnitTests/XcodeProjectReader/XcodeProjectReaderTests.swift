@@ -161,6 +161,17 @@ struct XcodeProjectReaderTests {
             #expect(target.compilation.upcomingFeatures.contains("ExistentialAny"), "the simulator SDK's line")
             #expect(target.compilation.conditions == ["DEBUG", "SHARED", "FROM_XCCONFIG", "TARGET"])
             #expect(!target.sources.swiftFiles.contains { $0.path.hasSuffix(".xcconfig") })
+            // What a build depends on: an edit to any of these makes contacts-host rebuild.
+            let root = (path as NSString).deletingLastPathComponent + "/"
+            let inputs = Set(target.inputPaths.map { $0.replacingOccurrences(of: root, with: "") })
+            let expected: Set = [
+                "Config/Shared.xcconfig", "Config/Extension.xcconfig", "Config/Features.xcconfig", "P/Info.plist", "P",
+                (path as NSString).lastPathComponent + "/project.pbxproj",
+            ]
+            #expect(inputs.isSuperset(of: expected), "\(inputs.sorted())")
+            #expect(
+                inputs.isSuperset(
+                    of: target.sources.swiftFiles.map { $0.path.replacingOccurrences(of: root, with: "") }))
         }
 
         // A missing base file is refused, naming the configuration object.

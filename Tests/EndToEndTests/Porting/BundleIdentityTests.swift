@@ -1,0 +1,117 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 40: every provider process has its bundle, as on iOS. `Bundle.main.bundleIdentifier`,
+/// `infoDictionary` and `Logger(subsystem: Bundle.main.bundleIdentifier!, …)` work unchanged: from the
+/// Xcode project's build settings when the provider is built from one, else the documented default
+/// (`com.example.<executable name>`). Through real processes.
+@Suite("Porting: every provider has its bundle (Bundle.main from the Xcode project, else the default)")
+struct BundleIdentityTests {
+    typealias Names = XcodeFixtures.IdentityNames
+
+    /// The group's environment with the provider's logging on and the shared Xcode scratch path.
+    private func environment(_ group: TemporaryAppGroup) -> [String: String] {
+        var environment = XcodeHarness.environment(group)
+        environment["OSLOG_DISABLE"] = nil
+        return environment
+    }
+
+    @discardableResult
+    private func host(
+        _ arguments: [String], in group: TemporaryAppGroup, expect code: Int32 = 0,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ProcessResult {
+        let result = try ProcessRunner.host(arguments, environment: environment(group))
+        #expect(result.exitCode == code, "contacts-host \(arguments) → \(result)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    private func providerLog(_ group: TemporaryAppGroup) throws -> String {
+        try String(contentsOfFile: group.path + "/run/defaultDomain/provider.log", encoding: .utf8)
+    }
+
+    @Test("a provider built from a package logs under the default identifier, com.example.<executable name>")
+    func packageDefault() throws {
+        try withTemporaryAppGroup { group in
+            let entries = [["identifier": "ada", "name": "Ada"]]
+            try JSONSerialization.data(withJSONObject: entries).write(
+                to: URL(fileURLWithPath: group.path + "/book.json"))
+            let executable = BuiltProducts.path("device-fidelity-provider")
+            try host(["enable", "--extension", executable], in: group)
+            try host(["signal", "--wait"], in: group)
+            let log = try providerLog(group)
+            #expect(
+                log.contains(
+                    "[com.example.device-fidelity-provider:enumerator] info: content: 1 contacts from book.json"),
+                "\(log)")
+            let plist = try Data(contentsOf: URL(fileURLWithPath: executable + ".appex/Info.plist"))
+            let info = try #require(
+                try PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any])
+            #expect(info["CFBundleIdentifier"] as? String == "com.example.device-fidelity-provider")
+            #expect(info["CFBundleShortVersionString"] as? String == "1.0")
+            #expect(info["CFBundleVersion"] as? String == "1")
+            try host(["disable"], in: group)
+        }
+    }
+
+    @Test(
+        "a provider started by hand for the first time makes its bundle before its code runs; its refusal speaks Apple's words"
+    )
+    func firstStartByHand() throws {
+        try withTemporaryAppGroup { group in
+            // A copy in a folder of its own: no bundle yet, as after a fresh build.
+            let folder = try XcodeHarness.temporaryFolder()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let executable = folder + "/Fresh Provider"
+            try FileManager.default.copyItem(atPath: BuiltProducts.path("device-fidelity-provider"), toPath: executable)
+            let result = try ProcessRunner.run(
+                executable, ["--app-group", group.path, "--domain", "com.example.other"], environment: group.environment
+            )
+            // R3, in Apple's words (issue 40), after the bundle was made (the domain check comes later).
+            #expect(result.exitCode == 1, "\(result)")
+            #expect(
+                result.stderr.contains("error: The domain has not been registered. Only the default domain"),
+                "\(result)")
+            let plist = try Data(contentsOf: URL(fileURLWithPath: executable + ".appex/Info.plist"))
+            let info = try #require(
+                try PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any])
+            #expect(info["CFBundleIdentifier"] as? String == "com.example.Fresh-Provider")
+            #expect(info["CFBundleExecutable"] as? String == "Fresh Provider")
+            #expect(
+                try FileManager.default.destinationOfSymbolicLink(atPath: executable + ".appex/Fresh Provider")
+                    == "../Fresh Provider")
+        }
+    }
+
+    @Test(
+        "a provider built from an Xcode project: Logger under PRODUCT_BUNDLE_IDENTIFIER, versions, Info.plist keys expanded, the app's display name"
+    )
+    func xcodeProject() throws {
+        try XcodeHarness.withProject(XcodeFixtures.identity()) { project in
+            try withTemporaryAppGroup { group in
+                try host(["enable", "--xcode-project", project + "/Identity.xcodeproj"], in: group)
+                try host(["signal", "--wait"], in: group)
+                let log = try providerLog(group)
+                let expected =
+                    "[\(Names.providerIdentifier):identity] info: Identity 2.5 (42) for \(Names.appDisplayName) at \(Names.serverHost)"
+                #expect(log.contains(expected), "\(log)")
+                try host(["disable"], in: group)
+            }
+        }
+    }
+
+    @Test("an extension identifier not prefixed by its app's is refused before anything is built, as Xcode refuses it")
+    func prefixRefused() throws {
+        try XcodeHarness.withProject(XcodeFixtures.identity(extensionIdentifier: "com.other.provider")) { project in
+            try withTemporaryAppGroup { group in
+                let result = try host(
+                    ["enable", "--xcode-project", project + "/Identity.xcodeproj"], in: group, expect: 1)
+                #expect(result.stderrLines.count == 1, "\(result)")
+                #expect(result.stderr.contains("not prefixed with the parent app's bundle identifier"), "\(result)")
+                #expect(result.stderr.contains("com.other.provider"), "\(result)")
+                #expect(!result.stderr.contains("building "), "\(result)")
+            }
+        }
+    }
+}

@@ -17,6 +17,7 @@
 //   positional-change-batches PositionalChangeBatchesBug.swift caught by D11 (edits between batches)
 //   whole-store-per-call  WholeStorePerCallBug.swift      caught by S2 (the kit at size, --contacts N)
 //   manager-in-extension  ManagerInExtensionBug.swift     caught by W1 (R13: the manager is the app's)
+//   escaping-child        EscapingChildBug.swift          passes; the kit ends the child and names it (a NOTE)
 //
 // Each wraps the demo provider's correct enumerator and breaks exactly one thing (through the
 // forwarding observers of KnownBadProviders, which also holds the four flaws of the bad-*-provider executables).
@@ -46,6 +47,7 @@ final class BadProvider: KnownBadProvider {
         case "positional-change-batches": return PositionalChangeBatchesEnumerator(wrapping: correct)
         case "whole-store-per-call": return WholeStorePerCallEnumerator(wrapping: correct)
         case "manager-in-extension": return ManagerInExtensionEnumerator(wrapping: correct)
+        case "escaping-child": return EscapingChildEnumerator(wrapping: correct)
         default:
             FileHandle.standardError.write(
                 Data("bad-provider: set BAD_PROVIDER_BUG (unknown: '\(bug)'); running without a bug\n".utf8))

@@ -144,7 +144,8 @@ enum ConformanceCommand {
         "--page-timeout", value: "SECONDS", help: "Seconds one page or batch may take (default 10).",
         convert: ArgumentValue.seconds)
     static let jsonFlag = JSONOutput.report(
-        "{\"durationSeconds\", \"operations\", \"provider\", \"results\": [{\"explanation\"?, \"reproduce\"?, \"rule\","
+        "{\"durationSeconds\", \"operations\", \"outlivingProcesses\"?: [{\"command\", \"endedBy\", \"pid\"}],"
+            + " \"provider\", \"results\": [{\"explanation\"?, \"reproduce\"?, \"rule\","
             + " \"status\": \"pass\"|\"fail\"|\"warn\"|\"skipped\", \"step\"?, \"transcript\"?}], \"seed\", \"startFailure\"?};"
             + " with --list-rules an array of rules, [{\"id\", \"level\", \"references\", \"title\"}]")
     static let resetCallsManagerResetFlag = Flag(

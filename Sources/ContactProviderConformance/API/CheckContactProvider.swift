@@ -148,13 +148,16 @@ public enum ConformanceKit {
             }
             return KeptLogs.keep(report, groupPath: group.appGroup.path)
         }
-        // Nothing the run started outlives it (issue 31 item 10): every process the launcher tagged
-        // for this run's App Group (a provider, a child it forked, one that ignores SIGTERM) is ended.
-        defer {
-            let prefix = group.appGroup.path + "/"
-            ProcessReaper.end(pid: nil, tagMatching: { $0.hasPrefix(prefix) })
-        }
-        return try await checkWithBackend()
+        // Nothing the run started outlives it (issue 31 item 10, issue 42 item 8): every process in the
+        // run's cgroup, where one could be made, and every process the launcher tagged for this run's
+        // App Group (a provider, a child it forked, one that ignores SIGTERM) is ended.
+        let cleanup = RunCleanup(runDirectory: paths.runDirectory, tagPrefix: group.appGroup.path + "/")
+        defer { _ = cleanup.endOutliving() }
+        var report = try await checkWithBackend()
+        let outliving = cleanup.endOutliving()
+        report.outlivingProcesses = outliving.isEmpty ? nil : outliving
+        report.containmentUnavailable = cleanup.containmentUnavailable
+        return report
     }
 
     private static func prepare(_ appGroup: AppGroup, options: ConformanceOptions, extensionPath: String?) throws

@@ -34,6 +34,17 @@ public struct ConformanceReport: Codable, Equatable, Sendable {
     /// Why the provider could not be started, when it could not: then no rule was checked, and
     /// the run reports this one error instead of the same failure for every rule.
     public var startFailure: String?
+    /// Processes the provider started that outlived it, and how the kit ended them (issue 42 item 8);
+    /// nil when there were none.
+    public var outlivingProcesses: [OutlivingProcess]? = nil
+    /// Why this run could not contain its providers in a cgroup of their own, when it could not (then a
+    /// process that left the provider's process group and cleared its environment escapes the kit's
+    /// cleanup). In the report's text only, not its JSON: it depends on the machine, not the provider.
+    public var containmentUnavailable: String? = nil
+
+    private enum CodingKeys: String, CodingKey {
+        case provider, seed, operations, results, durationSeconds, startFailure, outlivingProcesses
+    }
 
     /// True when the provider started and no MUST rule failed.
     public var passed: Bool { startFailure == nil && !results.contains { $0.status == .fail } }
@@ -86,6 +97,19 @@ public struct ConformanceReport: Codable, Equatable, Sendable {
             guard let explanation = result.explanation else { continue }
             lines.append("")
             lines.append("NOTE \(result.rule.id): \(explanation)")
+        }
+        if let outlivingProcesses, !outlivingProcesses.isEmpty {
+            let count = outlivingProcesses.count
+            lines.append("")
+            lines.append(
+                "NOTE processes: \(count) process\(count == 1 ? "" : "es") the provider started outlived it; the kit ended "
+                    + (count == 1 ? "it" : "them") + ": " + outlivingProcesses.map(\.text).joined(separator: ", "))
+        }
+        if let containmentUnavailable {
+            lines.append("")
+            lines.append(
+                "NOTE containment: the providers ran without a cgroup of their own, so a process that leaves their "
+                    + "process group and clears its environment may outlive the run: \(containmentUnavailable)")
         }
         // Rules that could not be checked, grouped by the reason (selected-out rules have none).
         var reasons: [(String, [String])] = []

@@ -101,7 +101,7 @@ package enum ProcessReaper {
     }
 
     /// This process and every ancestor up to init: never a target.
-    static func selfAndAncestors() -> Set<pid_t> {
+    package static func selfAndAncestors() -> Set<pid_t> {
         var result: Set<pid_t> = [getpid()]
         var current = getppid()
         while current > 0, result.insert(current).inserted {

@@ -8,7 +8,8 @@ import Glibc
 /// The process is detached (its own session), its stdin is `/dev/null` and its output goes to
 /// `run/<domain>/provider.log`; the App Group is passed both as `--app-group` and in
 /// `CONTACT_PROVIDER_APP_GROUP`. It leads its own process group, and `ProcessReaper.tagVariable` in
-/// its environment names its domain's run directory.
+/// its environment names its domain's run directory. In a conformance run that has a cgroup of its
+/// own (``LaunchCgroup``), it starts inside it.
 package enum ProviderLauncher {
     /// Why a launch failed.
     package struct LaunchError: Error, CustomStringConvertible {
@@ -77,9 +78,18 @@ package enum ProviderLauncher {
         environment[ProcessReaper.tagVariable] = paths.runDirectory
         // The provider's UserDefaults suites live in the App Group (see `AppGroup.preferencesDirectory`).
         environment = paths.appGroup.environmentForPreferences(environment)
+        // In a conformance run with a cgroup of its own (issue 42 item 8), the provider starts inside it:
+        // the shell moves itself in, then becomes the provider (same pid), before its first instruction.
+        // A provider that could not join still runs; the tag and its process group still find it.
+        var spawnPath = executable
+        var spawnArguments = arguments
+        if let procs = LaunchCgroup.procsFile(forRunDirectory: paths.runDirectory) {
+            spawnPath = "/bin/sh"
+            spawnArguments = ["/bin/sh", "-c", "{ echo $$ > \"$0\"; } 2>/dev/null; exec \"$@\"", procs] + arguments
+        }
         let pid: pid_t
         switch ProcessSpawn.spawn(
-            executable, arguments: arguments, environment: environment, fileActions: &fileActions,
+            spawnPath, arguments: spawnArguments, environment: environment, fileActions: &fileActions,
             attributes: &attributes)
         {
         case .success(let started): pid = started

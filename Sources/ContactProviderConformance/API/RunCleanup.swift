@@ -31,7 +31,8 @@ final class RunCleanup: Sendable {
     }
 
     /// Ends every process of the run still running (the provider has been shut down by now) and
-    /// removes the cgroup; returns them, with how each was ended. A second call finds nothing.
+    /// removes the cgroup; returns those the providers started (not the providers themselves), with
+    /// how each was ended. A second call finds nothing.
     func endOutliving() -> [OutlivingProcess] {
         let prefix = tagPrefix
         let matches: (String) -> Bool = { $0.hasPrefix(prefix) }
@@ -40,11 +41,15 @@ final class RunCleanup: Sendable {
             .subtracting(protected)
         // Named before anything is ended: a dead process has no name to read.
         let commands = Dictionary(uniqueKeysWithValues: found.map { ($0, Self.command($0)) })
+        // A provider this process launched (its parent) is ended too, but is not what outlived the
+        // provider: one that answered the shutdown may still be on its way out.
+        let providers = Set(found.filter { ProcessReaper.status($0)?.parent == getpid() })
         // The tagged first (SIGTERM, a grace period, SIGKILL); then whatever left the tag behind.
         let tagged = ProcessReaper.end(pid: nil, tagMatching: matches)
         let contained = cgroup?.endAll() ?? [:]
         cgroup?.remove(runDirectory: runDirectory)
-        return found.sorted().map { pid in
+        // One that exited by itself meanwhile needed no ending: not reported.
+        return found.subtracting(providers).sorted().compactMap { pid in
             let endedBy: String
             if tagged.survivors.contains(pid) || contained[pid] == "still running" {
                 endedBy = "still running"
@@ -53,7 +58,7 @@ final class RunCleanup: Sendable {
             } else if tagged.terminated.contains(pid) || contained[pid] == "SIGTERM" {
                 endedBy = "SIGTERM"
             } else {
-                endedBy = "exited by itself"
+                return nil
             }
             return OutlivingProcess(pid: pid, command: commands[pid] ?? "?", endedBy: endedBy)
         }

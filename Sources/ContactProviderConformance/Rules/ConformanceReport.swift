@@ -98,18 +98,9 @@ public struct ConformanceReport: Codable, Equatable, Sendable {
             lines.append("")
             lines.append("NOTE \(result.rule.id): \(explanation)")
         }
-        if let outlivingProcesses, !outlivingProcesses.isEmpty {
-            let count = outlivingProcesses.count
+        for note in processNotes {
             lines.append("")
-            lines.append(
-                "NOTE processes: \(count) process\(count == 1 ? "" : "es") the provider started outlived it; the kit ended "
-                    + (count == 1 ? "it" : "them") + ": " + outlivingProcesses.map(\.text).joined(separator: ", "))
-        }
-        if let containmentUnavailable {
-            lines.append("")
-            lines.append(
-                "NOTE containment: the providers ran without a cgroup of their own, so a process that leaves their "
-                    + "process group and clears its environment may outlive the run: \(containmentUnavailable)")
+            lines.append(note)
         }
         // Rules that could not be checked, grouped by the reason (selected-out rules have none).
         var reasons: [(String, [String])] = []
@@ -127,6 +118,24 @@ public struct ConformanceReport: Codable, Equatable, Sendable {
         }
         lines += ["", summary]
         return lines.joined(separator: "\n")
+    }
+
+    /// What outlived the provider and, where the run had no cgroup, why: the `NOTE processes:` and
+    /// `NOTE containment:` lines of the text, and the suite's `system-out` in JUnit.
+    public var processNotes: [String] {
+        var notes: [String] = []
+        if let outlivingProcesses, !outlivingProcesses.isEmpty {
+            let count = outlivingProcesses.count
+            notes.append(
+                "NOTE processes: \(count) process\(count == 1 ? "" : "es") the provider started outlived it; the kit ended "
+                    + (count == 1 ? "it" : "them") + ": " + outlivingProcesses.map(\.text).joined(separator: ", "))
+        }
+        if let containmentUnavailable {
+            notes.append(
+                "NOTE containment: the providers ran without a cgroup of their own, so a process that leaves their "
+                    + "process group and clears its environment may outlive the run: \(containmentUnavailable)")
+        }
+        return notes
     }
 }
 

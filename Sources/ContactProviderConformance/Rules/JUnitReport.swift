@@ -3,7 +3,8 @@ import Foundation
 extension ConformanceReport {
     /// The report as JUnit XML, as CI systems read it: one `testsuite`, one `testcase` per rule; a
     /// broken MUST rule has a `failure` (message and transcript), a rule that was not checked has
-    /// `skipped` with the reason, and a SHOULD warning passes with the warning in `system-out`.
+    /// `skipped` with the reason, and a SHOULD warning passes with the warning in `system-out`; what
+    /// outlived the provider is in the suite's own `system-out`.
     public var junitXML: String {
         let failures = results.filter { $0.status == .fail }.count
         let skipped = results.filter { $0.status == .skipped }.count
@@ -38,6 +39,11 @@ extension ConformanceReport {
                         + "</system-out>")
             }
             lines.append("  </testcase>")
+        }
+        // What outlived the provider belongs to no rule: the suite's own output.
+        let notes = processNotes
+        if !notes.isEmpty {
+            lines.append("  <system-out>" + XMLText.escape(notes.joined(separator: "\n")) + "</system-out>")
         }
         lines.append("</testsuite>")
         return lines.joined(separator: "\n") + "\n"

@@ -9,7 +9,8 @@ public struct OutlivingProcess: Codable, Equatable, Sendable {
     public var pid: Int32
     /// Its command name (`/proc/PID/comm`), as it was when the run ended.
     public var command: String
-    /// How the kit ended it: `SIGTERM`, `SIGKILL`, or `still running` when even SIGKILL did not end it.
+    /// How the kit ended it: `SIGTERM`, `SIGKILL`, or `still running` when even SIGKILL did not end it
+    /// (uninterruptible sleep, say).
     public var endedBy: String
 
     /// One process, as the report's text names it: `pid 123 (sleep): SIGKILL`.

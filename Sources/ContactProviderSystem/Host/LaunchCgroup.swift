@@ -115,10 +115,15 @@ package struct LaunchCgroup: Sendable {
         return ending
     }
 
-    /// Removes the cgroup (it must be empty) and the run directory's marker.
-    package func remove(runDirectory: String? = nil) {
+    /// Removes the cgroup and the run directory's marker; false when the cgroup is still there.
+    ///
+    /// A process ended moments ago may still be a zombie in the cgroup (its new parent, often init,
+    /// has not collected it yet), which makes `rmdir` fail with EBUSY: it is tried again for up to
+    /// `seconds`.
+    @discardableResult
+    package func remove(runDirectory: String? = nil, seconds: Double = 2) -> Bool {
         if let runDirectory { unlink(runDirectory + "/" + Self.markerName) }
-        rmdir(directory)
+        return Poll.until(seconds: seconds, every: 0.01) { rmdir(directory) == 0 || errno == ENOENT }
     }
 
     private func write(_ path: String?, _ value: String) {

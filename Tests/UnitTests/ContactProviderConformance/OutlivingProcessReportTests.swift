@@ -1,4 +1,5 @@
 import Foundation
+import FoundationXML
 import Testing
 
 @testable import ContactProviderConformance
@@ -46,5 +47,18 @@ struct OutlivingProcessReportTests {
         none.outlivingProcesses = nil
         let plain = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(none)) as? [String: Any])
         #expect(plain["outlivingProcesses"] == nil, "no key when nothing outlived the provider")
+    }
+
+    @Test("JUnit carries the same notes in the suite's system-out, and none when there are none")
+    func junit() throws {
+        let document = try XMLDocument(data: Data(Self.report().junitXML.utf8))
+        let output = try document.nodes(forXPath: "/testsuite/system-out").map { $0.stringValue ?? "" }
+        #expect(output.count == 1)
+        #expect(output.first?.contains("pid 42 (helper): SIGKILL") == true, "\(output)")
+        #expect(output.first?.contains("NOTE containment:") == true, "\(output)")
+        var clean = Self.report()
+        clean.outlivingProcesses = nil
+        clean.containmentUnavailable = nil
+        #expect(!clean.junitXML.contains("system-out"))
     }
 }

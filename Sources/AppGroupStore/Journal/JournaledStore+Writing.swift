@@ -84,6 +84,30 @@ extension JournaledStore {
         }
     }
 
+    /// Takes back the last entry, the journal's bytes `start..<end`, whose `fdatasync` (a
+    /// ``PendingSync``) failed: under the lock, and only while the journal is still that file of that
+    /// generation and ends exactly there (nothing was appended after it, no reset replaced it). A failed
+    /// sync's entry would otherwise stay readable and be built on, and vanish at the next power cut
+    /// (issue 42, item 2). Returns whether it was taken back.
+    @discardableResult
+    package func takeBackUnsyncedEntry(start: Int, end: Int, inode: UInt64, generation: String) throws -> Bool {
+        try withLock(.exclusive) {
+            guard try readSnapshotHeader()?.generation == generation else { return false }
+            let fd = Glibc.open(journalPath, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else { throw StoreError.io(path: journalPath, operation: "open", errno: errno) }
+            defer { Glibc.close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0, UInt64(info.st_ino) == inode, Int(info.st_size) == end, start < end else {
+                return false
+            }
+            guard ftruncate(fd, off_t(start)) == 0 else {
+                throw StoreError.io(path: journalPath, operation: "ftruncate", errno: errno)
+            }
+            _ = fdatasync(fd)  // best effort: the disk just failed one
+            return true
+        }
+    }
+
     /// ASCII identifiers are already in NFC.
     private static func isASCII(_ identifier: String) -> Bool {
         identifier.utf8.allSatisfy { $0 < 0x80 }

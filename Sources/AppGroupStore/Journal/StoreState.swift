@@ -15,8 +15,8 @@ package struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
     package internal(set) var order: [String]
     package internal(set) var meta: Meta?
     var positions: [String: Int]
-    var journalInode: UInt64 = 0
-    var journalOffset: Int = 0
+    package internal(set) var journalInode: UInt64 = 0
+    package internal(set) var journalOffset: Int = 0
     /// Lazy residency: contacts still as the snapshot has them, as byte ranges of `snapshotFile`
     /// (decoded only when a page asks for them); `records` then holds journal values only.
     var snapshotLines: [String: Range<Int>] = [:]

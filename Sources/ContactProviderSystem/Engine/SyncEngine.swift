@@ -36,7 +36,9 @@ public final class SyncEngine {
     private var state: StoreState<SyncState> = .empty
     private var pendingLateCalls: [String] = []
     /// The page or batch whose `fdatasync` is still running (it had a next step to overlap with).
-    private var pendingSync: (sync: PendingSync, seq: Int, generation: String)?
+    /// The last overlapped commit: its sync, and where its entry lies in the journal (taken back if
+    /// the sync fails).
+    private var pendingSync: (sync: PendingSync, seq: Int, generation: String, start: Int, end: Int, inode: UInt64)?
     /// The `fdatasync` of overlapped commits (tests pass one that fails or blocks).
     package var journalSync: PendingSync.SyncFunction = PendingSync.fdatasync
     /// Called before each page or batch is written; what it throws is that save's failure (tests
@@ -434,9 +436,14 @@ public final class SyncEngine {
         do {
             try saveFault?()
             if overlapped {
+                let start = state.journalOffset
                 let pending = try store.appendStartingSync(
                     upsert: upsert, delete: delete, meta: meta, to: &state, sync: journalSync)
-                if let pending { pendingSync = (pending, state.headSeq, state.generation) }
+                if let pending {
+                    pendingSync = (
+                        pending, state.headSeq, state.generation, start, state.journalOffset, state.journalInode
+                    )
+                }
                 written = pending != nil
             } else {
                 written = try store.append(upsert: upsert, delete: delete, meta: meta, to: &state)
@@ -459,7 +466,17 @@ public final class SyncEngine {
     private func finishPendingSync() throws {
         guard let pending = pendingSync else { return }
         pendingSync = nil
-        try pending.sync.wait()
+        do {
+            try pending.sync.wait()
+        } catch {
+            // Not durable: take the entry back, so the failed page is not readable nor resumed from.
+            if try store.takeBackUnsyncedEntry(
+                start: pending.start, end: pending.end, inode: pending.inode, generation: pending.generation)
+            {
+                state = try store.load()
+            }
+            throw error
+        }
         onEvent(.committed(seq: pending.seq, generation: pending.generation))
     }
 

@@ -51,7 +51,9 @@ enum ContactCommands {
     static let updateJSON = JSONOutput.report("{\"identifier\": ID} instead of the identifier alone")
 
     static let add = Command(
-        ["add"], summary: "Add a contact to the app database; prints its identifier.",
+        ["add"],
+        summary:
+            "Add a contact to the app's store (enable --backend; the App Group database by default); prints its identifier.",
         discussion: "Without --id a new UUID is assigned. Adding appends one journal line: O(1) in the database size.",
         options: fieldOptions + [ContactFieldOptions.identifier, addJSON],
         examples: [
@@ -165,7 +167,8 @@ enum ContactCommands {
     }
 
     static let reset = Command(
-        ["reset"], summary: "Empty the app database (new generation) and reset the system side.",
+        ["reset"],
+        summary: "Empty the app's store (the App Group database: a new generation) and reset the system side.",
         discussion:
             "Like the seed demo's Reset button: the database is emptied and ContactProviderManager.reset() is called.",
         examples: ["contacts-host reset"],
@@ -286,7 +289,7 @@ enum ContactCommands {
         })
 
     static let export = Command(
-        ["export"], summary: "Write the whole database to stdout as JSON (default) or vCard.",
+        ["export"], summary: "Write the app's whole store to stdout as JSON (default) or vCard.",
         options: [ExportOptions.json, ExportOptions.vcard, ExportOptions.version, ExportOptions.salvage],
         examples: ["contacts-host export > backup.json", "contacts-host export --vcard --version 4.0 > contacts.vcf"],
         environment: ["CONTACTS_HOST_PROGRESS"],

@@ -41,13 +41,13 @@ struct InterruptedRepairCLITests {
     }
 
     /// `doctor --repair` under strace with `fault` injected at the `occurrence`-th call of `syscall`.
-    private func interruptedRepair(_ group: TemporaryAppGroup, syscall: String, occurrence: Int, fault: String)
-        throws -> ProcessResult
-    {
+    private func interruptedRepair(
+        _ group: TemporaryAppGroup, syscall: String, occurrence: Int, fault: String, log: String = "/dev/null"
+    ) throws -> ProcessResult {
         try ProcessRunner.run(
             try StraceTool.path(),
             [
-                "-f", "-qq", "-o", "/dev/null", "-e", "trace=\(syscall)",
+                "-f", "-qq", "-o", log, "-e", "trace=\(syscall)",
                 "-e", "inject=\(syscall):\(fault):when=\(occurrence)",
                 BuiltProducts.path("contacts-host"), "--app-group", group.path, "doctor", "--repair",
             ], environment: group.environment)
@@ -109,14 +109,24 @@ struct InterruptedRepairCLITests {
             let template = try damagedStore(group)
             let count = try calls(of: "write", in: group)
             try restore(template, in: group)
+            let log = group.path + "/../cps-strace-\(UUID().uuidString).log"
+            defer { try? FileManager.default.removeItem(atPath: log) }
             for occurrence in 1...max(count, 1) {
                 try restore(template, in: group)
-                let run = try interruptedRepair(group, syscall: "write", occurrence: occurrence, fault: "error=ENOSPC")
+                let run = try interruptedRepair(
+                    group, syscall: "write", occurrence: occurrence, fault: "error=ENOSPC", log: log)
                 if run.exitCode != 0 {
-                    // Said in words, naming what failed.
+                    // Said in words, naming what failed. strace counts `when=` per thread, so when the
+                    // message is the first write of the thread that prints it, the injection fails the
+                    // message itself — which a real full disk never does to a pipe. The trace shows it.
+                    let trace = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                    let messageInjected = trace.split(separator: "\n").contains {
+                        $0.contains("write(2, ") && $0.contains("(INJECTED)")
+                    }
                     #expect(
                         run.stderr.contains("No space left on device") || run.stderr.contains("ENOSPC")
-                            || run.stderr.contains("write"), "write #\(occurrence): \(run)")
+                            || run.stderr.contains("write") || messageInjected,
+                        "write #\(occurrence): \(run)\n--- trace\n\(trace)")
                 }
                 try expectNothingLost(group, "ENOSPC from write #\(occurrence) (run: exit \(run.exitCode))")
             }

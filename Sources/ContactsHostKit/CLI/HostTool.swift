@@ -100,6 +100,11 @@ package enum HostTool {
                 } else {
                     output.err("error: '\(first)' needs a subcommand: \(names.joined(separator: ", "))")
                 }
+            } else if first.hasPrefix("-") {
+                // An option before any command (`contacts-host --json`): say where options go.
+                output.err(
+                    "error: '\(first)' is an option of a command, not a command; put it after one"
+                        + " (e.g. 'contacts-host status \(first)'); run 'contacts-host --help' for the list")
             } else {
                 let suggestion = Suggestions.didYouMean(first, among: commandWords(commands))
                 output.err(
@@ -219,6 +224,12 @@ package enum HostTool {
         if words.count == 1, commands.contains(where: { $0.name.count > 1 && $0.name[0] == first }) {
             output.out(HelpFormatter.groupHelp(first, commands))
             return ExitCode.success
+        }
+        if let option = words.first(where: { $0.hasPrefix("-") }) {
+            output.err(
+                "error: help: '\(option)' is not a command; 'contacts-host help' takes command names"
+                    + " (e.g. 'contacts-host help status'), and each command's help lists its options")
+            return ExitCode.usage
         }
         let name = words.joined(separator: " ")
         let names = commands.map { $0.name.joined(separator: " ") }

@@ -19,7 +19,7 @@ enum SystemCommands {
 
     static let enableJSON = JSONOutput.report(
         "{\"batchSize\", \"domain\", \"extensionPath\", \"pageSize\", \"replacedExtensionPath\""
-            + " (null unless another executable was registered)}")
+            + " (null unless another executable was registered), \"store\" (the app's store, as --backend names it)}")
 
     static let invalidateJSON = JSONOutput.report(
         "{\"invalidated\": true} when a provider ran invalidate() and exited, {\"invalidated\": false} when none was running"
@@ -37,6 +37,7 @@ enum SystemCommands {
         var extensionPath: String?
         var pageSize: Int
         var replacedExtensionPath: String?
+        var store: String
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -45,9 +46,12 @@ enum SystemCommands {
             try container.encode(extensionPath, forKey: .extensionPath)
             try container.encode(pageSize, forKey: .pageSize)
             try container.encode(replacedExtensionPath, forKey: .replacedExtensionPath)
+            try container.encode(store, forKey: .store)
         }
 
-        enum CodingKeys: String, CodingKey { case batchSize, domain, extensionPath, pageSize, replacedExtensionPath }
+        enum CodingKeys: String, CodingKey {
+            case batchSize, domain, extensionPath, pageSize, replacedExtensionPath, store
+        }
     }
 
     static let enable = Command(
@@ -124,7 +128,7 @@ enum SystemCommands {
                 let summary = EnableSummary(
                     batchSize: configuration.batchSize, domain: DomainManager.defaultDomainIdentifier,
                     extensionPath: configuration.extensionPath, pageSize: configuration.pageSize,
-                    replacedExtensionPath: replaced)
+                    replacedExtensionPath: replaced, store: try DomainAppStore.kind(of: configuration).description)
                 context.output.out(try ContactJSON.report(summary))
                 return ExitCode.success
             }

@@ -319,10 +319,13 @@ struct FrontDoorRoughEdgesCLITests {
             let provider = BuiltProducts.path("demo-provider")
             let enabled = try object(["enable", "--extension", provider, "--page-size", "7", "--json"])
             #expect(
-                Set(enabled.keys) == ["batchSize", "domain", "extensionPath", "pageSize", "replacedExtensionPath"],
+                Set(enabled.keys) == [
+                    "batchSize", "domain", "extensionPath", "pageSize", "replacedExtensionPath", "store",
+                ],
                 "\(enabled)")
             #expect(enabled["domain"] as? String == "defaultDomain" && enabled["pageSize"] as? Int == 7)
             #expect(enabled["extensionPath"] as? String == provider && enabled["replacedExtensionPath"] is NSNull)
+            #expect(enabled["store"] as? String == "app-database", "\(enabled)")
             let healthy = try object(["doctor", "--json"])
             #expect(Set(healthy.keys) == ["appGroup", "problems"], "\(healthy)")
             #expect(healthy["appGroup"] as? String == group.path && (healthy["problems"] as? [Any])?.isEmpty == true)

@@ -116,6 +116,21 @@ struct HelpTests {
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
+    @Test(
+        "An option where a command belongs says where options go, on one line",
+        arguments: [
+            (["--json"], "'--json' is an option of a command, not a command; put it after one"),
+            (["help", "--json"], "help: '--json' is not a command; 'contacts-host help' takes command names"),
+            (["help", "status", "--json"], "help: '--json' is not a command"),
+        ])
+    func optionInsteadOfCommand(arguments: [String], message: String) async {
+        let result = await runHost(arguments)
+        #expect(result.code == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test("A word close to nothing gets no suggestion")
     func noSuggestion() async {
         let result = await runHost(["frobnicate"])

@@ -32,6 +32,7 @@ final class SyncProgressMonitor {
     /// Whether this sync is a content enumeration (once seen, for the rest of it).
     private var isContent = false
     private let appGroup: AppGroup
+    private let configurationPath: String
 
     /// The system store and what was read of it.
     private final class StoreReading {
@@ -57,6 +58,7 @@ final class SyncProgressMonitor {
         started = clock.now()
         printsProgress = ProgressPolicy.enabled(for: output)
         appGroup = paths.appGroup
+        configurationPath = paths.configuration
         let signature = Self.signature(of: paths.systemStore)
         self.signature = signature
         // The journal's size and inode before the sync, from the stat just made (no extra cost).
@@ -118,13 +120,17 @@ final class SyncProgressMonitor {
         switch isContent ? SyncState.Phase.content : .changes {
         case .content:
             let count = state?.count ?? 0
-            if contentTotal == nil { contentTotal = .some(SyncProgressCounts.appContactCount(appGroup: appGroup)) }
+            if contentTotal == nil {
+                contentTotal = .some(
+                    SyncProgressCounts.appContactCount(appGroup: appGroup, configuration: configurationPath))
+            }
             let total = SyncProgressCounts.total(contentTotal ?? nil, delivered: count)
             return SyncProgressCounts.text(phase: .content, delivered: count, total: total, commits: commits)
         case .changes:
             if changesTotal == nil {
                 let pending = syncState.anchor.flatMap {
-                    SyncProgressCounts.pendingAppChanges(appGroup: appGroup, after: $0)
+                    SyncProgressCounts.pendingAppChanges(
+                        appGroup: appGroup, configuration: configurationPath, after: $0)
                 }
                 changesTotal = .some(pending.map { $0 + delivered.count })
             }

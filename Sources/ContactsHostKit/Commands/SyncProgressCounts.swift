@@ -1,4 +1,5 @@
 import AppGroupStore
+import AppStores
 import CommandLineToolkit
 import ContactProviderSystem
 import Foundation
@@ -8,24 +9,35 @@ import Glibc
 /// the system can know.
 ///
 /// - A content enumeration: N is the contacts in the system store, M the contacts in the app's
-///   database (the App Group's), read once.
+///   store (the one `enable --backend` names: the App Group's database by default), read once.
 /// - A change enumeration: N is the changes (updates and deletions) committed since the signal, M is
 ///   N plus the changes the app's database holds after the committed anchor, taken once, at the first
 ///   line. Only an anchor the app database's own markers make (`SyncMarker`, as `ProviderDataSource`
-///   hands out) can be counted from; any other store's anchor is opaque, and M is unknown.
+///   hands out), with the app database as the domain's store, can be counted from; any other store's
+///   anchor is opaque, and M is unknown.
 ///
 /// M is unknown (nil) when it cannot be read, or once N passes it (the provider reads a store other
 /// than the app database, or the app changed during the sync); the line then shows N alone.
 enum SyncProgressCounts {
-    /// The contacts in the app database of `appGroup` (its headers and journal, not its contacts), or
-    /// nil when it cannot be read.
-    static func appContactCount(appGroup: AppGroup) -> Int? {
-        try? AppDatabase(appGroup: appGroup).store.summary().count
+    /// The store the domain's `configuration` file names (the app database when it names none), or nil
+    /// when the file cannot be read.
+    private static func storeKind(configuration: String) -> ConformanceBackendKind? {
+        guard let loaded = try? DomainConfiguration.load(from: configuration) else { return nil }
+        return try? DomainAppStore.kind(of: loaded)
+    }
+
+    /// The contacts in the app's store of `appGroup` (for the app database its headers and journal,
+    /// not its contacts), or nil when it cannot be read (a CardDAV server is not read here).
+    static func appContactCount(appGroup: AppGroup, configuration: String) -> Int? {
+        guard let kind = storeKind(configuration: configuration) else { return nil }
+        return DomainAppStore.count(kind: kind, appGroup: appGroup)
     }
 
     /// The changes in the app database of `appGroup` after `anchor` (a contact changed twice counts
-    /// twice), or nil when the anchor is not one of the database's markers or its changes are gone.
-    static func pendingAppChanges(appGroup: AppGroup, after anchor: SyncPosition) -> Int? {
+    /// twice), or nil when the domain's store is another one, the anchor is not one of the database's
+    /// markers, or its changes are gone.
+    static func pendingAppChanges(appGroup: AppGroup, configuration: String, after anchor: SyncPosition) -> Int? {
+        guard storeKind(configuration: configuration) == .appDatabase else { return nil }
         guard let marker = SyncMarker(data: anchor.generationMarker), !marker.generation.isEmpty, anchor.offset >= 0
         else { return nil }
         let store = AppDatabase(appGroup: appGroup).store

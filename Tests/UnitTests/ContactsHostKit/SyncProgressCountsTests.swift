@@ -36,13 +36,49 @@ struct SyncProgressCountsTests {
         #expect(SyncProgressCounts.total(nil, delivered: 0) == nil)
     }
 
-    @Test("M of a content enumeration is the app database's contact count")
+    /// A `domain.json` in `group` naming `backend` as the app's store (nil: the app database).
+    private func configuration(_ group: TemporaryAppGroup, backend: String? = nil) throws -> String {
+        var configuration = DomainConfiguration()
+        configuration.backend = backend
+        let path = group.path + "/domain.json"
+        try configuration.save(to: path)
+        return path
+    }
+
+    @Test("M of a content enumeration is the contact count of the app's store: the app database by default")
     func contentTotal() throws {
         try withTemporaryAppGroup { group in
             let database = AppDatabase(appGroup: group.appGroup)
             for index in 0..<5 { _ = try database.add(record("c\(index)")) }
             try database.delete(["c0"])
-            #expect(SyncProgressCounts.appContactCount(appGroup: group.appGroup) == 4)
+            let path = try configuration(group)
+            #expect(SyncProgressCounts.appContactCount(appGroup: group.appGroup, configuration: path) == 4)
+        }
+    }
+
+    @Test("M of a content enumeration over a seed-json store is that file's count, not the app database's")
+    func contentTotalOfAnotherStore() throws {
+        try withTemporaryAppGroup { group in
+            let database = AppDatabase(appGroup: group.appGroup)
+            for index in 0..<5 { _ = try database.add(record("c\(index)")) }
+            let file = group.path + "/ContactItems.json"
+            try Data(
+                #"[{"identifier":"a","firstName":"A","lastName":""},{"identifier":"b","firstName":"B","lastName":""}]"#
+                    .utf8
+            ).write(to: URL(fileURLWithPath: file))
+            let path = try configuration(group, backend: "seed-json:\(file)")
+            #expect(SyncProgressCounts.appContactCount(appGroup: group.appGroup, configuration: path) == 2)
+            // Its anchors are not the app database's markers: pending changes are unknown.
+            let state = try database.store.load()
+            let marker = SyncMarker(generation: state.generation, seq: 0).data
+            #expect(
+                SyncProgressCounts.pendingAppChanges(
+                    appGroup: group.appGroup, configuration: path,
+                    after: SyncPosition(generationMarker: marker, offset: 0)) == nil)
+            // An unreadable domain.json: unknown, not the app database's count.
+            let broken = group.path + "/broken.json"
+            try Data("{".utf8).write(to: URL(fileURLWithPath: broken))
+            #expect(SyncProgressCounts.appContactCount(appGroup: group.appGroup, configuration: broken) == nil)
         }
     }
 
@@ -56,29 +92,35 @@ struct SyncProgressCountsTests {
             try database.delete(["p0", "p1"])  // one journal entry, two changes
             let state = try database.store.load()
             let marker = SyncMarker(generation: state.generation, seq: 0).data
+            let path = try configuration(group)
             // After the second add: three adds and two deletions remain.
             #expect(
                 SyncProgressCounts.pendingAppChanges(
-                    appGroup: group.appGroup, after: SyncPosition(generationMarker: marker, offset: 2)) == 5)
+                    appGroup: group.appGroup, configuration: path,
+                    after: SyncPosition(generationMarker: marker, offset: 2)) == 5)
             // Up to date: nothing pending.
             #expect(
                 SyncProgressCounts.pendingAppChanges(
-                    appGroup: group.appGroup, after: SyncPosition(generationMarker: marker, offset: state.headSeq))
+                    appGroup: group.appGroup, configuration: path,
+                    after: SyncPosition(generationMarker: marker, offset: state.headSeq))
                     == 0)
             // Half of the deletion delivered (`within` 1).
             let within = SyncMarker(generation: state.generation, seq: 0, within: 1).data
             #expect(
                 SyncProgressCounts.pendingAppChanges(
-                    appGroup: group.appGroup, after: SyncPosition(generationMarker: within, offset: state.headSeq - 1))
+                    appGroup: group.appGroup, configuration: path,
+                    after: SyncPosition(generationMarker: within, offset: state.headSeq - 1))
                     == 1)
             // A provider's own anchor, or a generation the database never had: unknown.
             #expect(
                 SyncProgressCounts.pendingAppChanges(
-                    appGroup: group.appGroup, after: SyncPosition(generationMarker: Data("v7".utf8), offset: 0)) == nil)
+                    appGroup: group.appGroup, configuration: path,
+                    after: SyncPosition(generationMarker: Data("v7".utf8), offset: 0)) == nil)
             let stranger = SyncMarker(generation: "no-such-generation", seq: 0).data
             #expect(
                 SyncProgressCounts.pendingAppChanges(
-                    appGroup: group.appGroup, after: SyncPosition(generationMarker: stranger, offset: 0)) == nil)
+                    appGroup: group.appGroup, configuration: path,
+                    after: SyncPosition(generationMarker: stranger, offset: 0)) == nil)
         }
     }
 

@@ -70,9 +70,15 @@ struct DocumentationTests {
                     "\(name) names \(path), which does not exist")
             }
         }
+        // The file named as holding the rules' values declares them (issue 46: it named the type's file).
+        let rules = try Self.document("FRAMEWORK-RULES.md")
+        let valuesFile = try #require(
+            Self.matches(#"declared once, as values, in\s+`([^`]+)`"#, in: rules).first,
+            "FRAMEWORK-RULES.md no longer says where the rules are declared")
+        let declarations = try String(contentsOfFile: Self.packageRoot + "/" + valuesFile, encoding: .utf8)
         #expect(
-            try Self.document("FRAMEWORK-RULES.md").contains(
-                "`Sources/ContactProviderSystem/Rules/FrameworkRule.swift`"))
+            declarations.contains("static let r1 = FrameworkRule(") && declarations.contains("static let r47 ="),
+            "FRAMEWORK-RULES.md says the rules are declared in \(valuesFile), which does not declare r1 and r47")
     }
 
     @Test("The package is called ContactProviderSimulator wherever a Package.swift depends on it")

@@ -12,7 +12,8 @@ package final class AppDatabase {
     /// The database of `appGroup`; its store keeps `derivedIndexes` current whenever it writes a
     /// snapshot (see ``JournaledStore/derivedIndexes``; `ContactSearch` opens it with its name index).
     package init(appGroup: AppGroup = .current, derivedIndexes: [SearchIndex] = []) {
-        store = JournaledStore(directory: appGroup.contactsDirectory, derivedIndexes: derivedIndexes)
+        store = JournaledStore(
+            directory: appGroup.contactsDirectory, derivedIndexes: derivedIndexes, retainsPreviousJournal: true)
     }
 
     /// Adds a contact. A missing identifier gets a new UUID; a given one must not exist yet.

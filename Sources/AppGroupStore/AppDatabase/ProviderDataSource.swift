@@ -14,7 +14,7 @@ public final class ProviderDataSource {
     /// A data source over `appGroup`'s database.
     public init(appGroup: AppGroup = .current) {
         // Lazy: the snapshot's contacts stay in the mapped file until a page needs them.
-        store = JournaledStore(directory: appGroup.contactsDirectory, lazySnapshot: true)
+        store = JournaledStore(directory: appGroup.contactsDirectory, lazySnapshot: true, retainsPreviousJournal: true)
         pager = ContentPager(store: store)
     }
 

@@ -94,7 +94,9 @@ extension JournaledStore {
             var headSeq = header.baseSeq
             var meta = header.meta
             let journal = try MappedFile.openJournalIfPresent(journalPath)
+            var journalFolded = false
             if let journal, let start = try journalHeaderEnd(journal, snapshot: header) {
+                journalFolded = true
                 var journalLines = LineCursor(journal, path: journalPath, from: start, lineNumber: nil)
                 var dropped = start
                 var asked = start
@@ -198,6 +200,7 @@ extension JournaledStore {
                 try SecureFile.writeAll(fd: fd, path: temp, data: buffer)
                 snapshotSize += buffer.count
             }
+            if retainsPreviousJournal, journalFolded { retainFoldedJournal() }
             try writeEmptyJournal(generation: generation, baseSeq: headSeq)
             // Only now, with the snapshot durable: a crash before this leaves the old index (stale).
             for pass in indexes where !pass.abandoned {

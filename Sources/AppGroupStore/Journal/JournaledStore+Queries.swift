@@ -85,9 +85,20 @@ extension JournaledStore {
             guard generation == header.generation || generation == header.previousGeneration else {
                 return .expired(reason: "generation \(generation) is no longer known")
             }
-            guard seq >= header.baseSeq else {
-                return .expired(reason: "changes after \(seq) were compacted into the snapshot at \(header.baseSeq)")
+            var folded: [JournalEntry<Meta>] = []
+            if seq < header.baseSeq {
+                // Behind the last compaction: answered from the journal it folded, when it was kept.
+                guard let entries = foldedEntries(after: seq, before: header, limit: limit) else {
+                    return .expired(
+                        reason: "changes after \(seq) were compacted into the snapshot at \(header.baseSeq)")
+                }
+                folded = entries
+                if folded.count == limit || folded.last?.seq != header.baseSeq {
+                    let headSeq = try currentHeadUnlocked()
+                    return .changes(folded, headSeq: headSeq, generation: header.generation)
+                }
             }
+            let seq = max(seq, header.baseSeq)
             // Asked again for the changes after the head of an unchanged journal (an idle signal):
             // the answer is known without mapping the journal.
             var info = stat()
@@ -95,18 +106,18 @@ extension JournaledStore {
                 stat(journalPath, &info) == 0
                 ? JournalEnd(generation: header.generation, info: info) : nil
             if let known, let cached = lastJournalEnd, cached.end == known, seq == cached.headSeq {
-                return .changes([], headSeq: seq, generation: header.generation)
+                return .changes(folded, headSeq: seq, generation: header.generation)
             }
             guard let journal = try MappedFile.openJournalIfPresent(journalPath),
                 let start = try journalHeaderEnd(journal, snapshot: header)
             else {
-                if seq == header.baseSeq { return .changes([], headSeq: seq, generation: header.generation) }
+                if seq == header.baseSeq { return .changes(folded, headSeq: seq, generation: header.generation) }
                 return .expired(reason: "seq \(seq) is beyond the newest change \(header.baseSeq)")
             }
             // Entries are contiguous: the entry with seq s is line (s - baseSeq + 1).
             let wanted = seq + 1
             var offset = try findEntry(journal, from: start, seq: wanted, baseSeq: header.baseSeq)
-            var entries: [JournalEntry<Meta>] = []
+            var entries = folded
             let decoder = JSONDecoder()
             while let at = offset, at < journal.size, let end = journal.newline(from: at) {
                 let entry: JournalEntry<Meta>
@@ -135,7 +146,7 @@ extension JournaledStore {
     }
 
     /// Byte offset of the entry with `seq` (binary search on the line prefixes), or nil if past the end.
-    private func findEntry(_ journal: MappedFile, from start: Int, seq: Int, baseSeq: Int) throws -> Int? {
+    func findEntry(_ journal: MappedFile, from start: Int, seq: Int, baseSeq: Int) throws -> Int? {
         var low = start
         var high = journal.size
         var best: Int?
@@ -158,7 +169,7 @@ extension JournaledStore {
         return best
     }
 
-    private func seqOf(_ journal: MappedFile, _ range: Range<Int>) throws -> Int {
+    func seqOf(_ journal: MappedFile, _ range: Range<Int>) throws -> Int {
         let data = journal.data(range)
         do {
             return try LineCoding.seq(of: data[...])

@@ -23,7 +23,8 @@ package enum JournalFiles {
 /// - "What changed since (generation, seq)?" binary-searches the journal: O(log J + changes).
 /// - A lookup by identifier binary-searches the sorted snapshot and scans the journal's matches.
 /// - When the journal outgrows the snapshot, `compactIfNeeded()` folds it into a new snapshot with
-///   a new generation; anchors that were up to date stay valid through `previousGeneration`.
+///   a new generation; anchors that were up to date stay valid through `previousGeneration`, and a
+///   store that keeps the folded journal (`retainsPreviousJournal`) still answers anchors behind it.
 /// - A torn last journal line (a crash mid-append) is ignored by readers and cut off by the next
 ///   writer. A journal whose header names another generation is dropped only when it is proven to be
 ///   left over from a crash between the two renames of a compaction or reset (see
@@ -75,14 +76,19 @@ package final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     /// `replaceAll`, `reset`) gets them written for it in the same pass, so the first search after
     /// it needs no rebuild. An index not named here is rebuilt by the first search after a new snapshot.
     package let derivedIndexes: [SearchIndex]
+    /// True: a compaction keeps the journal it folds (``previousJournalPath``), so the changes after
+    /// an anchor behind it are still answered (the app database, whose anchors providers hold). The
+    /// system store's journal is read by nobody's anchor, and keeps no history.
+    package let retainsPreviousJournal: Bool
 
     /// A store in `directory` (created with mode 0700 on first write) that keeps `derivedIndexes`
     /// current whenever it writes a snapshot.
     package init(
         directory: String, retainsContacts: Bool = true, lazySnapshot: Bool = false, keepsOrder: Bool = true,
-        derivedIndexes: [SearchIndex] = []
+        derivedIndexes: [SearchIndex] = [], retainsPreviousJournal: Bool = false
     ) {
         self.directory = directory
+        self.retainsPreviousJournal = retainsPreviousJournal
         self.retainsContacts = retainsContacts
         self.lazySnapshot = lazySnapshot
         self.keepsOrder = keepsOrder

@@ -43,6 +43,32 @@ struct SyncEndToEndTests {
         }
     }
 
+    @Test("the README's tour: a bulk write behind a live anchor (generate 1000, which compacts) arrives as changes")
+    func bulkWriteBehindAnchorArrivesAsChanges() throws {
+        try withTemporaryAppGroup { group in
+            try host(["enable"], in: group)
+            try host(["add", "--given-name", "Ada"], in: group)
+            try host(["add", "--given-name", "Alan"], in: group)
+            let first = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
+            #expect(first["enumeration"] as? String == "content" && first["systemCount"] as? Int == 2)
+            let contacts = group.path + "/contacts"
+            let generation = try String(contentsOfFile: contacts + "/snapshot.jsonl", encoding: .utf8)
+                .prefix { $0 != "\n" }
+            try host(["generate", "1000", "--seed", "1"], in: group)
+            // The write compacted the app database: the anchor the system holds is behind the new snapshot.
+            let compacted = try String(contentsOfFile: contacts + "/snapshot.jsonl", encoding: .utf8)
+                .prefix { $0 != "\n" }
+            #expect(compacted != generation, "generate 1000 no longer compacts; the test no longer covers item 3")
+            let second = try jsonObject(try host(["signal", "--wait", "--json"], in: group))
+            #expect(second["enumeration"] as? String == "changes", "\(second)")
+            #expect(second["restarted"] as? Bool == false, "\(second)")
+            #expect(second["updated"] as? Int == 1000 && second["deleted"] as? Int == 0, "\(second)")
+            #expect(second["systemCount"] as? Int == 1002)
+            try expectSystemMatchesApp(group, count: 1002)
+            try stopProvider(group)
+        }
+    }
+
     @Test("2,500 contacts with a page size of 1,000 arrive complete in 3 pages")
     func manyPages() throws {
         try withTemporaryAppGroup { group in

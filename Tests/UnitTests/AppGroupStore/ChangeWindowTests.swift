@@ -126,7 +126,8 @@ struct ChangeWindowTests {
         }
     }
 
-    @Test("After compaction an anchor at the old head stays valid; one behind the base is expired")
+    @Test(
+        "After compaction an anchor at the old head stays valid, and one behind it is answered from the folded journal")
     func compactionKeepsHeadAnchors() throws {
         try withTemporaryAppGroup { group in
             let (database, state) = try filled(group, count: 5)
@@ -144,12 +145,15 @@ struct ChangeWindowTests {
             #expect(fromOld.generation == compacted.generation)
             #expect(fromOld.headSeq == state.headSeq + 1)
 
-            #expect(
-                StoreFixtures.isExpired(
-                    try database.store.changes(after: state.headSeq - 1, in: state.generation, limit: 10)))
-            #expect(
-                StoreFixtures.isExpired(
-                    try database.store.changes(after: state.baseSeq, in: state.generation, limit: 10)))
+            // Behind the old head: answered from the journal the compaction folded (issue 44, item 3).
+            let behind = try #require(
+                try StoreFixtures.entries(database.store, after: state.headSeq - 2, in: state.generation))
+            #expect(behind.entries.flatMap { $0.upsert ?? [] }.map(\.identifier) == ["c4", "c5", "after"])
+            #expect(behind.entries.map(\.seq) == Array((state.headSeq - 1)...(state.headSeq + 1)))
+            #expect(behind.generation == compacted.generation && behind.headSeq == state.headSeq + 1)
+            let all = try #require(
+                try StoreFixtures.entries(database.store, after: state.baseSeq, in: state.generation))
+            #expect(all.entries.count == 6)
             // The new generation is queried normally.
             let fromNew = try #require(
                 try StoreFixtures.entries(database.store, after: compacted.baseSeq, in: compacted.generation))
@@ -171,6 +175,75 @@ struct ChangeWindowTests {
             let window = try #require(
                 try StoreFixtures.entries(database.store, after: second.headSeq + 1, in: second.generation))
             #expect(window.entries.isEmpty)
+        }
+    }
+
+    @Test("An anchor behind a compaction is answered in windows across the folded and the new journal, with the limit")
+    func foldedWindows() throws {
+        try withTemporaryAppGroup { group in
+            let (database, state) = try filled(group, count: 6)
+            try database.store.compact()
+            let compacted = try database.store.load()
+            for index in 7...9 { try database.add(StoreFixtures.contact("c\(index)")) }
+            // Walk from the first entry, three at a time, continuing from each window's last seq in
+            // the generation it answered in (as ProviderDataSource's markers do).
+            var seq = state.baseSeq
+            var generation = state.generation
+            var seen: [String] = []
+            while true {
+                let window = try #require(
+                    try StoreFixtures.entries(database.store, after: seq, in: generation, limit: 3),
+                    "after \(seq) in \(generation)")
+                #expect(window.entries.count <= 3)
+                seen += window.entries.flatMap { $0.upsert ?? [] }.map(\.identifier)
+                guard let last = window.entries.last?.seq else { break }
+                #expect(last == seq + window.entries.count, "contiguous from \(seq)")
+                seq = last
+                generation = window.generation
+            }
+            #expect(seen == (1...9).map { "c\($0)" })
+            #expect(generation == compacted.generation && seq == compacted.baseSeq + 3)
+        }
+    }
+
+    @Test("Without the folded journal (not kept, lost, or another generation's) an anchor behind a compaction expires")
+    func foldedJournalMissing() throws {
+        try withTemporaryAppGroup { group in
+            let (database, state) = try filled(group, count: 4)
+            // A store that keeps no history (the system store's kind) expires it, as before.
+            let plain = JournaledStore<NoMetadata>(directory: database.store.directory)
+            try plain.compact()
+            #expect(
+                StoreFixtures.isExpired(try plain.changes(after: state.headSeq - 1, in: state.generation, limit: 9)))
+            #expect(!FileManager.default.fileExists(atPath: database.store.previousJournalPath))
+            // Kept, then lost (a power cut before the directory was synced, a hand): expired, not partial.
+            let second = try database.store.load()
+            try database.add(StoreFixtures.contact("c5"))
+            try database.store.compact()
+            #expect(
+                try StoreFixtures.entries(database.store, after: second.headSeq, in: second.generation)?.entries.count
+                    == 1)
+            try FileManager.default.removeItem(atPath: database.store.previousJournalPath)
+            #expect(
+                StoreFixtures.isExpired(
+                    try database.store.changes(after: second.headSeq, in: second.generation, limit: 9)))
+        }
+    }
+
+    @Test("After a reset the folded journal answers no anchor: every old anchor expires")
+    func resetForgetsFoldedJournal() throws {
+        try withTemporaryAppGroup { group in
+            let (database, state) = try filled(group, count: 4)
+            try database.store.compact()
+            #expect(FileManager.default.fileExists(atPath: database.store.previousJournalPath))
+            try database.replaceAll(with: [StoreFixtures.contact("new")])
+            let reset = try database.store.load()
+            for generation in [state.generation, reset.generation] {
+                #expect(
+                    StoreFixtures.isExpired(
+                        try database.store.changes(after: state.headSeq - 2, in: generation, limit: 9)),
+                    "\(generation)")
+            }
         }
     }
 

@@ -17,13 +17,17 @@ struct FileSafetyTests {
             for directory in [group.path + "/nested", group.path + "/nested/group", database.store.directory] {
                 #expect(StoreFixtures.mode(directory) == 0o700, "\(directory)")
             }
-            for file in [database.store.snapshotPath, database.store.journalPath, database.store.lockPath] {
+            for file in [
+                database.store.snapshotPath, database.store.journalPath, database.store.lockPath,
+                database.store.previousJournalPath,
+            ] {
                 #expect(StoreFixtures.mode(file) == 0o600, "\(file)")
                 #expect(StoreFixtures.info(file).map { $0.st_uid } == geteuid())
             }
             // No temp files are left behind by the atomic replacements.
             let names = try FileManager.default.contentsOfDirectory(atPath: database.store.directory).sorted()
-            #expect(names == ["journal.jsonl", "lock", "snapshot.jsonl"])
+            // The journal the compaction folded is kept, for anchors behind it (issue 44, item 3).
+            #expect(names == ["journal.jsonl", "journal.previous.jsonl", "lock", "snapshot.jsonl"])
         }
     }
 

@@ -81,6 +81,21 @@ package final class AppDatabase {
         try store.load().contacts
     }
 
+    /// Every contact, in ``all()``'s order, decoded one at a time: the state is read once under the
+    /// shared lock, keeping snapshot contacts as byte ranges of the mapped snapshot (an immutable file,
+    /// replaced whole, so the view stays the one read even if a writer compacts meanwhile), and only
+    /// the contact `body` is given is decoded. Memory grows with the identifiers, not with the
+    /// decoded address book (`export`, issue 44 item 2). `count` is told first.
+    package func forEachContact(count: (Int) -> Void = { _ in }, _ body: (ContactRecord) throws -> Void) throws {
+        let lazy = JournaledStore<NoMetadata>(directory: store.directory, retainsContacts: true, lazySnapshot: true)
+        let state = try lazy.load()
+        count(state.count)
+        let decoder = JSONDecoder()
+        for identifier in state.order {
+            if let record = state.record(for: identifier, decoder: decoder) { try body(record) }
+        }
+    }
+
     /// Adds or replaces many contacts (one journal entry each, so each is one change for providers).
     ///
     /// - Returns: how many were added and how many replaced an existing contact.

@@ -305,40 +305,34 @@ enum ContactCommands {
             // A large database takes seconds to read, encode and write (100,000 contacts): say which.
             let ticker = ProgressTicker(output: context.output, prefix: "export", phase: "reading the database")
             defer { ticker.stop() }
-            let records: [ContactRecord]
+            let format: ContactExportStream.Format =
+                arguments.has(ExportOptions.vcard)
+                ? .vCard(try arguments.value(ExportOptions.version) ?? .v3) : .json
+            var total = 0
+            // Written as read, a chunk at a time: memory holds a chunk, not the address book and its
+            // text. A write blocks while a slow reader lags (a pipe): that is progress too.
+            var stream = try ContactExportStream(format: format, output: context.output) { written in
+                ticker.set("writing to stdout: \(written) of \(counted(total, "contact"))")
+            }
+            func add(_ record: ContactRecord) throws { try stream.add(record) }
             if let store = try DomainAppStore.other(context) {
                 guard !arguments.has(ExportOptions.salvage) else {
                     throw CommandFailure(
                         "--salvage reads a damaged App Group database; the app's store is \(store.kind) (\(DomainAppStore.option))"
                     )
                 }
-                records = try store.contacts()
+                let records = try store.contacts()
+                total = records.count
+                for record in records { try add(record) }
             } else if arguments.has(ExportOptions.salvage) {
                 let salvage = try AppDatabase.searchable(appGroup: context.appGroup).store.salvage()
                 for problem in salvage.problems { context.output.err(problem.description) }
-                records = salvage.contacts
+                total = salvage.contacts.count
+                for record in salvage.contacts { try add(record) }
             } else {
-                records = try AppDatabase.searchable(appGroup: context.appGroup).all()
+                try AppDatabase(appGroup: context.appGroup).forEachContact(count: { total = $0 }) { try add($0) }
             }
-            let text: String
-            if arguments.has(ExportOptions.vcard) {
-                let version = try arguments.value(ExportOptions.version) ?? .v3
-                // Card by card, so the progress line can count them (cards are independent: the same text).
-                var vCards = ""
-                for start in stride(from: 0, to: records.count, by: 1000) {
-                    ticker.set("encoding \(start)/\(records.count) contacts as vCard \(version.rawValue)")
-                    vCards += VCard.encode(Array(records[start..<min(start + 1000, records.count)]), version: version)
-                }
-                // `out` adds the final "\n"; drop only that scalar ("\r\n" is one Character in Swift).
-                if vCards.hasSuffix("\r\n") { vCards.unicodeScalars.removeLast() }
-                text = vCards
-            } else {
-                ticker.set("encoding \(counted(records.count, "contact")) as JSON")
-                text = try ContactJSON.document(ContactJSON.ExportDocument(contacts: records))
-            }
-            // Writing blocks while a slow reader (a pipe, a full disk's retries) lags: that is progress too.
-            ticker.set("writing \(counted(records.count, "contact")) (\(text.utf8.count / 1024) KiB) to stdout")
-            context.output.out(text)
+            try stream.finish()
             return ExitCode.success
         })
 

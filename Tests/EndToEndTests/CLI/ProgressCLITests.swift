@@ -27,7 +27,7 @@ struct ExportProgressCLITests {
             // Its output (~150-290 KiB) fills the pipe nobody reads yet, so the export blocks writing it
             // and ticks: the progress line is the signal to start reading, not a sleep.
             var stderr = ""
-            while !stderr.contains("writing 400 contacts") {
+            while !stderr.contains("writing to stdout: ") {
                 let chunk = errors.fileHandleForReading.availableData
                 if chunk.isEmpty { break }
                 stderr += String(decoding: chunk, as: UTF8.self)
@@ -39,7 +39,7 @@ struct ExportProgressCLITests {
             let lines = stderr.split(separator: "\n")
             #expect(lines.first?.hasPrefix("export: ") == true, "\(stderr)")
             #expect(
-                lines.contains { $0.hasPrefix("export: writing 400 contacts (") && $0.contains(" KiB) to stdout… (") },
+                lines.contains { $0.hasPrefix("export: writing to stdout: ") && $0.contains(" of 400 contacts… (") },
                 "\(stderr)")
             #expect(lines.allSatisfy { $0.hasPrefix("export: ") && $0.hasSuffix(" s)") }, "only progress: \(stderr)")
             let text = String(decoding: document, as: UTF8.self)

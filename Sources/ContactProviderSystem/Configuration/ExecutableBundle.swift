@@ -21,6 +21,11 @@ package enum ExecutableBundle {
     /// The organization prefix of the default identifiers.
     package static let defaultIdentifierPrefix = "com.example."
 
+    /// `CFBundleShortVersionString` of the default identity, as Xcode's templates start.
+    package static let defaultShortVersion = "1.0"
+    /// `CFBundleVersion` of the default identity, as Xcode's templates start.
+    package static let defaultBuildVersion = "1"
+
     /// `<executable>.appex`.
     package static func directory(forExecutable executable: String) -> String {
         executable + extensionSuffix
@@ -36,8 +41,8 @@ package enum ExecutableBundle {
             "CFBundleName": name,
             "CFBundleDisplayName": name,
             "CFBundleExecutable": name,
-            "CFBundleShortVersionString": "1.0",
-            "CFBundleVersion": "1",
+            "CFBundleShortVersionString": defaultShortVersion,
+            "CFBundleVersion": defaultBuildVersion,
             "CFBundlePackageType": "XPC!",
             "EXAppExtensionAttributes": ["EXExtensionPointIdentifier": "com.apple.contact.provider.extension"],
         ]
@@ -90,9 +95,19 @@ package enum ExecutableBundle {
         }
     }
 
+    /// The keys of `executable`'s bundle `Info.plist`, if it has one.
+    package static func info(ofExecutable executable: String) -> [String: Any]? {
+        propertyList(at: directory(forExecutable: executable) + "/Info.plist")
+    }
+
     /// The containing app's keys a running extension's bundle holds, if any.
     package static func containingAppInfo(ofBundle bundlePath: String) -> [String: Any]? {
-        guard let data = FileManager.default.contents(atPath: bundlePath + "/" + containingAppFile) else { return nil }
+        propertyList(at: bundlePath + "/" + containingAppFile)
+    }
+
+    /// The dictionary of the property list at `path`; nil when absent or not one.
+    private static func propertyList(at path: String) -> [String: Any]? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
     }
 

@@ -15,6 +15,8 @@ import Glibc
 package enum ExecutableBundle {
     /// The directory suffix of an extension's bundle, as on iOS.
     package static let extensionSuffix = ".appex"
+    /// The directory suffix of an app's bundle, as on iOS: an app-side executable's `<executable>.app/`.
+    package static let applicationSuffix = ".app"
     /// The file in an extension's bundle holding its containing app's `Info.plist` keys (on iOS the
     /// extension lies inside the app's bundle; here the app has no directory of its own).
     package static let containingAppFile = "ContainingApp.plist"
@@ -75,16 +77,35 @@ package enum ExecutableBundle {
         throws
     {
         let bundle = directory(forExecutable: executable)
-        let name = (executable as NSString).lastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-            try plistData(info).write(to: URL(fileURLWithPath: bundle + "/Info.plist"), options: .atomic)
+        try writeBundle(bundle, info: info, forExecutable: executable) {
             let appFile = bundle + "/" + containingAppFile
             if let containingApp {
                 try plistData(containingApp).write(to: URL(fileURLWithPath: appFile), options: .atomic)
             } else {
                 try? FileManager.default.removeItem(atPath: appFile)
             }
+        }
+    }
+
+    /// Writes `info` as the app bundle (`<executable>.app/Info.plist`) of an app-side `executable`, so
+    /// its `Bundle.main` answers as the app's on iOS (`BundleLocation` finds it as it finds `.appex`).
+    package static func writeApplication(_ info: [String: Any], forExecutable executable: String) throws {
+        var info = info
+        info["CFBundleExecutable"] = (executable as NSString).lastPathComponent
+        info["CFBundlePackageType"] = "APPL"
+        try writeBundle(executable + applicationSuffix, info: info, forExecutable: executable) {}
+    }
+
+    /// Makes `bundle` with `info` as its `Info.plist`, runs `more`, and links the bundle's `<name>` to the
+    /// executable, so `Bundle.main.executablePath` names a file that runs.
+    private static func writeBundle(
+        _ bundle: String, info: [String: Any], forExecutable executable: String, more: () throws -> Void
+    ) throws {
+        let name = (executable as NSString).lastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+            try plistData(info).write(to: URL(fileURLWithPath: bundle + "/Info.plist"), options: .atomic)
+            try more()
             let link = bundle + "/" + name
             if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil {
                 try? FileManager.default.removeItem(atPath: link)
@@ -122,6 +143,6 @@ package struct BundleWriteError: Error, CustomStringConvertible {
     package let path: String
     package let reason: String
     package var description: String {
-        "\(path): cannot write the provider's bundle (Info.plist for Bundle.main): \(reason)"
+        "\(path): cannot write the bundle (Info.plist for Bundle.main): \(reason)"
     }
 }

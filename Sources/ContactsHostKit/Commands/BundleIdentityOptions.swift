@@ -1,3 +1,4 @@
+import AppGroupStore
 import CommandLineToolkit
 import ContactProviderSystem
 import Foundation
@@ -39,17 +40,25 @@ enum BundleIdentityOptions {
     static let appDisplayName = Option<String>(
         "--app-display-name", value: "NAME",
         help:
-            "The containing app's CFBundleDisplayName: the domain's displayName (default the app identifier's last component; no app: the App Group folder's name).",
+            "The containing app's CFBundleDisplayName: the domain's displayName (default the app executable's name, else the app identifier's last component; no app: the App Group folder's name).",
         convert: { text, option in try nonEmpty(text, option: option) })
+
+    static let appExecutable = Option<String>(
+        "--app-executable", value: "PATH",
+        help:
+            "An app-side executable run against this App Group: give it the containing app's bundle (PATH.app/Info.plist), so its Bundle.main is the app's."
+    )
 
     /// Every identity option, in the order help lists them.
     static let all: [any OptionDeclaration] = [
         bundleIdentifier, displayName, marketingVersion, buildNumber, appBundleIdentifier, appDisplayName,
+        appExecutable,
     ]
 
-    /// The names of the identity options given on `arguments`' command line.
+    /// The names of the options given on `arguments`' command line that a project's settings would
+    /// give (all but `--app-executable`, which takes the project's app too).
     static func given(in arguments: ParsedArguments) -> [String] {
-        all.map(\.spec.name).filter { arguments.has($0) }
+        all.map(\.spec.name).filter { $0 != appExecutable.name && arguments.has($0) }
     }
 
     /// A project's build settings are its bundle's identity: refuse these options beside `--xcode-project`.
@@ -96,6 +105,8 @@ enum BundleIdentityOptions {
     struct Given {
         var bundleIdentifier, displayName, marketingVersion, buildNumber: String?
         var appBundleIdentifier, appDisplayName: String?
+        /// `--app-executable`, absolute, links resolved as the kernel resolves them for `Bundle.main`.
+        var appExecutable: String?
 
         init(_ arguments: ParsedArguments) throws {
             bundleIdentifier = try arguments.value(BundleIdentityOptions.bundleIdentifier)
@@ -104,9 +115,15 @@ enum BundleIdentityOptions {
             buildNumber = try arguments.value(BundleIdentityOptions.buildNumber)
             appBundleIdentifier = try arguments.value(BundleIdentityOptions.appBundleIdentifier)
             appDisplayName = try arguments.value(BundleIdentityOptions.appDisplayName)
+            if let path = try arguments.value(BundleIdentityOptions.appExecutable) {
+                let absolute = (AppGroup(path: path).path as NSString).resolvingSymlinksInPath
+                try ExecutableCheck.require(absolute, given: path, option: BundleIdentityOptions.appExecutable.name)
+                appExecutable = absolute
+            }
         }
 
-        /// Whether no identity option was given.
+        /// Whether no option about the provider's own bundle was given (`--app-executable` alone
+        /// writes the app's, which a project may give).
         var isEmpty: Bool {
             [bundleIdentifier, displayName, marketingVersion, buildNumber, appBundleIdentifier, appDisplayName]
                 .allSatisfy { $0 == nil }
@@ -127,7 +144,7 @@ enum BundleIdentityOptions {
             let own = info["CFBundleIdentifier"] as? String ?? ""
             var app = ExecutableBundle.containingAppInfo(
                 ofBundle: ExecutableBundle.directory(forExecutable: executable))
-            if app == nil, appBundleIdentifier != nil || appDisplayName != nil { app = [:] }
+            if app == nil, appBundleIdentifier != nil || appDisplayName != nil || appExecutable != nil { app = [:] }
             guard var app else { return (info, nil) }
             if let appBundleIdentifier {
                 app["CFBundleIdentifier"] = appBundleIdentifier
@@ -142,7 +159,11 @@ enum BundleIdentityOptions {
                 )
             }
             if let appDisplayName { app["CFBundleDisplayName"] = appDisplayName }
-            if app["CFBundleName"] == nil { app["CFBundleName"] = String(parent.split(separator: ".").last ?? "App") }
+            if app["CFBundleName"] == nil {
+                app["CFBundleName"] =
+                    appExecutable.map { ($0 as NSString).lastPathComponent }
+                    ?? String(parent.split(separator: ".").last ?? "App")
+            }
             // An app and its extension share their versions, as Xcode warns when they differ.
             for key in ["CFBundleShortVersionString", "CFBundleVersion"] { app[key] = info[key] }
             app["CFBundlePackageType"] = "APPL"
@@ -162,15 +183,16 @@ enum BundleIdentityOptions {
 extension BundleIdentityOptions {
     /// The executable whose bundle the options write: `named` (`--extension`), else the one the system
     /// would launch, symbolic links resolved as the kernel resolves them for `Bundle.main`. Refuses one
-    /// built from an Xcode project, whose identity the project gives (and the next rebuild rewrites).
-    static func executable(_ named: String?, client: SystemClient) throws -> String {
+    /// built from an Xcode project when `refusingProjectBuilt`: the project gives its identity (and the
+    /// next rebuild rewrites it).
+    static func executable(_ named: String?, client: SystemClient, refusingProjectBuilt: Bool) throws -> String {
         let configured = try client.configuration().extensionPath
         guard let path = named ?? ExtensionDiscovery.executable(configured: configured) else {
             throw CommandFailure(
                 "\(bundleIdentifier.name): no provider executable to give the identity to; give --extension PATH")
         }
         let resolved = (path as NSString).resolvingSymlinksInPath
-        if let record = XcodeBuildRecord.read(forExecutable: resolved) {
+        if refusingProjectBuilt, let record = XcodeBuildRecord.read(forExecutable: resolved) {
             throw UsageError(
                 "\(resolved) is built from the Xcode project \(record.project): its identity is the project's build settings (PRODUCT_BUNDLE_IDENTIFIER, MARKETING_VERSION, CURRENT_PROJECT_VERSION); set them there"
             )
@@ -196,6 +218,25 @@ extension BundleIdentityOptions {
             return NSDictionary(dictionary: old).isEqual(to: new)
         }
         return !same(before.0, bundle.info) || !same(before.1, bundle.containingApp)
+    }
+
+    /// Writes the provider's containing app (its `ContainingApp.plist`, which a project or the options
+    /// wrote) as `identity`'s `--app-executable` bundle, if given; refuses a provider that has no app.
+    static func writeApplication(_ identity: Given, providerExecutable provider: String) throws {
+        guard let app = identity.appExecutable else { return }
+        guard
+            let info = ExecutableBundle.containingAppInfo(
+                ofBundle: ExecutableBundle.directory(forExecutable: provider))
+        else {
+            throw CommandFailure(
+                "\(appExecutable.name): the provider \(provider) has no containing app (its Xcode project has no application target); give --app-bundle-identifier"
+            )
+        }
+        do {
+            try ExecutableBundle.writeApplication(info, forExecutable: app)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
     }
 
     /// `com.acme.Contacts.Provider 3.1 (7) in Acme Contacts`: what `enable` says it wrote.

@@ -110,11 +110,15 @@ enum SystemCommands {
             }
             let identity = try BundleIdentityOptions.Given(arguments)
             var identityChanged = false
-            if !identity.isEmpty {
-                let bundled = try BundleIdentityOptions.executable(executable, client: client)
-                let bundle = try identity.bundle(forExecutable: bundled)
-                identityChanged = try BundleIdentityOptions.write(bundle, forExecutable: bundled)
-                groupNote += ", bundle " + BundleIdentityOptions.describe(bundle)
+            if !identity.isEmpty || identity.appExecutable != nil {
+                let bundled = try BundleIdentityOptions.executable(
+                    executable, client: client, refusingProjectBuilt: !identity.isEmpty)
+                if !identity.isEmpty || XcodeBuildRecord.read(forExecutable: bundled) == nil {
+                    let bundle = try identity.bundle(forExecutable: bundled)
+                    identityChanged = try BundleIdentityOptions.write(bundle, forExecutable: bundled)
+                    groupNote += ", bundle " + BundleIdentityOptions.describe(bundle)
+                }
+                try BundleIdentityOptions.writeApplication(identity, providerExecutable: bundled)
             }
             var replaced: String?
             try client.updateConfiguration { configuration in

@@ -107,6 +107,31 @@ struct BundleIdentityTests {
     }
 
     @Test(
+        "an app-side executable given to enable --app-executable has the containing app's bundle: Bundle.main reads as the app's"
+    )
+    func appExecutable() throws {
+        try withTemporaryAppGroup { group in
+            try withProviderCopy(named: "AcmeProvider") { executable in
+                let app = (executable as NSString).deletingLastPathComponent + "/AcmeContacts"
+                try FileManager.default.copyItem(atPath: BuiltProducts.path("app-identity"), toPath: app)
+                // Without its bundle, as on Linux before: nil.
+                let before = try ProcessRunner.run(app, [], environment: group.environment)
+                #expect(before.stdout.hasPrefix("nil "), "\(before)")
+                try host(
+                    [
+                        "enable", "--extension", executable, "--bundle-identifier", "com.acme.Contacts.Provider",
+                        "--marketing-version", "3.1", "--build-number", "7", "--app-display-name", "Acme Contacts",
+                        "--app-executable", app,
+                    ], in: group)
+                let after = try ProcessRunner.run(app, [], environment: group.environment)
+                #expect(after.exitCode == 0, "\(after)")
+                #expect(after.stdout == "com.acme.Contacts Acme Contacts 3.1 (7)\n", "\(after)")
+                try host(["disable"], in: group)
+            }
+        }
+    }
+
+    @Test(
         "enable's identity options: a provider identifier its app's does not prefix is refused naming both; never with --xcode-project"
     )
     func packageOptionsRefused() throws {
@@ -178,12 +203,18 @@ struct BundleIdentityTests {
     func xcodeProject() throws {
         try XcodeHarness.withProject(XcodeFixtures.identity()) { project in
             try withTemporaryAppGroup { group in
-                try host(["enable", "--xcode-project", project + "/Identity.xcodeproj"], in: group)
+                // The app-side executable takes the project's app target's bundle.
+                let app = (project as NSString).deletingLastPathComponent + "/ContactsApp"
+                try FileManager.default.copyItem(atPath: BuiltProducts.path("app-identity"), toPath: app)
+                try host(
+                    ["enable", "--xcode-project", project + "/Identity.xcodeproj", "--app-executable", app], in: group)
                 try host(["signal", "--wait"], in: group)
                 let log = try providerLog(group)
                 let expected =
                     "[\(Names.providerIdentifier):identity] info: Identity 2.5 (42) for \(Names.appDisplayName) at \(Names.serverHost)"
                 #expect(log.contains(expected), "\(log)")
+                let printed = try ProcessRunner.run(app, [], environment: group.environment)
+                #expect(printed.stdout == "\(Names.appIdentifier) \(Names.appDisplayName) 2.5 (42)\n", "\(printed)")
                 try host(["disable"], in: group)
             }
         }

@@ -37,7 +37,10 @@ let package = Package(
     ],
     targets: [
         // Layers, one way: AppGroupStore ← ContactsInterop (vCard codec) ← Contacts ← ContactProvider.
-        .target(name: "Contacts", dependencies: ["Combine", "FoundationGaps", "AppGroupStore", "ContactsInterop"]),
+        // BundleLocation: an app-side executable importing Contacts finds its `<executable>.app/` bundle.
+        .target(
+            name: "Contacts",
+            dependencies: ["Combine", "FoundationGaps", "AppGroupStore", "ContactsInterop", "BundleLocation"]),
         // Linux Foundation's gaps that iOS code runs into (a working replaceItemAt), re-exported by
         // Contacts and ContactProvider.
         .target(name: "FoundationGaps"),
@@ -185,6 +188,8 @@ let package = Package(
         .executableTarget(
             name: "device-fidelity-provider", dependencies: ["ContactProvider", "Contacts", "os"],
             path: "Examples/device-fidelity-provider", swiftSettings: [.swiftLanguageMode(.v5)]),
+        // An app-side executable that prints its bundle identity (`enable --app-executable`, issue 40).
+        .executableTarget(name: "app-identity", dependencies: ["Contacts"], path: "Examples/app-identity"),
 
         // A provider that syncs from a CardDAV server (URLSession + XMLParser, nothing else).
         .executableTarget(

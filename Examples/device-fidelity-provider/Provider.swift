@@ -57,7 +57,14 @@ final class Provider: ContactProviderExtension {
 
     required init() {}
 
-    func configure(for domain: ContactProviderDomain) {}
+    // What iOS code reads of its bundle: the identity, the versions shown in an About screen, and the
+    // domain's name (the containing app's display name).
+    func configure(for domain: ContactProviderDomain) {
+        let info = Bundle.main.infoDictionary ?? [:]
+        Logger(subsystem: Bundle.main.bundleIdentifier!, category: "bundle").info(
+            "\(info["CFBundleDisplayName"] as? String ?? "-", privacy: .public) \(info["CFBundleShortVersionString"] as? String ?? "-", privacy: .public) (\(info["CFBundleVersion"] as? String ?? "-", privacy: .public)) for \(domain.displayName, privacy: .public)"
+        )
+    }
 
     func enumerator(for collection: ContactItem.Identifier) -> ContactItemEnumerator {
         rootEnumerator

@@ -85,12 +85,18 @@ public struct BundleInfo {
     /// Refuses an extension whose identifier is not prefixed by its app's, as Xcode refuses to embed it.
     public func checkPrefixed(by app: BundleInfo) throws {
         guard let own = bundleIdentifier, let parent = app.bundleIdentifier else { return }
-        guard own.hasPrefix(parent + ".") else {
-            throw settings.error(
-                "PRODUCT_BUNDLE_IDENTIFIER",
-                "Embedded binary's bundle identifier is not prefixed with the parent app's bundle identifier (embedded: \(own), parent app \(app.target.name): \(parent)); make it \(parent).\(own.split(separator: ".").last ?? "Provider") as Xcode requires"
-            )
+        if let problem = Self.prefixProblem(embedded: own, parent: parent, parentName: app.target.name) {
+            throw settings.error("PRODUCT_BUNDLE_IDENTIFIER", problem)
         }
+    }
+
+    /// Xcode's refusal of an extension identifier `embedded` not prefixed by its app's `parent` (named
+    /// `parentName`), with both identifiers and the one that would do; nil when it is prefixed. Shared
+    /// by projects and by `enable`'s identity options.
+    public static func prefixProblem(embedded: String, parent: String, parentName: String) -> String? {
+        guard !embedded.hasPrefix(parent + ".") else { return nil }
+        return
+            "Embedded binary's bundle identifier is not prefixed with the parent app's bundle identifier (embedded: \(embedded), parent app \(parentName): \(parent)); make it \(parent).\(embedded.split(separator: ".").last ?? "Provider") as Xcode requires"
     }
 
     /// `value` with `$(…)` references expanded in every string it holds.

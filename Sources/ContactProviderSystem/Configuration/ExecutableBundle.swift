@@ -15,11 +15,18 @@ import Glibc
 package enum ExecutableBundle {
     /// The directory suffix of an extension's bundle, as on iOS.
     package static let extensionSuffix = ".appex"
+    /// The directory suffix of an app's bundle, as on iOS: an app-side executable's `<executable>.app/`.
+    package static let applicationSuffix = ".app"
     /// The file in an extension's bundle holding its containing app's `Info.plist` keys (on iOS the
     /// extension lies inside the app's bundle; here the app has no directory of its own).
     package static let containingAppFile = "ContainingApp.plist"
     /// The organization prefix of the default identifiers.
     package static let defaultIdentifierPrefix = "com.example."
+
+    /// `CFBundleShortVersionString` of the default identity, as Xcode's templates start.
+    package static let defaultShortVersion = "1.0"
+    /// `CFBundleVersion` of the default identity, as Xcode's templates start.
+    package static let defaultBuildVersion = "1"
 
     /// `<executable>.appex`.
     package static func directory(forExecutable executable: String) -> String {
@@ -36,8 +43,8 @@ package enum ExecutableBundle {
             "CFBundleName": name,
             "CFBundleDisplayName": name,
             "CFBundleExecutable": name,
-            "CFBundleShortVersionString": "1.0",
-            "CFBundleVersion": "1",
+            "CFBundleShortVersionString": defaultShortVersion,
+            "CFBundleVersion": defaultBuildVersion,
             "CFBundlePackageType": "XPC!",
             "EXAppExtensionAttributes": ["EXExtensionPointIdentifier": "com.apple.contact.provider.extension"],
         ]
@@ -70,16 +77,35 @@ package enum ExecutableBundle {
         throws
     {
         let bundle = directory(forExecutable: executable)
-        let name = (executable as NSString).lastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-            try plistData(info).write(to: URL(fileURLWithPath: bundle + "/Info.plist"), options: .atomic)
+        try writeBundle(bundle, info: info, forExecutable: executable) {
             let appFile = bundle + "/" + containingAppFile
             if let containingApp {
                 try plistData(containingApp).write(to: URL(fileURLWithPath: appFile), options: .atomic)
             } else {
                 try? FileManager.default.removeItem(atPath: appFile)
             }
+        }
+    }
+
+    /// Writes `info` as the app bundle (`<executable>.app/Info.plist`) of an app-side `executable`, so
+    /// its `Bundle.main` answers as the app's on iOS (`BundleLocation` finds it as it finds `.appex`).
+    package static func writeApplication(_ info: [String: Any], forExecutable executable: String) throws {
+        var info = info
+        info["CFBundleExecutable"] = (executable as NSString).lastPathComponent
+        info["CFBundlePackageType"] = "APPL"
+        try writeBundle(executable + applicationSuffix, info: info, forExecutable: executable) {}
+    }
+
+    /// Makes `bundle` with `info` as its `Info.plist`, runs `more`, and links the bundle's `<name>` to the
+    /// executable, so `Bundle.main.executablePath` names a file that runs.
+    private static func writeBundle(
+        _ bundle: String, info: [String: Any], forExecutable executable: String, more: () throws -> Void
+    ) throws {
+        let name = (executable as NSString).lastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+            try plistData(info).write(to: URL(fileURLWithPath: bundle + "/Info.plist"), options: .atomic)
+            try more()
             let link = bundle + "/" + name
             if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil {
                 try? FileManager.default.removeItem(atPath: link)
@@ -90,9 +116,19 @@ package enum ExecutableBundle {
         }
     }
 
+    /// The keys of `executable`'s bundle `Info.plist`, if it has one.
+    package static func info(ofExecutable executable: String) -> [String: Any]? {
+        propertyList(at: directory(forExecutable: executable) + "/Info.plist")
+    }
+
     /// The containing app's keys a running extension's bundle holds, if any.
     package static func containingAppInfo(ofBundle bundlePath: String) -> [String: Any]? {
-        guard let data = FileManager.default.contents(atPath: bundlePath + "/" + containingAppFile) else { return nil }
+        propertyList(at: bundlePath + "/" + containingAppFile)
+    }
+
+    /// The dictionary of the property list at `path`; nil when absent or not one.
+    private static func propertyList(at path: String) -> [String: Any]? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
     }
 
@@ -107,6 +143,6 @@ package struct BundleWriteError: Error, CustomStringConvertible {
     package let path: String
     package let reason: String
     package var description: String {
-        "\(path): cannot write the provider's bundle (Info.plist for Bundle.main): \(reason)"
+        "\(path): cannot write the bundle (Info.plist for Bundle.main): \(reason)"
     }
 }

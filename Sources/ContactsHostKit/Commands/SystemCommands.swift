@@ -63,17 +63,21 @@ enum SystemCommands {
             Registering a different executable than before is a different app: the system store starts empty, with no
             sync anchor, and the previous provider is invalidated. A rebuilt executable at the same path keeps them;
             the next signal retires a provider still running the old build.
+            A provider built from a package gets its bundle identity (Bundle.main) from --bundle-identifier and the
+            options after it, written beside the executable (<executable>.appex/Info.plist) and kept until changed;
+            one built with --xcode-project gets it from the project. A running provider is ended when it changes.
             """,
         options: [
             EnableOptions.extensionPath, EnableOptions.pageSize, EnableOptions.batchSize, EnableOptions.hardCap,
             EnableOptions.pageTimeout, EnableOptions.invalidateTimeout, EnableOptions.idleTimeout,
             EnableOptions.itemsLimit, EnableOptions.backend, EnableOptions.paceAfterSave,
             XcodeProjectBuild.projectOption,
-            XcodeProjectBuild.targetOption, enableJSON,
-        ],
+            XcodeProjectBuild.targetOption,
+        ] + BundleIdentityOptions.all + [enableJSON],
         examples: [
             "contacts-host enable", "contacts-host enable --extension .build/debug/MyProvider --page-size 50",
             "contacts-host enable --xcode-project MyApp.xcodeproj",
+            "contacts-host enable --extension .build/debug/MyProvider --bundle-identifier com.acme.Contacts.Provider --app-display-name 'Acme Contacts'",
         ],
         environment: [
             "CONTACT_PROVIDER_EXTENSION", "CONTACT_PROVIDER_USER_DECISION", "CONTACT_PROVIDER_APP_NAME",
@@ -84,7 +88,10 @@ enum SystemCommands {
             ExitCodeHelp(1, "the user declined, no provider executable was found, or the Xcode project did not build"),
             ExitCodeHelp(2, "usage error: nothing was run"),
         ],
-        validate: { try XcodeProjectBuild.validate($0, extensionOption: EnableOptions.extensionPath) },
+        validate: {
+            try XcodeProjectBuild.validate($0, extensionOption: EnableOptions.extensionPath)
+            try BundleIdentityOptions.validate($0)
+        },
         run: { arguments, context in
             let client = try client(context)
             var executable: String?
@@ -105,6 +112,18 @@ enum SystemCommands {
                 // not the store, is an error now, not at the first `add`.
                 _ = try DomainAppStore.other(kind: kind, appGroup: context.appGroup)?.contacts()
             }
+            let identity = try BundleIdentityOptions.Given(arguments)
+            var identityChanged = false
+            if !identity.isEmpty || identity.appExecutable != nil {
+                let bundled = try BundleIdentityOptions.executable(
+                    executable, client: client, refusingProjectBuilt: !identity.isEmpty)
+                if !identity.isEmpty || XcodeBuildRecord.read(forExecutable: bundled) == nil {
+                    let bundle = try identity.bundle(forExecutable: bundled)
+                    identityChanged = try BundleIdentityOptions.write(bundle, forExecutable: bundled)
+                    groupNote += ", bundle " + BundleIdentityOptions.describe(bundle)
+                }
+                try BundleIdentityOptions.writeApplication(identity, providerExecutable: bundled)
+            }
             var replaced: String?
             try client.updateConfiguration { configuration in
                 if let executable, let previous = configuration.extensionPath, previous != executable {
@@ -120,6 +139,9 @@ enum SystemCommands {
                 if client.isProviderRunning { _ = try client.invalidate(timeout: nil) }
                 context.output.err(
                     "a different extension than \(replaced): the system store starts empty, with no sync anchor")
+            } else if identityChanged, client.isProviderRunning {
+                // Bundle.main is read once per process: the next launch has the new identity.
+                _ = try client.invalidate(timeout: nil)
             }
             let manager = try DomainManager(appGroup: context.appGroup)
             try manager.enable()

@@ -1,0 +1,25 @@
+import AppGroupStore
+import Foundation
+
+extension Notification.Name {
+    /// Posted (on `NotificationCenter.default`, from a background thread, with a nil object) in each
+    /// process holding a ``CNContactStore`` when the device's contacts change: a provider's sync
+    /// commits, or the user's own contacts or groups change in any process (this one included).
+    ///
+    /// As on iOS the notification says that something changed, not what: fetch again, or read the
+    /// change history. Changes close together may be reported once.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // (Apple's name, so `.CNContactStoreDidChange` compiles as on iOS.)
+    public static let CNContactStoreDidChange = Notification.Name("CNContactStoreDidChangeNotification")
+}
+
+extension CNContactStore {
+    /// Starts the process's watcher of `appGroup`'s device (once per App Group), which posts
+    /// `CNContactStoreDidChange`; the first store of an App Group starts it, as the first store
+    /// connects to the Contacts daemon on iOS.
+    static func watchForChanges(_ appGroup: AppGroup) {
+        DeviceChangeWatcher.start(appGroup: appGroup) {
+            NotificationCenter.default.post(name: .CNContactStoreDidChange, object: nil)
+        }
+    }
+}

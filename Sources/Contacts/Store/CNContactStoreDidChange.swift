@@ -6,8 +6,10 @@ extension Notification.Name {
     /// process holding a ``CNContactStore`` when the device's contacts change: a provider's sync
     /// commits, or the user's own contacts or groups change in any process (this one included).
     ///
-    /// As on iOS the notification says that something changed, not what: fetch again, or read the
-    /// change history. Changes close together may be reported once.
+    /// As on iOS the notification says that something changed, not what: fetch again. Changes close
+    /// together may be reported once. The simulator adds one key to its user info,
+    /// `"CNContactStoreAppGroupPath"`: the App Group whose device changed (a process, such as a test
+    /// run, may hold stores of several).
     // swift-format-ignore: AlwaysUseLowerCamelCase
     // (Apple's name, so `.CNContactStoreDidChange` compiles as on iOS.)
     public static let CNContactStoreDidChange = Notification.Name("CNContactStoreDidChangeNotification")
@@ -18,8 +20,14 @@ extension CNContactStore {
     /// `CNContactStoreDidChange`; the first store of an App Group starts it, as the first store
     /// connects to the Contacts daemon on iOS.
     static func watchForChanges(_ appGroup: AppGroup) {
+        let path = appGroup.path
         DeviceChangeWatcher.start(appGroup: appGroup) {
-            NotificationCenter.default.post(name: .CNContactStoreDidChange, object: nil)
+            NotificationCenter.default.post(
+                name: .CNContactStoreDidChange, object: nil, userInfo: [appGroupUserInfoKey: path])
         }
     }
+
+    /// The user info key of `CNContactStoreDidChange` naming the App Group that changed (the
+    /// simulator's own; Apple's keys are private).
+    package static let appGroupUserInfoKey = "CNContactStoreAppGroupPath"
 }

@@ -50,7 +50,9 @@ struct ContactStoreDidChangeTests {
         return seen
     }
 
-    @Test("another process's save, the app's own save and a provider's sync each post it, with the change visible")
+    @Test(
+        "another process's save, the app's own save, a provider's sync, reset and disable each post it, with the change visible"
+    )
     func postedForEachKindOfChange() throws {
         try withTemporaryAppGroup { group in
             let store = CNContactStore(appGroup: group.appGroup)
@@ -75,6 +77,12 @@ struct ContactStoreDidChangeTests {
 
             try CLIHarness.succeed(["system", "reset"], in: group)
             #expect(try observer.waitForChange { try !names(store).contains("Alan") }, "after the provider's reset")
+
+            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            #expect(try observer.waitForChange { try names(store).contains("Alan") }, "after the sync that follows")
+            // `disable` may warn on stderr about a provider still on its way out: only its exit status counts here.
+            #expect(try ProcessRunner.host(["disable"], in: group).exitCode == 0)
+            #expect(try observer.waitForChange { try !names(store).contains("Alan") }, "after the domain's disable")
         }
     }
 }

@@ -123,8 +123,9 @@ open class CNContactStore: NSObject, @unchecked Sendable {
                 let wanted = Set(identifiers)
                 chosen = records.filter { wanted.contains(Self.contactIdentifier(container, $0)) }
             case .contactsInGroup(let identifier):
-                let members = try groupMembers(identifier)
-                chosen = container.type == .local ? records.filter { members.contains($0.identifier) } : []
+                // Groups are the local container's only: the other containers need not read them.
+                let members = container.type == .local ? try groupMembers(identifier) : []
+                chosen = records.filter { members.contains($0.identifier) }
             case .containers, .containerOfContact, .groupsWithIdentifiers, .groupsInContainer:
                 throw Self.invalid(predicate)
             }

@@ -31,6 +31,18 @@ public struct CNError: Error, CustomNSError, Hashable, LocalizedError, @unchecke
         case recordDoesNotExist = 200
         /// The record was already inserted.
         case insertedRecordAlreadyExists = 201
+        /// Saving would make a group contain itself.
+        case containmentCycle = 202
+        /// A record is outside the scope of its container.
+        case containmentScope = 203
+        /// The record's parent (its container or group) does not exist.
+        case parentRecordDoesNotExist = 204
+        /// A record identifier is not valid.
+        case recordIdentifierInvalid = 205
+        /// The record is read-only (a contact a Contact Provider extension supplied).
+        case recordNotWritable = 206
+        /// The record's container is read-only (a Contact Provider extension's container).
+        case parentContainerNotWritable = 207
         /// A value failed validation; see the user info for each error.
         case validationMultipleErrors = 300
         /// A value has the wrong type.
@@ -102,6 +114,18 @@ extension CNError {
     public static var recordDoesNotExist: Code { .recordDoesNotExist }
     /// ``CNError/Code/insertedRecordAlreadyExists``.
     public static var insertedRecordAlreadyExists: Code { .insertedRecordAlreadyExists }
+    /// ``CNError/Code/containmentCycle``.
+    public static var containmentCycle: Code { .containmentCycle }
+    /// ``CNError/Code/containmentScope``.
+    public static var containmentScope: Code { .containmentScope }
+    /// ``CNError/Code/parentRecordDoesNotExist``.
+    public static var parentRecordDoesNotExist: Code { .parentRecordDoesNotExist }
+    /// ``CNError/Code/recordIdentifierInvalid``.
+    public static var recordIdentifierInvalid: Code { .recordIdentifierInvalid }
+    /// ``CNError/Code/recordNotWritable``.
+    public static var recordNotWritable: Code { .recordNotWritable }
+    /// ``CNError/Code/parentContainerNotWritable``.
+    public static var parentContainerNotWritable: Code { .parentContainerNotWritable }
     /// ``CNError/Code/validationMultipleErrors``.
     public static var validationMultipleErrors: Code { .validationMultipleErrors }
     /// ``CNError/Code/validationTypeMismatch``.

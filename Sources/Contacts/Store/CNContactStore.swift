@@ -2,11 +2,13 @@ import AppGroupStore
 import ContactsInterop
 import Foundation
 
-/// The user's contacts as an app sees them with Apple's API: on a device, the contacts every Contact
-/// Provider extension supplied are what the user sees in Contacts.
+/// The user's contacts as an app sees them with Apple's API: the device's own contacts (the local
+/// container, which apps write to) beside every Contact Provider extension's read-only contacts.
 ///
-/// Here the "device" is the simulated Contacts daemon: each domain of the App Group that the system
-/// has received contacts for is one container (`CNContainerType.unassigned`, named after the domain),
+/// Here the "device" is the App Group's: its own contacts and groups (`<App Group>/device/contacts`,
+/// a journaled store every process shares under its locks) are the local container
+/// (`CNContainerType.local`, the ``defaultContainerIdentifier()``), and each domain the system has
+/// received contacts for is one more container (`CNContainerType.unassigned`, named after the domain),
 /// holding exactly what the system store holds — what syncs delivered, not what the app's database
 /// says. So an app's test asserts what the user sees with the same calls it makes on iOS:
 ///
@@ -14,45 +16,75 @@ import Foundation
 /// let store = CNContactStore()
 /// let containers = try store.containers(matching: nil)
 /// let seen = try store.unifiedContacts(
-///     matching: CNContact.predicateForContactsInContainer(withIdentifier: containers[0].identifier),
+///     matching: CNContact.predicateForContactsInContainer(withIdentifier: containers[1].identifier),
 ///     keysToFetch: [CNContactGivenNameKey as CNKeyDescriptor])
 /// ```
 ///
-/// It reads; it does not write (the device's own contacts are not modelled): `execute(_:)` throws
-/// `CNError.noAccessableWritableContainers`. Access is authorized. Each contact's `identifier` is
-/// `<container identifier>/<the provider's item identifier>`, stable across syncs.
+/// `execute(_:)` adds, updates and deletes the device's own contacts; provided contacts stay
+/// read-only (`CNError.recordNotWritable`, `CNError.parentContainerNotWritable`). Access follows the
+/// device's setting (`contacts-host device authorization`; authorized when none was set). A
+/// provided contact's `identifier` is `<container identifier>/<the provider's item identifier>`,
+/// stable across syncs; the device's own contacts keep the identifier they were added with.
 open class CNContactStore: NSObject, @unchecked Sendable {
-    private let appGroup: AppGroup
+    let appGroup: AppGroup
 
     /// A store over the current App Group's simulated device.
     public override init() {
         appGroup = .current
+        super.init()
+        Self.watchForChanges(appGroup)
     }
 
     /// A store over `appGroup`'s simulated device (the simulator's own tools and tests).
     package init(appGroup: AppGroup) {
         self.appGroup = appGroup
+        super.init()
+        Self.watchForChanges(appGroup)
     }
 
-    /// Always `.authorized`: the simulated user has granted access.
+    /// The app's access to the device's contacts, as the user set it for the current App Group's
+    /// device (`.authorized` when nothing was set; `contacts-host device authorization` sets it).
     open class func authorizationStatus(for entityType: CNEntityType) -> CNAuthorizationStatus {
-        .authorized
+        currentAuthorizationStatus()
     }
 
-    /// Grants access at once (the simulated user agrees).
+    /// Asks the user for access when nobody asked yet (the simulated user gives the answer
+    /// `contacts-host device authorization not-determined --answer` set, `allow` by default) and
+    /// answers whether the app may read contacts; `error` is `CNError.authorizationDenied` when not.
     open func requestAccess(
         for entityType: CNEntityType, completionHandler: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        completionHandler(true, nil)
+        requestAccess(completionHandler: completionHandler)
     }
 
-    /// Grants access at once (the simulated user agrees).
+    /// Asks the user for access when nobody asked yet, as `requestAccess(for:completionHandler:)`
+    /// does; throws `CNError.authorizationDenied` when the app may not read contacts.
     open func requestAccess(for entityType: CNEntityType) async throws -> Bool {
-        true
+        try requestAccessOrThrow()
     }
 
-    /// The identifier of the container new contacts would go to: the device's own, which this
-    /// simulator does not model (it holds nothing, and nothing can be saved to it).
+    /// The groups matching `predicate` (every group when nil), in the order they were created.
+    ///
+    /// - Throws: `CNError.authorizationDenied` without access; `CNError.predicateInvalid` for a
+    ///   predicate that is not `CNGroup`'s.
+    open func groups(matching predicate: NSPredicate?) throws -> [CNGroup] {
+        try fetchGroups(matching: predicate)
+    }
+
+    /// Saves `saveRequest` to the device's own contacts, all of it or nothing, in one durable write
+    /// that every process sees.
+    ///
+    /// - Throws: `CNError.authorizationDenied` without access; `CNError.parentContainerNotWritable`
+    ///   when a contact is added to a provider's container and `CNError.recordNotWritable` when a
+    ///   provided contact is updated or deleted (a Contact Provider extension's contacts are
+    ///   read-only to apps: only its extension changes them); `CNError.parentRecordDoesNotExist` for
+    ///   an unknown container; `CNError.insertedRecordAlreadyExists` and `CNError.recordDoesNotExist`
+    ///   as Apple's store does.
+    open func execute(_ saveRequest: CNSaveRequest) throws {
+        try save(saveRequest)
+    }
+
+    /// The identifier of the container new contacts go to: the device's own (local) container.
     open func defaultContainerIdentifier() -> String {
         Self.localContainerIdentifier
     }
@@ -64,6 +96,10 @@ open class CNContactStore: NSObject, @unchecked Sendable {
         switch try Self.storePredicate(predicate).kind {
         case .containers(let identifiers): return all.filter { identifiers.contains($0.identifier) }
         case .containerOfContact(let identifier):
+            if !Self.isProvidedContactIdentifier(identifier) {
+                let own = try DeviceContacts(appGroup: appGroup).contents().contacts
+                return own.contains { $0.identifier == identifier } ? all.filter { $0.type == .local } : []
+            }
             return all.filter { identifier.hasPrefix($0.identifier + "/") }
         default: throw Self.invalid(predicate)
         }
@@ -86,7 +122,12 @@ open class CNContactStore: NSObject, @unchecked Sendable {
             case .contactsWithIdentifiers(let identifiers):
                 let wanted = Set(identifiers)
                 chosen = records.filter { wanted.contains(Self.contactIdentifier(container, $0)) }
-            case .containers, .containerOfContact: throw Self.invalid(predicate)
+            case .contactsInGroup(let identifier):
+                // Groups are the local container's only: the other containers need not read them.
+                let members = container.type == .local ? try groupMembers(identifier) : []
+                chosen = records.filter { members.contains($0.identifier) }
+            case .containers, .containerOfContact, .groupsWithIdentifiers, .groupsInContainer:
+                throw Self.invalid(predicate)
             }
             result += chosen.map { $0.makeContact(identifier: Self.contactIdentifier(container, $0)) }
         }
@@ -129,48 +170,66 @@ open class CNContactStore: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Refused: the simulated device's containers are its providers', which only their extensions
-    /// fill, and the device's own contacts are not modelled.
-    open func execute(_ saveRequest: CNSaveRequest) throws {
-        throw CNError(
-            .noAccessableWritableContainers,
-            userInfo: [
-                NSLocalizedDescriptionKey:
-                    "The simulated device has no writable container: its contacts are the ones Contact Provider extensions supplied."
-            ])
-    }
-
     // MARK: The simulated device
 
-    /// The device's own container's identifier (empty and read-only here).
+    /// The device's own container's identifier.
     static let localContainerIdentifier = "CNContainer.local"
+    /// The device's own container's name (the iOS Contacts app's name for it).
+    static let localContainerName = "iPhone"
+    /// The prefix of a provider domain's container identifier.
+    static let providerContainerPrefix = "ContactProvider."
 
-    /// `<container>/<item identifier>`.
-    static func contactIdentifier(_ container: CNContainer, _ record: ContactRecord) -> String {
-        container.identifier + "/" + record.identifier
+    /// The device's own container.
+    static var localContainer: CNContainer {
+        CNContainer(identifier: localContainerIdentifier, name: localContainerName, type: .local)
     }
 
-    /// One domain's system store, as a container.
-    private struct DeviceContainer {
+    /// A provided contact's identifier is `<container>/<item identifier>`; the device's own contacts
+    /// keep theirs.
+    static func contactIdentifier(_ container: CNContainer, _ record: ContactRecord) -> String {
+        container.type == .local ? record.identifier : container.identifier + "/" + record.identifier
+    }
+
+    /// Whether `identifier` names a contact a provider supplied (read-only to apps).
+    static func isProvidedContactIdentifier(_ identifier: String) -> Bool {
+        identifier.hasPrefix(providerContainerPrefix) && identifier.contains("/")
+    }
+
+    /// One container of the device: the local one, or one domain's system store.
+    struct DeviceContainer {
         var container: CNContainer
-        var directory: String
+        /// The records it holds, all of them (the access setting is applied by `records()`).
+        var load: () throws -> [ContactRecord]
+        /// With limited access: the contact identifiers the app may see.
+        var visible: Set<String>?
 
         func records() throws -> [ContactRecord] {
-            try JournaledStore<IgnoredStoreState>(directory: directory).load().contacts
+            let all = try load()
+            guard let visible else { return all }
+            return all.filter { visible.contains(CNContactStore.contactIdentifier(container, $0)) }
         }
     }
 
-    /// Every domain whose system store exists, sorted by name.
-    private func deviceContainers() throws -> [DeviceContainer] {
+    /// The device's own container, then every domain whose system store exists, sorted by name.
+    ///
+    /// - Throws: `CNError.authorizationDenied` when the app may not read contacts.
+    func deviceContainers() throws -> [DeviceContainer] {
+        let visible = try readableContactIdentifiers()
+        let device = DeviceContacts(appGroup: appGroup)
+        var containers = [
+            DeviceContainer(container: Self.localContainer, load: { try device.contents().contacts }, visible: visible)
+        ]
         let domains = appGroup.path + "/domains"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: domains)) ?? []
-        return names.sorted().compactMap { name in
+        containers += names.sorted().compactMap { name in
             let directory = domains + "/" + name + "/store"
             guard FileManager.default.fileExists(atPath: directory + "/snapshot.jsonl") else { return nil }
             return DeviceContainer(
-                container: CNContainer(identifier: "ContactProvider." + name, name: name, type: .unassigned),
-                directory: directory)
+                container: CNContainer(identifier: Self.providerContainerPrefix + name, name: name, type: .unassigned),
+                load: { try JournaledStore<IgnoredStoreState>(directory: directory).load().contacts },
+                visible: visible)
         }
+        return containers
     }
 
     private static func storePredicate(_ predicate: NSPredicate) throws -> CNStorePredicate {
@@ -213,7 +272,7 @@ open class CNContactFetchRequest: NSObject, @unchecked Sendable {
     }
 }
 
-/// Changes to save to a contact store (the simulated device accepts none: see `CNContactStore.execute(_:)`).
+/// Changes to save to a contact store: the device's own contacts (see `CNContactStore.execute(_:)`).
 open class CNSaveRequest: NSObject, @unchecked Sendable {
     /// The contacts to add, with their container identifiers.
     package private(set) var added: [(CNMutableContact, String?)] = []
@@ -221,8 +280,43 @@ open class CNSaveRequest: NSObject, @unchecked Sendable {
     package private(set) var updated: [CNMutableContact] = []
     /// The contacts to delete.
     package private(set) var deleted: [CNMutableContact] = []
+    /// The groups to add, with their container identifiers.
+    package private(set) var addedGroups: [(CNMutableGroup, String?)] = []
+    /// The groups to rename.
+    package private(set) var updatedGroups: [CNMutableGroup] = []
+    /// The groups to delete.
+    package private(set) var deletedGroups: [CNMutableGroup] = []
+    /// The contacts to put in groups.
+    package private(set) var addedMembers: [(CNContact, CNGroup)] = []
+    /// The contacts to take out of groups.
+    package private(set) var removedMembers: [(CNContact, CNGroup)] = []
 
     public override init() {}
+
+    /// Adds `group` to the container with `identifier` (the default container when nil).
+    open func add(_ group: CNMutableGroup, toContainerWithIdentifier identifier: String?) {
+        addedGroups.append((group, identifier))
+    }
+
+    /// Saves `group`'s new name.
+    open func update(_ group: CNMutableGroup) {
+        updatedGroups.append(group)
+    }
+
+    /// Deletes `group` (its members stay in their container).
+    open func delete(_ group: CNMutableGroup) {
+        deletedGroups.append(group)
+    }
+
+    /// Puts `contact` in `group`.
+    open func addMember(_ contact: CNContact, to group: CNGroup) {
+        addedMembers.append((contact, group))
+    }
+
+    /// Takes `contact` out of `group`.
+    open func removeMember(_ contact: CNContact, from group: CNGroup) {
+        removedMembers.append((contact, group))
+    }
 
     /// Adds `contact` to the container with `identifier` (the default container when nil).
     open func add(_ contact: CNMutableContact, toContainerWithIdentifier identifier: String?) {

@@ -12,6 +12,9 @@ final class CNStorePredicate: NSPredicate {
         case contactsMatchingPhoneNumber(String)
         case containers([String])
         case containerOfContact(String)
+        case contactsInGroup(String)
+        case groupsWithIdentifiers([String])
+        case groupsInContainer(String)
     }
 
     let kind: Kind
@@ -44,6 +47,11 @@ extension CNContact {
     /// Contacts in the container with this identifier.
     public class func predicateForContactsInContainer(withIdentifier containerIdentifier: String) -> NSPredicate {
         CNStorePredicate(.contactsInContainer(containerIdentifier))
+    }
+
+    /// Contacts in the group with this identifier.
+    public class func predicateForContactsInGroup(withIdentifier groupIdentifier: String) -> NSPredicate {
+        CNStorePredicate(.contactsInGroup(groupIdentifier))
     }
 
     /// Contacts with this e-mail address (case-insensitive).

@@ -54,11 +54,17 @@ package enum HelpFormatter {
             """
         for command in commands {
             let name = command.name.joined(separator: " ")
-            text += "  " + name.padding(toLength: 18, withPad: " ", startingAt: 0) + command.summary + "\n"
+            text += "  " + commandColumn(name) + command.summary + "\n"
         }
         text += "\nOPTIONS:\n" + optionRows(toolOptions)
         text += "\nSee 'contacts-host help <command>' or 'contacts-host <command> --help' for a command's options.\n"
         return text
+    }
+
+    /// A command's name padded to the summaries' column; a longer name (`device authorization`)
+    /// keeps two spaces before its summary instead of being cut.
+    static func commandColumn(_ name: String) -> String {
+        name.count < 18 ? name.padding(toLength: 18, withPad: " ", startingAt: 0) : name + "  "
     }
 
     /// `contacts-host system --help`: the subcommands of a group.
@@ -67,7 +73,7 @@ package enum HelpFormatter {
         var text = "USAGE: contacts-host \(group) <subcommand> [options]\n\nSUBCOMMANDS:\n"
         for command in members {
             let name = command.name.dropFirst().joined(separator: " ")
-            text += "  " + name.padding(toLength: 18, withPad: " ", startingAt: 0) + command.summary + "\n"
+            text += "  " + commandColumn(name) + command.summary + "\n"
         }
         text += "\nSee 'contacts-host help \(group) <subcommand>' for a subcommand's options.\n"
         return text

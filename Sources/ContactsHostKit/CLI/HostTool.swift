@@ -12,7 +12,8 @@ package enum HostTool {
     /// (`contacts-host` runs `contacts-host-conformance` for them). `HostTool.allCommands`, in
     /// ContactsHostConformance, is the same list with their code.
     package static var commands: [Command] {
-        ContactCommands.all + [GenerateCommand.command] + SystemCommands.all + InteropCommands.all + CardDAVCommands.all
+        ContactCommands.all + [GenerateCommand.command] + SystemCommands.all + DeviceCommands.all + InteropCommands.all
+            + CardDAVCommands.all
             + [
                 StepCommand.command, LogCommand.command, ForwardedCommands.conformance, PackageCommand.command,
                 DemoCommand.command,

@@ -56,6 +56,9 @@ struct JSONGoldenTests {
         Case(name: "list", command: ["list"], arguments: ["list", "--json"], setup: synced),
         Case(name: "search", command: ["search"], arguments: ["search", "--name", "ada", "--json"], setup: synced),
         Case(
+            name: "device-list", command: ["device", "list"], arguments: ["device", "list", "--json"],
+            setup: [.host(["device", "add", "--id", "grace", "--given-name", "Grace", "--family-name", "Hopper"])]),
+        Case(
             name: "import", command: ["import"], arguments: ["import", "$APP_GROUP/cards.vcf", "--json"],
             setup: [.file("cards.vcf", vcard)]),
         Case(name: "export", command: ["export"], arguments: ["export", "--json"], setup: [.host(ada)]),

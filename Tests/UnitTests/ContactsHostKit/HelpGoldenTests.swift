@@ -21,7 +21,7 @@ struct HelpGoldenTests {
         (words.isEmpty ? "contacts-host" : words.joined(separator: "-")) + ".txt"
     }
 
-    static let cases: [[String]] = [[]] + HostTool.allCommands.map(\.name) + [["system"]]
+    static let cases: [[String]] = [[]] + HostTool.allCommands.map(\.name) + [["system"], ["device"]]
 
     @Test("The help of each command, each group and the tool equals its golden file", arguments: cases)
     func golden(words: [String]) async throws {

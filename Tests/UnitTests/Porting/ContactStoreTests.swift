@@ -14,12 +14,14 @@ struct ContactStoreTests {
     }
 
     @Test(
-        "containers, predicates, a fetch request; an edit shows only after the sync; writes and other predicates refused"
+        "containers, predicates, a fetch request; an edit shows only after the sync; provided contacts read-only, other predicates refused"
     )
     func readsTheSimulatedDevice() throws {
         try withTemporaryAppGroup { group in
             let store = CNContactStore(appGroup: group.appGroup)
-            #expect(try store.containers(matching: nil).isEmpty, "nothing was synced yet")
+            #expect(
+                try store.containers(matching: nil).map(\.identifier) == [store.defaultContainerIdentifier()],
+                "nothing was synced yet: only the device's own container")
             try CLIHarness.succeed(["enable"], in: group)
             defer { _ = try? ProcessRunner.host(["disable"], in: group) }
             try CLIHarness.succeed(
@@ -33,9 +35,9 @@ struct ContactStoreTests {
             try CLIHarness.succeed(["signal", "--wait"], in: group)
 
             let containers = try store.containers(matching: nil)
-            #expect(containers.map(\.identifier) == ["ContactProvider.defaultDomain"])
-            #expect(containers.first?.type == .unassigned)
-            let container = try #require(containers.first)
+            #expect(containers.map(\.identifier) == ["CNContainer.local", "ContactProvider.defaultDomain"])
+            #expect(containers.map(\.type) == [.local, .unassigned])
+            let container = try #require(containers.last)
             let inContainer = try store.unifiedContacts(
                 matching: CNContact.predicateForContactsInContainer(withIdentifier: container.identifier),
                 keysToFetch: keys)
@@ -69,8 +71,11 @@ struct ContactStoreTests {
                 try store.unifiedContact(withIdentifier: container.identifier + "/nobody", keysToFetch: keys)
             }
             let save = CNSaveRequest()
-            save.add(CNMutableContact(), toContainerWithIdentifier: nil)
-            #expect { try store.execute(save) } throws: { ($0 as? CNError)?.code == .noAccessableWritableContainers }
+            save.add(CNMutableContact(), toContainerWithIdentifier: container.identifier)
+            #expect { try store.execute(save) } throws: { ($0 as? CNError)?.code == .parentContainerNotWritable }
+            let update = CNSaveRequest()
+            update.update(ada.mutableCopy() as! CNMutableContact)
+            #expect { try store.execute(update) } throws: { ($0 as? CNError)?.code == .recordNotWritable }
             #expect { try store.unifiedContacts(matching: NSPredicate(value: true), keysToFetch: keys) } throws: {
                 ($0 as? CNError)?.code == .predicateInvalid
             }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests use as real peers (strace: the system-call recorder and fault
-# injector of the crash and power-loss tests; gdb and lldb-16: the debuggers of the debugging tests) when they are missing, and prints nothing else on stdout
+# injector of the crash and power-loss tests; gdb and lldb-16: the debuggers of the debugging tests; chromium:
+# the headless browser that loads the HTML reports) when they are missing, and prints nothing else on stdout
 # but the path of each tool, one per line, in the order named. Idempotent, and safe to call from several
 # test processes at once (an flock serialises installs).
 #

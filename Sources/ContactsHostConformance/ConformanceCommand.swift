@@ -21,12 +21,13 @@ enum ConformanceCommand {
         options: [
             extensionOption, XcodeProjectBuild.projectOption, XcodeProjectBuild.targetOption, backendOption,
             seedOption, operationsOption, rulesOption, contactsOption, pageTimeoutOption, jsonFlag, junitOption,
-            resetCallsManagerResetFlag, listRulesFlag,
+            htmlOption, resetCallsManagerResetFlag, listRulesFlag,
         ],
         examples: [
             "contacts-host conformance --extension .build/debug/MyProvider",
             "contacts-host conformance --xcode-project MyApp.xcodeproj --target MyProvider",
             "contacts-host conformance --extension .build/debug/MyProvider --rules C1,D3 --junit conformance.xml",
+            "contacts-host conformance --extension .build/debug/MyProvider --html conformance.html",
             "contacts-host conformance --extension .build/debug/MyProvider --backend seed-json",
             "contacts-host conformance --extension .build/debug/MyProvider --rules S1,S2 --contacts 100000",
             "contacts-host conformance --list-rules",
@@ -94,6 +95,16 @@ enum ConformanceCommand {
                 } catch {
                     throw CommandFailure(
                         "--junit \(file): cannot write the JUnit report (\(error.localizedDescription)); the conformance run itself finished"
+                    )
+                }
+            }
+            if let file = try arguments.value(htmlOption) {
+                let page = ConformanceHTMLReport(report: report).html(generatedAt: Date())
+                do {
+                    try Data(page.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+                } catch {
+                    throw CommandFailure(
+                        "--html \(file): cannot write the HTML report (\(error.localizedDescription)); the conformance run itself finished"
                     )
                 }
             }
@@ -166,6 +177,11 @@ enum ConformanceCommand {
     }
     static let junitOption = Option<String>(
         "--junit", value: "FILE", help: "Also write the report as JUnit XML (one testcase per rule) for CI.")
+    static let htmlOption = Option<String>(
+        "--html", value: "FILE",
+        help:
+            "Also write the report as one self-contained HTML page: the verdict, failures by root cause, each reproduction as a sequence diagram."
+    )
 
     /// `kind` with an exec adapter given by a relative path (`exec:./adapter.py`, `exec:python3
     /// tools/adapter.py`) made absolute, so the run and its `reproduce:` lines work from any directory.

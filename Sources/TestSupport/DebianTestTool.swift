@@ -1,7 +1,8 @@
 import Foundation
 
 /// A tool the tests use that comes from Debian's packages, installed on first use by
-/// `Scripts/install-debian-test-tools.sh` (`strace` for the crash tests, `gdb` and `lldb-16` for the debugger tests).
+/// `Scripts/install-debian-test-tools.sh` (`strace` for the crash tests, `gdb` and `lldb-16` for the debugger tests,
+/// `chromium` for the HTML reports' browser tests).
 ///
 /// A fresh clone's `swift test` installs them itself (the tests run as root on CI): system-wide, so
 /// before the first install it says on stderr what it installs and why (``installNotice``), and
@@ -25,6 +26,7 @@ package enum DebianTestTool {
         ("strace", "the crash and power-loss tests' system-call recorder"),
         ("gdb", "a debugger of the debugging tests"),
         (LLDBTool.package, "the other debugger of the debugging tests"),
+        (ChromiumTool.package, "the headless browser that loads the HTML reports"),
     ]
 
     /// What `swift test` prints on stderr before its first system-wide install.

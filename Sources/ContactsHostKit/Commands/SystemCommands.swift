@@ -114,12 +114,17 @@ enum SystemCommands {
             }
             let identity = try BundleIdentityOptions.Given(arguments)
             var identityChanged = false
+            // Another bundle identifier is another app on iOS, as another executable is.
+            var renamedFrom: String?
             if !identity.isEmpty || identity.appExecutable != nil {
                 let bundled = try BundleIdentityOptions.executable(
                     executable, client: client, refusingProjectBuilt: !identity.isEmpty)
                 if !identity.isEmpty || XcodeBuildRecord.read(forExecutable: bundled) == nil {
                     let bundle = try identity.bundle(forExecutable: bundled)
+                    let before = ExecutableBundle.info(ofExecutable: bundled)?["CFBundleIdentifier"] as? String
                     identityChanged = try BundleIdentityOptions.write(bundle, forExecutable: bundled)
+                    let after = bundle.info["CFBundleIdentifier"] as? String
+                    if let before, let after, before != after { renamedFrom = before }
                     groupNote += ", bundle " + BundleIdentityOptions.describe(bundle)
                 }
                 try BundleIdentityOptions.writeApplication(identity, providerExecutable: bundled)
@@ -132,13 +137,14 @@ enum SystemCommands {
                 if let executable { configuration.extensionPath = executable }
                 settings.apply(to: &configuration)
             }
-            if let replaced {
+            if replaced != nil || renamedFrom != nil {
                 // Another extension is another app on iOS: it never inherits the previous one's
                 // contacts or sync anchor, and the previous provider no longer serves.
                 try client.reset()
                 if client.isProviderRunning { _ = try client.invalidate(timeout: nil) }
+                let previous = replaced ?? "the bundle identifier \(renamedFrom ?? "")"
                 context.output.err(
-                    "a different extension than \(replaced): the system store starts empty, with no sync anchor")
+                    "a different extension than \(previous): the system store starts empty, with no sync anchor")
             } else if identityChanged, client.isProviderRunning {
                 // Bundle.main is read once per process: the next launch has the new identity.
                 _ = try client.invalidate(timeout: nil)

@@ -101,6 +101,23 @@ struct BundleIdentityTests {
                 #expect(
                     try providerLog(group).contains(
                         "[com.acme.Contacts.Provider:bundle] info: Acme Provider 3.1 (8) for Acme Contacts"))
+                let kept = try host(["system", "list", "--json"], in: group).stdout
+                #expect(kept.contains("\"ada\""), "a new build number is the same app: \(kept)")
+                // Another bundle identifier is another app, as another executable is: its system store
+                // starts empty, with no sync anchor.
+                let renamed = try host(["enable", "--bundle-identifier", "com.acme.Contacts.Other"], in: group)
+                #expect(
+                    renamed.stderr.contains(
+                        "a different extension than the bundle identifier com.acme.Contacts.Provider: the system store starts empty"
+                    ),
+                    "\(renamed)")
+                #expect(
+                    try host(["system", "list", "--json"], in: group).stdout.trimmingCharacters(
+                        in: .whitespacesAndNewlines) == "[]")
+                let resynced = try host(["signal", "--wait", "--json"], in: group).stdout
+                #expect(
+                    resynced.contains("\"enumeration\":\"content\"") && resynced.contains("\"systemCount\":1"),
+                    "\(resynced)")
                 try host(["disable"], in: group)
             }
         }

@@ -150,8 +150,8 @@ open class CNContactStore: NSObject, @unchecked Sendable {
         return contact
     }
 
-    /// Calls `block` with each contact the request matches (every contact without a predicate), until
-    /// it sets its `stop` argument.
+    /// Calls `block` with each contact the request matches (every contact without a predicate), in the
+    /// request's `sortOrder`, until it sets its `stop` argument.
     open func enumerateContacts(
         with fetchRequest: CNContactFetchRequest, usingBlock block: (CNContact, UnsafeMutablePointer<ObjCBool>) -> Void
     ) throws {
@@ -164,7 +164,7 @@ open class CNContactStore: NSObject, @unchecked Sendable {
             }
         }
         var stop: ObjCBool = false
-        for contact in contacts {
+        for contact in CNContact.sorted(contacts, by: fetchRequest.sortOrder) {
             block(fetchRequest.mutableObjects ? contact : contact.copy() as! CNContact, &stop)
             if stop.boolValue { return }
         }
@@ -265,6 +265,8 @@ open class CNContactFetchRequest: NSObject, @unchecked Sendable {
     open var mutableObjects = false
     /// Whether linked contacts are unified (each contact is its own here).
     open var unifyResults = true
+    /// The order of the contacts; `.none` (the store's order) by default, as on iOS.
+    open var sortOrder: CNContactSortOrder = .none
 
     /// A request for `keysToFetch`.
     public init(keysToFetch: [any CNKeyDescriptor]) {

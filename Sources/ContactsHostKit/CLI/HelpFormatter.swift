@@ -64,7 +64,8 @@ package enum HelpFormatter {
     /// A command's name padded to the summaries' column; a longer name (`device authorization`)
     /// keeps two spaces before its summary instead of being cut.
     static func commandColumn(_ name: String) -> String {
-        name.count < 18 ? name.padding(toLength: 18, withPad: " ", startingAt: 0) : name + "  "
+        // At least two spaces: a 17-character name (`carddav configure`) must not run into its summary.
+        name.count < 17 ? name.padding(toLength: 18, withPad: " ", startingAt: 0) : name + "  "
     }
 
     /// `contacts-host system --help`: the subcommands of a group.

@@ -68,6 +68,30 @@ struct ReliabilityBadInputCLITests {
                 (["export", "out.json"], "'out.json'"), (["export", "--json", "--vcard"], "--json"),
                 (["export", "--version", "4.0"], "--version"), (["export", "--salvage", "--salvage"], "--salvage"),
             ],
+            "device list": [
+                (["device", "list", "--bogus"], "--bogus"), (["device", "list", "extra"], "'extra'"),
+                (["device", "list", "--json", "--json"], "--json"),
+            ],
+            "device add": [(["device", "add", "--bogus"], "--bogus"), (["device", "add", "extra"], "'extra'")],
+            "device delete": [(["device", "delete", "--bogus"], "--bogus"), (["device", "delete"], "ID")],
+            "device groups": [
+                (["device", "groups", "--bogus"], "--bogus"), (["device", "groups", "extra"], "'extra'"),
+            ],
+            "device group add": [
+                (["device", "group", "add", "--bogus"], "--bogus"), (["device", "group", "add"], "NAME"),
+                (["device", "group", "add", "a", "b"], "'b'"),
+            ],
+            "device group delete": [
+                (["device", "group", "delete", "--bogus"], "--bogus"), (["device", "group", "delete"], "ID"),
+            ],
+            "device group members": [
+                (["device", "group", "members", "--bogus"], "--bogus"), (["device", "group", "members"], "GROUP"),
+            ],
+            "device authorization": [
+                (["device", "authorization", "--bogus"], "--bogus"), (["device", "authorization", "maybe"], "'maybe'"),
+                (["device", "authorization", "--answer", "perhaps"], "'perhaps'"),
+                (["device", "authorization", "a", "b"], "'b'"),
+            ],
             "doctor": [
                 (["doctor", "--bogus"], "--bogus"), (["doctor", "--repair", "--repair"], "--repair"),
                 (["doctor", "extra"], "'extra'"), (["doctor", "--json", "--json"], "--json"),
@@ -177,7 +201,10 @@ struct ReliabilityBadInputCLITests {
                 if line == "COMMANDS:" {
                     inCommands = true
                 } else if inCommands, line.hasPrefix("  ") {
-                    names.append(line.dropFirst(2).prefix(18).trimmingCharacters(in: .whitespaces))
+                    // The name ends where two spaces start the summary (a long name gets just two).
+                    let entry = line.dropFirst(2)
+                    let end = entry.range(of: "  ")?.lowerBound ?? entry.endIndex
+                    names.append(String(entry[..<end]))
                 } else if inCommands, !line.isEmpty {
                     break
                 }

@@ -74,11 +74,8 @@ enum SeedSnippetCatalog {
     static let awaitingDeviceStore: [String: [String]] = [
         "001-Visitor.swift": ["CNChangeHistory"],
         "001-ContactHistoryFetcher.swift": [
-            "CNChangeHistory", "CNContactStoreDidChange", "ContactStoreWrapper",
+            "CNChangeHistory", "ContactStoreWrapper",
         ],
-        "004-PredicateSearch.swift": ["predicateForContactsInGroup"],
-        "004-ContactGroups.swift": ["CNGroup", "CNMutableGroup", "predicateForContactsInGroup"],
-        "004-ObserveChanges.swift": ["CNContactStoreDidChange"],
     ]
 
     /// Seed code that is not compiled here, and why.

@@ -24,7 +24,7 @@ open class CNChangeHistoryFetchRequest: NSObject, @unchecked Sendable {
     /// returned too.
     open var includeGroupChanges = false
     /// The transaction authors whose changes to leave out. The simulated device records no
-    /// transaction authors (`CNSaveRequest.transactionAuthor` is not kept), so nothing is left out.
+    /// transaction authors (a save names no author), so nothing is left out.
     open var excludedTransactionAuthors: [String]?
 
     /// A request for every change since the beginning (no `startingToken`).

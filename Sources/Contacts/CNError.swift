@@ -51,6 +51,10 @@ public struct CNError: Error, CustomNSError, Hashable, LocalizedError, @unchecke
         case validationConfigurationError = 302
         /// The predicate is invalid.
         case predicateInvalid = 400
+        /// The change history since the token is no longer kept.
+        case changeHistoryExpired = 603
+        /// The change history token is not one this device issued.
+        case changeHistoryInvalidAnchor = 604
         /// The data is not a well-formed vCard.
         case vCardMalformed = 700
         /// A vCard could not be summarized.

@@ -1,57 +1,84 @@
 import Foundation
-import Glibc
 
-// The journal a compaction folded, kept so an anchor behind the compaction is still answered with
-// changes (issue 44, item 3): a bulk write behind a live anchor arrives as change batches, not as a
-// forced full resync whose cause depends on the write's size relative to the store.
-extension JournaledStore {
-    /// `<directory>/journal.previous.jsonl`: the journal the last compaction folded, when the store
-    /// keeps it (``retainsPreviousJournal``). It is history only: no contact is read from it, so losing
-    /// it (a power cut, a repair) costs an anchor's expiry, never a contact.
-    package var previousJournalPath: String { directory + "/journal.previous.jsonl" }
-
-    /// Keeps the journal being folded as the previous journal: a hard link made under a temporary
-    /// name and renamed over the last one, so a reader sees either the old or the new file whole.
-    /// Called with the exclusive lock held, after the new snapshot is durable and before the journal
-    /// is replaced by an empty one. A failure is not the compaction's: the history is lost, so an
-    /// anchor behind this compaction expires as it did before this file existed.
-    func retainFoldedJournal() {
-        let temp =
-            directory + "/." + (previousJournalPath as NSString).lastPathComponent + TemporaryName.marker
-            + TemporaryName.writerTag + "-\(UInt32.random(in: 0...UInt32.max))"
-        guard link(journalPath, temp) == 0 else {
-            unlink(previousJournalPath)  // a stale history must not answer for this generation
-            return
-        }
-        if rename(temp, previousJournalPath) != 0 {
-            unlink(temp)
-            unlink(previousJournalPath)
-        }
+/// What a store holds now and how it got there from a point in its history (the change history
+/// that `CNChangeHistoryFetchRequest` reads): read under one shared lock, so the changes and the
+/// store's head belong together.
+package struct StoreHistory<Meta: Codable & Equatable & Sendable>: Sendable {
+    /// One contact's net change since the point: its record now (nil when it is deleted now), and
+    /// whether it existed at the point (so an upsert is an addition or an update).
+    package struct Change: Equatable, Sendable {
+        /// The contact's identifier.
+        package var identifier: String
+        /// The contact now; nil when its last change was a delete.
+        package var record: ContactRecord?
+        /// Whether the contact existed at the point the history starts from.
+        package var existedBefore: Bool
     }
 
-    /// The entries after `seq` (at most `limit`) up to `header.baseSeq`, from the previous journal:
-    /// nil when it cannot answer (not kept, another generation than the one the snapshot follows,
-    /// starting after `seq`, not reaching `header.baseSeq`, or unreadable), which is an expiry.
-    func foldedEntries(after seq: Int, before header: SnapshotHeader<Meta>, limit: Int) -> [JournalEntry<Meta>]? {
-        guard retainsPreviousJournal, let previousGeneration = header.previousGeneration,
-            let journal = try? MappedFile.openJournalIfPresent(previousJournalPath),
-            let headerEnd = journal.newline(from: 0),
-            let journalHeader = try? JSONDecoder().decode(JournalHeader.self, from: journal.data(0..<headerEnd)),
-            journalHeader.generation == previousGeneration, journalHeader.baseSeq <= seq,
-            (try? headSeq(journal, start: headerEnd + 1, baseSeq: journalHeader.baseSeq)) == header.baseSeq
-        else { return nil }
-        var entries: [JournalEntry<Meta>] = []
-        guard var offset = try? findEntry(journal, from: headerEnd + 1, seq: seq + 1, baseSeq: journalHeader.baseSeq)
-        else { return seq == header.baseSeq ? [] : nil }
-        let decoder = JSONDecoder()
-        var expected = seq + 1
-        while entries.count < limit, offset < journal.size, let end = journal.newline(from: offset) {
-            guard let entry = try? decodeEntry(decoder, journal, offset..<end, retain: true), entry.seq == expected
+    /// The store's generation now.
+    package var generation: String
+    /// The seq of the store's newest change now.
+    package var headSeq: Int
+    /// The net changes since the point, in the order the contacts were first changed (a contact
+    /// added and deleted again since the point is left out: nothing changed for whoever read it).
+    package var changes: [Change]
+    /// The store's meta at the point and now (the device's groups).
+    package var metaBefore: Meta?
+    /// The store's meta now.
+    package var metaNow: Meta?
+}
+
+extension JournaledStore {
+    /// The net changes after `seq` in `generation`, or nil when the store cannot answer: it is empty,
+    /// the generation is neither the current one nor the one it was compacted from (a reset), or
+    /// the changes after `seq` were compacted into the snapshot. The caller then starts over
+    /// (Apple's drop-everything).
+    package func history(after seq: Int, in generation: String) throws -> StoreHistory<Meta>? {
+        try withLock(.shared) {
+            guard let snapshot = try openSnapshot() else { return nil }
+            let (header, headerEnd) = try parseHeader(snapshot)
+            guard generation == header.generation || generation == header.previousGeneration, seq >= header.baseSeq
             else { return nil }
-            entries.append(entry)
-            expected += 1
-            offset = end + 1
+            var before: [String: Bool] = [:]  // the last mention at or before seq: upsert (true) or delete
+            var metaBefore = header.meta
+            var metaNow = header.meta
+            var fold = ChangeFold()
+            var headSeq = header.baseSeq
+            if let journal = try MappedFile.openJournalIfPresent(journalPath),
+                let start = try journalHeaderEnd(journal, snapshot: header)
+            {
+                let decoder = JSONDecoder()
+                var lines = LineCursor(journal, path: journalPath, from: start, lineNumber: 2)
+                while let line = lines.next() {
+                    let entry = try lines.decoding { try decodeEntry(decoder, journal, line, retain: true) }
+                    headSeq = entry.seq
+                    if let meta = entry.meta { metaNow = meta }
+                    if entry.seq <= seq {
+                        if let meta = entry.meta { metaBefore = meta }
+                        for record in entry.upsert ?? [] { before[record.identifier] = true }
+                        for identifier in entry.delete ?? [] { before[identifier] = false }
+                    } else {
+                        for record in entry.upsert ?? [] { fold.upsert(record) }
+                        for identifier in entry.delete ?? [] { fold.delete(identifier) }
+                    }
+                }
+            }
+            guard seq <= headSeq else { return nil }  // a point in the future: not this store's history
+            func existed(_ identifier: String) throws -> Bool {
+                if let mentioned = before[identifier] { return mentioned }
+                return try snapshotLineRange(snapshot, from: headerEnd, identifier: identifier) != nil
+            }
+            var changes: [StoreHistory<Meta>.Change] = []
+            for record in fold.updated {
+                changes.append(
+                    .init(identifier: record.identifier, record: record, existedBefore: try existed(record.identifier)))
+            }
+            for identifier in fold.deleted where try existed(identifier) {
+                changes.append(.init(identifier: identifier, record: nil, existedBefore: true))
+            }
+            return StoreHistory(
+                generation: header.generation, headSeq: headSeq, changes: changes, metaBefore: metaBefore,
+                metaNow: metaNow)
         }
-        return entries
     }
 }

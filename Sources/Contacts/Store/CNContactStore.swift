@@ -24,7 +24,9 @@ import Foundation
 /// read-only (`CNError.recordNotWritable`, `CNError.parentContainerNotWritable`). Access follows the
 /// device's setting (`contacts-host device authorization`; authorized when none was set). A
 /// provided contact's `identifier` is `<container identifier>/<the provider's item identifier>`,
-/// stable across syncs; the device's own contacts keep the identifier they were added with.
+/// stable across syncs; the device's own contacts keep the identifier they were added with. What
+/// changed since a point is the change history (``currentHistoryToken``, `CNChangeHistoryFetchRequest`),
+/// which Swift reads through the app's Objective-C wrapper on iOS and ``ContactsChangeHistory`` here.
 open class CNContactStore: NSObject, @unchecked Sendable {
     let appGroup: AppGroup
 

@@ -1,0 +1,130 @@
+import AppGroupStore
+import Contacts
+import Foundation
+import TestSupport
+import Testing
+
+/// The change history through real processes: what `contacts-host device` (another process), the
+/// app's own saves and a provider's syncs (the real host and provider) change is exactly what the
+/// history from a token lists; a reset or a disable makes it drop everything.
+@Suite(
+    "The change history across processes: exactly what changed since a token, drop-everything after reset and disable")
+struct ChangeHistoryProcessTests {
+    /// Writes each event as a line: `drop`, `add Ada <container>`, `update Ada`, `delete <identifier>`,
+    /// `add group Friends`, `member Ada + Friends`, `member Ada - Friends`, `delete group <identifier>`.
+    final class Recorder: NSObject, CNChangeHistoryEventVisitor {
+        var lines: [String] = []
+        func visit(_ event: CNChangeHistoryDropEverythingEvent) { lines.append("drop") }
+        func visit(_ event: CNChangeHistoryAddContactEvent) {
+            lines.append("add \(event.contact.givenName) \(event.containerIdentifier ?? "nil")")
+        }
+        func visit(_ event: CNChangeHistoryUpdateContactEvent) { lines.append("update \(event.contact.givenName)") }
+        func visit(_ event: CNChangeHistoryDeleteContactEvent) { lines.append("delete \(event.contactIdentifier)") }
+        func visit(_ event: CNChangeHistoryAddGroupEvent) { lines.append("add group \(event.group.name)") }
+        func visit(_ event: CNChangeHistoryDeleteGroupEvent) { lines.append("delete group \(event.groupIdentifier)") }
+        func visit(_ event: CNChangeHistoryAddMemberToGroupEvent) {
+            lines.append("member \(event.member.givenName) + \(event.group.name)")
+        }
+        func visit(_ event: CNChangeHistoryRemoveMemberFromGroupEvent) {
+            lines.append("member \(event.member.givenName) - \(event.group.name)")
+        }
+    }
+
+    /// The events since `token` as lines, and the token to ask from next.
+    private func fetch(_ store: CNContactStore, from token: Data?, groups: Bool = false) throws -> (
+        lines: [String], token: Data
+    ) {
+        let request = CNChangeHistoryFetchRequest()
+        request.startingToken = token
+        request.includeGroupChanges = groups
+        let result = try ContactsChangeHistory.enumerator(for: request, in: store)
+        let recorder = Recorder()
+        for case let event as CNChangeHistoryEvent in result.value { event.accept(recorder) }
+        return (recorder.lines, result.currentHistoryToken)
+    }
+
+    @Test(
+        "another process's adds and deletes, the app's own add and update, group changes: exactly those since the token"
+    )
+    func deviceChangesSinceToken() throws {
+        try withTemporaryAppGroup { group in
+            let store = CNContactStore(appGroup: group.appGroup)
+            let grace = try CLIHarness.succeed(["device", "add", "--given-name", "Grace"], in: group)
+            let start = try fetch(store, from: nil, groups: true)
+            #expect(start.lines == ["drop", "add Grace CNContainer.local"])
+
+            let linus = try CLIHarness.succeed(["device", "add", "--given-name", "Linus"], in: group)
+            try CLIHarness.succeed(["device", "delete", linus], in: group)
+            let ada = CNMutableContact()
+            ada.givenName = "Ada"
+            let renamed =
+                try store.unifiedContact(withIdentifier: grace, keysToFetch: []).mutableCopy() as! CNMutableContact
+            renamed.givenName = "Grace B."
+            let save = CNSaveRequest()
+            save.add(ada, toContainerWithIdentifier: nil)
+            save.update(renamed)
+            try store.execute(save)
+            try CLIHarness.succeed(
+                ["device", "group", "add", "--id", "friends", "--member", grace, "Friends"], in: group)
+            let changed = try fetch(store, from: start.token, groups: true)
+            #expect(
+                changed.lines == [
+                    "add group Friends", "add Ada CNContainer.local", "update Grace B.", "member Grace B. + Friends",
+                ])
+            #expect(try fetch(store, from: start.token).lines == ["add Ada CNContainer.local", "update Grace B."])
+
+            try CLIHarness.succeed(
+                ["device", "group", "members", "--add", ada.identifier, "--remove", grace, "friends"], in: group)
+            try CLIHarness.succeed(["device", "delete", grace], in: group)
+            let later = try fetch(store, from: changed.token, groups: true)
+            #expect(later.lines == ["delete \(grace)", "member Ada + Friends"])
+            try CLIHarness.succeed(["device", "group", "delete", "friends"], in: group)
+            #expect(try fetch(store, from: later.token, groups: true).lines == ["delete group friends"])
+            #expect(try fetch(store, from: later.token).lines.isEmpty)
+        }
+    }
+
+    @Test(
+        "a provider's synced adds, updates and deletes since the token; drop-everything after reset and after disable")
+    func providerSyncsResetAndDisable() throws {
+        try withTemporaryAppGroup { group in
+            let store = CNContactStore(appGroup: group.appGroup)
+            try CLIHarness.succeed(["device", "add", "--given-name", "Grace"], in: group)
+            try CLIHarness.succeed(["enable"], in: group)
+            defer { _ = try? ProcessRunner.host(["disable"], in: group) }
+            try CLIHarness.succeed(["add", "--id", "alan", "--given-name", "Alan"], in: group)
+            try CLIHarness.succeed(["add", "--id", "bob", "--given-name", "Bob"], in: group)
+            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            let provided = try #require(try store.containers(matching: nil).last?.identifier)
+            #expect(provided.hasPrefix("ContactProvider."))
+            let start = try fetch(store, from: nil)
+            #expect(
+                Set(start.lines) == [
+                    "drop", "add Grace CNContainer.local", "add Alan \(provided)", "add Bob \(provided)",
+                ])
+
+            try CLIHarness.succeed(["add", "--id", "carol", "--given-name", "Carol"], in: group)
+            try CLIHarness.succeed(["update", "--given-name", "Alan T.", "alan"], in: group)
+            try CLIHarness.succeed(["delete", "bob"], in: group)
+            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            let synced = try fetch(store, from: start.token)
+            #expect(Set(synced.lines) == ["add Carol \(provided)", "update Alan T.", "delete \(provided)/bob"])
+            #expect(synced.lines.count == 3)
+            #expect(try fetch(store, from: synced.token).lines.isEmpty)
+
+            try CLIHarness.succeed(["reset"], in: group)
+            let afterReset = try fetch(store, from: synced.token)
+            #expect(afterReset.lines == ["drop", "add Grace CNContainer.local"])
+
+            try CLIHarness.succeed(["add", "--id", "dora", "--given-name", "Dora"], in: group)
+            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            let resynced = try fetch(store, from: afterReset.token)
+            #expect(resynced.lines.contains("add Dora \(provided)"))
+            #expect(!resynced.lines.contains { $0.hasPrefix("update") || $0.hasPrefix("delete") })
+
+            // `disable` may warn on stderr about a provider still on its way out: only its exit status counts here.
+            #expect(try ProcessRunner.host(["disable"], in: group).exitCode == 0)
+            #expect(try fetch(store, from: resynced.token).lines == ["drop", "add Grace CNContainer.local"])
+        }
+    }
+}

@@ -57,4 +57,25 @@ struct ScenarioClassCLITests {
             #expect(try ConformanceHarness.outcomes(twin)["C5"]?.status == "pass", "seed \(seed): \(twin)")
         }
     }
+
+    @Test(
+        "class 3: change detection blind to case, spacing and a phone's punctuation fails D2 at the default seed and two others; the demo provider passes"
+    )
+    func formatBlindChangesFailD2() throws {
+        let environment = ["BAD_PROVIDER_BUG": "format-blind-changes"]
+        let full = try ConformanceHarness.run(
+            "bad-provider", ["--operations", "40", "--json"], environment: environment)
+        let failed = ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail")
+        // D6 too: the fixture remembers what it sent as it hands it over, so a replayed batch loses it.
+        #expect(failed.contains("D2") && Set(failed).isSubset(of: ["D2", "D6"]), "\(full)")
+        for seed in Self.seeds {
+            let result = try ConformanceHarness.run(
+                "bad-provider", ["--rules", "D2", "--seed", seed, "--json"], environment: environment)
+            let outcome = try #require(try ConformanceHarness.outcomes(result)["D2"])
+            #expect(outcome.status == "fail", "seed \(seed): \(result)")
+            #expect(outcome.explanation.contains("only"), "seed \(seed): \(outcome.explanation)")
+            let twin = try ConformanceHarness.run("demo-provider", ["--rules", "D2", "--seed", seed, "--json"])
+            #expect(try ConformanceHarness.outcomes(twin)["D2"]?.status == "pass", "seed \(seed): \(twin)")
+        }
+    }
 }

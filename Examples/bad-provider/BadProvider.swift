@@ -18,6 +18,9 @@
 //   whole-store-per-call  WholeStorePerCallBug.swift      caught by S2 (the kit at size, --contacts N)
 //   manager-in-extension  ManagerInExtensionBug.swift     caught by W1 (R13: the manager is the app's)
 //   escaping-child        EscapingChildBug.swift          passes; the kit ends the child and names it (a NOTE)
+//   ties-in-set-order     TiesInSetOrderBug.swift         caught by C5 (a page of one name, asked again after a relaunch)
+//   format-blind-changes  FormatBlindChangesBug.swift     caught by D2 (edits of case, spacing, a phone's punctuation)
+//   snapshot-until-last-page SnapshotUntilLastPage.swift  passes (a legal design: pageExpired once content is done)
 //
 // Each wraps the demo provider's correct enumerator and breaks exactly one thing (through the
 // forwarding observers of KnownBadProviders, which also holds the four flaws of the bad-*-provider executables).
@@ -48,6 +51,9 @@ final class BadProvider: KnownBadProvider {
         case "whole-store-per-call": return WholeStorePerCallEnumerator(wrapping: correct)
         case "manager-in-extension": return ManagerInExtensionEnumerator(wrapping: correct)
         case "escaping-child": return EscapingChildEnumerator(wrapping: correct)
+        case "ties-in-set-order": return TiesInSetOrderEnumerator(wrapping: correct)
+        case "format-blind-changes": return FormatBlindChangesEnumerator(wrapping: correct)
+        case "snapshot-until-last-page": return SnapshotUntilLastPageEnumerator(wrapping: correct)
         default:
             FileHandle.standardError.write(
                 Data("bad-provider: set BAD_PROVIDER_BUG (unknown: '\(bug)'); running without a bug\n".utf8))

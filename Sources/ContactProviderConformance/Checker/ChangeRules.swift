@@ -65,6 +65,11 @@ extension ConformanceChecker {
         // before it: a provider may consume its change log as it hands changes over, and the kit's probes
         // must not be what the system then misses (issue 30, item 1).
         try await systemConverges(rule: .d2)
+        // Then edits of formatting alone (case, spacing, a phone's punctuation), synced on their own:
+        // change detection that compares values loosely never sends them (issue 43, class 3).
+        if !failed(.d2), !(try makeFormattingEdits()).isEmpty {
+            try await systemConverges(rule: .d2, step: "sync of edits that change only formatting")
+        }
 
         // D1, D4, D6, D7 on fresh data: each batch handed over once, then asked for again from the same
         // anchor, as a system that crashed before committing it asks (R37).

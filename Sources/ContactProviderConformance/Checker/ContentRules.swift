@@ -19,6 +19,13 @@ extension ConformanceChecker {
             let result = try await subject.probe(ProbeRequest(kind: .content, position: page, size: pageSize))
             walked.append((page, result))
             let step = "content page \(index + 1), enumerateContent(in: \(page))"
+            // C5 while the enumeration still runs: the page again before the next one, as a system
+            // relaunched before committing it asks (R24, R35). The walk goes on from the repeat, which
+            // from the initial page is a new enumeration (the provider may serve only its latest).
+            var resumed = result
+            if case .page = result.end, !result.timedOut, result.violations.isEmpty, !failed(.c5) {
+                resumed = try await repeatPage(page, number: index + 1, first: result) ?? result
+            }
             if let violation = result.violations.first {
                 record(.c1, Finding(explanation: violation.message, step: step, transcript: result.transcript))
             }
@@ -75,9 +82,15 @@ extension ConformanceChecker {
                 return
             case .batch:
                 return
-            case .page(let next):
+            case .page(let first):
                 checkMarker(
-                    next.generationMarker, page: page, first: &firstMarker, step: step, transcript: result.transcript)
+                    first.generationMarker, page: page, first: &firstMarker, step: step, transcript: result.transcript)
+                var next = first
+                if page == .initial, case .page(let again) = resumed.end, again.offset == first.offset {
+                    // The repeat began the enumeration the walk now follows, under its own marker.
+                    next = again
+                    firstMarker = again.generationMarker
+                }
                 if next == page {
                     record(
                         .c4,
@@ -110,20 +123,12 @@ extension ConformanceChecker {
                     step: "after the last content page",
                     transcript: walked.flatMap(\.1.transcript)))
         }
-        // C5: every page again, from the same ContactItemPage.
+        // C5 for the last page: the system asks it again only when it did not commit it, so the
+        // enumeration still runs for the system, but the provider may have let its snapshot go with
+        // the last page (an event log it clears): pageExpired restarts the enumeration (R27), legal.
         checking(.c5)
-        for (index, (position, first)) in walked.enumerated() {
-            let again = try await subject.probe(ProbeRequest(kind: .content, position: position, size: pageSize))
-            if !Self.samePage(again, first, fromInitialPage: position == .initial) {
-                record(
-                    .c5,
-                    Finding(
-                        explanation:
-                            "enumerating page \(index + 1) again gave different items or a different next page (\(first.items.map(\.identifier)) then \(again.items.map(\.identifier)))",
-                        step: "content page \(index + 1) repeated, enumerateContent(in: \(position))",
-                        transcript: first.transcript + again.transcript))
-                break
-            }
+        if let (position, last) = walked.last, !failed(.c5) {
+            _ = try await repeatPage(position, number: walked.count, first: last, expiryAllowed: true)
         }
         guard !failed(.c4), !contentTimedOut else { return }
         try await emptyStore()
@@ -149,6 +154,43 @@ extension ConformanceChecker {
                     explanation: "the store is empty, but the system received \(Self.shown(extra.identifier))",
                     step: "content enumeration of an empty store", transcript: transcript))
         }
+    }
+
+    /// C5: asks the page at `position` again, `times` times, as a system relaunched before committing
+    /// it does (R26: the same page gives the same items), and records a difference. Returns the last
+    /// repeat, or nil when one differed. With `expiryAllowed` (the last page, or a relaunched provider),
+    /// `pageExpired` is accepted: a provider that let its snapshot go once it handed the last page over,
+    /// or lost it with its process, makes the system start again (R27).
+    @discardableResult
+    func repeatPage(
+        _ position: SyncPosition, number: Int, first: ProbeResult, expiryAllowed: Bool = false, times: Int = 1,
+        step: String = "content page"
+    ) async throws -> ProbeResult? {
+        var again = first
+        for _ in 0..<times {
+            again = try await subject.probe(ProbeRequest(kind: .content, position: position, size: options.pageSize))
+            if expiryAllowed, Self.isPageExpired(again) { return again }
+            guard Self.samePage(again, first, fromInitialPage: position == .initial) else {
+                let why =
+                    Self.isPageExpired(again)
+                    ? "answered pageExpired for a page of an enumeration that still runs (the system had not received the last page): the provider must serve every page of its snapshot until the last one is handed over (R26)"
+                    : "gave different items or a different next page (\(first.items.map(\.identifier)) then \(again.items.map(\.identifier)))"
+                record(
+                    .c5,
+                    Finding(
+                        explanation: "enumerating \(step) \(number) again \(why)",
+                        step: "\(step) \(number) repeated, enumerateContent(in: \(position))",
+                        transcript: first.transcript + again.transcript))
+                return nil
+            }
+        }
+        return again
+    }
+
+    /// Whether the call ended with `pageExpired`.
+    static func isPageExpired(_ result: ProbeResult) -> Bool {
+        if case .error(let code, _) = result.end { return code == "pageExpired" }
+        return false
     }
 
     /// Whether two enumerations of one page gave the same page: the same items in any order (the

@@ -272,9 +272,7 @@ package enum SecureFile {
     /// descriptor, so large files are streamed instead of built in memory.
     package static func replace(_ path: String, durable: Bool = true, write: (Int32, String) throws -> Void) throws {
         let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let temp =
-            "\(directory)/.\(name)\(TemporaryName.marker)\(TemporaryName.writerTag)-\(UInt32.random(in: 0...UInt32.max))"
+        let temp = TemporaryName.path(for: path)
         let fd = Glibc.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StoreError.io(path: temp, operation: "create", errno: errno) }
         do {

@@ -14,6 +14,14 @@ package enum TemporaryName {
     /// What every temp file's name contains after the target's name.
     package static let marker = ".tmp-"
 
+    /// A fresh temp name beside `path`: `<directory>/.<name>.tmp-<pid>-b<boot>-<random>`, the one
+    /// spelling of every file that is written under it and then renamed over `path`.
+    package static func path(for path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        return "\(directory)/.\(name)\(marker)\(writerTag)-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
     /// `<pid>-b<boot>`: who is writing, in which boot.
     package static var writerTag: String { "\(getpid())-b\(currentBoot)" }
 

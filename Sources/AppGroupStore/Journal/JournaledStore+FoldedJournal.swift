@@ -16,9 +16,7 @@ extension JournaledStore {
     /// is replaced by an empty one. A failure is not the compaction's: the history is lost, so an
     /// anchor behind this compaction expires as it did before this file existed.
     func retainFoldedJournal() {
-        let temp =
-            directory + "/." + (previousJournalPath as NSString).lastPathComponent + TemporaryName.marker
-            + TemporaryName.writerTag + "-\(UInt32.random(in: 0...UInt32.max))"
+        let temp = TemporaryName.path(for: previousJournalPath)
         guard link(journalPath, temp) == 0 else {
             unlink(previousJournalPath)  // a stale history must not answer for this generation
             return

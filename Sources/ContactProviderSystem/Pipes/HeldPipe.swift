@@ -17,11 +17,7 @@ package enum HeldPipe {
     /// the descriptor, non-blocking. A reply pipe is opened read-only, so the writer's exit shows as a
     /// hang-up; a watcher's `readWrite`, holding a writer itself so that no writer's exit does.
     package static func createHeld(at path: String, readWrite: Bool = false) throws -> Int32 {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let temporary =
-            directory + "/." + name + TemporaryName.marker + TemporaryName.writerTag + "-"
-            + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let temporary = TemporaryName.path(for: path)
         guard mkfifo(temporary, 0o600) == 0 else {
             throw PipeError.io(path: temporary, operation: "mkfifo", errno: errno)
         }

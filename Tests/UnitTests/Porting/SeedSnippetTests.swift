@@ -6,6 +6,7 @@ import Testing
 /// see its README for provenance) type-checks against the simulator's modules, in Swift 5 mode as the seeds
 /// were written. Each entry of ``SeedSnippetCatalog/snippets`` is one compilation (a snippet with what it
 /// uses); ``SeedSnippetCatalog/awaitingDeviceStore`` is the one list of those waiting for the storage part.
+/// `SeedSnippetRunTests` (Tests/EndToEndTests/Porting) runs them, built into the `seed-snippets` app.
 @Suite("Porting: the seed documents' Swift snippets compile against the simulator")
 struct SeedSnippetTests {
     @Test(

@@ -199,6 +199,16 @@ let package = Package(
             path: "Tests/Fixtures/SeedSnippets", exclude: ["README.md"],
             swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-suppress-warnings"])]),
 
+        // A published Contacts-framework package (Tests/Fixtures/PublishedCode/SwiftyContacts, vendored unchanged,
+        // Swift 5 mode as published; its own warnings silenced) and an app calling it: PublishedContactsCodeTests.
+        .target(
+            name: "SwiftyContacts", dependencies: ["Contacts"],
+            path: "Tests/Fixtures/PublishedCode/SwiftyContacts/Sources/SwiftyContacts",
+            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-suppress-warnings"])]),
+        .executableTarget(
+            name: "swiftycontacts-app", dependencies: ["SwiftyContacts"],
+            path: "Tests/Fixtures/PublishedCode/SwiftyContacts/App"),
+
         // A provider that syncs from a CardDAV server (URLSession + XMLParser, nothing else).
         .executableTarget(
             name: "carddav-provider", dependencies: ["ContactProvider", "Contacts"], path: "Examples/carddav-provider"),

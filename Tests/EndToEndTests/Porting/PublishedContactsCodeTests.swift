@@ -1,0 +1,63 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 41: code from a published Contacts-framework package (SwiftyContacts, vendored unchanged in
+/// Tests/Fixtures/PublishedCode, see its PROVENANCE) compiles against the simulator's `Contacts` and runs
+/// against the simulated device: the user's own contacts beside a provider's read-only ones, groups,
+/// vCards, authorization, through its async, throwing and closure APIs.
+@Suite("Porting: a published Contacts package runs against the simulated device")
+struct PublishedContactsCodeTests {
+    private func app(_ scenario: String, in group: TemporaryAppGroup) throws -> [String] {
+        let result = try ProcessRunner.run(
+            BuiltProducts.path("swiftycontacts-app"), [scenario], environment: group.environment)
+        #expect(result.exitCode == 0, "swiftycontacts-app \(scenario): \(result)")
+        return result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    @Test(
+        "adds, finds, sorts, groups, updates, encodes and deletes the user's contacts; a provided one is listed in its container and refused as Apple refuses it"
+    )
+    func tour() throws {
+        try withTemporaryAppGroup { group in
+            try CLIHarness.succeed(["device", "add", "--given-name", "Grace", "--family-name", "Hopper"], in: group)
+            try CLIHarness.succeed(["enable"], in: group)
+            defer { _ = try? ProcessRunner.host(["disable"], in: group) }
+            try CLIHarness.succeed(
+                ["add", "--id", "alan", "--given-name", "Alan", "--family-name", "Turing"], in: group)
+            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try CLIHarness.succeed(["device", "authorization", "not-determined"], in: group)
+
+            let lines = try app("tour", in: group)
+            let refusal = try #require(lines.first { $0.hasPrefix("provided contact ") })
+            #expect(
+                lines.filter { $0 != refusal } == [
+                    "status 0", "access true", "matching name Ada Lovelace",
+                    "by given name Ada Lovelace, Alan Turing, Grace Hopper", "groups Pioneers", "in group Ada Lovelace",
+                    "in group after removal ", "updated Ada King", "closure by email Ada King",
+                    "vCard round trip Ada King",
+                    "container CNContainer.local: Ada King, Grace Hopper",
+                    "container ContactProvider.defaultDomain: Alan Turing", "after delete ", "groups after delete 0",
+                ])
+            // CNError.recordNotWritable (206): provided contacts are read-only to apps.
+            #expect(refusal.hasPrefix("provided contact refused: CNErrorDomain 206 "), "\(refusal)")
+            // What the app did is the device's: the user's contacts as contacts-host sees them.
+            let listed = try CLIHarness.succeed(["device", "list"], in: group)
+            #expect(listed.contains("Grace Hopper") && !listed.contains("Ada"), "\(listed)")
+            #expect(try CLIHarness.succeed(["device", "authorization"], in: group) == "authorized")
+        }
+    }
+
+    @Test("with access denied, requestAccess and every fetch throw Apple's authorizationDenied")
+    func denied() throws {
+        try withTemporaryAppGroup { group in
+            try CLIHarness.succeed(["device", "add", "--given-name", "Grace"], in: group)
+            try CLIHarness.succeed(["device", "authorization", "denied"], in: group)
+            #expect(
+                try app("denied", in: group) == [
+                    "status 2", "requestAccess threw CNErrorDomain 100 Access Denied",
+                    "fetchContacts threw CNErrorDomain 100 Access Denied",
+                ])
+        }
+    }
+}

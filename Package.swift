@@ -27,7 +27,6 @@ let package = Package(
         .library(name: "ContactProviderConformance", targets: ["ContactProviderConformance"]),
         // Deterministic doubles for your own tests (after NIOEmbedded): ManualClock, ScriptedDriver, SeededRandom.
         .library(name: "ContactProviderTesting", targets: ["ContactProviderTesting"]),
-        .library(name: "XcodeProjectReader", targets: ["XcodeProjectReader"]),
         .executable(name: "contacts-host", targets: ["contacts-host"]),
         .executable(name: "contacts-host-conformance", targets: ["contacts-host-conformance"]),
         .executable(name: "demo-provider", targets: ["demo-provider"]),

@@ -4,13 +4,13 @@ import Foundation
 /// project's `.xcconfig` (its configuration's `baseConfigurationReference`), the project's settings,
 /// the target's `.xcconfig`, the target's settings; `$(inherited)` at each level is the level below.
 /// Other targets' settings are never read.
-public struct BuildSettings: Sendable {
+package struct BuildSettings: Sendable {
     /// The configuration read (`Debug`, else the list's default, else its first).
-    public let configuration: String
+    package let configuration: String
     /// The resolved values, `$(inherited)` replaced by the project's value.
-    public let values: [String: [String]]
+    package let values: [String: [String]]
     /// The `.xcconfig` files read (the project's and the target's, with their `#include`s).
-    public let configurationFiles: [String]
+    package let configurationFiles: [String]
     /// The project folder, for `$(SRCROOT)`-style references.
     let sourceRoot: String
     let targetName: String
@@ -19,7 +19,7 @@ public struct BuildSettings: Sendable {
     let configurationID: String?
 
     /// Reads `target`'s settings in `project`.
-    public init(target: XcodeTarget, in project: XcodeProject) throws {
+    package init(target: XcodeTarget, in project: XcodeProject) throws {
         let targetList = try project.requiredString("buildConfigurationList", of: target.id)
         _ = try project.object(targetList, referencedBy: target.id, key: "buildConfigurationList")
         let (name, targetValues, configurationID) = try Self.configuration(of: targetList, in: project, named: nil)
@@ -110,7 +110,7 @@ public struct BuildSettings: Sendable {
     }
 
     /// The value of `key` as one string (words joined by a space), nil when unset.
-    public func string(_ key: String) -> String? {
+    package func string(_ key: String) -> String? {
         values[key].map { $0.joined(separator: " ") }
     }
 
@@ -121,11 +121,11 @@ public struct BuildSettings: Sendable {
     }
 
     /// Whether `key` is `YES`.
-    public func isOn(_ key: String) -> Bool { string(key)?.uppercased() == "YES" }
+    package func isOn(_ key: String) -> Bool { string(key)?.uppercased() == "YES" }
 
     /// A path setting (`CODE_SIGN_ENTITLEMENTS`, `INFOPLIST_FILE`) made absolute: `$(SRCROOT)`,
     /// `$(PROJECT_DIR)`, `$(TARGET_NAME)` replaced, relative paths taken from the project folder.
-    public func path(_ key: String) -> String? {
+    package func path(_ key: String) -> String? {
         guard var value = string(key), !value.isEmpty else { return nil }
         for name in ["SRCROOT", "PROJECT_DIR", "SOURCE_ROOT"] {
             value = value.replacingOccurrences(of: "$(\(name))", with: sourceRoot)

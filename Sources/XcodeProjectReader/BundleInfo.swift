@@ -6,16 +6,16 @@ import Foundation
 /// `PRODUCT_NAME`, `CFBundleShortVersionString` from `MARKETING_VERSION`, `CFBundleVersion` from
 /// `CURRENT_PROJECT_VERSION`, …). The file's own keys win over generated ones, as the file is what
 /// the developer wrote.
-public struct BundleInfo {
+package struct BundleInfo {
     /// The target.
-    public let target: XcodeTarget
+    package let target: XcodeTarget
     /// Its settings (the configuration `ContactProviderTarget` reads).
-    public let settings: BuildSettings
+    package let settings: BuildSettings
     /// The keys, values as property-list objects (`String`, `[String: Any]`, `[Any]`, `Bool`, …).
-    public let dictionary: [String: Any]
+    package let dictionary: [String: Any]
 
     /// Reads `target`'s Info.plist as Xcode would build it.
-    public init(target: XcodeTarget, in project: XcodeProject) throws {
+    package init(target: XcodeTarget, in project: XcodeProject) throws {
         self.target = target
         let settings = try BuildSettings(target: target, in: project)
         self.settings = settings
@@ -59,19 +59,19 @@ public struct BundleInfo {
     }
 
     /// `INFOPLIST_KEY_`: the build settings a generated Info.plist takes its keys from.
-    public static let generatedKeyPrefix = "INFOPLIST_KEY_"
+    package static let generatedKeyPrefix = "INFOPLIST_KEY_"
 
     /// `CFBundleIdentifier`, if the target has one.
-    public var bundleIdentifier: String? { dictionary["CFBundleIdentifier"] as? String }
+    package var bundleIdentifier: String? { dictionary["CFBundleIdentifier"] as? String }
 
     /// `CFBundleDisplayName`, else `CFBundleName`: what the system shows for the bundle.
-    public var displayName: String? {
+    package var displayName: String? {
         (dictionary["CFBundleDisplayName"] as? String) ?? (dictionary["CFBundleName"] as? String)
     }
 
     /// The app that embeds `extensionTarget`: the application target that depends on it, else the
     /// project's only application target; nil when there is none.
-    public static func containingApp(of extensionTarget: XcodeTarget, in project: XcodeProject) throws -> XcodeTarget? {
+    package static func containingApp(of extensionTarget: XcodeTarget, in project: XcodeProject) throws -> XcodeTarget? {
         let applications = try project.targets().filter { $0.productType == "com.apple.product-type.application" }
         for application in applications {
             for dependency in try project.references("dependencies", of: application.id)
@@ -83,7 +83,7 @@ public struct BundleInfo {
     }
 
     /// Refuses an extension whose identifier is not prefixed by its app's, as Xcode refuses to embed it.
-    public func checkPrefixed(by app: BundleInfo) throws {
+    package func checkPrefixed(by app: BundleInfo) throws {
         guard let own = bundleIdentifier, let parent = app.bundleIdentifier else { return }
         if let problem = Self.prefixProblem(embedded: own, parent: parent, parentName: app.target.name) {
             throw settings.error("PRODUCT_BUNDLE_IDENTIFIER", problem)
@@ -93,7 +93,7 @@ public struct BundleInfo {
     /// Xcode's refusal of an extension identifier `embedded` not prefixed by its app's `parent` (named
     /// `parentName`), with both identifiers and the one that would do; nil when it is prefixed. Shared
     /// by projects and by `enable`'s identity options.
-    public static func prefixProblem(embedded: String, parent: String, parentName: String) -> String? {
+    package static func prefixProblem(embedded: String, parent: String, parentName: String) -> String? {
         guard !embedded.hasPrefix(parent + ".") else { return nil }
         return
             "Embedded binary's bundle identifier is not prefixed with the parent app's bundle identifier (embedded: \(embedded), parent app \(parentName): \(parent)); make it \(parent).\(embedded.split(separator: ".").last ?? "Provider") as Xcode requires"
@@ -125,7 +125,7 @@ extension BuildSettings {
     }
 
     /// Setting `name` with its references expanded; nil when neither set nor built in.
-    public func expandedValue(_ name: String, targetName: String) -> String? {
+    package func expandedValue(_ name: String, targetName: String) -> String? {
         guard let raw = string(name) ?? builtIn(name, targetName: targetName) else { return nil }
         return expand(raw, targetName: targetName)
     }
@@ -133,7 +133,7 @@ extension BuildSettings {
     /// `text` with every `$(NAME)`, `${NAME}` and `$(NAME:modifier)` replaced by the setting's value
     /// (`rfc1034identifier`, `identifier`, `lower`, `upper` modifiers as Xcode applies them); an
     /// unknown name becomes empty, as in Xcode; a reference cycle stops after 16 rounds.
-    public func expand(_ text: String, targetName: String, depth: Int = 0) -> String {
+    package func expand(_ text: String, targetName: String, depth: Int = 0) -> String {
         guard depth < 16, text.contains("$") else { return text }
         var result = ""
         var index = text.startIndex

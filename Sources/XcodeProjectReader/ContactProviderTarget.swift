@@ -2,33 +2,33 @@ import Foundation
 
 /// The Contact Provider extension target of an Xcode project, with everything needed to build it
 /// here: its Swift files, how they compile, its App Group and its Swift packages.
-public struct ContactProviderTarget: Sendable {
+package struct ContactProviderTarget: Sendable {
     /// The extension point a Contact Provider extension declares in its Info.plist.
-    public static let extensionPoint = "com.apple.contact.provider.extension"
+    package static let extensionPoint = "com.apple.contact.provider.extension"
 
     /// The project.
-    public let project: XcodeProject
+    package let project: XcodeProject
     /// The target.
-    public let target: XcodeTarget
+    package let target: XcodeTarget
     /// Its Swift files (links to these are what the generated package compiles).
-    public let sources: TargetSources
+    package let sources: TargetSources
     /// How its Swift compiles: language mode, default isolation, upcoming features, conditions.
-    public let compilation: SwiftCompilation
+    package let compilation: SwiftCompilation
     /// The App Group of its entitlements (`com.apple.security.application-groups`), if any.
-    public let appGroupIdentifier: String?
+    package let appGroupIdentifier: String?
     /// Its entitlements file (`CODE_SIGN_ENTITLEMENTS`), absolute, if it has one.
-    public let entitlementsPath: String?
+    package let entitlementsPath: String?
     /// Its Swift packages.
-    public let packages: [SwiftPackageDependency]
+    package let packages: [SwiftPackageDependency]
     /// The configuration whose settings were read.
-    public let configuration: String
+    package let configuration: String
     /// Every file and folder a build of it depends on, absolute: the pbxproj, the `.xcconfig` files,
     /// the Info.plist, the entitlements, the project's `Package.resolved`, the Swift files and the
     /// synchronized folders. A build is stale once one of them changes (`contacts-host` rebuilds).
-    public let inputPaths: [String]
+    package let inputPaths: [String]
 
     /// Finds the Contact Provider extension target of `project` (the one named `name`, when given).
-    public init(project: XcodeProject, named name: String? = nil) throws {
+    package init(project: XcodeProject, named name: String? = nil) throws {
         self.project = project
         let targets = try project.targets()
         let listing = targets.map { "\($0.name) (\($0.kind))" }.joined(separator: ", ")

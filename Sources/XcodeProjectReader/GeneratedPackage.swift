@@ -4,27 +4,27 @@ import Foundation
 /// target folder of symbolic links to the project's own files (SwiftPM compiles only sources inside
 /// a target's folder; links keep the files where they are, and are rebuilt from the pbxproj at
 /// every generation, so files added to or removed from the Xcode target follow).
-public struct GeneratedPackage: Sendable {
+package struct GeneratedPackage: Sendable {
     /// The modules of the simulator the extension imports as it would on iOS.
-    public static let simulatorProducts = [
+    package static let simulatorProducts = [
         "ContactProvider", "Contacts", "ExtensionFoundation", "Combine", "OSLog", "os",
     ]
 
     /// The target it builds.
-    public let target: ContactProviderTarget
+    package let target: ContactProviderTarget
     /// The folder of the simulator package (a path dependency).
-    public let simulatorRoot: String
+    package let simulatorRoot: String
     /// The executable product's and module's name (the target's name, made a valid identifier).
-    public let productName: String
+    package let productName: String
     /// The folder the package is written in, when its paths are written relative to it (a package a
     /// user commits beside the project: no absolute path of this machine in it); nil: absolute.
-    public let relativeTo: String?
+    package let relativeTo: String?
 
     /// A package for `target`, depending on the simulator package at `simulatorRoot`; with
     /// `relativeTo` (the folder it is written in), every path it holds (the simulator, local
     /// packages, the links to the project's files, the project named in its header) is relative to
     /// that folder, so the package can be committed and checked out elsewhere with the same layout.
-    public init(target: ContactProviderTarget, simulatorRoot: String, relativeTo: String? = nil) {
+    package init(target: ContactProviderTarget, simulatorRoot: String, relativeTo: String? = nil) {
         self.target = target
         self.simulatorRoot = simulatorRoot
         self.relativeTo = relativeTo
@@ -68,7 +68,7 @@ public struct GeneratedPackage: Sendable {
     }
 
     /// The package's `Package.swift`; with a test target when the folder holds the user's tests.
-    public func manifest(includingTests hasTests: Bool = false) -> String {
+    package func manifest(includingTests hasTests: Bool = false) -> String {
         let simulator = SwiftPackageDependency.identity(of: simulatorRoot)
         let compilation = target.compilation
         var settings: [String] = []
@@ -148,7 +148,7 @@ public struct GeneratedPackage: Sendable {
     /// Writes the package into `directory` (created if needed): the manifest, and the target folder
     /// rebuilt from scratch (links only; the project's files are never written). The user's
     /// `Tests/<Product>Tests` folder, if any, is kept and becomes a test target.
-    public func write(to directory: String) throws {
+    package func write(to directory: String) throws {
         let manager = FileManager.default
         let bundle = target.project.bundlePath
         if directory == bundle || directory.hasPrefix(bundle + "/") {

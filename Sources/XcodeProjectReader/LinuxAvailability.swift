@@ -62,7 +62,7 @@ enum LinuxAvailability {
         return modules
     }
 
-    /// `import X`, `@testable import X.Y`, `public import struct X.Y` → `X`.
+    /// `import X`, `@testable import X.Y`, `package import struct X.Y` → `X`.
     private static func importedModule(_ line: String) -> String? {
         var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         while let first = words.first,

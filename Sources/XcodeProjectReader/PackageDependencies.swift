@@ -2,9 +2,9 @@ import Foundation
 
 /// A Swift package the extension target uses (`packageProductDependencies`), with the version
 /// Xcode pinned in `Package.resolved`.
-public struct SwiftPackageDependency: Sendable, Equatable {
+package struct SwiftPackageDependency: Sendable, Equatable {
     /// Where the package comes from.
-    public enum Source: Sendable, Equatable {
+    package enum Source: Sendable, Equatable {
         /// `XCRemoteSwiftPackageReference`: a repository URL.
         case remote(url: String)
         /// `XCLocalSwiftPackageReference`: a folder, absolute.
@@ -12,7 +12,7 @@ public struct SwiftPackageDependency: Sendable, Equatable {
     }
 
     /// How the manifest pins a remote package.
-    public enum Requirement: Sendable, Equatable {
+    package enum Requirement: Sendable, Equatable {
         /// `Package.resolved`'s version (or `exactVersion`).
         case exact(String)
         /// `Package.resolved`'s revision (or a `revision` requirement).
@@ -28,16 +28,16 @@ public struct SwiftPackageDependency: Sendable, Equatable {
     }
 
     /// The package's source.
-    public let source: Source
+    package let source: Source
     /// Its requirement (remote packages only).
-    public let requirement: Requirement?
+    package let requirement: Requirement?
     /// Its identity (the last path component, lowercased, without `.git`): what `.product(package:)` names.
-    public let identity: String
+    package let identity: String
     /// The products the target uses.
-    public var products: [String]
+    package var products: [String]
 
     /// The packages `target` of `project` depends on; other targets' packages are not read.
-    public static func of(_ target: XcodeTarget, in project: XcodeProject) throws -> [SwiftPackageDependency] {
+    package static func of(_ target: XcodeTarget, in project: XcodeProject) throws -> [SwiftPackageDependency] {
         let pins = try PackagePins(project: project)
         var byReference: [String: SwiftPackageDependency] = [:]
         var order: [String] = []

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value of an old-style (OpenStep) property list, the format of `project.pbxproj`.
-public enum PropertyListValue: Sendable, Equatable {
+package enum PropertyListValue: Sendable, Equatable {
     /// A quoted or unquoted string (numbers and booleans are strings in this format).
     case string(String)
     /// `( a, b, )`.
@@ -12,19 +12,19 @@ public enum PropertyListValue: Sendable, Equatable {
     case data([UInt8])
 
     /// The string, if this is one.
-    public var string: String? {
+    package var string: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// The elements, if this is an array.
-    public var array: [PropertyListValue]? {
+    package var array: [PropertyListValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
     /// The entries, if this is a dictionary.
-    public var dictionary: [String: PropertyListValue]? {
+    package var dictionary: [String: PropertyListValue]? {
         if case .dictionary(let value) = self { return value }
         return nil
     }
@@ -36,7 +36,7 @@ public enum PropertyListValue: Sendable, Equatable {
 ///
 /// Foundation's `PropertyListSerialization` reads this format on Apple platforms only; the parser
 /// is small and its errors say line and column, which a user editing the file by hand needs.
-public struct PropertyListText {
+package struct PropertyListText {
     private let scalars: [Unicode.Scalar]
     private let file: String
     private var index = 0
@@ -44,7 +44,7 @@ public struct PropertyListText {
     private var lineStart = 0
 
     /// Parses `text`, the contents of `file` (named in errors).
-    public static func parse(_ text: String, file: String) throws -> PropertyListValue {
+    package static func parse(_ text: String, file: String) throws -> PropertyListValue {
         var parser = PropertyListText(scalars: Array(text.unicodeScalars), file: file)
         try parser.skipTrivia()
         let value = try parser.parseValue()

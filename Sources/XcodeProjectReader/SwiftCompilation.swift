@@ -3,18 +3,18 @@ import Foundation
 /// How a target's Swift compiles, from the build settings that change what compiles:
 /// `SWIFT_VERSION`, `SWIFT_DEFAULT_ACTOR_ISOLATION`, `SWIFT_UPCOMING_FEATURE_*`,
 /// `SWIFT_APPROACHABLE_CONCURRENCY` and `SWIFT_ACTIVE_COMPILATION_CONDITIONS`.
-public struct SwiftCompilation: Sendable, Equatable {
+package struct SwiftCompilation: Sendable, Equatable {
     /// The language mode: "4", "4.2", "5" or "6".
-    public var languageMode: String
+    package var languageMode: String
     /// `MainActor` when the target isolates declarations to the main actor by default.
-    public var defaultIsolation: String?
+    package var defaultIsolation: String?
     /// Upcoming features, by their compiler names (`MemberImportVisibility`), sorted.
-    public var upcomingFeatures: [String]
+    package var upcomingFeatures: [String]
     /// Compilation conditions (`DEBUG`), in the project's order.
-    public var conditions: [String]
+    package var conditions: [String]
 
     /// What Xcode 26 turns on for `SWIFT_APPROACHABLE_CONCURRENCY = YES`.
-    public static let approachableConcurrency = [
+    package static let approachableConcurrency = [
         "DisableOutwardActorInference", "GlobalActorIsolatedTypesUsability", "InferIsolatedConformances",
         "InferSendableFromCaptures", "NonisolatedNonsendingByDefault",
     ]
@@ -28,7 +28,7 @@ public struct SwiftCompilation: Sendable, Equatable {
     ]
 
     /// Derives the compilation of the target whose settings are `settings`.
-    public init(_ settings: BuildSettings) throws {
+    package init(_ settings: BuildSettings) throws {
         let version = settings.string("SWIFT_VERSION") ?? "5.0"
         switch version.trimmingCharacters(in: .whitespaces) {
         case "4", "4.0": languageMode = "4"

@@ -1,35 +1,35 @@
 import Foundation
 
 /// One file a target compiles, as the project lists it.
-public struct TargetSourceFile: Sendable, Equatable, Hashable {
+package struct TargetSourceFile: Sendable, Equatable, Hashable {
     /// The file's absolute path.
-    public let path: String
+    package let path: String
     /// How the target gets it: a build file of its Sources phase, a synchronized folder it owns, or a
     /// membership exception that adds one file of another target's folder.
-    public let origin: String
+    package let origin: String
 }
 
 /// A file of the target that is not compiled here, and why.
-public struct LeftOutFile: Sendable, Equatable {
+package struct LeftOutFile: Sendable, Equatable {
     /// The file's path (absolute when the project gives one).
-    public let path: String
+    package let path: String
     /// Why it is left out, in words a user can act on.
-    public let reason: String
+    package let reason: String
 }
 
 /// The files of a target, from its Sources build phase (classic groups and file references) and its
 /// synchronized folders (Xcode 16+, with their membership exceptions).
-public struct TargetSources: Sendable {
+package struct TargetSources: Sendable {
     /// Swift files to compile, sorted by path.
-    public var swiftFiles: [TargetSourceFile] = []
+    package var swiftFiles: [TargetSourceFile] = []
     /// Files the target would compile on a Mac that cannot be compiled here.
-    public var leftOut: [LeftOutFile] = []
+    package var leftOut: [LeftOutFile] = []
     /// The folders of its synchronized folders, walked (a file added or removed there changes the
     /// target: a folder's modification time says so).
-    public var folders: [String] = []
+    package var folders: [String] = []
 
     /// Reads the sources of `target` in `project`.
-    public init(target: XcodeTarget, in project: XcodeProject) throws {
+    package init(target: XcodeTarget, in project: XcodeProject) throws {
         let paths = try GroupPaths(project: project)
         var files: [String: String] = [:]
         var unbuildable: [String: String] = [:]

@@ -5,22 +5,22 @@ import Foundation
 /// Every object version is accepted (54 to 100 and later): the reader looks only at the keys it
 /// needs and names the object id when one is missing or of the wrong kind, so a project written by a
 /// newer Xcode is refused only where it really differs.
-public struct XcodeProject: Sendable {
+package struct XcodeProject: Sendable {
     /// The `.xcodeproj` directory, absolute and standardized.
-    public let bundlePath: String
+    package let bundlePath: String
     /// Its `project.pbxproj`.
-    public let pbxprojPath: String
+    package let pbxprojPath: String
     /// The folder the project's relative paths start from (`SOURCE_ROOT`, `$(SRCROOT)`).
-    public let sourceRoot: String
+    package let sourceRoot: String
     /// The `objectVersion` the file declares (informational: never refused).
-    public let objectVersion: String?
+    package let objectVersion: String?
     /// The objects, by id.
-    public let objects: [String: [String: PropertyListValue]]
+    package let objects: [String: [String: PropertyListValue]]
     /// The `PBXProject` object's id.
-    public let rootID: String
+    package let rootID: String
 
     /// Reads the project at `path` (a `.xcodeproj` directory).
-    public init(path: String) throws {
+    package init(path: String) throws {
         let absolute =
             path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         let bundle = (absolute as NSString).standardizingPath
@@ -42,7 +42,7 @@ public struct XcodeProject: Sendable {
     }
 
     /// Reads a pbxproj's `text` as if it were the file at `pbxprojPath` inside `bundlePath`.
-    public init(text: String, pbxprojPath: String, bundlePath: String) throws {
+    package init(text: String, pbxprojPath: String, bundlePath: String) throws {
         guard case .dictionary(let top) = try PropertyListText.parse(text, file: pbxprojPath) else {
             throw XcodeProjectError(file: pbxprojPath, "the top-level value is not a dictionary")
         }
@@ -82,14 +82,14 @@ public struct XcodeProject: Sendable {
     }
 
     /// The project's name (the bundle's name without `.xcodeproj`).
-    public var name: String {
+    package var name: String {
         ((bundlePath as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
     // MARK: Typed access, with errors that name the object
 
     /// The object `id`, which `owner`'s `key` refers to.
-    public func object(_ id: String, referencedBy owner: String, key: String) throws -> [String: PropertyListValue] {
+    package func object(_ id: String, referencedBy owner: String, key: String) throws -> [String: PropertyListValue] {
         guard let object = objects[id] else {
             throw XcodeProjectError(
                 file: pbxprojPath, objectID: owner, "its '\(key)' refers to \(id), which does not exist")
@@ -98,10 +98,10 @@ public struct XcodeProject: Sendable {
     }
 
     /// The `isa` of object `id` ("?" when unknown).
-    public func isa(_ id: String) -> String { objects[id]?["isa"]?.string ?? "?" }
+    package func isa(_ id: String) -> String { objects[id]?["isa"]?.string ?? "?" }
 
     /// The string `key` of object `id`, nil when absent; throws when it is not a string.
-    public func string(_ key: String, of id: String) throws -> String? {
+    package func string(_ key: String, of id: String) throws -> String? {
         guard let value = objects[id]?[key] else { return nil }
         guard let string = value.string else {
             throw XcodeProjectError(file: pbxprojPath, objectID: id, "(\(isa(id))) '\(key)' is not a string")
@@ -110,7 +110,7 @@ public struct XcodeProject: Sendable {
     }
 
     /// The string `key` of object `id`; throws when absent.
-    public func requiredString(_ key: String, of id: String) throws -> String {
+    package func requiredString(_ key: String, of id: String) throws -> String {
         guard let value = try string(key, of: id) else {
             throw XcodeProjectError(file: pbxprojPath, objectID: id, "(\(isa(id))) has no '\(key)'")
         }
@@ -118,7 +118,7 @@ public struct XcodeProject: Sendable {
     }
 
     /// The ids listed in the array `key` of object `id` (empty when absent).
-    public func references(_ key: String, of id: String) throws -> [String] {
+    package func references(_ key: String, of id: String) throws -> [String] {
         guard let value = objects[id]?[key] else { return [] }
         guard let array = value.array else {
             throw XcodeProjectError(file: pbxprojPath, objectID: id, "(\(isa(id))) '\(key)' is not a list")
@@ -133,10 +133,10 @@ public struct XcodeProject: Sendable {
     }
 
     /// The strings listed in the array `key` of object `id` (empty when absent).
-    public func strings(_ key: String, of id: String) throws -> [String] { try references(key, of: id) }
+    package func strings(_ key: String, of id: String) throws -> [String] { try references(key, of: id) }
 
     /// The dictionary `key` of object `id` (empty when absent).
-    public func dictionary(_ key: String, of id: String) throws -> [String: PropertyListValue] {
+    package func dictionary(_ key: String, of id: String) throws -> [String: PropertyListValue] {
         guard let value = objects[id]?[key] else { return [:] }
         guard let dictionary = value.dictionary else {
             throw XcodeProjectError(file: pbxprojPath, objectID: id, "(\(isa(id))) '\(key)' is not a dictionary")
@@ -145,7 +145,7 @@ public struct XcodeProject: Sendable {
     }
 
     /// The project's targets (`PBXNativeTarget` and the others), in the project's order.
-    public func targets() throws -> [XcodeTarget] {
+    package func targets() throws -> [XcodeTarget] {
         try references("targets", of: rootID).map { id in
             _ = try object(id, referencedBy: rootID, key: "targets")
             return XcodeTarget(
@@ -156,25 +156,25 @@ public struct XcodeProject: Sendable {
 }
 
 /// One target of an Xcode project.
-public struct XcodeTarget: Sendable, Equatable {
+package struct XcodeTarget: Sendable, Equatable {
     /// Its object id.
-    public let id: String
+    package let id: String
     /// Its name (as in Xcode's target list).
-    public let name: String
+    package let name: String
     /// `PBXNativeTarget`, `PBXAggregateTarget`, `PBXLegacyTarget`.
-    public let isa: String
+    package let isa: String
     /// `com.apple.product-type.…`, for native targets.
-    public let productType: String?
+    package let productType: String?
 
     /// Whether the product is an app extension (NSExtension) or an ExtensionKit extension.
-    public var isExtension: Bool {
+    package var isExtension: Bool {
         guard let productType else { return false }
         return productType.hasPrefix("com.apple.product-type.app-extension")
             || productType.hasPrefix("com.apple.product-type.extensionkit-extension")
     }
 
     /// The product type without its common prefix, for messages ("application", "app-extension").
-    public var kind: String {
+    package var kind: String {
         guard let productType else { return isa }
         return productType.replacingOccurrences(of: "com.apple.product-type.", with: "")
     }

@@ -2,20 +2,20 @@ import Foundation
 
 /// Why an Xcode project could not be read, built or turned into a package: one line that names the
 /// file, and the place in it (line and column, or the pbxproj object id) where reading failed.
-public struct XcodeProjectError: Error, CustomStringConvertible, LocalizedError, Equatable {
+package struct XcodeProjectError: Error, CustomStringConvertible, LocalizedError, Equatable {
     /// The file the problem is in (a `project.pbxproj`, an Info.plist, an entitlements file, a folder).
-    public let file: String
+    package let file: String
     /// The line (1-based) of a syntax error, if the problem is one.
-    public let line: Int?
+    package let line: Int?
     /// The column (1-based, in characters) of a syntax error.
-    public let column: Int?
+    package let column: Int?
     /// The pbxproj object the problem is in, if any (its 24-character id).
-    public let objectID: String?
+    package let objectID: String?
     /// What is wrong, and what to do about it.
-    public let message: String
+    package let message: String
 
     /// A problem at `line`:`column` of `file` (a syntax error).
-    public init(file: String, line: Int, column: Int, _ message: String) {
+    package init(file: String, line: Int, column: Int, _ message: String) {
         self.file = file
         self.line = line
         self.column = column
@@ -24,7 +24,7 @@ public struct XcodeProjectError: Error, CustomStringConvertible, LocalizedError,
     }
 
     /// A problem in `file`, optionally in the pbxproj object `objectID`.
-    public init(file: String, objectID: String? = nil, _ message: String) {
+    package init(file: String, objectID: String? = nil, _ message: String) {
         self.file = file
         self.line = nil
         self.column = nil
@@ -32,11 +32,11 @@ public struct XcodeProjectError: Error, CustomStringConvertible, LocalizedError,
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         if let line, let column { return "\(file):\(line):\(column): \(message)" }
         if let objectID { return "\(file): object \(objectID): \(message)" }
         return "\(file): \(message)"
     }
 
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }

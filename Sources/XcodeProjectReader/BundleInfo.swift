@@ -71,7 +71,8 @@ package struct BundleInfo {
 
     /// The app that embeds `extensionTarget`: the application target that depends on it, else the
     /// project's only application target; nil when there is none.
-    package static func containingApp(of extensionTarget: XcodeTarget, in project: XcodeProject) throws -> XcodeTarget? {
+    package static func containingApp(of extensionTarget: XcodeTarget, in project: XcodeProject) throws -> XcodeTarget?
+    {
         let applications = try project.targets().filter { $0.productType == "com.apple.product-type.application" }
         for application in applications {
             for dependency in try project.references("dependencies", of: application.id)

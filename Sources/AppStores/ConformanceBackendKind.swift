@@ -15,7 +15,13 @@ public enum ConformanceBackendKind: Equatable, Sendable, CustomStringConvertible
     case carddav(url: String)
 
     /// The kinds `parse` knows, for messages.
-    public static let known = ["app-database", "seed-json[:FILE]", "exec:COMMAND", "carddav:URL"]
+    public static let known = forms.map(\.spelling)
+
+    /// Each kind's spelling with what it is, declared once for `known`, help and messages.
+    package static let forms: [(spelling: String, meaning: String)] = [
+        ("app-database", "the App Group database"), ("seed-json[:FILE]", "the seed demo's JSON file"),
+        ("exec:COMMAND", "an adapter program"), ("carddav:URL", "a CardDAV collection"),
+    ]
 
     /// Parses `KIND[:ARG]`; the error says which kinds exist.
     public static func parse(_ text: String) throws -> ConformanceBackendKind {

@@ -116,16 +116,19 @@ enum ConformanceCommand {
         help: "The provider executable to check (or --xcode-project; neither with --list-rules).")
     static let backendOption = Option<ConformanceBackendKind>(
         "--backend", value: "KIND[:ARG]",
-        help:
-            "The store the kit edits: app-database (default), seed-json[:FILE], exec:COMMAND (an adapter program), carddav:URL (a CardDAV collection).",
+        help: "The store the kit edits: "
+            + ConformanceBackendKind.forms.map { "\($0.spelling) (\($0.meaning))" }.joined(separator: ", ")
+            + "; default \(ConformanceBackendKind.appDatabase).",
         convert: { text, _ in
             do { return try ConformanceBackendKind.parse(text) } catch { throw UsageError("\(error)") }
         })
     static let seedOption = Option<UInt64>(
-        "--seed", value: "N", help: "Seed of the random data and operations (default 42).",
+        "--seed", value: "N",
+        help: "Seed of the random data and operations (default \(ConformanceOptions.defaultSeed)).",
         convert: ArgumentValue.nonNegativeInteger)
     static let operationsOption = Option<Int>(
-        "--operations", value: "N", help: "Random operations for the convergence rule V1 (default 200).",
+        "--operations", value: "N",
+        help: "Random operations for the convergence rule V1 (default \(ConformanceOptions.defaultOperations)).",
         convert: ArgumentValue.positiveInt)
     static let rulesOption = Option<Set<String>>(
         "--rules", value: "LIST", help: "Only these rules, comma-separated (e.g. C1,D3,V1).",
@@ -152,7 +155,9 @@ enum ConformanceCommand {
             return count
         })
     static let pageTimeoutOption = Option<Double>(
-        "--page-timeout", value: "SECONDS", help: "Seconds one page or batch may take (default 10).",
+        "--page-timeout", value: "SECONDS",
+        help:
+            "Seconds one page or batch may take (default \(String(format: "%g", ConformanceOptions.defaultTimeoutSeconds))).",
         convert: ArgumentValue.seconds)
     static let jsonFlag = JSONOutput.report(
         "{\"durationSeconds\", \"operations\", \"outlivingProcesses\"?: [{\"command\", \"endedBy\", \"pid\"}],"

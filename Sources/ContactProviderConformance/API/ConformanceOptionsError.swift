@@ -20,7 +20,7 @@ public enum ConformanceOptionsError: Error, Equatable, CustomStringConvertible, 
 extension ConformanceOptions {
     /// Options that check `rules`, given as values (`[.c1, .d2]`) rather than ids.
     public init(
-        seed: UInt64 = 42, operations: Int = 200, checking rules: [ConformanceRule],
+        seed: UInt64 = defaultSeed, operations: Int = defaultOperations, checking rules: [ConformanceRule],
         resetCallsManagerReset: Bool = false, contacts: Int? = nil
     ) {
         self.init(

@@ -6,9 +6,9 @@ import Foundation
 /// Options of a conformance run.
 public struct ConformanceOptions: Sendable {
     /// The seed of the random data and operations (the same seed reproduces the same run).
-    public var seed: UInt64 = 42
+    public var seed: UInt64 = defaultSeed
     /// Random operations in the convergence rule (V1).
-    public var operations: Int = 200
+    public var operations: Int = defaultOperations
     /// Only these rule ids (nil: all).
     public var rules: Set<String>?
     /// `suggestedPageSize` during the run (small, so paging is exercised).
@@ -16,7 +16,7 @@ public struct ConformanceOptions: Sendable {
     /// `suggestedBatchSize` during the run.
     public var batchSize: Int = 3
     /// Seconds one call may take; also the limit for `invalidate()` (L2).
-    public var timeoutSeconds: Double = 10
+    public var timeoutSeconds: Double = defaultTimeoutSeconds
     /// Whether the app calls `ContactProviderManager.reset()` when it resets its store (issue 30,
     /// item 3). Then the kit does too, each time it resets the data in the middle of a check (E1,
     /// V1): the provider never sees an anchor from before the reset, and E1 checks that the sync
@@ -29,9 +29,18 @@ public struct ConformanceOptions: Sendable {
     /// Told what the run checks now, as each group of rules starts (`checking D1, D2, … (3 of 11)`).
     public var onProgress: (@Sendable (String) -> Void)?
 
-    /// Options; the defaults check every rule but the size rules with seed 42 and 200 operations.
+    /// The seed a run uses unless told another.
+    public static let defaultSeed: UInt64 = 42
+    /// The convergence rule's operations unless told another number.
+    public static let defaultOperations = 200
+    /// The time limit of one call unless told another (the system's page limit, R41).
+    public static let defaultTimeoutSeconds = DomainConfiguration().pageTimeoutSeconds
+
+    /// Options; the defaults check every rule but the size rules with ``defaultSeed`` and
+    /// ``defaultOperations``.
     public init(
-        seed: UInt64 = 42, operations: Int = 200, rules: Set<String>? = nil, resetCallsManagerReset: Bool = false,
+        seed: UInt64 = defaultSeed, operations: Int = defaultOperations, rules: Set<String>? = nil,
+        resetCallsManagerReset: Bool = false,
         contacts: Int? = nil
     ) {
         self.seed = seed

@@ -6,6 +6,14 @@ import Foundation
 /// The options of `contacts-host enable`, each declared once with its type; `Settings` carries
 /// their values onto the domain's configuration.
 enum EnableOptions {
+    /// The configuration a domain has before any option: every default the help states is read here.
+    static let defaults = DomainConfiguration()
+
+    /// Seconds as the help writes them: `10`, `0.5`.
+    static func seconds(_ value: Double) -> String {
+        String(format: "%g", value)
+    }
+
     static let extensionPath = Option<String>(
         "--extension", value: "PATH", help: "The provider executable the system launches.")
     static let pageSize = Option<Int>(
@@ -15,30 +23,35 @@ enum EnableOptions {
         "--batch-size", value: "N", help: "suggestedBatchSize (default \(DomainConfiguration.defaultBatchSize)).",
         convert: ArgumentValue.positiveInt)
     static let hardCap = Option<Int>(
-        "--hard-cap", value: "N", help: "Fail a page/batch larger than N × the suggestion (default 100).",
+        "--hard-cap", value: "N",
+        help: "Fail a page/batch larger than N × the suggestion (default \(defaults.hardCapMultiplier)).",
         convert: ArgumentValue.positiveInt)
     static let pageTimeout = Option<Double>(
-        "--page-timeout", value: "SECONDS", help: "Time limit per page or batch (default 10).",
+        "--page-timeout", value: "SECONDS",
+        help: "Time limit per page or batch (default \(seconds(defaults.pageTimeoutSeconds))).",
         convert: ArgumentValue.seconds)
     static let invalidateTimeout = Option<Double>(
-        "--invalidate-timeout", value: "SECONDS", help: "Time limit for invalidate() (default 5).",
+        "--invalidate-timeout", value: "SECONDS",
+        help: "Time limit for invalidate() (default \(seconds(defaults.invalidateTimeoutSeconds))).",
         convert: ArgumentValue.seconds)
     static let idleTimeout = Option<Double>(
-        "--idle-timeout", value: "SECONDS", help: "Idle provider exits after this long (default 30).",
+        "--idle-timeout", value: "SECONDS",
+        help: "Idle provider exits after this long (default \(seconds(defaults.idleTimeoutSeconds))).",
         convert: ArgumentValue.seconds)
     static let itemsLimit = Option<Int>(
-        "--items-limit", value: "N", help: "Most contacts the domain may provide (default 1000000).",
+        "--items-limit", value: "N", help: "Most contacts the domain may provide (default \(defaults.itemsLimit)).",
         convert: ArgumentValue.positiveInt)
     static let backend = Option<ConformanceBackendKind>(
         "--backend", value: "KIND",
         help:
-            "The app's store, which add, import, list… edit: \(ConformanceBackendKind.known.joined(separator: ", ")) (default app-database; kept until changed).",
+            "The app's store, which add, import, list… edit: \(ConformanceBackendKind.known.joined(separator: ", ")) (default \(ConformanceBackendKind.appDatabase); kept until changed).",
         convert: { text, _ in
             do { return try ConformanceBackendKind.parse(text) } catch { throw UsageError("\(error)") }
         })
     static let paceAfterSave = Option<Int>(
         "--pace-after-save", value: "ITEMS",
-        help: "After each saved page or batch, pause 1 s per ITEMS items saved, as iOS does (default 0: off).",
+        help:
+            "After each saved page or batch, pause 1 s per ITEMS items saved, as iOS does (default \(defaults.paceItemsPerSecond): off).",
         convert: { text, option in Int(clamping: try ArgumentValue.nonNegativeInteger(text, option: option)) })
 
     /// The settings given on one `enable` command line (nil: keep the configured value).

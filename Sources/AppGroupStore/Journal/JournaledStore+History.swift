@@ -44,7 +44,7 @@ extension JournaledStore {
             var metaNow = header.meta
             var fold = ChangeFold()
             var headSeq = header.baseSeq
-            if let journal = try MappedFile.openJournalIfPresent(journalPath),
+            if let journal = try openJournalForReading(),
                 let start = try journalHeaderEnd(journal, snapshot: header)
             {
                 let decoder = JSONDecoder()

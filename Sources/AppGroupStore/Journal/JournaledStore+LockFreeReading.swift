@@ -56,7 +56,9 @@ extension JournaledStore {
     /// The journal, for a reader: mapped under the lock, read with `pread` without it.
     func openJournalForReading() throws -> MappedFile? {
         if readsWithoutLock, let hook = beforeOpeningJournalWithoutLock { hook() }
-        return try MappedFile.openJournalIfPresent(journalPath, mapping: !readsWithoutLock)
+        let journal = try MappedFile.openJournalIfPresent(journalPath, mapping: !readsWithoutLock)
+        if readsWithoutLock, let hook = afterOpeningJournalWithoutLock { hook() }
+        return journal
     }
 
     /// What changes when a writer replaces, cuts or extends the store's files: their inodes, and the

@@ -66,6 +66,9 @@ package final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     /// Called by a read without the lock each time it is about to open the journal, the snapshot
     /// already open: the seam where tests put a compaction, a reset or an append by hand.
     package var beforeOpeningJournalWithoutLock: (() -> Void)?
+    /// Called by a read without the lock once it has opened the journal, before it reads its lines:
+    /// where tests cut the journal back in place under the reader.
+    package var afterOpeningJournalWithoutLock: (() -> Void)?
     var snapshotHeaderCache: (line: Data, header: SnapshotHeader<Meta>)?
     var journalHeaderCache: (line: Data, header: JournalHeader)?
     /// False: states loaded or updated by this store keep only identifiers (placeholders with no

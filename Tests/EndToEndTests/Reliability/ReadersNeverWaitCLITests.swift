@@ -14,9 +14,14 @@ import Testing
 @Suite("Reliability: readers never wait for a writer or a compaction")
 struct ReadersNeverWaitCLITests {
     /// Holds `lockPath` exclusively in a stopped process, as a writer or a compaction holds it.
-    /// util-linux flock(1) takes the lock and runs `sleep`; -o: only flock itself holds it.
+    /// The shell opens the lock file, util-linux flock(1) locks that open file, and the shell becomes
+    /// `sleep`, which then holds the lock alone: killing it ends the holder with nothing left behind
+    /// (flock's `-o COMMAND` form would leave its `sleep` running for ten minutes, with whatever
+    /// descriptors it inherited).
     private func holdStopped(_ lockPath: String) throws -> SpawnedProcess {
-        let holder = try SpawnedProcess(["/usr/bin/flock", "-o", "-x", lockPath, "/usr/bin/sleep", "600"])
+        let holder = try SpawnedProcess([
+            "/bin/sh", "-c", #"exec 9>>"$0" && /usr/bin/flock -x 9 && exec /usr/bin/sleep 600"#, lockPath,
+        ])
         let probe = try FileLock(path: lockPath)
         let deadline = Date().addingTimeInterval(20)
         while try probe.tryLock(.shared) {

@@ -81,8 +81,8 @@ package final class AppDatabase {
         try store.load().contacts
     }
 
-    /// Every contact, in ``all()``'s order, decoded one at a time: the state is read once under the
-    /// shared lock, keeping snapshot contacts as byte ranges of the mapped snapshot (an immutable file,
+    /// Every contact, in ``all()``'s order, decoded one at a time: the state is read once (never waiting
+    /// for a writer), keeping snapshot contacts as byte ranges of the mapped snapshot (an immutable file,
     /// replaced whole, so the view stays the one read even if a writer compacts meanwhile), and only
     /// the contact `body` is given is decoded. Memory grows with the identifiers, not with the
     /// decoded address book (`export`, issue 44 item 2). `count` is told first.

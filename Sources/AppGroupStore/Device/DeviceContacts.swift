@@ -8,9 +8,10 @@ import Foundation
 ///                                stores: contacts as ContactRecords, groups in its meta
 /// ```
 ///
-/// Every process (an app's `CNContactStore`, `contacts-host device`) reads it under the shared lock
-/// and writes it under the exclusive one, each change set one durable journal entry, so two
-/// processes saving at once never lose either's change, and a crash loses nothing acknowledged.
+/// Every process (an app's `CNContactStore`, `contacts-host device`) reads it without waiting (see
+/// `JournaledStore.readWithoutLock`) and writes it under the exclusive lock, each change set one
+/// durable journal entry, so two processes saving at once never lose either's change, and a crash
+/// loses nothing acknowledged.
 package struct DeviceContacts: Sendable {
     /// The App Group whose device this is.
     package let appGroup: AppGroup

@@ -52,8 +52,13 @@ final class MappedFile: @unchecked Sendable {
     /// Opens a journal, or returns nil when it does not exist: like `openIfPresent`, but `size` ends
     /// before a writeback hole (see ``JournalHoles``), so every reader treats the unacknowledged
     /// append the hole is in, and everything after it, as a torn tail.
-    static func openJournalIfPresent(_ path: String) throws -> MappedFile? {
-        guard let file = try openIfPresent(path) else { return nil }
+    ///
+    /// `mapping` false reads the file with `pread` instead of mapping it: a reader that holds no lock
+    /// must never map a journal, because a writer may cut it back in place (a torn tail, or lines
+    /// whose `fdatasync` failed), and touching a mapped page past the new end raises SIGBUS. A read
+    /// that races such a cut just returns fewer bytes, whose last line is then a torn tail.
+    static func openJournalIfPresent(_ path: String, mapping: Bool = true) throws -> MappedFile? {
+        guard let file = try openIfPresent(path, prefix: mapping ? nil : Int.max) else { return nil }
         let end = JournalHoles.committedEnd(of: file.bytes, path: path, inode: file.inode)
         guard end < file.size else { return file }
         return MappedFile(

@@ -73,7 +73,7 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
 
     /// Brings the overlay up to the journal's last complete line.
     private func readJournal(header: SnapshotHeader<Meta>, snapshot: MappedFile, headerEnd: Int) throws {
-        guard let journal = try MappedFile.openJournalIfPresent(store.journalPath),
+        guard let journal = try store.openJournalForReading(),
             let start = try store.journalHeaderEnd(journal, snapshot: header)
         else {
             overlay = [:]

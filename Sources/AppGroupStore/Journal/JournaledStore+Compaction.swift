@@ -213,7 +213,7 @@ extension JournaledStore {
 
     func currentHeadUnlocked() throws -> Int {
         guard let header = try readSnapshotHeader() else { return 0 }
-        guard let journal = try MappedFile.openJournalIfPresent(journalPath),
+        guard let journal = try openJournalForReading(),
             let start = try journalHeaderEnd(journal, snapshot: header)
         else { return header.baseSeq }
         return try headSeq(journal, start: start, baseSeq: header.baseSeq)

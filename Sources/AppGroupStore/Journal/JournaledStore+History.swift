@@ -1,8 +1,9 @@
 import Foundation
 
 /// What a store holds now and how it got there from a point in its history (the change history
-/// that `CNChangeHistoryFetchRequest` reads): read under one shared lock, so the changes and the
-/// store's head belong together.
+/// that `CNChangeHistoryFetchRequest` reads): read in one pass over one snapshot and its journal (under
+/// the shared lock, or without it while a writer holds it), so the changes and the store's head belong
+/// together.
 package struct StoreHistory<Meta: Codable & Equatable & Sendable>: Sendable {
     /// One contact's net change since the point: its record now (nil when it is deleted now), and
     /// whether it existed at the point (so an upsert is an addition or an update).
@@ -44,7 +45,7 @@ extension JournaledStore {
             var metaNow = header.meta
             var fold = ChangeFold()
             var headSeq = header.baseSeq
-            if let journal = try MappedFile.openJournalIfPresent(journalPath),
+            if let journal = try openJournalForReading(),
                 let start = try journalHeaderEnd(journal, snapshot: header)
             {
                 let decoder = JSONDecoder()

@@ -14,7 +14,7 @@ extension JournaledStore {
         guard let snapshot = try openSnapshot() else { return nil }
         let (header, headerEnd) = try parseHeader(snapshot)
         var found = try binarySearchSnapshot(snapshot, from: headerEnd, for: identifier)
-        if let journal = try MappedFile.openJournalIfPresent(journalPath),
+        if let journal = try openJournalForReading(),
             let start = try journalHeaderEnd(journal, snapshot: header)
         {
             // Encoded exactly as the journal lines are (no escaped slashes), or "a/b" would never match.
@@ -108,7 +108,7 @@ extension JournaledStore {
             if let known, let cached = lastJournalEnd, cached.end == known, seq == cached.headSeq {
                 return .changes(folded, headSeq: seq, generation: header.generation)
             }
-            guard let journal = try MappedFile.openJournalIfPresent(journalPath),
+            guard let journal = try openJournalForReading(),
                 let start = try journalHeaderEnd(journal, snapshot: header)
             else {
                 if seq == header.baseSeq { return .changes(folded, headSeq: seq, generation: header.generation) }

@@ -31,7 +31,7 @@ extension JournaledStore {
     /// another file or shorter than what `state` read (a compaction or reset happened). The caller
     /// holds the lock.
     func applyJournalUnlocked(to state: inout StoreState<Meta>) throws {
-        guard let journal = try MappedFile.openJournalIfPresent(journalPath), journal.inode == state.journalInode,
+        guard let journal = try openJournalForReading(), journal.inode == state.journalInode,
             journal.size >= state.journalOffset
         else {
             state = try loadUnlocked()
@@ -93,7 +93,7 @@ extension JournaledStore {
         if count != header.count {
             throw lines.malformed("header says \(header.count) contacts but the file holds \(count)")
         }
-        if let journal = try MappedFile.openJournalIfPresent(journalPath) {
+        if let journal = try openJournalForReading() {
             state.journalInode = journal.inode
             if let journalHeaderEnd = try journalHeaderEnd(journal, snapshot: header) {
                 try applyJournal(journal, from: journalHeaderEnd, firstLine: 2, to: &state, retain: retain)

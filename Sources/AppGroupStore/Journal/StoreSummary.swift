@@ -35,7 +35,7 @@ extension JournaledStore {
             var count = header.count
             var meta = header.meta
             var headSeq = header.baseSeq
-            guard let journal = try MappedFile.openJournalIfPresent(journalPath),
+            guard let journal = try openJournalForReading(),
                 let start = try journalHeaderEnd(journal, snapshot: header)
             else {
                 return StoreSummary(generation: header.generation, headSeq: headSeq, count: count, meta: meta)

@@ -94,7 +94,7 @@ extension JournaledStore {
             var looked = Set<String>()
             var inSnapshot = Set<String>()
             var addedOnce = Set<String>()
-            if let journal = try MappedFile.openJournalIfPresent(journalPath),
+            if let journal = try openJournalForReading(),
                 let start = try journalHeaderEnd(journal, snapshot: header)
             {
                 let decoder = JSONDecoder()

@@ -16,18 +16,10 @@ struct LockWaitCLITests {
             let lockPath = group.path + "/contacts/lock"
             let before = CLIHarness.databaseFiles(group)
 
-            // util-linux flock(1) takes the lock and runs `sleep`; -o: only flock itself holds it. Spawned
-            // and reaped by hand: Foundation's Process does not cope with a child that is stopped.
-            let holder = try SpawnedProcess(["/usr/bin/flock", "-o", "-x", lockPath, "/usr/bin/sleep", "600"])
+            // A stopped process holds the lock, as a writer stopped mid-way would.
+            let holder = try StoppedLockHolder.hold(lockPath)
             defer { holder.kill() }
             let holderPID = holder.pid
-            let probe = try FileLock(path: lockPath)
-            let deadline = Date().addingTimeInterval(20)
-            while try probe.tryLock(.shared), Date() < deadline {
-                probe.unlock()
-                usleep(10_000)
-            }
-            kill(holderPID, SIGSTOP)
 
             var environment = group.environment
             environment[FileLock.timeoutVariable] = "2"
@@ -37,7 +29,7 @@ struct LockWaitCLITests {
             #expect(result.stdout.isEmpty, "\(result)")
             let lines = result.stderrLines
             #expect(lines.count == 2, "\(result)")
-            let holderText = "pid \(holderPID) (flock -o -x \(lockPath) /usr/bin/sleep 600, stopped)"
+            let holderText = "pid \(holderPID) (\(StoppedLockHolder.commandPrefix)"
             #expect(
                 lines.first?.hasPrefix("note: waiting for the lock on \(lockPath), held by \(holderText)") == true,
                 "\(result)")
@@ -45,6 +37,7 @@ struct LockWaitCLITests {
                 lines.last?.hasPrefix(
                     "error: \(lockPath): timed out after 2 s waiting for the lock, held by \(holderText)") == true,
                 "\(result)")
+            #expect(lines.allSatisfy { $0.contains(", stopped)") }, "\(result)")
             #expect(result.stderr.contains(FileLock.timeoutVariable))
             #expect(CLIHarness.databaseFiles(group) == before)
 

@@ -13,31 +13,8 @@ import Testing
 /// `lockTimeout`) fails every check here: a reader that waited prints a note on stderr and exits 1.
 @Suite("Reliability: readers never wait for a writer or a compaction")
 struct ReadersNeverWaitCLITests {
-    /// Holds `lockPath` exclusively in a stopped process, as a writer or a compaction holds it.
-    /// The shell opens the lock file, util-linux flock(1) locks that open file, and the shell becomes
-    /// `sleep`, which then holds the lock alone: killing it ends the holder with nothing left behind
-    /// (flock's `-o COMMAND` form would leave its `sleep` running for ten minutes, with whatever
-    /// descriptors it inherited).
     private func holdStopped(_ lockPath: String) throws -> SpawnedProcess {
-        let holder = try SpawnedProcess([
-            "/bin/sh", "-c", #"exec 9>>"$0" && /usr/bin/flock -x 9 && exec /usr/bin/sleep 600"#, lockPath,
-        ])
-        let probe = try FileLock(path: lockPath)
-        let deadline = Date().addingTimeInterval(20)
-        while try probe.tryLock(.shared) {
-            probe.unlock()
-            guard Date() < deadline else {
-                holder.kill()
-                throw HolderDidNotLock(path: lockPath)
-            }
-            usleep(10_000)
-        }
-        #expect(kill(holder.pid, SIGSTOP) == 0)
-        return holder
-    }
-
-    private struct HolderDidNotLock: Error {
-        var path: String
+        try StoppedLockHolder.hold(lockPath)
     }
 
     /// `contacts-host arguments` with a 2 s lock timeout: must succeed with nothing on stderr.

@@ -33,6 +33,20 @@ enum ForwardedBuild {
             }
             return
         }
+        // Another SwiftPM (a `swift test` in another terminal) may hold the build folder for minutes:
+        // never wait for it without a word. A built executable, only older than the sources, runs as
+        // it is, saying so; a missing one is built, saying whom the build waits for.
+        if let holder = buildLockHolder(root: tree.root) {
+            if access(path, X_OK) == 0 {
+                output.err(
+                    "warning: \(executable) is older than the package's sources, and \(holder.name) (pid \(holder.pid)) is using \(tree.root)/.build, so it runs as built; 'swift build' refreshes it"
+                )
+                return
+            }
+            output.err(
+                "note: \(holder.name) (pid \(holder.pid)) is using \(tree.root)/.build: building \(executable) starts when it ends (Ctrl-C stops the wait)"
+            )
+        }
         try build(executable, in: tree, output: output)
         // SwiftPM leaves an up-to-date executable as it was (older than an unrelated source file):
         // its new time says it was checked, so the next command does not build again.
@@ -51,6 +65,19 @@ enum ForwardedBuild {
             pid = parent
         }
         return nil
+    }
+
+    /// The live SwiftPM process using `root/.build`, or nil when none is. SwiftPM writes its pid into
+    /// `.build/.lock` and holds a lock elsewhere (in the temporary directory) while it builds or
+    /// tests; the file keeps the pid after it ends, so the pid counts only while it is a live
+    /// `swift-…` process.
+    static func buildLockHolder(root: String) -> (name: String, pid: Int32)? {
+        guard let text = try? String(contentsOfFile: root + "/.build/.lock", encoding: .utf8),
+            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid != getpid(),
+            let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let (name, _) = parseStat(stat), name.hasPrefix("swift-")
+        else { return nil }
+        return (name, pid)
     }
 
     /// The command name and parent pid in a `/proc/PID/stat` line (`PID (NAME) STATE PPID …`; the

@@ -142,4 +142,37 @@ struct ForwardedBuildLockTests {
         #expect(holder.pid == process.processIdentifier)
         #expect(ForwardedBuild.swiftPMAncestor(from: 1) == nil)
     }
+
+    @Test("the SwiftPM using a package's .build is the live swift-… process whose pid .build/.lock holds")
+    func buildLockHolder() throws {
+        let root = NSTemporaryDirectory() + "swiftpm-lock-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root + "/.build", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(ForwardedBuild.buildLockHolder(root: root) == nil, "no lock file")
+        // A process named swift-test (a copy of sh) stands for SwiftPM running the tests.
+        let shell = root + "/swift-test"
+        try FileManager.default.copyItem(
+            atPath: URL(fileURLWithPath: "/bin/sh").resolvingSymlinksInPath().path, toPath: shell)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: shell)
+        process.arguments = ["-c", "read line"]  // waits on its stdin until the test closes it
+        let input = Pipe()
+        process.standardInput = input
+        try ProcessRunner.runUnblocked(process)
+        defer {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+        try "\(process.processIdentifier)".write(toFile: root + "/.build/.lock", atomically: true, encoding: .utf8)
+        let holder = try #require(ForwardedBuild.buildLockHolder(root: root))
+        #expect(holder.name == "swift-test")
+        #expect(holder.pid == process.processIdentifier)
+        // The pid of a process that is not SwiftPM (this one), or of none, is no holder.
+        try "\(getpid())".write(toFile: root + "/.build/.lock", atomically: true, encoding: .utf8)
+        #expect(ForwardedBuild.buildLockHolder(root: root) == nil)
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        try "\(process.processIdentifier)".write(toFile: root + "/.build/.lock", atomically: true, encoding: .utf8)
+        #expect(ForwardedBuild.buildLockHolder(root: root) == nil, "the process has ended")
+    }
 }

@@ -17,12 +17,6 @@ public struct ConformanceHTMLReport: Sendable {
         self.report = report
     }
 
-    /// A group of findings that share a root cause.
-    struct RootCause {
-        var title: String
-        var findings: [RuleResult]
-    }
-
     /// The page; `generatedAt`, when given, is printed under the title (a golden test leaves it out).
     public func html(generatedAt: Date? = nil) -> String {
         var body =
@@ -39,7 +33,7 @@ public struct ConformanceHTMLReport: Sendable {
                 + HTMLPage.escape(startFailure) + "</pre>\n"
             return HTMLPage.document(title: title, generatedAt: generatedAt, body: body)
         }
-        let groups = Self.rootCauses(report.results.filter { $0.status == .fail || $0.status == .warn })
+        let groups = RootCause.groups(report.results)
         if !groups.isEmpty {
             body += "<h2>Failures and warnings by root cause (\(groups.count))</h2>\n"
             for (index, group) in groups.enumerated() {
@@ -57,40 +51,6 @@ public struct ConformanceHTMLReport: Sendable {
     }
 
     var title: String { "Contact provider conformance: " + (report.provider as NSString).lastPathComponent }
-
-    /// Findings grouped by what the explanation says went wrong (its first clause, with identifiers,
-    /// numbers and quoted values taken out), in the order of their first rule.
-    static func rootCauses(_ findings: [RuleResult]) -> [RootCause] {
-        var groups: [RootCause] = []
-        for finding in findings {
-            let cause = rootCause(of: finding)
-            if let index = groups.firstIndex(where: { $0.title == cause }) {
-                groups[index].findings.append(finding)
-            } else {
-                groups.append(RootCause(title: cause, findings: [finding]))
-            }
-        }
-        return groups
-    }
-
-    /// The root cause of one finding, as words: its explanation's first clause, normalised.
-    static func rootCause(of finding: RuleResult) -> String {
-        guard let explanation = finding.explanation, !explanation.isEmpty else { return finding.rule.title }
-        var clause = Substring(explanation)
-        // "after the content enumeration: different in …" says when, not what: the cause follows.
-        while clause.hasPrefix("after "), let colon = clause.range(of: ": ") { clause = clause[colon.upperBound...] }
-        for separator in [": ", ". ", " (", "; "] {
-            if let range = clause.range(of: separator) { clause = clause[..<range.lowerBound] }
-        }
-        let words = clause.split(separator: " ").map { word -> String in
-            if word.contains(where: \.isNumber) || word.hasPrefix("\"") || word.hasPrefix("'") { return "\u{2026}" }
-            return String(word)
-        }
-        let normalised = words.reduce(into: [String]()) {
-            if !($1 == "\u{2026}" && $0.last == "\u{2026}") { $0.append($1) }
-        }
-        return normalised.joined(separator: " ")
-    }
 
     /// One failed or warned rule: what, the diagram, the contacts side by side, the transcript, the reproduction.
     func finding(_ result: RuleResult) -> String {

@@ -60,6 +60,18 @@ public struct ConformanceReport: Codable, Equatable, Sendable {
         let skipped = results.filter { $0.status == .skipped && $0.explanation != nil }.count
         return "\(count(.pass)) passed, \(count(.fail)) failed, \(count(.warn)) warnings"
             + (skipped > 0 ? ", \(skipped) not checked" : "") + String(format: " in %.2f s", durationSeconds)
+            + whereToStart
+    }
+
+    /// With more than one finding, which to read first (issue 43, item 7): `; start with D2 (2 root
+    /// causes)`. Empty otherwise.
+    var whereToStart: String {
+        let groups = RootCause.groups(results)
+        guard let first = groups.first?.findings.first, groups.reduce(0, { $0 + $1.findings.count }) > 1 else {
+            return ""
+        }
+        let causes = groups.count == 1 ? "one root cause" : "\(groups.count) root causes"
+        return "; start with \(first.rule.id) (\(causes))"
     }
 
     /// A table and, for each failure or warning, its explanation and reproduction, between the
@@ -80,18 +92,18 @@ public struct ConformanceReport: Codable, Equatable, Sendable {
                     + result.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
                     + rule.title + " (" + rule.references.joined(separator: ", ") + ")")
         }
-        let findings = results.filter { $0.status == .fail || $0.status == .warn }
-        for result in findings {
-            lines.append("")
-            lines.append("\(result.status == .fail ? "FAIL" : "WARN") \(result.rule.id): \(result.rule.title)")
-            if let step = result.step { lines.append("  step: \(step)") }
-            if let explanation = result.explanation { lines.append("  why: \(explanation)") }
-            if let transcript = result.transcript, !transcript.isEmpty {
-                lines.append("  calls:")
-                lines += transcript.map { "    " + $0 }
+        // The findings by root cause, the most specific first (RootCause): where to start reading.
+        let groups = RootCause.groups(results)
+        for (index, group) in groups.enumerated() {
+            if groups.count > 1 || group.findings.count > 1 {
+                lines.append("")
+                lines.append(
+                    "ROOT CAUSE \(index + 1) of \(groups.count): \(group.title) \u{2014} "
+                        + group.findings.map(\.rule.id).joined(separator: ", "))
             }
-            if let reproduce = result.reproduce { lines.append("  reproduce: \(reproduce)") }
+            for result in group.findings { lines += Self.finding(result) }
         }
+
         // What a passing rule measured or could not cover (the size rules' times, for one).
         for result in results where result.status == .pass {
             guard let explanation = result.explanation else { continue }
@@ -118,6 +130,19 @@ public struct ConformanceReport: Codable, Equatable, Sendable {
         }
         lines += ["", summary]
         return lines.joined(separator: "\n")
+    }
+
+    /// One failed or warned rule as the text prints it: verdict, step, why, calls, reproduction.
+    static func finding(_ result: RuleResult) -> [String] {
+        var lines = ["", "\(result.status == .fail ? "FAIL" : "WARN") \(result.rule.id): \(result.rule.title)"]
+        if let step = result.step { lines.append("  step: \(step)") }
+        if let explanation = result.explanation { lines.append("  why: \(explanation)") }
+        if let transcript = result.transcript, !transcript.isEmpty {
+            lines.append("  calls:")
+            lines += transcript.map { "    " + $0 }
+        }
+        if let reproduce = result.reproduce { lines.append("  reproduce: \(reproduce)") }
+        return lines
     }
 
     /// What outlived the provider and, where the run had no cgroup, why: the `NOTE processes:` and

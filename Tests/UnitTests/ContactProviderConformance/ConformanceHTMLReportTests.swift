@@ -62,7 +62,7 @@ struct ConformanceHTMLReportTests {
 
     @Test("failures that share a root cause are one group, the warning another")
     func rootCauses() {
-        let groups = ConformanceHTMLReport.rootCauses(Self.sample.failures + [Self.sample.results[3]])
+        let groups = RootCause.groups(Self.sample.results)
         #expect(groups.map { $0.findings.map(\.rule.id) } == [["D2", "V1"], ["D7"]])
         #expect(groups[0].title == "different in the system than in the data")
     }

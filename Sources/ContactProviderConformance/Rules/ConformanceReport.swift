@@ -84,13 +84,18 @@ public struct ConformanceReport: Codable, Equatable, Sendable {
             return lines.joined(separator: "\n")
         }
         lines += [summary, "", "RULE  LEVEL   RESULT   TITLE"]
-        for result in results {
+        // Rules left out by `--rules` are not listed one by one (issue 43, item 8): one line counts them.
+        let unselected = results.filter { $0.status == .skipped && $0.explanation == nil }
+        for result in results where !(result.status == .skipped && result.explanation == nil) {
             let rule = result.rule
             lines.append(
                 rule.id.padding(toLength: 6, withPad: " ", startingAt: 0)
                     + rule.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
                     + result.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
                     + rule.title + " (" + rule.references.joined(separator: ", ") + ")")
+        }
+        if !unselected.isEmpty {
+            lines.append("(\(unselected.count) other rule\(unselected.count == 1 ? "" : "s") not selected by --rules)")
         }
         // The findings by root cause, the most specific first (RootCause): where to start reading.
         let groups = RootCause.groups(results)

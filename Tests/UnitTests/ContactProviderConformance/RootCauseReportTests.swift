@@ -66,4 +66,19 @@ struct RootCauseReportTests {
         #expect(report.summary == "1 passed, 1 failed, 0 warnings in 1.00 s")
         #expect(!report.text.contains("ROOT CAUSE"))
     }
+
+    @Test("rules not selected by --rules are counted in one line, not listed as skipped (item 8)")
+    func unselectedRulesCounted() {
+        let report = ConformanceReport(
+            provider: "p", seed: 1, operations: 10,
+            results: [
+                RuleResult(rule: ConformanceRule.s1, status: .pass),
+                RuleResult(rule: ConformanceRule.c1, status: .skipped),
+                RuleResult(rule: ConformanceRule.c2, status: .skipped),
+            ],
+            durationSeconds: 1)
+        #expect(report.text.contains("S1    MUST    pass"))
+        #expect(!report.text.contains("C1    MUST"))
+        #expect(report.text.contains("(2 other rules not selected by --rules)"))
+    }
 }

@@ -24,6 +24,18 @@ struct Figure: Codable {
     /// record's own configuration.
     var configuration: String?
     var note: String?
+    /// The machine's load when the figure was taken (issue 44): the one-minute load average of
+    /// `/proc/loadavg`, read as the figure is made, right after its measurement; a figure decoded
+    /// from another run keeps that run's.
+    var loadAverage: Double? = Figure.currentLoadAverage()
+
+    /// The one-minute load average now, or nil where `/proc/loadavg` cannot be read.
+    static func currentLoadAverage() -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8),
+            let first = text.split(separator: " ").first
+        else { return nil }
+        return Double(first)
+    }
 }
 
 /// Runs every figure at one database size.

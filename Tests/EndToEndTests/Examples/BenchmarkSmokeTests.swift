@@ -22,6 +22,8 @@ struct BenchmarkSmokeTests {
                             && ($0["medianMs"] as? Double ?? 0) > 0
                     })
             }
+            // Every figure carries the machine's load when it was taken (issue 44).
+            #expect(figures.allSatisfy { ($0["loadAverage"] as? Double).map { $0 >= 0 } ?? false }, "\(figures)")
             for id in ["P1", "P2", "P4"] {
                 let cli = try #require(figures.first { $0["id"] as? String == id && $0["path"] as? String == "cli" })
                 #expect((cli["floorMs"] as? Double ?? 0) > 0)

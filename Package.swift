@@ -72,7 +72,10 @@ let package = Package(
                 "Contacts", "ExtensionFoundation", "Combine", "FoundationGaps", "AppGroupStore",
                 "ContactProviderSystem", "CommandLineToolkit", "PreferencesLocation", "BundleLocation",
             ]),
-        .target(name: "ContactProviderTesting", dependencies: ["AppGroupStore", "ContactProviderSystem"]),
+        .target(
+            name: "ContactProviderTesting", dependencies: ["AppGroupStore", "ContactProviderSystem", "SeededRandomness"]),
+        // The one seeded generator, on the floor: the test doubles re-export it, the host's commands use it.
+        .target(name: "SeededRandomness"),
         // The app's stores on this machine (the App Group database, seed-json, exec: adapters), edited
         // through one protocol by the kit and by the host's contact commands (`enable --backend`).
         // Foundation only: the CardDAV backend, which needs FoundationNetworking, stays in the kit.
@@ -91,7 +94,7 @@ let package = Package(
             name: "ContactsHostKit",
             dependencies: [
                 "AppGroupStore", "AppStores", "ContactProviderSystem", "ContactsInterop", "CommandLineToolkit",
-                "ContactProviderTesting", "XcodeProjectReader",
+                "SeededRandomness", "XcodeProjectReader",
             ],
             swiftSettings: hostSettings),
         // The host's commands that run the conformance kit (`conformance`, `demo carddav`).

@@ -1,7 +1,7 @@
 import AppGroupStore
-import ContactProviderTesting
 import ContactsInterop
 import Foundation
+import SeededRandomness
 
 /// Realistic sample contacts for `contacts-host generate`: every field shape the store keeps, the
 /// same contacts for the same seed (`SeededRandom`, not the system generator, so runs and machines agree).

@@ -73,7 +73,8 @@ let package = Package(
                 "ContactProviderSystem", "CommandLineToolkit", "PreferencesLocation", "BundleLocation",
             ]),
         .target(
-            name: "ContactProviderTesting", dependencies: ["AppGroupStore", "ContactProviderSystem", "SeededRandomness"]),
+            name: "ContactProviderTesting",
+            dependencies: ["AppGroupStore", "ContactProviderSystem", "SeededRandomness"]),
         // The one seeded generator, on the floor: the test doubles re-export it, the host's commands use it.
         .target(name: "SeededRandomness"),
         // The app's stores on this machine (the App Group database, seed-json, exec: adapters), edited

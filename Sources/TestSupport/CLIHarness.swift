@@ -3,20 +3,9 @@ import Foundation
 import Glibc
 import Testing
 
-/// Helpers for running `contacts-host` against a temporary App Group and checking what it printed
-/// and wrote (the process-level and the in-process runners share them).
+/// Helpers for checking what `contacts-host` printed and wrote in a temporary App Group (the runner
+/// is ``HostRunner``).
 package enum CLIHarness {
-    /// Runs `contacts-host` as a process (`HostRunner.process`) and requires success with an empty
-    /// stderr; returns stdout without its final newline.
-    @discardableResult
-    package static func succeed(
-        _ arguments: [String], in group: TemporaryAppGroup, stdin: Data? = nil,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> String {
-        HostRunner.requireSuccess(
-            try ProcessRunner.host(arguments, in: group, stdin: stdin), of: arguments, at: sourceLocation)
-    }
-
     /// The environment of a child process that names no App Group at all.
     package static var environmentWithoutAppGroup: [String: String] {
         var environment = ProcessInfo.processInfo.environment

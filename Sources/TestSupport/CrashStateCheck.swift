@@ -57,7 +57,7 @@ package enum CrashStateCheck {
         appGroup: String, environment: [String: String], _ state: CrashState, _ expectation: CrashExpectation
     ) throws -> [String] {
         func host(_ arguments: [String]) throws -> ProcessResult {
-            try ProcessRunner.host(arguments, environment: environment)
+            try HostRunner.process.run(arguments, environment: environment)
         }
         var problems: [String] = []
         var list = try host(["list", "--json"])

@@ -86,23 +86,6 @@ package enum ProcessRunner {
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         try process.run()
     }
-
-    /// Runs `contacts-host` with `arguments` in `group`.
-    package static func host(_ arguments: [String], in group: TemporaryAppGroup, stdin: Data? = nil) throws
-        -> ProcessResult
-    {
-        try host(arguments, environment: group.environment, stdin: stdin)
-    }
-
-    /// Runs `contacts-host` with `arguments` and `environment` (this process's when nil), e.g. one that
-    /// names no App Group or adds variables to a `TemporaryAppGroup`'s.
-    package static func host(
-        _ arguments: [String], environment: [String: String]? = nil, stdin: Data? = nil, currentDirectory: String? = nil
-    ) throws -> ProcessResult {
-        try run(
-            BuiltProducts.path("contacts-host"), arguments, environment: environment, stdin: stdin,
-            currentDirectory: currentDirectory)
-    }
 }
 
 private final class Collected: @unchecked Sendable {

@@ -150,7 +150,7 @@ struct AppGroupSelectionCLITests {
     @Test("--app-group given twice is a usage error")
     func flagTwice() throws {
         try withTemporaryAppGroup { group in
-            let result = try ProcessRunner.host(
+            let result = try HostRunner.process.run(
                 ["--app-group", group.path, "list", "--app-group", group.path], in: group)
             CLIHarness.expectUsageError(result, mentioning: "given more than once")
         }

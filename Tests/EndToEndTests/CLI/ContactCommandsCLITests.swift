@@ -12,7 +12,7 @@ struct ContactCommandsCLITests {
         let path = BuiltProducts.path("contacts-host")
         #expect(FileManager.default.isExecutableFile(atPath: path), "\(path)")
         try withTemporaryAppGroup { group throws in
-            #expect(try CLIHarness.succeed(["--version"], in: group) == "contacts-host 0.1.0")
+            #expect(try HostRunner.process.succeed(["--version"], in: group) == "contacts-host 0.1.0")
         }
     }
 

@@ -30,10 +30,10 @@ struct ExportMemoryCLITests {
         .enabled(if: PythonTestTools.shouldRun, Comment(rawValue: PythonTestTools.skipReason)))
     func exportIsBounded() throws {
         try withTemporaryAppGroup { small in
-            try CLIHarness.succeed(["add", "--id", "one", "--given-name", "One"], in: small)
+            try HostRunner.process.succeed(["add", "--id", "one", "--given-name", "One"], in: small)
             let baseline = try peakMemory(["export"], in: small, output: small.path + "/../cps-export-small.json")
             try withTemporaryAppGroup { group in
-                try CLIHarness.succeed(["generate", "50000", "--seed", "3"], in: group)
+                try HostRunner.process.succeed(["generate", "50000", "--seed", "3"], in: group)
                 let snapshot = try #require(
                     try FileManager.default.attributesOfItem(atPath: group.path + "/contacts/snapshot.jsonl")[.size]
                         as? Int)

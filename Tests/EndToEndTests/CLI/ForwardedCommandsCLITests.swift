@@ -34,8 +34,8 @@ struct ForwardedCommandsCLITests {
         ])
     func forwardedOutputMatches(_ arguments: [String]) async throws {
         try await withTemporaryAppGroup { group in
-            let binary = try ProcessRunner.host(arguments, in: group)
-            let inProcess = try await HostRunner.inProcess.run(arguments, in: group)
+            let binary = try HostRunner.process.run(arguments, in: group)
+            let inProcess = await HostRunner.inProcess.run(arguments, in: group)
             #expect(binary.exitCode == 0, "\(binary)")
             #expect(binary.stdout == inProcess.stdout)
             #expect(binary.stderr == inProcess.stderr)
@@ -45,7 +45,7 @@ struct ForwardedCommandsCLITests {
     @Test("a forwarded command's usage error and exit status come through unchanged")
     func usageErrorComesThrough() throws {
         try withTemporaryAppGroup { group in
-            let result = try ProcessRunner.host(["conformance", "--rules", "Z9", "--list-rules"], in: group)
+            let result = try HostRunner.process.run(["conformance", "--rules", "Z9", "--list-rules"], in: group)
             #expect(result.exitCode == 2, "\(result)")
             #expect(result.stderr.contains("unknown rule 'Z9'"), "\(result)")
         }

@@ -15,7 +15,7 @@ struct FrontDoorCLITests {
     }
 
     private func host(_ arguments: [String], _ environment: [String: String]) throws -> ProcessResult {
-        try ProcessRunner.host(arguments, environment: environment, currentDirectory: "/")
+        try HostRunner.process.run(arguments, environment: environment, currentDirectory: "/")
     }
 
     @Test("status names the App Group and where the choice came from: flag, environment or default")
@@ -89,9 +89,9 @@ struct FrontDoorCLITests {
     @Test("demo refuses a chosen App Group that holds the user's contacts unless --force, and changes nothing")
     func demoRefusesUserData() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["add", "--id", "mine", "--given-name", "Mine"], in: group)
+            try HostRunner.process.succeed(["add", "--id", "mine", "--given-name", "Mine"], in: group)
             let before = CLIHarness.databaseFiles(group)
-            let result = try ProcessRunner.host(["demo"], in: group)
+            let result = try HostRunner.process.run(["demo"], in: group)
             CLIHarness.expectFailure(result, mentioning: ["--force"])
             #expect(result.stderr.contains("'Mine'"))
             #expect(CLIHarness.databaseFiles(group) == before)
@@ -102,19 +102,19 @@ struct FrontDoorCLITests {
     @Test("step --list --json and signal --wait --json print JSON (the latter on one line, as the README shows)")
     func jsonOutputs() throws {
         try withTemporaryAppGroup { group in
-            let pending = try CLIHarness.succeed(["step", "--list", "--json"], in: group)
+            let pending = try HostRunner.process.succeed(["step", "--list", "--json"], in: group)
             let object = try #require(try CLIHarness.json(pending) as? [String: Any])
             #expect(object["pending"] as? String == "content page (initial, 0)")
             #expect(object["phase"] as? String == "content")
 
-            try CLIHarness.succeed(["add", "--id", "a", "--given-name", "A"], in: group)
-            try CLIHarness.succeed(["enable", "--extension", BuiltProducts.path("demo-provider")], in: group)
-            let report = try CLIHarness.succeed(["signal", "--wait", "--json"], in: group)
+            try HostRunner.process.succeed(["add", "--id", "a", "--given-name", "A"], in: group)
+            try HostRunner.process.succeed(["enable", "--extension", BuiltProducts.path("demo-provider")], in: group)
+            let report = try HostRunner.process.succeed(["signal", "--wait", "--json"], in: group)
             #expect(!report.contains("\n"), "\(report)")
             let parsed = try #require(try CLIHarness.json(report) as? [String: Any])
             #expect(parsed["enumeration"] as? String == "content")
             #expect(parsed["systemCount"] as? Int == 1)
-            _ = try ProcessRunner.host(["invalidate"], in: group)
+            _ = try HostRunner.process.run(["invalidate"], in: group)
         }
     }
 }
@@ -124,9 +124,9 @@ struct GenerateCLITests {
     @Test("generate N --seed S adds N contacts with every field shape; the same seed gives the same contacts")
     func deterministic() throws {
         try withTemporaryAppGroups { first, second in
-            let output = try CLIHarness.succeed(["generate", "300", "--seed", "7"], in: first)
+            let output = try HostRunner.process.succeed(["generate", "300", "--seed", "7"], in: first)
             #expect(output == "generated 300 contacts with seed 7 (300 added, 0 updated)")
-            try CLIHarness.succeed(["generate", "300", "--seed", "7"], in: second)
+            try HostRunner.process.succeed(["generate", "300", "--seed", "7"], in: second)
             let a = try CLIHarness.database(first).all()
             let b = try CLIHarness.database(second).all()
             #expect(a.count == 300)
@@ -141,9 +141,10 @@ struct GenerateCLITests {
             #expect(a.contains { $0.contactType == "organization" } && a.contains { !$0.middleName.isEmpty })
             // The same seed again replaces; another seed adds different contacts.
             #expect(
-                try CLIHarness.succeed(["generate", "300", "--seed", "7"], in: first).contains("(0 added, 300 updated)")
+                try HostRunner.process.succeed(["generate", "300", "--seed", "7"], in: first).contains(
+                    "(0 added, 300 updated)")
             )
-            try CLIHarness.succeed(["generate", "300", "--seed", "8"], in: second)
+            try HostRunner.process.succeed(["generate", "300", "--seed", "8"], in: second)
             let c = try CLIHarness.database(second).all()
             #expect(c.count == 600)
             let eight = c.filter { $0.identifier.hasPrefix("sample-8-") }
@@ -165,7 +166,7 @@ struct SignalProgressCLITests {
             environment["BAD_PROVIDER_DELAY_SECONDS"] = "0.4"
             environment["CONTACTS_HOST_PROGRESS"] = "1"  // stderr is a pipe here, not a terminal
             let host = { (arguments: [String]) in
-                try ProcessRunner.host(arguments, environment: environment)
+                try HostRunner.process.run(arguments, environment: environment)
             }
             #expect(try host(["generate", "12", "--seed", "3"]).exitCode == 0)
             let enabled = try host(["enable", "--extension", BuiltProducts.path("bad-provider"), "--page-size", "2"])
@@ -275,7 +276,8 @@ struct FrontDoorRoughEdgesCLITests {
     )
     func pluralsAreRight() throws {
         try withTemporaryAppGroup { group in
-            let host = { (arguments: [String]) in try ProcessRunner.host(arguments, environment: group.environment) }
+            let host = { (arguments: [String]) in try HostRunner.process.run(arguments, environment: group.environment)
+            }
             let generated = try host(["generate", "1", "--seed", "2"])
             #expect(generated.stdout == "generated 1 contact with seed 2 (1 added, 0 updated)\n", "\(generated)")
             #expect(try host(["enable", "--extension", BuiltProducts.path("demo-provider")]).exitCode == 0)
@@ -302,7 +304,8 @@ struct FrontDoorRoughEdgesCLITests {
     @Test("add, generate, enable and doctor take --json: one object on one line, in the documented shape")
     func jsonOnEveryReportingCommand() throws {
         try withTemporaryAppGroup { group in
-            let host = { (arguments: [String]) in try ProcessRunner.host(arguments, environment: group.environment) }
+            let host = { (arguments: [String]) in try HostRunner.process.run(arguments, environment: group.environment)
+            }
             /// The one line `arguments` printed, parsed, with its keys.
             func object(_ arguments: [String], exitCode: Int32 = 0) throws -> [String: Any] {
                 let result = try host(arguments)
@@ -357,7 +360,7 @@ struct FrontDoorRoughEdgesCLITests {
         ])
     func usageErrorHint(arguments: [String], command: String) throws {
         try withTemporaryAppGroup { group in
-            let result = try ProcessRunner.host(arguments, environment: group.environment)
+            let result = try HostRunner.process.run(arguments, environment: group.environment)
             #expect(result.exitCode == 2, "\(result)")
             #expect(result.stdout.isEmpty, "\(result)")
             #expect(result.stderrLines.count == 1, "\(result)")

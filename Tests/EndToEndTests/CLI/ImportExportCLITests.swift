@@ -11,7 +11,7 @@ struct ImportExportCLITests {
         try withTemporaryAppGroup { group throws in
             let input = Data(#"[{"identifier":"in1","givenName":"Piped"}]"#.utf8)
             #expect(
-                try CLIHarness.succeed(["import", "-"], in: group, stdin: input)
+                try HostRunner.process.succeed(["import", "-"], in: group, stdin: input)
                     == "imported 1 contact (1 added, 0 updated, 0 skipped)")
             #expect(try CLIHarness.database(group).get("in1")?.givenName == "Piped")
         }
@@ -20,7 +20,8 @@ struct ImportExportCLITests {
     @Test("A malformed standard input is reported as <stdin>")
     func importMalformedStdin() throws {
         try withTemporaryAppGroup { group in
-            let result = try ProcessRunner.host(["import", "-"], in: group, stdin: Data("[{\"identifier\": 1}]".utf8))
+            let result = try HostRunner.process.run(
+                ["import", "-"], in: group, stdin: Data("[{\"identifier\": 1}]".utf8))
             CLIHarness.expectFailure(result, mentioning: ["<stdin>", "line 1"])
             #expect(try CLIHarness.database(group).all().isEmpty)
         }

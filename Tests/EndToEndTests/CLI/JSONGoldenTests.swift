@@ -102,12 +102,12 @@ struct JSONGoldenTests {
     @Test("Each command's --json prints one line (export: its document) equal to its golden file", arguments: cases)
     func golden(_ golden: Case) async throws {
         try await withTemporaryAppGroup { group in
-            defer { _ = try? ProcessRunner.host(["invalidate"], in: group) }
+            defer { _ = try? HostRunner.process.run(["invalidate"], in: group) }
             let expand = { (arguments: [String]) in arguments.map { JSONGolden.expanded($0, group: group) } }
             for step in golden.setup {
                 switch step {
-                case .host(let arguments): await InProcessHost.succeed(expand(arguments), in: group)
-                case .process(let arguments): try CLIHarness.succeed(expand(arguments), in: group)
+                case .host(let arguments): await HostRunner.inProcess.succeed(expand(arguments), in: group)
+                case .process(let arguments): try HostRunner.process.succeed(expand(arguments), in: group)
                 case .file(let path, let contents):
                     let target = group.path + "/" + path
                     try FileManager.default.createDirectory(
@@ -118,7 +118,8 @@ struct JSONGoldenTests {
             let arguments = expand(golden.arguments)
             let result =
                 golden.inProcess
-                ? await InProcessHost.run(arguments, in: group) : try ProcessRunner.host(arguments, in: group)
+                ? await HostRunner.inProcess.run(arguments, in: group)
+                : try HostRunner.process.run(arguments, in: group)
             #expect(result.exitCode == 0 && result.stderr.isEmpty, "contacts-host \(arguments) → \(result)")
             try JSONGolden.check(
                 result.stdout, name: golden.name, group: group, lines: golden.lines, document: golden.name == "export")
@@ -128,15 +129,15 @@ struct JSONGoldenTests {
     @Test("watch --json: one line of JSON per change (JSON Lines), equal to its golden file")
     func watchStream() throws {
         try withTemporaryAppGroup { group in
-            defer { _ = try? ProcessRunner.host(["invalidate"], in: group) }
-            try CLIHarness.succeed(["enable", "--extension", BuiltProducts.path("demo-provider")], in: group)
+            defer { _ = try? HostRunner.process.run(["invalidate"], in: group) }
+            try HostRunner.process.succeed(["enable", "--extension", BuiltProducts.path("demo-provider")], in: group)
             let watcher = try WatchProcess(group)
             defer { watcher.stop() }
             _ = try #require(watcher.waitUntilReady(), "watch never printed its 'watching …' line")
-            try CLIHarness.succeed(Self.ada, in: group)
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(Self.ada, in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
             let added = try #require(watcher.stdout.nextLine(), "no line for the commit")
-            try CLIHarness.succeed(["system", "reset"], in: group)
+            try HostRunner.process.succeed(["system", "reset"], in: group)
             let reset = try #require(watcher.stdout.nextLine(), "no line for the reset")
             try JSONGolden.check(added + "\n" + reset + "\n", name: "watch", group: group, lines: 2)
         }
@@ -145,7 +146,7 @@ struct JSONGoldenTests {
     @Test("invalidate --json with no provider running: the same shape, false, and the note stays on stderr")
     func invalidateWithNoProvider() async {
         await withTemporaryAppGroup { group in
-            let result = await InProcessHost.run(["invalidate", "--json"], in: group)
+            let result = await HostRunner.inProcess.run(["invalidate", "--json"], in: group)
             #expect(result.exitCode == 0, "\(result)")
             #expect(result.stdout == "{\"invalidated\":false}\n", "\(result)")
             #expect(result.stderr == "no provider is running\n", "\(result)")
@@ -156,14 +157,14 @@ struct JSONGoldenTests {
     func versionJSON() async throws {
         try await withTemporaryAppGroup { group in
             for arguments in [["--version", "--json"], ["--json", "--version"]] {
-                let result = await InProcessHost.run(arguments, in: group)
+                let result = await HostRunner.inProcess.run(arguments, in: group)
                 #expect(result.exitCode == 0, "\(result)")
                 #expect(result.stderr.isEmpty, "\(result)")
                 try JSONGolden.check(result.stdout, name: "version", group: group)
             }
-            let text = await InProcessHost.run(["--version"], in: group)
+            let text = await HostRunner.inProcess.run(["--version"], in: group)
             #expect(text.stdout == "contacts-host \(HostTool.version)\n", "\(text)")
-            let extra = await InProcessHost.run(["--version", "--verbose"], in: group)
+            let extra = await HostRunner.inProcess.run(["--version", "--verbose"], in: group)
             #expect(extra.exitCode == 2 && extra.stdout.isEmpty, "\(extra)")
             #expect(extra.stderr == "error: --version takes only --json, got '--verbose'\n", "\(extra)")
         }
@@ -176,8 +177,8 @@ struct JSONGoldenTests {
         ])
     func refusesJSON(arguments: [String]) async throws {
         try await withTemporaryAppGroup { group in
-            #expect(await InProcessHost.run(Self.ada, in: group).exitCode == 0)
-            let result = await InProcessHost.run(arguments, in: group)
+            #expect(await HostRunner.inProcess.run(Self.ada, in: group).exitCode == 0)
+            let result = await HostRunner.inProcess.run(arguments, in: group)
             #expect(result.exitCode == 2, "\(result)")
             #expect(result.stdout.isEmpty, "\(result)")
             #expect(result.stderr.contains("--json is not available here"), "\(result)")

@@ -32,7 +32,7 @@ struct LogFollowCLITests {
             // host's environment, so this sync runs with it on.
             var environment = group.environment
             environment["OSLOG_DISABLE"] = nil
-            let sync = try ProcessRunner.host(["signal", "--wait"], environment: environment)
+            let sync = try HostRunner.process.run(["signal", "--wait"], environment: environment)
             #expect(sync.exitCode == 0, "\(sync)")
 
             var printed: [String] = []

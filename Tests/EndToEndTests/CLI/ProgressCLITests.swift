@@ -11,7 +11,7 @@ struct ExportProgressCLITests {
         arguments: [[String](), ["--vcard"]])
     func writingProgress(format: [String]) throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["generate", "400", "--seed", "1"], in: group)
+            try HostRunner.process.succeed(["generate", "400", "--seed", "1"], in: group)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: BuiltProducts.path("contacts-host"))
             process.arguments = ["export"] + format
@@ -64,7 +64,7 @@ struct SignalChangesProgressCLITests {
             var environment = group.environment
             environment["CONTACTS_HOST_PROGRESS"] = "1"  // stderr is a pipe here, not a terminal
             let host = { (arguments: [String], environment: [String: String]) in
-                try ProcessRunner.host(arguments, environment: environment)
+                try HostRunner.process.run(arguments, environment: environment)
             }
             #expect(try host(["add", "--id", "first", "--given-name", "First"], environment).exitCode == 0)
             let provider = BuiltProducts.path("bad-provider")

@@ -101,7 +101,7 @@ struct ReadmeWalkthroughTests {
             // built already, so it puts the same directory on the PATH itself.
             let bin = (BuiltProducts.path("contacts-host") as NSString).deletingLastPathComponent
             environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-            defer { _ = try? ProcessRunner.host(["invalidate"], in: group) }
+            defer { _ = try? HostRunner.process.run(["invalidate"], in: group) }
             let script = "set -euo pipefail\ncd \"$0\"\n" + tour
             let result = try ProcessRunner.run("/bin/bash", ["-c", script, Self.packageRoot], environment: environment)
             #expect(result.exitCode == 0, "the README's tour failed as written:\n\(script)\n\(result)")

@@ -53,7 +53,7 @@ struct StoreScalingCLITests {
             #expect(printed.filter { $0.hasPrefix("chosen-") }.count == 50)
             #expect(printed.filter { UUID(uuidString: $0) != nil }.count == 50)
 
-            let listed = try CLIHarness.contacts(try CLIHarness.succeed(["list", "--json"], in: group)).map(
+            let listed = try CLIHarness.contacts(try HostRunner.process.succeed(["list", "--json"], in: group)).map(
                 \.identifier)
             #expect(listed.count == 100)
             #expect(Set(listed).count == 100)
@@ -82,8 +82,10 @@ struct StoreScalingCLITests {
             let journalLinesBefore = CLIHarness.lineCount(journalPath)
             #expect(CLIHarness.lineCount(snapshotPath) == 20_001)
 
-            #expect(try CLIHarness.succeed(["add", "--id", "big-new", "--given-name", "New"], in: group) == "big-new")
-            #expect(try CLIHarness.succeed(["add", "--given-name", "Unnamed"], in: group).count == 36)
+            #expect(
+                try HostRunner.process.succeed(["add", "--id", "big-new", "--given-name", "New"], in: group)
+                    == "big-new")
+            #expect(try HostRunner.process.succeed(["add", "--given-name", "Unnamed"], in: group).count == 36)
 
             let snapshotAfter = try #require(CLIHarness.info(snapshotPath))
             #expect(snapshotAfter.st_ino == snapshotBefore.st_ino)

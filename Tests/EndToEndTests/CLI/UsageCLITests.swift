@@ -10,7 +10,7 @@ struct UsageCLITests {
     @Test("--help on the tool lists every contact command and exits 0", arguments: [["--help"], ["-h"], ["help"]])
     func toolHelp(arguments: [String]) throws {
         try withTemporaryAppGroup { group in
-            let result = try ProcessRunner.host(arguments, in: group)
+            let result = try HostRunner.process.run(arguments, in: group)
             #expect(result.exitCode == 0)
             #expect(result.stderr.isEmpty)
             #expect(result.stdout.hasPrefix("USAGE: contacts-host [--app-group DIR] <command> [options]"))
@@ -24,7 +24,7 @@ struct UsageCLITests {
     @Test("--help on each contact command shows its usage and options and exits 0", arguments: contactCommands)
     func commandHelp(command: String) throws {
         try withTemporaryAppGroup { group in
-            let result = try ProcessRunner.host([command, "--help"], in: group)
+            let result = try HostRunner.process.run([command, "--help"], in: group)
             #expect(result.exitCode == 0)
             #expect(result.stderr.isEmpty)
             #expect(result.stdout.hasPrefix("USAGE: contacts-host \(command)"))
@@ -39,7 +39,7 @@ struct UsageCLITests {
     @Test("add --help documents its field options")
     func addHelpOptions() throws {
         try withTemporaryAppGroup { group in
-            let help = try CLIHarness.succeed(["add", "--help"], in: group)
+            let help = try HostRunner.process.succeed(["add", "--help"], in: group)
             for option in [
                 "--given-name G", "--family-name F", "--phone [LABEL=]NUMBER ...", "--birthday YYYY-MM-DD", "--id ID",
             ] {
@@ -51,7 +51,7 @@ struct UsageCLITests {
     @Test("Standard labels in any case and custom labels far from a standard one are accepted")
     func labelsAccepted() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(
+            try HostRunner.process.succeed(
                 [
                     "add", "--id", "l", "--given-name", "L", "--phone", "Mobile=+1 555", "--phone", "Studio=123 456",
                     "--email", "icloud=l@icloud.com",
@@ -65,7 +65,7 @@ struct UsageCLITests {
     @Test("A usage error from the built binary: exit 2, one line on stderr, nothing on stdout, nothing written")
     func usageErrorThroughTheBinary() throws {
         try withTemporaryAppGroup { group in
-            let result = try ProcessRunner.host(["add", "--given-name", "X", "--bogus"], in: group)
+            let result = try HostRunner.process.run(["add", "--given-name", "X", "--bogus"], in: group)
             CLIHarness.expectUsageError(result, mentioning: "unknown option '--bogus'")
             #expect(!FileManager.default.fileExists(atPath: group.appGroup.contactsDirectory))
         }

@@ -15,7 +15,7 @@ struct CardDAVConformanceTests {
         defer { server.stop() }
         let url = URL(string: "kit/book/", relativeTo: server.baseURL)!.absoluteString
         // The command a provider developer runs: `contacts-host conformance --backend carddav:URL`.
-        let result = try ProcessRunner.host([
+        let result = try HostRunner.process.run([
             "conformance", "--extension", BuiltProducts.path("carddav-provider"), "--backend", "carddav:" + url,
             "--seed", "7", "--operations", "60", "--page-timeout", "20",
         ])
@@ -26,7 +26,7 @@ struct CardDAVConformanceTests {
 
     @Test("--backend carddav: with a bad URL is a usage error naming the backend")
     func badBackendArgument() throws {
-        let result = try ProcessRunner.host([
+        let result = try HostRunner.process.run([
             "conformance", "--extension", BuiltProducts.path("carddav-provider"), "--backend", "carddav:ftp://x/book/",
         ])
         #expect(result.exitCode == 2, "\(result)")

@@ -96,7 +96,7 @@ func withCardDAVFixture<Result>(
     defer { proxy?.stop() }
     return try await withTemporaryAppGroup(isolation: isolation) { group in
         // The provider ends first; the App Group goes next (withTemporaryAppGroup), the server last.
-        defer { _ = try? ProcessRunner.host(["invalidate"], in: group) }
+        defer { _ = try? HostRunner.process.run(["invalidate"], in: group) }
         let fixture = CardDAVFixture(server: server, proxy: proxy, group: group, credentials: credentials)
         try await fixture.setUp(credentials: credentials, enableOptions: enableOptions)
         return try await body(fixture)

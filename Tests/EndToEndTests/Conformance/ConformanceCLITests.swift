@@ -7,7 +7,7 @@ import Testing
 struct ConformanceCLITests {
     private func conformance(_ provider: String, _ extra: [String] = []) throws -> ProcessResult {
         return try withTemporaryAppGroup { group in
-            let result = try ProcessRunner.host(
+            let result = try HostRunner.process.run(
                 ["conformance", "--extension", BuiltProducts.path(provider), "--seed", "9", "--operations", "60"]
                     + extra, in: group)
             // The kit works in its own temporary App Group: the user's is untouched.
@@ -62,7 +62,7 @@ struct ConformanceCLITests {
                 ["conformance"], ["conformance", "--extension", "x", "--rules", "Z9"],
                 ["conformance", "--extension", "x", "--seed", "-1"],
             ] {
-                let result = try ProcessRunner.host(arguments, in: group)
+                let result = try HostRunner.process.run(arguments, in: group)
                 #expect(result.exitCode == 2, "\(arguments): \(result)")
                 #expect(result.stderr.split(separator: "\n").count == 1)
                 #expect(result.stdout.isEmpty)

@@ -28,7 +28,7 @@ enum ConformanceHarness {
         return try withTemporaryAppGroup { group in
             var environment = group.environment
             environment.merge(extra) { _, new in new }
-            return try ProcessRunner.host(
+            return try HostRunner.process.run(
                 ["conformance", "--extension", BuiltProducts.path(provider)] + arguments, environment: environment)
         }
     }

@@ -19,7 +19,7 @@ struct KitUsabilityCLITests {
         try withTemporaryAppGroup { group in
             var environment = group.environment
             environment["BAD_PROVIDER_BUG"] = "reused-identifier"
-            let result = try ProcessRunner.host(
+            let result = try HostRunner.process.run(
                 [
                     "conformance", "--extension", BuiltProducts.path("bad-provider"), "--backend",
                     "exec:./vdir-adapter",
@@ -36,13 +36,13 @@ struct KitUsabilityCLITests {
     @Test("a provider that cannot start ends the run with one error, not a failure per rule")
     func providerThatCannotStart() throws {
         let result = try withTemporaryAppGroup { group in
-            try ProcessRunner.host(["conformance", "--extension", "/bin/false"], environment: group.environment)
+            try HostRunner.process.run(["conformance", "--extension", "/bin/false"], environment: group.environment)
         }
         #expect(result.exitCode == 1, "\(result)")
         #expect(result.stdout.contains("error: the provider could not start, so no rule was checked"), "\(result)")
         #expect(!result.stdout.contains("FAIL"), "\(result.stdout)")
         let json = try withTemporaryAppGroup { group in
-            try ProcessRunner.host(
+            try HostRunner.process.run(
                 ["conformance", "--extension", "/bin/false", "--json"], environment: group.environment)
         }
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
@@ -52,7 +52,7 @@ struct KitUsabilityCLITests {
 
     @Test("--list-rules prints every rule without a provider")
     func ruleList() throws {
-        let list = try ProcessRunner.host(["conformance", "--list-rules"])
+        let list = try HostRunner.process.run(["conformance", "--list-rules"])
         #expect(list.exitCode == 0, "\(list)")
         for id in ["C1", "F1", "D9", "T1", "L2", "W1"] {
             #expect(list.stdout.split(separator: "\n").contains { $0.hasPrefix(id + " ") }, "\(id): \(list.stdout)")

@@ -27,7 +27,7 @@ struct DebuggerTests {
 
     /// `signal --wait --json --trace` on its own thread: it blocks while the provider is at a breakpoint.
     private static func signalInBackground(_ group: TemporaryAppGroup) -> BackgroundCommand<ProcessResult> {
-        BackgroundCommand { try ProcessRunner.host(["signal", "--wait", "--json", "--trace"], in: group) }
+        BackgroundCommand { try HostRunner.process.run(["signal", "--wait", "--json", "--trace"], in: group) }
     }
 
     private static func report(_ result: ProcessResult?, _ debuggerSession: DebuggerSession) throws -> [String: Any] {

@@ -49,12 +49,12 @@ struct ChangeHistoryProcessTests {
     func deviceChangesSinceToken() throws {
         try withTemporaryAppGroup { group in
             let store = CNContactStore(appGroup: group.appGroup)
-            let grace = try CLIHarness.succeed(["device", "add", "--given-name", "Grace"], in: group)
+            let grace = try HostRunner.process.succeed(["device", "add", "--given-name", "Grace"], in: group)
             let start = try fetch(store, from: nil, groups: true)
             #expect(start.lines == ["drop", "add Grace CNContainer.local"])
 
-            let linus = try CLIHarness.succeed(["device", "add", "--given-name", "Linus"], in: group)
-            try CLIHarness.succeed(["device", "delete", linus], in: group)
+            let linus = try HostRunner.process.succeed(["device", "add", "--given-name", "Linus"], in: group)
+            try HostRunner.process.succeed(["device", "delete", linus], in: group)
             let ada = CNMutableContact()
             ada.givenName = "Ada"
             let renamed =
@@ -64,7 +64,7 @@ struct ChangeHistoryProcessTests {
             save.add(ada, toContainerWithIdentifier: nil)
             save.update(renamed)
             try store.execute(save)
-            try CLIHarness.succeed(
+            try HostRunner.process.succeed(
                 ["device", "group", "add", "--id", "friends", "--member", grace, "Friends"], in: group)
             let changed = try fetch(store, from: start.token, groups: true)
             #expect(
@@ -73,12 +73,12 @@ struct ChangeHistoryProcessTests {
                 ])
             #expect(try fetch(store, from: start.token).lines == ["add Ada CNContainer.local", "update Grace B."])
 
-            try CLIHarness.succeed(
+            try HostRunner.process.succeed(
                 ["device", "group", "members", "--add", ada.identifier, "--remove", grace, "friends"], in: group)
-            try CLIHarness.succeed(["device", "delete", grace], in: group)
+            try HostRunner.process.succeed(["device", "delete", grace], in: group)
             let later = try fetch(store, from: changed.token, groups: true)
             #expect(later.lines == ["delete \(grace)", "member Ada + Friends"])
-            try CLIHarness.succeed(["device", "group", "delete", "friends"], in: group)
+            try HostRunner.process.succeed(["device", "group", "delete", "friends"], in: group)
             #expect(try fetch(store, from: later.token, groups: true).lines == ["delete group friends"])
             #expect(try fetch(store, from: later.token).lines.isEmpty)
         }
@@ -89,12 +89,12 @@ struct ChangeHistoryProcessTests {
     func providerSyncsResetAndDisable() throws {
         try withTemporaryAppGroup { group in
             let store = CNContactStore(appGroup: group.appGroup)
-            try CLIHarness.succeed(["device", "add", "--given-name", "Grace"], in: group)
-            try CLIHarness.succeed(["enable"], in: group)
-            defer { _ = try? ProcessRunner.host(["disable"], in: group) }
-            try CLIHarness.succeed(["add", "--id", "alan", "--given-name", "Alan"], in: group)
-            try CLIHarness.succeed(["add", "--id", "bob", "--given-name", "Bob"], in: group)
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["device", "add", "--given-name", "Grace"], in: group)
+            try HostRunner.process.succeed(["enable"], in: group)
+            defer { _ = try? HostRunner.process.run(["disable"], in: group) }
+            try HostRunner.process.succeed(["add", "--id", "alan", "--given-name", "Alan"], in: group)
+            try HostRunner.process.succeed(["add", "--id", "bob", "--given-name", "Bob"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
             let provided = try #require(try store.containers(matching: nil).last?.identifier)
             #expect(provided.hasPrefix("ContactProvider."))
             let start = try fetch(store, from: nil)
@@ -103,27 +103,27 @@ struct ChangeHistoryProcessTests {
                     "drop", "add Grace CNContainer.local", "add Alan \(provided)", "add Bob \(provided)",
                 ])
 
-            try CLIHarness.succeed(["add", "--id", "carol", "--given-name", "Carol"], in: group)
-            try CLIHarness.succeed(["update", "--given-name", "Alan T.", "alan"], in: group)
-            try CLIHarness.succeed(["delete", "bob"], in: group)
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["add", "--id", "carol", "--given-name", "Carol"], in: group)
+            try HostRunner.process.succeed(["update", "--given-name", "Alan T.", "alan"], in: group)
+            try HostRunner.process.succeed(["delete", "bob"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
             let synced = try fetch(store, from: start.token)
             #expect(Set(synced.lines) == ["add Carol \(provided)", "update Alan T.", "delete \(provided)/bob"])
             #expect(synced.lines.count == 3)
             #expect(try fetch(store, from: synced.token).lines.isEmpty)
 
-            try CLIHarness.succeed(["reset"], in: group)
+            try HostRunner.process.succeed(["reset"], in: group)
             let afterReset = try fetch(store, from: synced.token)
             #expect(afterReset.lines == ["drop", "add Grace CNContainer.local"])
 
-            try CLIHarness.succeed(["add", "--id", "dora", "--given-name", "Dora"], in: group)
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["add", "--id", "dora", "--given-name", "Dora"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
             let resynced = try fetch(store, from: afterReset.token)
             #expect(resynced.lines.contains("add Dora \(provided)"))
             #expect(!resynced.lines.contains { $0.hasPrefix("update") || $0.hasPrefix("delete") })
 
             // `disable` may warn on stderr about a provider still on its way out: only its exit status counts here.
-            #expect(try ProcessRunner.host(["disable"], in: group).exitCode == 0)
+            #expect(try HostRunner.process.run(["disable"], in: group).exitCode == 0)
             #expect(try fetch(store, from: resynced.token).lines == ["drop", "add Grace CNContainer.local"])
         }
     }

@@ -59,7 +59,7 @@ struct ContactStoreDidChangeTests {
             let observer = ChangeObserver(appGroup: group.appGroup)
             defer { observer.stop() }
 
-            try CLIHarness.succeed(["device", "add", "--given-name", "Grace"], in: group)
+            try HostRunner.process.succeed(["device", "add", "--given-name", "Grace"], in: group)
             #expect(try observer.waitForChange { try names(store).contains("Grace") }, "after contacts-host device add")
 
             let ada = CNMutableContact()
@@ -69,19 +69,19 @@ struct ContactStoreDidChangeTests {
             try store.execute(save)
             #expect(try observer.waitForChange { try names(store).contains("Ada") }, "after the app's own save")
 
-            try CLIHarness.succeed(["enable"], in: group)
-            defer { _ = try? ProcessRunner.host(["disable"], in: group) }
-            try CLIHarness.succeed(["add", "--id", "alan", "--given-name", "Alan"], in: group)
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["enable"], in: group)
+            defer { _ = try? HostRunner.process.run(["disable"], in: group) }
+            try HostRunner.process.succeed(["add", "--id", "alan", "--given-name", "Alan"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
             #expect(try observer.waitForChange { try names(store).contains("Alan") }, "after the provider's sync")
 
-            try CLIHarness.succeed(["system", "reset"], in: group)
+            try HostRunner.process.succeed(["system", "reset"], in: group)
             #expect(try observer.waitForChange { try !names(store).contains("Alan") }, "after the provider's reset")
 
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
             #expect(try observer.waitForChange { try names(store).contains("Alan") }, "after the sync that follows")
             // `disable` may warn on stderr about a provider still on its way out: only its exit status counts here.
-            #expect(try ProcessRunner.host(["disable"], in: group).exitCode == 0)
+            #expect(try HostRunner.process.run(["disable"], in: group).exitCode == 0)
             #expect(try observer.waitForChange { try !names(store).contains("Alan") }, "after the domain's disable")
         }
     }

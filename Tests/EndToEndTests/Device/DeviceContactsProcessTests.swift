@@ -23,7 +23,7 @@ struct DeviceContactsProcessTests {
     func ownContactsBesideProvidedOnes() throws {
         try withTemporaryAppGroup { group in
             let store = CNContactStore(appGroup: group.appGroup)
-            let grace = try CLIHarness.succeed(
+            let grace = try HostRunner.process.succeed(
                 ["device", "add", "--given-name", "Grace", "--family-name", "Hopper"], in: group)
             let ada = CNMutableContact()
             ada.givenName = "Ada"
@@ -32,13 +32,14 @@ struct DeviceContactsProcessTests {
             try store.execute(save)
             #expect(try store.unifiedContact(withIdentifier: grace, keysToFetch: keys).familyName == "Hopper")
             #expect(try store.unifiedContact(withIdentifier: ada.identifier, keysToFetch: keys).givenName == "Ada")
-            let listed = try CLIHarness.contacts(try CLIHarness.succeed(["device", "list", "--json"], in: group))
+            let listed = try CLIHarness.contacts(
+                try HostRunner.process.succeed(["device", "list", "--json"], in: group))
             #expect(Set(listed.map(\.identifier)) == [grace, ada.identifier])
 
-            try CLIHarness.succeed(["enable"], in: group)
-            defer { _ = try? ProcessRunner.host(["disable"], in: group) }
-            try CLIHarness.succeed(["add", "--id", "alan", "--given-name", "Alan"], in: group)
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["enable"], in: group)
+            defer { _ = try? HostRunner.process.run(["disable"], in: group) }
+            try HostRunner.process.succeed(["add", "--id", "alan", "--given-name", "Alan"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
             #expect(try names(store) == ["Ada", "Alan", "Grace"])
             #expect(
                 try store.containers(matching: nil).map(\.identifier) == [
@@ -50,10 +51,10 @@ struct DeviceContactsProcessTests {
                     .mutableCopy() as! CNMutableContact)
             #expect { try store.execute(provided) } throws: { ($0 as? CNError)?.code == .recordNotWritable }
 
-            try CLIHarness.succeed(["device", "delete", grace], in: group)
+            try HostRunner.process.succeed(["device", "delete", grace], in: group)
             #expect(try names(store) == ["Ada", "Alan"])
             CLIHarness.expectFailure(
-                try ProcessRunner.host(["device", "delete", grace], in: group), mentioning: [grace])
+                try HostRunner.process.run(["device", "delete", grace], in: group), mentioning: [grace])
         }
     }
 
@@ -61,8 +62,8 @@ struct DeviceContactsProcessTests {
     func groupsAcrossProcesses() throws {
         try withTemporaryAppGroup { group in
             let store = CNContactStore(appGroup: group.appGroup)
-            let grace = try CLIHarness.succeed(["device", "add", "--given-name", "Grace"], in: group)
-            let family = try CLIHarness.succeed(
+            let grace = try HostRunner.process.succeed(["device", "add", "--given-name", "Grace"], in: group)
+            let family = try HostRunner.process.succeed(
                 ["device", "group", "add", "Family", "--id", "family", "--member", grace], in: group)
             #expect(family == "family")
             let groups = try store.groups(matching: nil)
@@ -78,11 +79,12 @@ struct DeviceContactsProcessTests {
             save.addMember(ada, to: try #require(groups.first))
             try store.execute(save)
             #expect(
-                try CLIHarness.succeed(["device", "group", "members", "family"], in: group) == grace + "\n"
+                try HostRunner.process.succeed(["device", "group", "members", "family"], in: group) == grace + "\n"
                     + ada.identifier)
-            try CLIHarness.succeed(["device", "group", "members", "family", "--remove", grace], in: group)
-            #expect(try CLIHarness.succeed(["device", "groups"], in: group) == "family\tFamily\t\(ada.identifier)")
-            try CLIHarness.succeed(["device", "group", "delete", "family"], in: group)
+            try HostRunner.process.succeed(["device", "group", "members", "family", "--remove", grace], in: group)
+            #expect(
+                try HostRunner.process.succeed(["device", "groups"], in: group) == "family\tFamily\t\(ada.identifier)")
+            try HostRunner.process.succeed(["device", "group", "delete", "family"], in: group)
             #expect(try store.groups(matching: nil).isEmpty)
         }
     }
@@ -91,11 +93,11 @@ struct DeviceContactsProcessTests {
     func authorizationAcrossProcesses() async throws {
         try await withTemporaryAppGroup { group in
             let store = CNContactStore(appGroup: group.appGroup)
-            let grace = try CLIHarness.succeed(["device", "add", "--given-name", "Grace"], in: group)
-            try CLIHarness.succeed(["device", "add", "--given-name", "Alan"], in: group)
-            #expect(try CLIHarness.succeed(["device", "authorization"], in: group) == "authorized")
+            let grace = try HostRunner.process.succeed(["device", "add", "--given-name", "Grace"], in: group)
+            try HostRunner.process.succeed(["device", "add", "--given-name", "Alan"], in: group)
+            #expect(try HostRunner.process.succeed(["device", "authorization"], in: group) == "authorized")
 
-            try CLIHarness.succeed(["device", "authorization", "denied"], in: group)
+            try HostRunner.process.succeed(["device", "authorization", "denied"], in: group)
             #expect { try store.containers(matching: nil) } throws: {
                 let error = $0 as? CNError
                 return error?.code == .authorizationDenied && error?.errorDescription == "Access Denied"
@@ -104,17 +106,19 @@ struct DeviceContactsProcessTests {
             }
             await #expect(throws: CNError.self) { try await store.requestAccess(for: .contacts) }
 
-            try CLIHarness.succeed(["device", "authorization", "limited", "--grant", grace], in: group)
+            try HostRunner.process.succeed(["device", "authorization", "limited", "--grant", grace], in: group)
             #expect(try names(store) == ["Grace"])
             #expect(
-                try CLIHarness.succeed(["device", "authorization"], in: group) == "limited (granted: \(grace))")
+                try HostRunner.process.succeed(["device", "authorization"], in: group) == "limited (granted: \(grace))")
 
-            try CLIHarness.succeed(["device", "authorization", "not-determined", "--answer", "deny"], in: group)
+            try HostRunner.process.succeed(
+                ["device", "authorization", "not-determined", "--answer", "deny"], in: group)
             #expect(throws: CNError.self) { try store.containers(matching: nil) }
             await #expect(throws: CNError.self) { try await store.requestAccess(for: .contacts) }
-            #expect(try CLIHarness.succeed(["device", "authorization"], in: group) == "denied")
+            #expect(try HostRunner.process.succeed(["device", "authorization"], in: group) == "denied")
             CLIHarness.expectUsageError(
-                try ProcessRunner.host(["device", "authorization", "maybe"], in: group), mentioning: "not-determined")
+                try HostRunner.process.run(["device", "authorization", "maybe"], in: group),
+                mentioning: "not-determined")
         }
     }
 }

@@ -8,7 +8,7 @@ func host(
     _ arguments: [String], in group: TemporaryAppGroup, expect code: Int32 = 0, stdin: Data? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> ProcessResult {
-    let result = try ProcessRunner.host(arguments, in: group, stdin: stdin)
+    let result = try HostRunner.process.run(arguments, in: group, stdin: stdin)
     #expect(
         result.exitCode == code, "contacts-host \(arguments.joined(separator: " ")) → \(result)",
         sourceLocation: sourceLocation)
@@ -77,7 +77,7 @@ func stopProvider(_ group: TemporaryAppGroup, sourceLocation: SourceLocation = #
 func appContacts(_ group: TemporaryAppGroup, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String:
     [String: Any]]
 {
-    let result = try ProcessRunner.host(["list", "--json"], in: group)
+    let result = try HostRunner.process.run(["list", "--json"], in: group)
     #expect(result.exitCode == 0, "the database must open after a crash: \(result)", sourceLocation: sourceLocation)
     let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
     var byID: [String: [String: Any]] = [:]

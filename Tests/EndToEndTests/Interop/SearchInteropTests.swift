@@ -101,7 +101,7 @@ struct SearchInteropTests {
     func searchUsage(_ arguments: [String]) throws {
         try withTemporaryAppGroup { group in
             try seed(group)
-            CLIHarness.expectUsageError(try ProcessRunner.host(arguments, in: group))
+            CLIHarness.expectUsageError(try HostRunner.process.run(arguments, in: group))
         }
     }
 

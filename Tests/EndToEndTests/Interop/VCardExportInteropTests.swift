@@ -81,7 +81,7 @@ struct VCardExportInteropTests {
     func exportUsageErrors(_ arguments: [String]) throws {
         try withTemporaryAppGroup { group in
             try host(["add", "--id", "x", "--given-name", "X"], in: group)
-            let result = try ProcessRunner.host(arguments, in: group)
+            let result = try HostRunner.process.run(arguments, in: group)
             CLIHarness.expectUsageError(result)
         }
     }

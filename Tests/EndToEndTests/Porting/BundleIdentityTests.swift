@@ -22,7 +22,7 @@ struct BundleIdentityTests {
         _ arguments: [String], in group: TemporaryAppGroup, expect code: Int32 = 0,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ProcessResult {
-        let result = try ProcessRunner.host(arguments, environment: environment(group))
+        let result = try HostRunner.process.run(arguments, environment: environment(group))
         #expect(result.exitCode == code, "contacts-host \(arguments) → \(result)", sourceLocation: sourceLocation)
         return result
     }

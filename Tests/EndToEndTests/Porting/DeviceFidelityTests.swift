@@ -35,7 +35,7 @@ struct DeviceFidelityTests {
     {
         var environment = group.environment
         environment["OSLOG_DISABLE"] = nil
-        let result = try ProcessRunner.host(arguments, environment: environment)
+        let result = try HostRunner.process.run(arguments, environment: environment)
         #expect(result.exitCode == 0, "contacts-host \(arguments) → \(result)", sourceLocation: sourceLocation)
         return result
     }

@@ -20,13 +20,14 @@ struct PublishedContactsCodeTests {
     )
     func tour() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["device", "add", "--given-name", "Grace", "--family-name", "Hopper"], in: group)
-            try CLIHarness.succeed(["enable"], in: group)
-            defer { _ = try? ProcessRunner.host(["disable"], in: group) }
-            try CLIHarness.succeed(
+            try HostRunner.process.succeed(
+                ["device", "add", "--given-name", "Grace", "--family-name", "Hopper"], in: group)
+            try HostRunner.process.succeed(["enable"], in: group)
+            defer { _ = try? HostRunner.process.run(["disable"], in: group) }
+            try HostRunner.process.succeed(
                 ["add", "--id", "alan", "--given-name", "Alan", "--family-name", "Turing"], in: group)
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
-            try CLIHarness.succeed(["device", "authorization", "not-determined"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["device", "authorization", "not-determined"], in: group)
 
             let lines = try app("tour", in: group)
             let refusal = try #require(lines.first { $0.hasPrefix("provided contact ") })
@@ -42,17 +43,17 @@ struct PublishedContactsCodeTests {
             // CNError.recordNotWritable (206): provided contacts are read-only to apps.
             #expect(refusal.hasPrefix("provided contact refused: CNErrorDomain 206 "), "\(refusal)")
             // What the app did is the device's: the user's contacts as contacts-host sees them.
-            let listed = try CLIHarness.succeed(["device", "list"], in: group)
+            let listed = try HostRunner.process.succeed(["device", "list"], in: group)
             #expect(listed.contains("Grace Hopper") && !listed.contains("Ada"), "\(listed)")
-            #expect(try CLIHarness.succeed(["device", "authorization"], in: group) == "authorized")
+            #expect(try HostRunner.process.succeed(["device", "authorization"], in: group) == "authorized")
         }
     }
 
     @Test("with access denied, requestAccess and every fetch throw Apple's authorizationDenied")
     func denied() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["device", "add", "--given-name", "Grace"], in: group)
-            try CLIHarness.succeed(["device", "authorization", "denied"], in: group)
+            try HostRunner.process.succeed(["device", "add", "--given-name", "Grace"], in: group)
+            try HostRunner.process.succeed(["device", "authorization", "denied"], in: group)
             #expect(
                 try app("denied", in: group) == [
                     "status 2", "requestAccess threw CNErrorDomain 100 Access Denied",

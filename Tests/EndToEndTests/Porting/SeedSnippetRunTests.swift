@@ -87,18 +87,18 @@ struct SeedSnippetRunTests {
     /// The device's own contacts every scene starts from.
     private func addOwnContacts(in group: TemporaryAppGroup) throws -> [String: String] {
         var identifiers: [String: String] = [:]
-        identifiers["Grace"] = try CLIHarness.succeed(
+        identifiers["Grace"] = try HostRunner.process.succeed(
             [
                 "device", "add", "--given-name", "Grace", "--family-name", "Hopper", "--phone",
                 "mobile=+1 (555) 010-0001",
                 "--email", "work=grace@example.com", "--birthday", "1906-12-09",
             ], in: group)
-        identifiers["Ada"] = try CLIHarness.succeed(
+        identifiers["Ada"] = try HostRunner.process.succeed(
             [
                 "device", "add", "--given-name", "Ada", "--family-name", "Lovelace", "--phone", "home=020 7946 0018",
                 "--birthday", "1815-12-10",
             ], in: group)
-        identifiers["Linus"] = try CLIHarness.succeed(
+        identifiers["Linus"] = try HostRunner.process.succeed(
             ["device", "add", "--given-name", "Linus", "--family-name", "Torvalds", "--birthday", "1969-12-28"],
             in: group)
         return identifiers
@@ -108,7 +108,8 @@ struct SeedSnippetRunTests {
     func seed000ContactUtility() throws {
         try withTemporaryAppGroup { group in
             _ = try addOwnContacts(in: group)
-            try CLIHarness.succeed(["device", "authorization", "not-determined", "--answer", "allow"], in: group)
+            try HostRunner.process.succeed(
+                ["device", "authorization", "not-determined", "--answer", "allow"], in: group)
             let lines = try run(["000-contact-utility"], in: group)
             #expect(
                 lines == [
@@ -118,7 +119,7 @@ struct SeedSnippetRunTests {
                     "status 3",  // CNAuthorizationStatus.authorized after requestAccess
                     "bean Ada Lovelace 02079460018 ", "bean Grace Hopper +15550100001 grace@example.com",
                 ])
-            #expect(try CLIHarness.succeed(["device", "authorization"], in: group) == "authorized")
+            #expect(try HostRunner.process.succeed(["device", "authorization"], in: group) == "authorized")
         }
     }
 
@@ -130,17 +131,19 @@ struct SeedSnippetRunTests {
             // First launch: no token, so drop-everything (on a device with nothing yet, see the
             // runner); then the seed's own CNContactStoreDidChange observer fetches another process's add.
             let first = try run(["001-history", "--drop", "0", "1"], in: group) {
-                try CLIHarness.succeed(
+                try HostRunner.process.succeed(
                     ["device", "add", "--given-name", "Ada", "--family-name", "Lovelace"], in: group)
             }
             #expect(Self.withoutActorDiagnostics(first) == ["rows ", "ready", "rows Ada Lovelace"])
             // A new launch starts from the token the seed saved in UserDefaults: only the changes since.
-            try CLIHarness.succeed(["device", "add", "--given-name", "Grace", "--family-name", "Hopper"], in: group)
-            let linus = try CLIHarness.succeed(
+            try HostRunner.process.succeed(
+                ["device", "add", "--given-name", "Grace", "--family-name", "Hopper"], in: group)
+            let linus = try HostRunner.process.succeed(
                 ["device", "add", "--given-name", "Linus", "--family-name", "Torvalds"], in: group)
             #expect(try run(["001-history", "2"], in: group) == ["rows Grace Hopper, Linus Torvalds"])
-            try CLIHarness.succeed(["device", "add", "--given-name", "Barbara", "--family-name", "Liskov"], in: group)
-            try CLIHarness.succeed(["device", "delete", linus], in: group)
+            try HostRunner.process.succeed(
+                ["device", "add", "--given-name", "Barbara", "--family-name", "Liskov"], in: group)
+            try HostRunner.process.succeed(["device", "delete", linus], in: group)
             // (This process never held Linus: the seed's actor says "deletion failure".)
             #expect(Self.withoutActorDiagnostics(try run(["001-history", "1"], in: group)) == ["rows Barbara Liskov"])
         }
@@ -149,17 +152,17 @@ struct SeedSnippetRunTests {
     @Test("seed 001: a provider's sync arrives as additions; its reset makes the fetcher drop everything")
     func seed001DropEverything() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["enable"], in: group)
-            defer { _ = try? ProcessRunner.host(["disable"], in: group) }
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["enable"], in: group)
+            defer { _ = try? HostRunner.process.run(["disable"], in: group) }
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
             #expect(try run(["001-history", "--drop", "0"], in: group) == ["rows "])
-            try CLIHarness.succeed(
+            try HostRunner.process.succeed(
                 ["add", "--id", "alan", "--given-name", "Alan", "--family-name", "Turing"], in: group)
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
             // From the saved token: the provider's contact as an addition; then, once the provider's
             // store is reset, drop-everything (nothing is left to add back).
             let lines = try run(["001-history", "1", "0"], in: group) {
-                try CLIHarness.succeed(["system", "reset"], in: group)
+                try HostRunner.process.succeed(["system", "reset"], in: group)
             }
             #expect(Self.withoutActorDiagnostics(lines) == ["rows Alan Turing", "ready", "rows "])
         }
@@ -170,13 +173,13 @@ struct SeedSnippetRunTests {
         try withTemporaryAppGroup { group in
             let provider = BuiltProducts.path("seed-demo-provider")
             // The app's store is the seed demo's ContactItems.json; the domain starts disabled.
-            try CLIHarness.succeed(["enable", "--extension", provider, "--backend", "seed-json"], in: group)
-            try CLIHarness.succeed(["generate", "4", "--seed", "7"], in: group)
-            try CLIHarness.succeed(["disable"], in: group)
-            let appNames = try CLIHarness.contacts(try CLIHarness.succeed(["list", "--json"], in: group))
+            try HostRunner.process.succeed(["enable", "--extension", provider, "--backend", "seed-json"], in: group)
+            try HostRunner.process.succeed(["generate", "4", "--seed", "7"], in: group)
+            try HostRunner.process.succeed(["disable"], in: group)
+            let appNames = try CLIHarness.contacts(try HostRunner.process.succeed(["list", "--json"], in: group))
                 .map { "\($0.givenName) \($0.familyName)".trimmingCharacters(in: .whitespaces) }.sorted()
             #expect(appNames.count == 4)
-            defer { _ = try? ProcessRunner.host(["disable"], in: group) }
+            defer { _ = try? HostRunner.process.run(["disable"], in: group) }
             let lines = try run(["003-manager", "4"], in: group, extensionPath: provider)
             #expect(lines == ["enabled and signalled", "provided \(appNames.joined(separator: ", "))"])
         }
@@ -186,19 +189,19 @@ struct SeedSnippetRunTests {
     func seed004ContactManager() throws {
         try withTemporaryAppGroup { group in
             let own = try addOwnContacts(in: group)
-            try CLIHarness.succeed(["device", "authorization", "not-determined"], in: group)
+            try HostRunner.process.succeed(["device", "authorization", "not-determined"], in: group)
             #expect(
                 try run(["004-contact-manager"], in: group) == [
                     "status 0", "can access true limited false", "loaded Ada Lovelace, Grace Hopper, Linus Torvalds",
                     "formatted Ada Lovelace", "formatted Grace Hopper", "formatted Linus Torvalds",
                 ])
-            try CLIHarness.succeed(
+            try HostRunner.process.succeed(
                 ["device", "authorization", "limited", "--grant", try #require(own["Linus"])], in: group)
             #expect(
                 try run(["004-contact-manager"], in: group) == [
                     "status 4", "can access true limited true", "loaded Linus Torvalds", "formatted Linus Torvalds",
                 ])
-            try CLIHarness.succeed(["device", "authorization", "denied"], in: group)
+            try HostRunner.process.succeed(["device", "authorization", "denied"], in: group)
             let denied = try run(["004-contact-manager"], in: group)
             #expect(denied.first == "status 2")
             #expect(denied.contains("can access false limited false"))
@@ -211,20 +214,21 @@ struct SeedSnippetRunTests {
         try withTemporaryAppGroup { group in
             _ = try addOwnContacts(in: group)
             #expect(try run(["004-birthdays", "12"], in: group) == ["born Ada Lovelace, Grace Hopper, Linus Torvalds"])
-            try CLIHarness.succeed(["device", "add", "--given-name", "Alan", "--birthday", "1912-06-23"], in: group)
+            try HostRunner.process.succeed(
+                ["device", "add", "--given-name", "Alan", "--birthday", "1912-06-23"], in: group)
             #expect(try run(["004-birthdays", "6"], in: group) == ["born Alan"])
             #expect(try run(["004-predicates"], in: group) == ["predicates built"])
             #expect(
                 try run(["004-groups", "Pioneers"], in: group) == [
                     "groups Pioneers", "members Ada Lovelace", "members after removal ",
                 ])
-            #expect(try CLIHarness.succeed(["device", "groups"], in: group).contains("Pioneers"))
+            #expect(try HostRunner.process.succeed(["device", "groups"], in: group).contains("Pioneers"))
             let file = group.path + "/exported.vcf"
             #expect(
                 try run(["004-vcard", file], in: group) == [
                     "read back Ada Lovelace, Alan, Grace Hopper, Linus Torvalds", "imported Vera Card",
                 ])
-            let listed = try CLIHarness.succeed(["device", "list"], in: group)
+            let listed = try HostRunner.process.succeed(["device", "list"], in: group)
             #expect(listed.contains("Vera Card"), "\(listed)")
         }
     }
@@ -233,7 +237,7 @@ struct SeedSnippetRunTests {
     func seed004ObserveChanges() throws {
         try withTemporaryAppGroup { group in
             let lines = try run(["004-observe"], in: group) {
-                try CLIHarness.succeed(["device", "add", "--given-name", "Grace"], in: group)
+                try HostRunner.process.succeed(["device", "add", "--given-name", "Grace"], in: group)
             }
             #expect(lines == ["ready", "changed"])
         }

@@ -21,7 +21,7 @@ struct AppGroupLinkCLITests {
     private static func runHost(_ arguments: [String], appGroup: String) throws -> ProcessResult {
         var environment = CLIHarness.environmentWithoutAppGroup
         environment[AppGroup.environmentVariable] = appGroup
-        return try ProcessRunner.host(arguments, environment: environment)
+        return try HostRunner.process.run(arguments, environment: environment)
     }
 
     @Test("an App Group that is a symbolic link is refused by writes and reads; nothing reaches the link's target")

@@ -39,21 +39,21 @@ struct CommittedExitStatusCLITests {
     func compactionFailureAfterCommit() throws {
         try withTemporaryAppGroup(onScratchFileSystemOf: 2 << 20) { group, disk in
             try Self.fillWithPendingCompaction(group, on: disk)
-            let added = try ProcessRunner.host(["add", "--given-name", "Ada", "--id", "ada"], in: group)
+            let added = try HostRunner.process.run(["add", "--given-name", "Ada", "--id", "ada"], in: group)
             Self.expectCommittedWithWarning(added, mentioning: "No space left on device")
             #expect(added.output == "ada")
 
-            let updated = try ProcessRunner.host(["update", "ada", "--family-name", "Lovelace"], in: group)
+            let updated = try HostRunner.process.run(["update", "ada", "--family-name", "Lovelace"], in: group)
             Self.expectCommittedWithWarning(updated, mentioning: "No space left on device")
             #expect(updated.output == "ada")
 
-            let deleted = try ProcessRunner.host(["delete", "seed-1"], in: group)
+            let deleted = try HostRunner.process.run(["delete", "seed-1"], in: group)
             Self.expectCommittedWithWarning(deleted, mentioning: "No space left on device")
 
             let importFile = NSTemporaryDirectory() + "/cps-import-\(UUID().uuidString).json"
             defer { unlink(importFile) }
             try Data(#"[{"identifier":"grace","givenName":"Grace"}]"#.utf8).write(to: URL(fileURLWithPath: importFile))
-            let imported = try ProcessRunner.host(["import", importFile], in: group)
+            let imported = try HostRunner.process.run(["import", importFile], in: group)
             Self.expectCommittedWithWarning(imported, mentioning: "No space left on device")
             #expect(imported.output == "imported 1 contact (1 added, 0 updated, 0 skipped)")
 
@@ -63,12 +63,12 @@ struct CommittedExitStatusCLITests {
             #expect(try database.get("seed-1") == nil)
             #expect(try database.get("grace")?.givenName == "Grace")
             #expect(try database.all().count == 1500 + 1 - 1 + 1)
-            let retried = try ProcessRunner.host(["add", "--given-name", "Ada", "--id", "ada"], in: group)
+            let retried = try HostRunner.process.run(["add", "--given-name", "Ada", "--id", "ada"], in: group)
             #expect(retried.exitCode == 1)
 
             // With space again, the next write compacts.
             disk.unfill()
-            try CLIHarness.succeed(["add", "--given-name", "Bob", "--id", "bob"], in: group)
+            try HostRunner.process.succeed(["add", "--given-name", "Bob", "--id", "bob"], in: group)
             #expect((CLIHarnessSize.of(database.store.journalPath) ?? .max) < 4096)
         }
     }
@@ -76,20 +76,20 @@ struct CommittedExitStatusCLITests {
     @Test("reset and disable: the committed part stands (exit 0), the failed system side is a warning")
     func systemSideFailureAfterCommit() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["add", "--given-name", "Ada", "--id", "ada"], in: group)
-            try CLIHarness.succeed(["enable"], in: group)
+            try HostRunner.process.succeed(["add", "--given-name", "Ada", "--id", "ada"], in: group)
+            try HostRunner.process.succeed(["enable"], in: group)
             // The system store's directory is a regular file: emptying it must fail, after the commit.
             let store = group.path + "/domains/defaultDomain/store"
             try? FileManager.default.removeItem(atPath: store)
             #expect(FileManager.default.createFile(atPath: store, contents: Data("x".utf8)))
 
-            let reset = try ProcessRunner.host(["reset"], in: group)
+            let reset = try HostRunner.process.run(["reset"], in: group)
             Self.expectCommittedWithWarning(reset, mentioning: "is not a directory")
             #expect(try AppDatabase(appGroup: group.appGroup).all().isEmpty)
 
-            let disabled = try ProcessRunner.host(["disable"], in: group)
+            let disabled = try HostRunner.process.run(["disable"], in: group)
             Self.expectCommittedWithWarning(disabled, mentioning: "is not a directory")
-            let status = try ProcessRunner.host(["signal"], in: group)
+            let status = try HostRunner.process.run(["signal"], in: group)
             #expect(status.exitCode == 1)
             #expect(status.stderr.contains("disabled"), "\(status)")
         }

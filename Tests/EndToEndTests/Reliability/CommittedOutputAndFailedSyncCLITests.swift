@@ -22,7 +22,7 @@ struct CommittedOutputAndFailedSyncCLITests {
         arguments: ["add", "update", "import", "generate"])
     func committedCommandExitsZero(command: String) throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["add", "--id", "ada", "--given-name", "Ada"], in: group)
+            try HostRunner.process.succeed(["add", "--id", "ada", "--given-name", "Ada"], in: group)
             let arguments: [String]
             var expected: Set<String> = ["ada"]
             switch command {
@@ -44,14 +44,15 @@ struct CommittedOutputAndFailedSyncCLITests {
             #expect(result.stderr.contains("warning: the change is committed"), "\(result)")
             #expect(result.stderr.contains("No space left on device"), "\(result)")
             let listed = Set(
-                try CLIHarness.contacts(try CLIHarness.succeed(["list", "--json"], in: group)).map(\.identifier))
+                try CLIHarness.contacts(try HostRunner.process.succeed(["list", "--json"], in: group)).map(\.identifier)
+            )
             if command == "generate" {
                 #expect(listed.count == 4, "\(listed)")
             } else {
                 #expect(listed == expected, "\(listed)")
             }
             if command == "update" {
-                let ada = try CLIHarness.succeed(["get", "ada", "--json"], in: group)
+                let ada = try HostRunner.process.succeed(["get", "ada", "--json"], in: group)
                 #expect(ada.contains("Lovelace"), "\(ada)")
             }
         }
@@ -60,7 +61,7 @@ struct CommittedOutputAndFailedSyncCLITests {
     @Test("A read-only command whose output cannot be written still fails (its output was the result)")
     func readOnlyCommandFails() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["add", "--id", "ada", "--given-name", "Ada"], in: group)
+            try HostRunner.process.succeed(["add", "--id", "ada", "--given-name", "Ada"], in: group)
             let result = try hostWithFullStdout(["list"], in: group)
             #expect(result.exitCode == 1, "\(result)")
             #expect(result.stderr.contains("error: cannot write to standard output"), "\(result)")
@@ -84,7 +85,7 @@ struct CommittedOutputAndFailedSyncCLITests {
     func failedSyncIsTakenBack(command: String) throws {
         try withTemporaryAppGroup { group in
             // The store exists, so the failing fdatasync is the one of the change's own journal lines.
-            try CLIHarness.succeed(["add", "--id", "ada", "--given-name", "Ada"], in: group)
+            try HostRunner.process.succeed(["add", "--id", "ada", "--given-name", "Ada"], in: group)
             let arguments: [String]
             if command == "add" {
                 arguments = ["add", "--id", "grace", "--given-name", "Grace"]
@@ -100,12 +101,12 @@ struct CommittedOutputAndFailedSyncCLITests {
             let failed = try hostWithFailingSync(arguments, in: group)
             #expect(failed.exitCode == 1, "\(failed)")
             #expect(failed.stderr.contains("journal.jsonl") && failed.stderr.contains("fdatasync"), "\(failed)")
-            let afterFailure = try CLIHarness.contacts(try CLIHarness.succeed(["list", "--json"], in: group))
+            let afterFailure = try CLIHarness.contacts(try HostRunner.process.succeed(["list", "--json"], in: group))
             #expect(afterFailure.map(\.identifier) == ["ada"], "a refused change is readable: \(afterFailure)")
 
-            let retried = try ProcessRunner.host(arguments, in: group)
+            let retried = try HostRunner.process.run(arguments, in: group)
             #expect(retried.exitCode == 0, "the retry was refused: \(retried)")
-            let listed = try CLIHarness.contacts(try CLIHarness.succeed(["list", "--json"], in: group))
+            let listed = try CLIHarness.contacts(try HostRunner.process.succeed(["list", "--json"], in: group))
             #expect(
                 listed.map(\.identifier).sorted() == (command == "add" ? ["ada", "grace"] : ["ada", "alan", "grace"]))
         }

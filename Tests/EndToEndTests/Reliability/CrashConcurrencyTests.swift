@@ -17,7 +17,7 @@ struct CrashConcurrencyTests {
                     for index in 0..<perHost {
                         results.append(
                             Result {
-                                try ProcessRunner.host(
+                                try HostRunner.process.run(
                                     ["add", "--id", "w\(writer)-\(index)", "--given-name", "W"], in: group)
                             })
                     }
@@ -26,7 +26,7 @@ struct CrashConcurrencyTests {
             let signals = ResultsBox()
             let signaller = Thread {
                 for _ in 0..<(TestScale.isFullSize ? 40 : 10) {
-                    signals.append(Result { try ProcessRunner.host(["signal", "--wait"], in: group) })
+                    signals.append(Result { try HostRunner.process.run(["signal", "--wait"], in: group) })
                 }
             }
             for item in writers { item.start() }

@@ -105,7 +105,8 @@ struct CrashHostTests {
                     }
                 }
                 // …and the next write works.
-                let probe = try ProcessRunner.host(["add", "--id", "probe\(step)", "--given-name", "Probe"], in: group)
+                let probe = try HostRunner.process.run(
+                    ["add", "--id", "probe\(step)", "--given-name", "Probe"], in: group)
                 #expect(probe.exitCode == 0, "step \(step): a write after the kill failed: \(probe)")
                 mustHave["probe\(step)"] = [""]
             }

@@ -144,7 +144,8 @@ struct DurableWriteDisciplineTests {
             }
             // A damaged store, repaired.
             let journal = appGroup + "/contacts/journal.jsonl"
-            try CLIHarness.succeed(["--app-group", appGroup, "add", "--id", "x", "--given-name", "X"], in: group)
+            try HostRunner.process.succeed(
+                ["--app-group", appGroup, "add", "--id", "x", "--given-name", "X"], in: group)
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: journal))
             try handle.seekToEnd()
             try handle.write(contentsOf: Data("{not json}\n".utf8))

@@ -28,7 +28,7 @@ struct HeldPipeStalenessTests {
     @Test("A provider starting beside a waiting host's reply pipe two minutes 'old' neither removes nor probes it")
     func providerStartLeavesHeldPipe() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["enable"], in: group)
+            try HostRunner.process.succeed(["enable"], in: group)
             let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
             try paths.ensureDirectories()
             let (held, fd) = try Self.heldPipe(in: paths.repliesDirectory, age: 120)
@@ -38,7 +38,7 @@ struct HeldPipeStalenessTests {
             var times = [timespec(tv_sec: time(nil) - 120, tv_nsec: 0), timespec(tv_sec: time(nil) - 120, tv_nsec: 0)]
             #expect(utimensat(AT_FDCWD, abandoned, &times, 0) == 0)
 
-            try CLIHarness.succeed(["signal", "--wait"], in: group)  // launches a provider: its start-up sweep
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)  // launches a provider: its start-up sweep
             #expect(FileManager.default.fileExists(atPath: held), "a held reply pipe was removed")
             #expect(!Self.sawHangUp(fd), "the sweep opened and closed a live host's pipe (a hang-up for the host)")
             #expect(!FileManager.default.fileExists(atPath: abandoned), "a pipe nobody holds was kept")
@@ -48,7 +48,7 @@ struct HeldPipeStalenessTests {
     @Test("doctor --repair keeps a pipe being made (a live writer's temporary name) and a held one; removes the rest")
     func doctorKeepsYoungAndHeldPipes() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["enable"], in: group)
+            try HostRunner.process.succeed(["enable"], in: group)
             let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
             try paths.ensureDirectories()
             let directory = paths.repliesDirectory
@@ -66,12 +66,12 @@ struct HeldPipeStalenessTests {
                 + TemporaryName.currentBoot + "-1a2b"
             #expect(mkfifo(deadWriter, 0o600) == 0)
 
-            let check = try ProcessRunner.host(["doctor"], in: group)
+            let check = try HostRunner.process.run(["doctor"], in: group)
             let reported = check.stdout + check.stderr
             #expect(!reported.contains(beingMade) && !reported.contains(held), "\(check)")
             #expect(reported.contains(unheld) && reported.contains(deadWriter), "\(check)")
 
-            let repair = try ProcessRunner.host(["doctor", "--repair"], in: group)
+            let repair = try HostRunner.process.run(["doctor", "--repair"], in: group)
             #expect(repair.exitCode == 0, "\(repair)")
             #expect(FileManager.default.fileExists(atPath: beingMade), "a pipe being made was removed")
             #expect(FileManager.default.fileExists(atPath: held), "a held pipe was removed")
@@ -84,7 +84,7 @@ struct HeldPipeStalenessTests {
     @Test("A host's reply pipe is opened under its temporary name before it is linked to its own")
     func hostNamesItsPipeOnlyOnceHeld() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["enable"], in: group)
+            try HostRunner.process.succeed(["enable"], in: group)
             let log = group.path + "/strace.log"
             let result = try ProcessRunner.run(
                 try StraceTool.path(),

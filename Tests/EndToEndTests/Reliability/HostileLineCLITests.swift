@@ -37,22 +37,22 @@ struct HostileLineCLITests {
     func appDatabase() throws {
         for (name, line) in Self.hostileJournalLines {
             try withTemporaryAppGroup { group in
-                try CLIHarness.succeed(["add", "--id", "ada", "--given-name", "Ada"], in: group)
-                try CLIHarness.succeed(["add", "--id", "alan", "--given-name", "Alan"], in: group)
+                try HostRunner.process.succeed(["add", "--id", "ada", "--given-name", "Ada"], in: group)
+                try HostRunner.process.succeed(["add", "--id", "alan", "--given-name", "Alan"], in: group)
                 let journal = CLIHarness.database(group).store.journalPath
                 try append(line, to: journal)
                 // The line is the journal's fourth (header, two entries).
                 for reader in Self.readers {
-                    let result = try ProcessRunner.host(reader, in: group)
+                    let result = try HostRunner.process.run(reader, in: group)
                     // A trap would end the process by a signal (exit code 128+n or the signal's number).
                     #expect(result.exitCode == 1, "\(name): \(reader) → \(result)")
                     #expect(result.stderr.contains(journal + ":4:"), "\(name): \(reader) → \(result)")
                 }
-                let check = try ProcessRunner.host(["doctor"], in: group)
+                let check = try HostRunner.process.run(["doctor"], in: group)
                 #expect(check.exitCode == 1 && check.stdout.contains(journal + ":4:"), "\(name): \(check)")
-                let repair = try ProcessRunner.host(["doctor", "--repair"], in: group)
+                let repair = try HostRunner.process.run(["doctor", "--repair"], in: group)
                 #expect(repair.exitCode == 0, "\(name): \(repair)")
-                let listed = try CLIHarness.contacts(try CLIHarness.succeed(["list", "--json"], in: group))
+                let listed = try CLIHarness.contacts(try HostRunner.process.succeed(["list", "--json"], in: group))
                 #expect(listed.map(\.identifier).sorted() == ["ada", "alan"], "\(name)")
             }
         }
@@ -61,14 +61,14 @@ struct HostileLineCLITests {
     @Test("a 20-digit number under a key the store does not know is read as Foundation reads it, by every command")
     func bigNumberIgnored() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["add", "--id", "ada", "--given-name", "Ada"], in: group)
+            try HostRunner.process.succeed(["add", "--id", "ada", "--given-name", "Ada"], in: group)
             try append(
                 Self.bigNumberUnderUnknownKey.replacingOccurrences(of: #""seq":4"#, with: #""seq":2"#),
                 to: CLIHarness.database(group).store.journalPath)
-            for reader in Self.readers { try CLIHarness.succeed(reader, in: group) }  // "get x" finds it too
-            let listed = try CLIHarness.contacts(try CLIHarness.succeed(["list", "--json"], in: group))
+            for reader in Self.readers { try HostRunner.process.succeed(reader, in: group) }  // "get x" finds it too
+            let listed = try CLIHarness.contacts(try HostRunner.process.succeed(["list", "--json"], in: group))
             #expect(listed.map(\.identifier) == ["ada", "x"])
-            #expect(try CLIHarness.succeed(["doctor"], in: group).hasPrefix("no problems"))
+            #expect(try HostRunner.process.succeed(["doctor"], in: group).hasPrefix("no problems"))
         }
     }
 
@@ -83,7 +83,7 @@ struct HostileLineCLITests {
             for (name, line) in Self.hostileJournalLines {
                 let before = try Data(contentsOf: URL(fileURLWithPath: journal))
                 try append(line, to: journal)
-                let sync = try ProcessRunner.host(["signal", "--wait"], in: group)
+                let sync = try HostRunner.process.run(["signal", "--wait"], in: group)
                 #expect(sync.exitCode == 1, "\(name): \(sync)")
                 #expect(sync.stderr.contains(journal + ":"), "\(name): \(sync)")
                 #expect(!sync.stderr.contains("exited before answering"), "\(name): the provider crashed: \(sync)")

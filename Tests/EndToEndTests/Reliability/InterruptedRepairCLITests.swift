@@ -15,7 +15,7 @@ struct InterruptedRepairCLITests {
     /// A store holding three contacts and one unreadable journal line.
     private func damagedStore(_ group: TemporaryAppGroup) throws -> (snapshot: Data, journal: Data) {
         for name in Self.identifiers {
-            try CLIHarness.succeed(["add", "--id", name, "--given-name", name.capitalized], in: group)
+            try HostRunner.process.succeed(["add", "--id", name, "--given-name", name.capitalized], in: group)
         }
         let store = CLIHarness.database(group).store
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: store.journalPath))
@@ -70,16 +70,16 @@ struct InterruptedRepairCLITests {
 
     /// The invariant after an interruption: nothing reads as a smaller store, and a repair restores all.
     private func expectNothingLost(_ group: TemporaryAppGroup, _ context: String) throws {
-        let list = try ProcessRunner.host(["list", "--json"], in: group)
+        let list = try HostRunner.process.run(["list", "--json"], in: group)
         if list.exitCode == 0 {
             let listed = try CLIHarness.contacts(list.stdout).map(\.identifier).sorted()
             #expect(listed == Self.identifiers, "\(context): the store reads as \(listed) — \(list)")
         } else {
             #expect(list.stderr.contains("contacts/"), "\(context): refused without naming the store — \(list)")
         }
-        let repair = try ProcessRunner.host(["doctor", "--repair"], in: group)
+        let repair = try HostRunner.process.run(["doctor", "--repair"], in: group)
         #expect(repair.exitCode == 0, "\(context): the repair afterwards failed — \(repair)")
-        let listed = try CLIHarness.contacts(try CLIHarness.succeed(["list", "--json"], in: group))
+        let listed = try CLIHarness.contacts(try HostRunner.process.succeed(["list", "--json"], in: group))
         #expect(listed.map(\.identifier).sorted() == Self.identifiers, "\(context): after the second repair")
     }
 
@@ -138,17 +138,17 @@ struct InterruptedRepairCLITests {
         try withTemporaryAppGroup(onScratchFileSystemOf: 1 << 20) { group, disk in
             // A contact large enough that the rebuilt snapshot cannot fit into what is left.
             let note = String(repeating: "n", count: 40_000)
-            try CLIHarness.succeed(["add", "--id", "zoe", "--given-name", "Zoe", "--note", note], in: group)
+            try HostRunner.process.succeed(["add", "--id", "zoe", "--given-name", "Zoe", "--note", note], in: group)
             _ = try damagedStore(group)
             _ = try disk.fill(leaving: 8 * 1024)
-            let failed = try ProcessRunner.host(["doctor", "--repair"], in: group)
+            let failed = try HostRunner.process.run(["doctor", "--repair"], in: group)
             #expect(failed.exitCode != 0, "\(failed)")
             #expect(failed.stderr.contains("No space left on device"), "\(failed)")
-            let list = try ProcessRunner.host(["list"], in: group)
+            let list = try HostRunner.process.run(["list"], in: group)
             #expect(list.exitCode != 0, "the damaged store must not read as a smaller one: \(list)")
             disk.unfill()
-            try CLIHarness.succeed(["doctor", "--repair"], in: group)
-            let listed = try CLIHarness.contacts(try CLIHarness.succeed(["list", "--json"], in: group))
+            try HostRunner.process.succeed(["doctor", "--repair"], in: group)
+            let listed = try CLIHarness.contacts(try HostRunner.process.succeed(["list", "--json"], in: group))
             #expect(listed.map(\.identifier).sorted() == Self.identifiers + ["zoe"])
         }
     }

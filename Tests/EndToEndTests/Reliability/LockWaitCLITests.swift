@@ -12,7 +12,7 @@ struct LockWaitCLITests {
     @Test("add waits a bounded time for a lock held by a stopped process, names it, and fails")
     func stoppedHolder() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["add", "--given-name", "Ada", "--id", "ada"], in: group)
+            try HostRunner.process.succeed(["add", "--given-name", "Ada", "--id", "ada"], in: group)
             let lockPath = group.path + "/contacts/lock"
             let before = CLIHarness.databaseFiles(group)
 
@@ -43,7 +43,7 @@ struct LockWaitCLITests {
 
             // Resumed and gone, the lock is free again and the same command works.
             holder.kill()
-            try CLIHarness.succeed(["add", "--given-name", "Bob", "--id", "bob"], in: group)
+            try HostRunner.process.succeed(["add", "--given-name", "Bob", "--id", "bob"], in: group)
         }
     }
 }

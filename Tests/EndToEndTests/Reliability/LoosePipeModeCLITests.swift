@@ -12,30 +12,30 @@ struct LoosePipeModeCLITests {
     @Test("A requests.fifo with mode 0666: signal refuses it, doctor names it, --repair sets 0600, signals work again")
     func looseRequestPipe() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["enable"], in: group)
-            try CLIHarness.succeed(["add", "--id", "ada", "--given-name", "Ada"], in: group)
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["enable"], in: group)
+            try HostRunner.process.succeed(["add", "--id", "ada", "--given-name", "Ada"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
             let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
             #expect(chmod(paths.requests, 0o666) == 0)
 
-            let refused = try ProcessRunner.host(["signal", "--wait"], in: group)
+            let refused = try HostRunner.process.run(["signal", "--wait"], in: group)
             #expect(refused.exitCode == 1, "\(refused)")
             #expect(refused.stderr.contains("mode 666"), "\(refused)")
             #expect(refused.stderr.contains("doctor --repair"), "the refusal names no way out: \(refused)")
 
-            let doctor = try ProcessRunner.host(["doctor"], in: group)
+            let doctor = try HostRunner.process.run(["doctor"], in: group)
             #expect(doctor.exitCode == 1, "doctor saw nothing: \(doctor)")
             #expect(doctor.stdout.contains(paths.requests) || doctor.stderr.contains(paths.requests), "\(doctor)")
 
-            let repair = try ProcessRunner.host(["doctor", "--repair"], in: group)
+            let repair = try HostRunner.process.run(["doctor", "--repair"], in: group)
             #expect(repair.exitCode == 0, "\(repair)")
             #expect(repair.stdout.contains("set to mode 600: \(paths.requests)"), "\(repair)")
             var info = stat()
             #expect(lstat(paths.requests, &info) == 0 && info.st_mode & 0o777 == 0o600)
 
-            try CLIHarness.succeed(["add", "--id", "grace", "--given-name", "Grace"], in: group)
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
-            let system = try CLIHarness.succeed(["system", "list", "--json"], in: group)
+            try HostRunner.process.succeed(["add", "--id", "grace", "--given-name", "Grace"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
+            let system = try HostRunner.process.succeed(["system", "list", "--json"], in: group)
             #expect(system.contains("grace"), "\(system)")
         }
     }
@@ -43,16 +43,16 @@ struct LoosePipeModeCLITests {
     @Test("A reply FIFO with a loose mode is reported too (nobody holds it, so --repair removes it)")
     func looseReplyPipe() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["enable"], in: group)
+            try HostRunner.process.succeed(["enable"], in: group)
             let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
             try paths.ensureDirectories()
             try SecureFile.ensureDirectory(paths.repliesDirectory)
             let pipe = paths.repliesDirectory + "/0A1B.fifo"
             #expect(mkfifo(pipe, 0o600) == 0 && chmod(pipe, 0o622) == 0)
-            let doctor = try ProcessRunner.host(["doctor"], in: group)
+            let doctor = try HostRunner.process.run(["doctor"], in: group)
             #expect(doctor.exitCode == 1)
             #expect((doctor.stdout + doctor.stderr).contains("mode 622"), "\(doctor)")
-            let repair = try ProcessRunner.host(["doctor", "--repair"], in: group)
+            let repair = try HostRunner.process.run(["doctor", "--repair"], in: group)
             #expect(repair.exitCode == 0, "\(repair)")
             #expect(repair.stdout.contains("removed stale pipe: \(pipe)"), "\(repair)")
         }

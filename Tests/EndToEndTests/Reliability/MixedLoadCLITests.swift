@@ -34,7 +34,7 @@ struct MixedLoadCLITests {
         let rounds = TestScale.isFullSize ? 20 : 1
         for round in 0..<rounds {
             try withTemporaryAppGroup { group in
-                try CLIHarness.succeed(["enable", "--page-size", "7", "--batch-size", "5"], in: group)
+                try HostRunner.process.succeed(["enable", "--page-size", "7", "--batch-size", "5"], in: group)
                 let outcomes = Outcomes()
                 let writers = 4
                 let adds = TestScale.isFullSize ? 40 : 12
@@ -63,7 +63,7 @@ struct MixedLoadCLITests {
                 DispatchQueue.concurrentPerform(iterations: plan.count) { role in
                     for command in plan[role] {
                         let result =
-                            (try? ProcessRunner.host(command, in: group))
+                            (try? HostRunner.process.run(command, in: group))
                             ?? ProcessResult(exitCode: -1, stdout: "", stderr: "could not start contacts-host")
                         outcomes.record(Outcome(command: command, result: result))
                     }
@@ -76,9 +76,10 @@ struct MixedLoadCLITests {
                     "round \(round): \(failures.count) of \(outcomes.count) commands failed:\n"
                     + shown.joined(separator: "\n") + "\nprovider.log (end):\n\(log.suffix(3000))"
                 #expect(failures.isEmpty, "\(message)")
-                try CLIHarness.succeed(["signal", "--wait", "--timeout", "60"], in: group)
-                let app = try CLIHarness.contacts(try CLIHarness.succeed(["list", "--json"], in: group))
-                let system = try CLIHarness.contacts(try CLIHarness.succeed(["system", "list", "--json"], in: group))
+                try HostRunner.process.succeed(["signal", "--wait", "--timeout", "60"], in: group)
+                let app = try CLIHarness.contacts(try HostRunner.process.succeed(["list", "--json"], in: group))
+                let system = try CLIHarness.contacts(
+                    try HostRunner.process.succeed(["system", "list", "--json"], in: group))
                 #expect(app.count == writers * adds)
                 expectSameContacts(app: app, system: system, "round \(round): after the load and one more signal")
             }

@@ -126,12 +126,12 @@ struct PowerLossReplayTests {
     @Test("the crash-state check reports a lost contact, a missing acknowledged change and a foreign value")
     func checkFindsLosses() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["add", "--id", "a1", "--given-name", "Ada"], in: group)
+            try HostRunner.process.succeed(["add", "--id", "a1", "--given-name", "Ada"], in: group)
             let one = try FileTree.capture(group.path)
-            try CLIHarness.succeed(["add", "--id", "a2", "--given-name", "Bob"], in: group)
+            try HostRunner.process.succeed(["add", "--id", "a2", "--given-name", "Bob"], in: group)
             let two = try FileTree.capture(group.path)
             let listed = try CrashStateCheck.byIdentifier(
-                try CLIHarness.succeed(["list", "--json"], in: group), what: "list")
+                try HostRunner.process.succeed(["list", "--json"], in: group), what: "list")
             let before = listed.filter { $0.key == "a1" }
             let add = CrashExpectation(before: before, after: listed, atomic: true)
             let end = CrashPoint(model: .posixMinimum, issued: 3, total: 3, operation: .sync(path: "x", dataOnly: true))

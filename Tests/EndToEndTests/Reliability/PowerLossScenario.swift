@@ -20,7 +20,7 @@ struct PowerLossScenario: Sendable, CustomTestStringConvertible, CustomStringCon
         /// Runs `contacts-host`, requiring exit 0.
         @discardableResult
         func host(_ arguments: [String]) throws -> String {
-            let result = try ProcessRunner.host(arguments, environment: environment)
+            let result = try HostRunner.process.run(arguments, environment: environment)
             try #require(result.exitCode == 0, "contacts-host \(arguments) → \(result)")
             return result.stdout
         }
@@ -56,7 +56,7 @@ struct PowerLossScenario: Sendable, CustomTestStringConvertible, CustomStringCon
             guard FileManager.default.fileExists(atPath: appGroup + "/run/defaultDomain/provider.lock"),
                 let pid = TemporaryAppGroup.providerPID(appGroupPath: appGroup)
             else { return }
-            _ = try ProcessRunner.host(["invalidate"], environment: environment)
+            _ = try HostRunner.process.run(["invalidate"], environment: environment)
             if !ProcessExit.waitUntilGone(pid, seconds: 10) {
                 kill(pid, SIGKILL)
                 try #require(ProcessExit.waitUntilGone(pid, seconds: 5), "the provider \(pid) does not exit")
@@ -65,9 +65,9 @@ struct PowerLossScenario: Sendable, CustomTestStringConvertible, CustomStringCon
 
         /// The app's contacts, the system's, and whether the domain is enabled, as the programs print them.
         func observed() throws -> (app: [String: ContactRecord], system: [String: ContactRecord], enabled: Bool) {
-            let app = try ProcessRunner.host(["list", "--json"], environment: environment)
-            let system = try ProcessRunner.host(["system", "list", "--json"], environment: environment)
-            let status = try ProcessRunner.host(["status"], environment: environment)
+            let app = try HostRunner.process.run(["list", "--json"], environment: environment)
+            let system = try HostRunner.process.run(["system", "list", "--json"], environment: environment)
+            let status = try HostRunner.process.run(["status"], environment: environment)
             return (
                 app.exitCode == 0 ? try CrashStateCheck.byIdentifier(app.stdout, what: "list") : [:],
                 system.exitCode == 0 ? try CrashStateCheck.byIdentifier(system.stdout, what: "system list") : [:],

@@ -89,7 +89,7 @@ struct ProviderLifecycleTests {
         try withTemporaryAppGroup { group in
             let marker = UUID().uuidString
             let provider = try Self.forkingProvider(in: group, marker: marker)
-            let result = try ProcessRunner.host(
+            let result = try HostRunner.process.run(
                 ["conformance", "--extension", provider, "--seed", "3", "--operations", "20"], in: group)
             #expect(result.exitCode == 0, "\(result)")
             #expect(result.stdout.contains("0 failed"), "\(result)")

@@ -20,18 +20,18 @@ struct ReadOnlyAppGroupCLITests {
             let commands = [
                 ["list"], ["get", "ada"], ["export"], ["status", "--json"], ["system", "list", "--json"],
             ]
-            let before = try commands.map { try CLIHarness.succeed($0, in: group) }
+            let before = try commands.map { try HostRunner.process.succeed($0, in: group) }
             // A backup may come without the app database's lock file; the system store keeps its own.
             unlink(group.path + "/contacts/lock")
             try disk.makeReadOnly()
 
             for (command, expected) in zip(commands, before) {
-                let result = try ProcessRunner.host(command, in: group)
+                let result = try HostRunner.process.run(command, in: group)
                 #expect(result.exitCode == 0, "\(command): \(result)")
                 #expect(result.stderr.isEmpty, "\(command): \(result)")
                 #expect(result.output == expected, "\(command)")
             }
-            let add = try ProcessRunner.host(["add", "--given-name", "Bob"], in: group)
+            let add = try HostRunner.process.run(["add", "--given-name", "Bob"], in: group)
             CLIHarness.expectFailure(add, mentioning: ["Read-only file system"])
         }
     }

@@ -21,7 +21,7 @@ struct ReadersNeverWaitCLITests {
     private func read(_ arguments: [String], in group: TemporaryAppGroup) throws -> String {
         var environment = group.environment
         environment[FileLock.timeoutVariable] = "2"
-        let result = try ProcessRunner.host(arguments, environment: environment)
+        let result = try HostRunner.process.run(arguments, environment: environment)
         #expect(result.exitCode == 0, "\(arguments): \(result)")
         #expect(result.stderr.isEmpty, "\(arguments): \(result)")
         return result.stdout
@@ -36,9 +36,9 @@ struct ReadersNeverWaitCLITests {
     )
     func stoppedWriter() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(
+            try HostRunner.process.succeed(
                 ["add", "--given-name", "Ada", "--family-name", "Lovelace", "--id", "ada"], in: group)
-            try CLIHarness.succeed(["add", "--given-name", "Bob", "--id", "bob"], in: group)
+            try HostRunner.process.succeed(["add", "--given-name", "Bob", "--id", "bob"], in: group)
             let store = CLIHarness.database(group).store
             let holder = try holdStopped(store.lockPath)
             defer { holder.kill() }
@@ -64,15 +64,16 @@ struct ReadersNeverWaitCLITests {
             // Writers still serialise: an add waits for the stopped writer and gives up.
             var environment = group.environment
             environment[FileLock.timeoutVariable] = "2"
-            let add = try ProcessRunner.host(["add", "--given-name", "Cy", "--id", "cy"], environment: environment)
+            let add = try HostRunner.process.run(["add", "--given-name", "Cy", "--id", "cy"], environment: environment)
             #expect(add.exitCode == 1, "\(add)")
             #expect(add.stderr.contains("timed out after 2 s waiting for the lock"), "\(add)")
             #expect(CLIHarness.databaseFiles(group) == before)
 
             // Once it is gone, the next writer cuts the torn line off and appends after it.
             holder.kill()
-            try CLIHarness.succeed(["add", "--given-name", "Cy", "--id", "cy"], in: group)
-            #expect(try identifiers(try CLIHarness.succeed(["list", "--json"], in: group)) == ["ada", "bob", "cy"])
+            try HostRunner.process.succeed(["add", "--given-name", "Cy", "--id", "cy"], in: group)
+            #expect(
+                try identifiers(try HostRunner.process.succeed(["list", "--json"], in: group)) == ["ada", "bob", "cy"])
         }
     }
 
@@ -81,11 +82,11 @@ struct ReadersNeverWaitCLITests {
     )
     func heldSystemStore() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(
+            try HostRunner.process.succeed(
                 ["add", "--given-name", "Ada", "--family-name", "Lovelace", "--id", "ada"], in: group)
-            try CLIHarness.succeed(["add", "--given-name", "Bob", "--id", "bob"], in: group)
-            try CLIHarness.succeed(["enable"], in: group)
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["add", "--given-name", "Bob", "--id", "bob"], in: group)
+            try HostRunner.process.succeed(["enable"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
             // The provider's daemon compacts under this lock (JournaledStore.compact).
             let holder = try holdStopped(group.path + "/domains/defaultDomain/store/lock")
             defer { holder.kill() }

@@ -193,7 +193,7 @@ struct ReliabilityBadInputCLITests {
     /// The command names in `contacts-host --help`.
     static func listedCommands() throws -> [String] {
         return try withTemporaryAppGroup { group in
-            let help = try ProcessRunner.host(["--help"], in: group)
+            let help = try HostRunner.process.run(["--help"], in: group)
             #expect(help.exitCode == 0)
             var names: [String] = []
             var inCommands = false
@@ -241,7 +241,7 @@ struct ReliabilityBadInputCLITests {
 
             let rows = try #require(Self.cases[command])
             for (arguments, mention) in rows {
-                let result = try ProcessRunner.host(arguments, in: group)
+                let result = try HostRunner.process.run(arguments, in: group)
                 let shown = arguments.map { $0.debugDescription }.joined(separator: " ")
                 #expect(result.exitCode == 2, "\(shown) → \(result)")
                 #expect(result.stdout.isEmpty, "\(shown) → \(result)")

@@ -183,7 +183,7 @@ struct ReliabilityFIFOFloodTests {
             #expect(code == EAGAIN, "errno \(code)")
 
             let start = ContinuousClock.now
-            let refused = try ProcessRunner.host(["signal", "--wait", "--timeout", "5"], in: group)
+            let refused = try HostRunner.process.run(["signal", "--wait", "--timeout", "5"], in: group)
             let elapsed = ContinuousClock.now - start
             // Today the host fails at once (EAGAIN on its non-blocking write); waiting for room within
             // --timeout would be fine too. Either way: bounded, one line, naming the domain's run files.

@@ -96,7 +96,7 @@ struct ReliabilityPathCLITests {
                     ["update", "ada", "--note", "x"],
                 ]
             for command in commands {
-                let result = try ProcessRunner.host(command, in: group)
+                let result = try HostRunner.process.run(command, in: group)
                 Self.expectRefusal(result, path, "symbolic link")
             }
             #expect(
@@ -136,8 +136,8 @@ struct ReliabilityPathCLITests {
             }
 
             Self.expectRefusal(
-                try ProcessRunner.host(["signal", "--wait", "--timeout", "20"], in: group), fifo, reason)
-            Self.expectRefusal(try ProcessRunner.host(["signal"], in: group), fifo, reason)
+                try HostRunner.process.run(["signal", "--wait", "--timeout", "20"], in: group), fifo, reason)
+            Self.expectRefusal(try HostRunner.process.run(["signal"], in: group), fifo, reason)
             #expect(group.providerPID() == nil, "a provider was started on a refused FIFO")
 
             // The provider itself refuses the path too (bounded by its idle timeout should it not).
@@ -176,7 +176,7 @@ struct ReliabilityPathCLITests {
                 if relative != "contacts" {
                     #expect(unlink(path) == 0 && symlink("/nonexistent", path) == 0)
                     let command = relative.hasSuffix(".fifo") ? ["signal"] : ["list"]
-                    Self.expectRefusal(try ProcessRunner.host(command, in: group), path, "symbolic link")
+                    Self.expectRefusal(try HostRunner.process.run(command, in: group), path, "symbolic link")
                 }
                 return
             }
@@ -185,7 +185,7 @@ struct ReliabilityPathCLITests {
                 relative.hasSuffix(".fifo")
                 ? [["signal"], ["signal", "--wait", "--timeout", "20"]] : [["list"], ["add", "--given-name", "Eve"]]
             for command in commands {
-                Self.expectRefusal(try ProcessRunner.host(command, in: group), path, "owned by uid 12345")
+                Self.expectRefusal(try HostRunner.process.run(command, in: group), path, "owned by uid 12345")
             }
             #expect(group.providerPID() == nil)
             var info = stat()
@@ -206,7 +206,7 @@ struct ReliabilityPathCLITests {
             let appGroup = outer.path + "/group"
             let parentOfOuter = (outer.path as NSString).deletingLastPathComponent
             func run(_ arguments: [String]) throws -> ProcessResult {
-                try ProcessRunner.host(["--app-group", appGroup] + arguments, in: outer)
+                try HostRunner.process.run(["--app-group", appGroup] + arguments, in: outer)
             }
             #expect(try run(["add", "--given-name", "Seed", "--id", "seed"]).exitCode == 0)
             func outside() -> [String: ReliabilityTreeEntry] {

@@ -12,20 +12,20 @@ struct RemovedRequestPipeTests {
     @Test("The provider notices its pipe is gone and leaves; the next signal launches one and syncs")
     func providerLeavesAndNextSignalSyncs() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["enable"], in: group)
-            try CLIHarness.succeed(["add", "--id", "ada", "--given-name", "Ada"], in: group)
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["enable"], in: group)
+            try HostRunner.process.succeed(["add", "--id", "ada", "--given-name", "Ada"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
             let old = try #require(group.providerPID())
             let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
             #expect(unlink(paths.requests) == 0)
 
-            try CLIHarness.succeed(["add", "--id", "grace", "--given-name", "Grace"], in: group)
-            let result = try ProcessRunner.host(["signal", "--wait", "--json", "--timeout", "20"], in: group)
+            try HostRunner.process.succeed(["add", "--id", "grace", "--given-name", "Grace"], in: group)
+            let result = try HostRunner.process.run(["signal", "--wait", "--json", "--timeout", "20"], in: group)
             #expect(result.exitCode == 0, "\(result)")
             #expect(ProcessExit.waitUntilGone(old), "the provider reading the removed pipe still runs")
             let new = try #require(group.providerPID())
             #expect(new != old)
-            let system = try CLIHarness.succeed(["system", "list", "--json"], in: group)
+            let system = try HostRunner.process.succeed(["system", "list", "--json"], in: group)
             #expect(system.contains("grace"), "\(system)")
             let log = try String(contentsOfFile: paths.providerLog, encoding: .utf8)
             #expect(log.contains("was removed or replaced"), "\(log.suffix(2000))")
@@ -35,15 +35,15 @@ struct RemovedRequestPipeTests {
     @Test("A provider that holds the domain but cannot notice (stopped): the signal says so at once, naming its pid")
     func unreachableHolderIsNamed() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["enable"], in: group)
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["enable"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
             let old = try #require(group.providerPID())
             let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
             #expect(kill(old, SIGSTOP) == 0)
             defer { kill(old, SIGCONT) }
             #expect(unlink(paths.requests) == 0)
 
-            let result = try ProcessRunner.host(["signal", "--wait", "--timeout", "30"], in: group)
+            let result = try HostRunner.process.run(["signal", "--wait", "--timeout", "30"], in: group)
             #expect(result.exitCode == 1, "\(result)")
             #expect(result.stderr.contains("the provider (pid \(old)) holds the domain but does not read"), "\(result)")
             #expect(result.stderr.contains("kill \(old)"), "\(result)")
@@ -51,7 +51,7 @@ struct RemovedRequestPipeTests {
             // Once it runs again it notices, leaves, and the next signal is served.
             #expect(kill(old, SIGCONT) == 0)
             #expect(ProcessExit.waitUntilGone(old), "the provider did not leave after SIGCONT")
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
         }
     }
 }

@@ -34,7 +34,7 @@ struct SaveRetryCLITests {
     }
 
     private func systemCount(_ group: TemporaryAppGroup) throws -> Int? {
-        let status = try CLIHarness.succeed(["status", "--json"], in: group)
+        let status = try HostRunner.process.succeed(["status", "--json"], in: group)
         let object = try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any]
         return object?["systemCount"] as? Int
     }
@@ -68,7 +68,7 @@ struct SaveRetryCLITests {
     /// Ends the domain. A provider that strace launched (its child, slowed by tracing) may still be
     /// on its way out, and `disable` then ends it with a warning: exit 0 is what matters here.
     private func disable(_ group: TemporaryAppGroup) throws {
-        let result = try ProcessRunner.host(["disable"], in: group)
+        let result = try HostRunner.process.run(["disable"], in: group)
         #expect(result.exitCode == 0, "\(result)")
     }
 
@@ -76,16 +76,16 @@ struct SaveRetryCLITests {
     func failsOnce() throws {
         try withTemporaryAppGroup { group in
             for name in ["ada", "bob"] {
-                try CLIHarness.succeed(["add", "--id", name, "--given-name", name.capitalized], in: group)
+                try HostRunner.process.succeed(["add", "--id", name, "--given-name", name.capitalized], in: group)
             }
-            try CLIHarness.succeed(["enable", "--idle-timeout", "1"], in: group)
+            try HostRunner.process.succeed(["enable", "--idle-timeout", "1"], in: group)
             let content = try signalFailingOnce(
                 group,
                 retryLine: "system: ItemContentSession.enumerate() will retry enumerating the page (the save failed: ")
             #expect(content != nil)
             #expect(try systemCount(group) == 2)
 
-            try CLIHarness.succeed(["add", "--id", "cy", "--given-name", "Cy"], in: group)
+            try HostRunner.process.succeed(["add", "--id", "cy", "--given-name", "Cy"], in: group)
             let changes = try signalFailingOnce(
                 group,
                 retryLine: "system: ItemChangeSession.sync() will retry enumerating the sync anchor (the save failed: ")
@@ -101,9 +101,9 @@ struct SaveRetryCLITests {
     func keepsFailing() throws {
         try withTemporaryAppGroup { group in
             for name in ["ada", "bob"] {
-                try CLIHarness.succeed(["add", "--id", name, "--given-name", name.capitalized], in: group)
+                try HostRunner.process.succeed(["add", "--id", name, "--given-name", name.capitalized], in: group)
             }
-            try CLIHarness.succeed(["enable", "--idle-timeout", "1"], in: group)
+            try HostRunner.process.succeed(["enable", "--idle-timeout", "1"], in: group)
             let failed = try faultySignal(group, when: "1+")
             #expect(failed.run.exitCode == 1, "\(failed.run)")
             // The first save and the one retry.
@@ -114,7 +114,7 @@ struct SaveRetryCLITests {
                 ), "\(failed.run)")
             #expect(try systemCount(group) == 0)
             // Nothing of the page was committed: the next signal asks for it again and saves it.
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
             #expect(try systemCount(group) == 2)
             try disable(group)
         }

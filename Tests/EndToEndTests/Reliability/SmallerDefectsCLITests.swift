@@ -12,12 +12,14 @@ struct SmallerDefectsCLITests {
     func impossibleBirthdays() throws {
         try withTemporaryAppGroup { group in
             for birthday in ["2023-02-30", "--02-30", "2023-02-29", "2023-04-31", "1900-02-29"] {
-                let result = try ProcessRunner.host(["add", "--given-name", "X", "--birthday", birthday], in: group)
+                let result = try HostRunner.process.run(
+                    ["add", "--given-name", "X", "--birthday", birthday], in: group)
                 CLIHarness.expectUsageError(result, mentioning: "is not a date")
             }
             #expect(CLIHarness.databaseFiles(group) == [nil, nil])
             for birthday in ["2024-02-29", "--02-29", "2000-02-29", "2023-12-31"] {
-                let id = try CLIHarness.succeed(["add", "--given-name", "X", "--birthday", birthday], in: group)
+                let id = try HostRunner.process.succeed(
+                    ["add", "--given-name", "X", "--birthday", birthday], in: group)
                 #expect(try AppDatabase(appGroup: group.appGroup).get(id)?.birthday == birthday)
             }
         }
@@ -30,7 +32,7 @@ struct SmallerDefectsCLITests {
             try (Data([0xEF, 0xBB, 0xBF]) + Data(#"[{"identifier":"bom","givenName":"Bom"}]"#.utf8)).write(
                 to: URL(fileURLWithPath: file))
             #expect(
-                try CLIHarness.succeed(["import", file], in: group)
+                try HostRunner.process.succeed(["import", file], in: group)
                     == "imported 1 contact (1 added, 0 updated, 0 skipped)")
             #expect(try AppDatabase(appGroup: group.appGroup).get("bom")?.givenName == "Bom")
         }
@@ -43,7 +45,7 @@ struct SmallerDefectsCLITests {
             let text =
                 "[\n{\"identifier\":\"a\",\"givenName\":\"A\"},\n{\"identifier\":\"b\",\"givenName\":\"B\",\"given\\u004eame\":\"C\"}\n]\n"
             try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-            let result = try ProcessRunner.host(["import", file], in: group)
+            let result = try HostRunner.process.run(["import", file], in: group)
             CLIHarness.expectFailure(result, mentioning: [file, "line 3", "'givenName' appears twice"])
             #expect(CLIHarness.databaseFiles(group) == [nil, nil])
             // The same key in two different contacts (or nested objects) is fine.
@@ -53,18 +55,18 @@ struct SmallerDefectsCLITests {
                     .utf8
             )
             .write(to: URL(fileURLWithPath: fine))
-            try CLIHarness.succeed(["import", fine], in: group)
+            try HostRunner.process.succeed(["import", fine], in: group)
         }
     }
 
     @Test("signal on an unreadable domain.json says so (path and reason), not 'the domain is disabled'")
     func unreadableConfiguration() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["enable"], in: group)
+            try HostRunner.process.succeed(["enable"], in: group)
             let configuration = group.path + "/domains/defaultDomain/domain.json"
             try Data("{\"enabled\": tru".utf8).write(to: URL(fileURLWithPath: configuration))
             for arguments in [["signal"], ["signal", "--wait"]] {
-                let result = try ProcessRunner.host(arguments, in: group)
+                let result = try HostRunner.process.run(arguments, in: group)
                 CLIHarness.expectFailure(result, mentioning: [configuration, "malformed"])
                 #expect(!result.stderr.contains("disabled"), "\(result)")
             }
@@ -130,7 +132,7 @@ struct SmallerDefectsCLITests {
     @Test("an import that fails part-way on a full disk says how many contacts were written")
     func partialImportOnFullDisk() throws {
         try withTemporaryAppGroup(onScratchFileSystemOf: 1 << 20) { group, disk in
-            try CLIHarness.succeed(["add", "--given-name", "First", "--id", "first"], in: group)
+            try HostRunner.process.succeed(["add", "--given-name", "First", "--id", "first"], in: group)
             let note = String(repeating: "n", count: 300)
             let contacts = (0..<400).map { #"{"identifier":"c\#($0)","givenName":"C\#($0)","note":"\#(note)"}"# }
             let file = NSTemporaryDirectory() + "/cps-partial-\(UUID().uuidString).json"
@@ -138,7 +140,7 @@ struct SmallerDefectsCLITests {
             try Data(("[" + contacts.joined(separator: ",\n") + "]").utf8).write(to: URL(fileURLWithPath: file))
             try disk.fill(leaving: 32 * 1024)
 
-            let result = try ProcessRunner.host(["import", file], in: group)
+            let result = try HostRunner.process.run(["import", file], in: group)
             CLIHarness.expectFailure(
                 result, mentioning: ["import stopped: ", " of 400 contacts were written", "No space left on device"])
             let written = try #require(

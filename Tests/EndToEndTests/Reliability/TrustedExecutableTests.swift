@@ -23,7 +23,7 @@ struct TrustedExecutableTests {
         try withTemporaryAppGroup { group in
             let (folder, file) = try Self.install(in: group, folder: "shared")
             #expect(chmod(folder, 0o777) == 0)
-            let result = try ProcessRunner.host(["enable", "--extension", file], in: group)
+            let result = try HostRunner.process.run(["enable", "--extension", file], in: group)
             #expect(result.exitCode == 1, "\(result)")
             #expect(result.stderr.contains("\(folder): refused") || result.stderr.contains(folder), "\(result)")
             #expect(result.stderr.contains("writable by every user (mode 777)"), "\(result)")
@@ -35,14 +35,14 @@ struct TrustedExecutableTests {
     func madeWritableAfterEnable() throws {
         try withTemporaryAppGroup { group in
             let (folder, file) = try Self.install(in: group, folder: "bin")
-            try CLIHarness.succeed(["enable", "--extension", file], in: group)
+            try HostRunner.process.succeed(["enable", "--extension", file], in: group)
             #expect(chmod(folder, 0o777) == 0)
-            let result = try ProcessRunner.host(["signal", "--wait"], in: group)
+            let result = try HostRunner.process.run(["signal", "--wait"], in: group)
             #expect(result.exitCode == 1, "\(result)")
             #expect(result.stderr.contains("writable by every user (mode 777)"), "\(result)")
             #expect(group.providerPID() == nil, "the provider was launched")
             #expect(chmod(folder, 0o755) == 0)
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
         }
     }
 
@@ -51,8 +51,8 @@ struct TrustedExecutableTests {
         try withTemporaryAppGroup { group in
             let (folder, file) = try Self.install(in: group, folder: "sticky")
             #expect(chmod(folder, 0o1777) == 0)
-            try CLIHarness.succeed(["enable", "--extension", file], in: group)
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["enable", "--extension", file], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
         }
     }
 
@@ -65,17 +65,17 @@ struct TrustedExecutableTests {
                 #expect(ProcessInfo.processInfo.environment["CI"] == nil, "CI must run this test as root")
                 return
             }
-            let result = try ProcessRunner.host(["enable", "--extension", file], in: group)
+            let result = try HostRunner.process.run(["enable", "--extension", file], in: group)
             #expect(result.exitCode == 1, "\(result)")
             #expect(result.stderr.contains("belongs to uid 12345"), "\(result)")
 
             // Ours again, but writable by another group: refused; by our own group: accepted.
             #expect(chown(folder, geteuid(), 12345) == 0 && chmod(folder, 0o775) == 0)
-            let groupWritable = try ProcessRunner.host(["enable", "--extension", file], in: group)
+            let groupWritable = try HostRunner.process.run(["enable", "--extension", file], in: group)
             #expect(groupWritable.exitCode == 1, "\(groupWritable)")
             #expect(groupWritable.stderr.contains("writable by its group (mode 775)"), "\(groupWritable)")
             #expect(chown(folder, geteuid(), getegid()) == 0)
-            try CLIHarness.succeed(["enable", "--extension", file], in: group)
+            try HostRunner.process.succeed(["enable", "--extension", file], in: group)
         }
     }
 }

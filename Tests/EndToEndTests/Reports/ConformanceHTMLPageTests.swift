@@ -12,7 +12,7 @@ struct ConformanceHTMLPageTests {
             let page = group.path + "/conformance.html"
             var environment = group.environment
             environment["BAD_PROVIDER_BUG"] = "field-loss"
-            let result = try ProcessRunner.host(
+            let result = try HostRunner.process.run(
                 [
                     "conformance", "--extension", BuiltProducts.path("bad-provider"), "--seed", "9", "--operations",
                     "30",

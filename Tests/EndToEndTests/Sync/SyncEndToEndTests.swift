@@ -181,7 +181,9 @@ struct SyncEndToEndTests {
             try host(["add", "--given-name", "Solo"], in: group)
             let results = ResultsBox()
             let threads = (0..<2).map { _ in
-                Thread { results.append(Result { try ProcessRunner.host(["signal", "--wait", "--json"], in: group) }) }
+                Thread {
+                    results.append(Result { try HostRunner.process.run(["signal", "--wait", "--json"], in: group) })
+                }
             }
             for item in threads { item.start() }
             results.wait(for: 2)

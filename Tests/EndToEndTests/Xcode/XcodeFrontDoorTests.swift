@@ -27,7 +27,7 @@ struct XcodeFrontDoorTests {
                 // Progress lines forced on (a terminal gets them by default): the build says how far it is.
                 var environment = XcodeHarness.environment(group)
                 environment["CONTACTS_HOST_PROGRESS"] = "1"
-                let enabled = try ProcessRunner.host(
+                let enabled = try HostRunner.process.run(
                     ["enable", "--xcode-project", project + "/"], environment: environment)
                 #expect(enabled.exitCode == 0, "\(enabled)")
                 #expect(enabled.stdout.contains("/bin/Provider "), "\(enabled)")
@@ -73,7 +73,7 @@ struct XcodeFrontDoorTests {
                 session.send("run")
                 try #require(session.next(containing: "serving domain") != nil, "\(session.transcript)")
                 let sync = BackgroundCommand {
-                    try ProcessRunner.host(
+                    try HostRunner.process.run(
                         ["signal", "--wait", "--json"], environment: XcodeHarness.environment(group))
                 }
                 try #require(session.next(containing: hit) != nil, "\(session.transcript)")

@@ -25,7 +25,7 @@ enum XcodeHarness {
         _ arguments: [String], in group: TemporaryAppGroup, expect code: Int32 = 0,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ProcessResult {
-        let result = try ProcessRunner.host(arguments, environment: environment(group))
+        let result = try HostRunner.process.run(arguments, environment: environment(group))
         #expect(
             result.exitCode == code, "contacts-host \(arguments.joined(separator: " ")) → \(result)",
             sourceLocation: sourceLocation)

@@ -240,7 +240,7 @@ struct NameIndexMaintenanceTests {
             }
             let path = group.path + "/import.json"
             try JSONEncoder().encode(records).write(to: URL(fileURLWithPath: path))
-            await InProcessHost.succeed(["import", path], in: group)
+            await HostRunner.inProcess.succeed(["import", path], in: group)
             let store = AppDatabase(appGroup: group.appGroup).store
             let snapshot = try String(contentsOfFile: store.snapshotPath, encoding: .utf8)
             #expect(snapshot.split(separator: "\n").count == count + 1, "the import compacted")
@@ -253,7 +253,7 @@ struct NameIndexMaintenanceTests {
                 return record
             }
             try JSONEncoder().encode(updates).write(to: URL(fileURLWithPath: path))
-            await InProcessHost.succeed(["import", path], in: group)
+            await HostRunner.inProcess.succeed(["import", path], in: group)
             try expectUsedAndAgreeing(store, "after the second import")
             try expectSameAsRebuilt(store, "after the second import")
         }

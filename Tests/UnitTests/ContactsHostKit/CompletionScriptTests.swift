@@ -15,8 +15,8 @@ private let isCI = ProcessInfo.processInfo.environment["CI"] != nil
 @Suite("contacts-host --generate-completion-script: bash, zsh and fish scripts from the command table")
 struct CompletionScriptTests {
     private func script(_ shell: String) async throws -> String {
-        let result = await runHost(["--generate-completion-script", shell])
-        #expect(result.code == 0, "\(result.stderr)")
+        let result = await HostRunner.inProcess.run(["--generate-completion-script", shell])
+        #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         return result.stdout
     }
@@ -56,8 +56,8 @@ struct CompletionScriptTests {
 
     @Test("An unknown shell is a usage error")
     func unknownShell() async {
-        let result = await runHost(["--generate-completion-script", "tcsh"])
-        #expect(result.code == 2)
+        let result = await HostRunner.inProcess.run(["--generate-completion-script", "tcsh"])
+        #expect(result.exitCode == 2)
         #expect(result.stderr.contains("bash, zsh, fish"))
     }
 

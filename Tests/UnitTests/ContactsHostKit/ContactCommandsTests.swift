@@ -5,13 +5,13 @@ import TestSupport
 import Testing
 
 /// The contact commands' parsing and output, run in process with the test's App Group
-/// (`InProcessHost`); what needs the real binary stays in EndToEndTests/CLI/ContactCommandsCLITests.swift.
+/// (`HostRunner.inProcess`); what needs the real binary stays in EndToEndTests/CLI/ContactCommandsCLITests.swift.
 @Suite("contacts-host contact commands, in process")
 struct ContactCommandsTests {
     @Test("add prints only the new identifier and exits 0")
     func addPrintsIdentifier() async throws {
         try await withTemporaryAppGroup { group in
-            let result = await InProcessHost.run(
+            let result = await HostRunner.inProcess.run(
                 ["add", "--given-name", "Ada", "--family-name", "Lovelace"], in: group)
             #expect(result.exitCode == 0)
             #expect(result.stderr.isEmpty)
@@ -28,7 +28,7 @@ struct ContactCommandsTests {
     @Test("add --id uses the given identifier and sets every field option")
     func addWithIdentifier() async throws {
         try await withTemporaryAppGroup { group in
-            let output = await InProcessHost.succeed(
+            let output = await HostRunner.inProcess.succeed(
                 [
                     "add", "--id", "ada", "--given-name", "Ada", "--family-name", "Lovelace", "--middle-name",
                     "Augusta",
@@ -59,18 +59,19 @@ struct ContactCommandsTests {
     @Test("A birthday without a year is accepted as --birthday --MM-DD")
     func yearlessBirthday() async throws {
         try await withTemporaryAppGroup { group async throws in
-            await InProcessHost.succeed(["add", "--id", "b", "--given-name", "B", "--birthday", "--05-17"], in: group)
+            await HostRunner.inProcess.succeed(
+                ["add", "--id", "b", "--given-name", "B", "--birthday", "--05-17"], in: group)
             #expect(try CLIHarness.database(group).get("b")?.birthday == "--05-17")
-            #expect(await InProcessHost.succeed(["get", "b"], in: group).contains("birthday: --05-17"))
+            #expect(await HostRunner.inProcess.succeed(["get", "b"], in: group).contains("birthday: --05-17"))
         }
     }
 
     @Test("A duplicate --id fails with one line on stderr naming it, and writes nothing")
     func duplicateIdentifier() async throws {
         try await withTemporaryAppGroup { group async throws in
-            await InProcessHost.succeed(["add", "--id", "dup-1", "--given-name", "First"], in: group)
+            await HostRunner.inProcess.succeed(["add", "--id", "dup-1", "--given-name", "First"], in: group)
             let before = CLIHarness.databaseFiles(group)
-            let result = await InProcessHost.run(["add", "--id", "dup-1", "--given-name", "Second"], in: group)
+            let result = await HostRunner.inProcess.run(["add", "--id", "dup-1", "--given-name", "Second"], in: group)
             CLIHarness.expectFailure(result, mentioning: ["'dup-1'"])
             #expect(CLIHarness.databaseFiles(group) == before)
             #expect(try CLIHarness.database(group).get("dup-1")?.givenName == "First")
@@ -81,12 +82,13 @@ struct ContactCommandsTests {
     func slashIdentifier() async throws {
         try await withTemporaryAppGroup { group async throws in
             #expect(
-                await InProcessHost.succeed(["add", "--id", "team/a", "--given-name", "Slash"], in: group) == "team/a")
-            #expect(await InProcessHost.succeed(["get", "team/a"], in: group).contains("name: Slash"))
+                await HostRunner.inProcess.succeed(["add", "--id", "team/a", "--given-name", "Slash"], in: group)
+                    == "team/a")
+            #expect(await HostRunner.inProcess.succeed(["get", "team/a"], in: group).contains("name: Slash"))
             CLIHarness.expectFailure(
-                await InProcessHost.run(["add", "--id", "team/a", "--given-name", "Again"], in: group))
-            await InProcessHost.succeed(["update", "team/a", "--family-name", "Updated"], in: group)
-            await InProcessHost.succeed(["delete", "team/a"], in: group)
+                await HostRunner.inProcess.run(["add", "--id", "team/a", "--given-name", "Again"], in: group))
+            await HostRunner.inProcess.succeed(["update", "team/a", "--family-name", "Updated"], in: group)
+            await HostRunner.inProcess.succeed(["delete", "team/a"], in: group)
             #expect(try CLIHarness.database(group).all().isEmpty)
         }
     }
@@ -94,13 +96,13 @@ struct ContactCommandsTests {
     @Test("update changes only the given fields; a repeated --phone replaces the whole list")
     func updateListReplacement() async throws {
         try await withTemporaryAppGroup { group in
-            await InProcessHost.succeed(
+            await HostRunner.inProcess.succeed(
                 [
                     "add", "--id", "u", "--given-name", "Old", "--family-name", "Keep", "--phone", "1", "--phone", "2",
                     "--email", "u@example.org",
                 ], in: group)
             #expect(
-                await InProcessHost.succeed(
+                await HostRunner.inProcess.succeed(
                     ["update", "u", "--phone", "home=3", "--phone", "4", "--phone", "5"], in: group) == "u")
             var stored = try #require(try CLIHarness.database(group).get("u"))
             #expect(
@@ -110,13 +112,13 @@ struct ContactCommandsTests {
                 ])
             #expect(stored.emailAddresses.map(\.value) == ["u@example.org"])
 
-            await InProcessHost.succeed(["update", "u", "--given-name", "New"], in: group)
+            await HostRunner.inProcess.succeed(["update", "u", "--given-name", "New"], in: group)
             stored = try #require(try CLIHarness.database(group).get("u"))
             #expect(stored.givenName == "New")
             #expect(stored.familyName == "Keep")
             #expect(stored.phoneNumbers.map(\.value) == ["3", "4", "5"])
 
-            await InProcessHost.succeed(["update", "u", "--phone", "9"], in: group)
+            await HostRunner.inProcess.succeed(["update", "u", "--phone", "9"], in: group)
             #expect(try CLIHarness.database(group).get("u")?.phoneNumbers.map(\.value) == ["9"])
         }
     }
@@ -124,10 +126,11 @@ struct ContactCommandsTests {
     @Test("update of an unknown identifier fails and writes nothing")
     func updateUnknown() async throws {
         try await withTemporaryAppGroup { group async throws in
-            await InProcessHost.succeed(["add", "--id", "known", "--given-name", "K"], in: group)
+            await HostRunner.inProcess.succeed(["add", "--id", "known", "--given-name", "K"], in: group)
             let before = CLIHarness.databaseFiles(group)
             CLIHarness.expectFailure(
-                await InProcessHost.run(["update", "ghost", "--given-name", "Boo"], in: group), mentioning: ["'ghost'"])
+                await HostRunner.inProcess.run(["update", "ghost", "--given-name", "Boo"], in: group),
+                mentioning: ["'ghost'"])
             #expect(CLIHarness.databaseFiles(group) == before)
         }
     }
@@ -136,11 +139,11 @@ struct ContactCommandsTests {
     func deleteSeveral() async throws {
         try await withTemporaryAppGroup { group async throws in
             for identifier in ["d1", "d2", "d3"] {
-                await InProcessHost.succeed(["add", "--id", identifier, "--given-name", identifier], in: group)
+                await HostRunner.inProcess.succeed(["add", "--id", identifier, "--given-name", identifier], in: group)
             }
-            #expect(await InProcessHost.succeed(["delete", "d1", "d3"], in: group) == "")
+            #expect(await HostRunner.inProcess.succeed(["delete", "d1", "d3"], in: group) == "")
             #expect(try CLIHarness.database(group).all().map(\.identifier) == ["d2"])
-            CLIHarness.expectFailure(await InProcessHost.run(["get", "d1"], in: group), mentioning: ["'d1'"])
+            CLIHarness.expectFailure(await HostRunner.inProcess.run(["get", "d1"], in: group), mentioning: ["'d1'"])
         }
     }
 
@@ -148,11 +151,11 @@ struct ContactCommandsTests {
     func deleteUnknown() async throws {
         try await withTemporaryAppGroup { group async throws in
             for identifier in ["k1", "k2"] {
-                await InProcessHost.succeed(["add", "--id", identifier, "--given-name", identifier], in: group)
+                await HostRunner.inProcess.succeed(["add", "--id", identifier, "--given-name", identifier], in: group)
             }
             let before = CLIHarness.databaseFiles(group)
             CLIHarness.expectFailure(
-                await InProcessHost.run(["delete", "k1", "missing", "k2"], in: group), mentioning: ["'missing'"])
+                await HostRunner.inProcess.run(["delete", "k1", "missing", "k2"], in: group), mentioning: ["'missing'"])
             #expect(CLIHarness.databaseFiles(group) == before)
             #expect(try CLIHarness.database(group).all().map(\.identifier) == ["k1", "k2"])
         }
@@ -161,12 +164,12 @@ struct ContactCommandsTests {
     @Test("get prints a readable description")
     func getText() async throws {
         try await withTemporaryAppGroup { group async throws in
-            await InProcessHost.succeed(
+            await HostRunner.inProcess.succeed(
                 [
                     "add", "--id", "g", "--given-name", "Grace", "--family-name", "Hopper", "--organization", "Navy",
                     "--phone", "work=555", "--email", "g@example.org", "--birthday", "1906-12-09", "--note", "Bug",
                 ], in: group)
-            let text = await InProcessHost.succeed(["get", "g"], in: group)
+            let text = await HostRunner.inProcess.succeed(["get", "g"], in: group)
             #expect(
                 text.split(separator: "\n").map(String.init) == [
                     "identifier: g", "name: Grace Hopper", "organization: Navy", "phone (work): 555",
@@ -178,13 +181,13 @@ struct ContactCommandsTests {
     @Test("get --json prints one contact with Contacts key names")
     func getJSON() async throws {
         try await withTemporaryAppGroup { group in
-            await InProcessHost.succeed(
+            await HostRunner.inProcess.succeed(
                 [
                     "add", "--id", "j", "--given-name", "Jo", "--family-name", "Doe", "--phone", "mobile=+1 555",
                     "--email",
                     "work=jo@example.org", "--birthday", "--02-29",
                 ], in: group)
-            let text = await InProcessHost.succeed(["get", "j", "--json"], in: group)
+            let text = await HostRunner.inProcess.succeed(["get", "j", "--json"], in: group)
             let object = try #require(try CLIHarness.json(text) as? [String: Any])
             #expect(
                 Set(object.keys) == [
@@ -204,25 +207,27 @@ struct ContactCommandsTests {
     @Test("get of an unknown identifier fails with exit 1")
     func getUnknown() async throws {
         try await withTemporaryAppGroup { group async throws in
-            CLIHarness.expectFailure(await InProcessHost.run(["get", "nobody"], in: group), mentioning: ["'nobody'"])
             CLIHarness.expectFailure(
-                await InProcessHost.run(["get", "nobody", "--json"], in: group), mentioning: ["'nobody'"])
+                await HostRunner.inProcess.run(["get", "nobody"], in: group), mentioning: ["'nobody'"])
+            CLIHarness.expectFailure(
+                await HostRunner.inProcess.run(["get", "nobody", "--json"], in: group), mentioning: ["'nobody'"])
         }
     }
 
     @Test("list prints one tab-separated line per contact; list --json prints a JSON array")
     func list() async throws {
         try await withTemporaryAppGroup { group in
-            #expect(await InProcessHost.succeed(["list"], in: group) == "")
-            #expect(try CLIHarness.contacts(await InProcessHost.succeed(["list", "--json"], in: group)).isEmpty)
+            #expect(await HostRunner.inProcess.succeed(["list"], in: group) == "")
+            #expect(try CLIHarness.contacts(await HostRunner.inProcess.succeed(["list", "--json"], in: group)).isEmpty)
 
-            await InProcessHost.succeed(
+            await HostRunner.inProcess.succeed(
                 ["add", "--id", "l1", "--given-name", "Lin", "--phone", "1", "--email", "l@x.org"], in: group)
-            await InProcessHost.succeed(["add", "--id", "l2", "--organization", "Acme"], in: group)
-            await InProcessHost.succeed(["add", "--id", "l3", "--family-name", "Solo"], in: group)
-            #expect(await InProcessHost.succeed(["list"], in: group) == "l1\tLin\t1\tl@x.org\nl2\tAcme\nl3\tSolo")
+            await HostRunner.inProcess.succeed(["add", "--id", "l2", "--organization", "Acme"], in: group)
+            await HostRunner.inProcess.succeed(["add", "--id", "l3", "--family-name", "Solo"], in: group)
+            #expect(
+                await HostRunner.inProcess.succeed(["list"], in: group) == "l1\tLin\t1\tl@x.org\nl2\tAcme\nl3\tSolo")
 
-            let json = await InProcessHost.succeed(["list", "--json"], in: group)
+            let json = await HostRunner.inProcess.succeed(["list", "--json"], in: group)
             let array = try #require(try CLIHarness.json(json) as? [[String: Any]])
             #expect(array.map { $0["identifier"] as? String } == ["l1", "l2", "l3"])
             #expect(try CLIHarness.contacts(json) == (try CLIHarness.database(group).all()))
@@ -232,8 +237,8 @@ struct ContactCommandsTests {
     @Test("A damaged journal is reported with its path and line, and no command writes to it")
     func damagedJournal() async throws {
         try await withTemporaryAppGroup { group in
-            await InProcessHost.succeed(["add", "--id", "a", "--given-name", "A"], in: group)
-            await InProcessHost.succeed(["add", "--id", "b", "--given-name", "B"], in: group)
+            await HostRunner.inProcess.succeed(["add", "--id", "a", "--given-name", "A"], in: group)
+            await HostRunner.inProcess.succeed(["add", "--id", "b", "--given-name", "B"], in: group)
             let journalPath = CLIHarness.database(group).store.journalPath
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: journalPath))
             try handle.seekToEnd()
@@ -247,7 +252,7 @@ struct ContactCommandsTests {
                 ["list"], ["export"], ["add", "--id", "c", "--given-name", "C"], ["add", "--given-name", "NoID"],
                 ["update", "a", "--given-name", "X"], ["delete", "a"], ["import", importFile],
             ] {
-                let result = await InProcessHost.run(arguments, in: group)
+                let result = await HostRunner.inProcess.run(arguments, in: group)
                 CLIHarness.expectFailure(result, mentioning: ["\(journalPath):4: malformed"])
             }
             #expect(CLIHarness.databaseFiles(group) == damaged)
@@ -258,18 +263,18 @@ struct ContactCommandsTests {
     func reset() async throws {
         try await withTemporaryAppGroup { group in
             for identifier in ["r1", "r2"] {
-                await InProcessHost.succeed(["add", "--id", identifier, "--given-name", identifier], in: group)
+                await HostRunner.inProcess.succeed(["add", "--id", identifier, "--given-name", identifier], in: group)
             }
             let generation = try CLIHarness.database(group).store.load().generation
-            #expect(await InProcessHost.succeed(["reset"], in: group) == "")
-            #expect(await InProcessHost.succeed(["list"], in: group) == "")
-            #expect(try CLIHarness.contacts(await InProcessHost.succeed(["list", "--json"], in: group)).isEmpty)
+            #expect(await HostRunner.inProcess.succeed(["reset"], in: group) == "")
+            #expect(await HostRunner.inProcess.succeed(["list"], in: group) == "")
+            #expect(try CLIHarness.contacts(await HostRunner.inProcess.succeed(["list", "--json"], in: group)).isEmpty)
             let state = try CLIHarness.database(group).store.load()
             #expect(state.count == 0)
             #expect(state.generation != generation)
-            CLIHarness.expectFailure(await InProcessHost.run(["get", "r1"], in: group))
+            CLIHarness.expectFailure(await HostRunner.inProcess.run(["get", "r1"], in: group))
             // The identifiers are free again.
-            await InProcessHost.succeed(["add", "--id", "r1", "--given-name", "Again"], in: group)
+            await HostRunner.inProcess.succeed(["add", "--id", "r1", "--given-name", "Again"], in: group)
         }
     }
 }

@@ -168,9 +168,9 @@ struct DocumentationTests {
 
     @Test("doctor --help names the name-index check; conformance --help names every backend and where it runs")
     func helpNamesWhatTheCommandDoes() async {
-        let doctor = await runHost(["doctor", "--help"]).stdout
+        let doctor = await HostRunner.inProcess.run(["doctor", "--help"]).stdout
         #expect(doctor.contains("name-index"), "\(doctor)")
-        let conformance = await runHost(["conformance", "--help"]).stdout
+        let conformance = await HostRunner.inProcess.run(["conformance", "--help"]).stdout
         let flattened = conformance.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         for kind in ConformanceBackendKind.known {
             #expect(flattened.contains(kind), "conformance --help omits the backend \(kind)")

@@ -1,6 +1,7 @@
 import ContactsHostConformance
 import ContactsHostKit
 import Foundation
+import TestSupport
 import Testing
 
 /// Every command's `--help`, and the tool's, against a recorded golden file in `Tests/Fixtures/Help`,
@@ -25,8 +26,8 @@ struct HelpGoldenTests {
 
     @Test("The help of each command, each group and the tool equals its golden file", arguments: cases)
     func golden(words: [String]) async throws {
-        let result = await runHost(words.isEmpty ? ["--help"] : ["help"] + words)
-        #expect(result.code == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let result = await HostRunner.inProcess.run(words.isEmpty ? ["--help"] : ["help"] + words)
+        #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result.stderr)")
         let path = Self.fixtures + "/" + Self.fileName(words)
         if Self.recording {
             try FileManager.default.createDirectory(atPath: Self.fixtures, withIntermediateDirectories: true)

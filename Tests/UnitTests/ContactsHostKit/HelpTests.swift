@@ -2,14 +2,8 @@ import CommandLineToolkit
 import ContactsHostConformance
 import ContactsHostKit
 import Foundation
+import TestSupport
 import Testing
-
-/// Runs `contacts-host` in-process; returns the exit code and what it printed.
-func runHost(_ arguments: [String]) async -> (code: Int32, stdout: String, stderr: String) {
-    let output = CapturedOutput()
-    let code = await HostTool.main(arguments: arguments, output: output, commands: HostTool.allCommands)
-    return (code, output.stdout, output.stderr)
-}
 
 @Suite("contacts-host help: every command and group, usage lines, examples, environment, exit codes")
 struct HelpTests {
@@ -17,10 +11,10 @@ struct HelpTests {
 
     @Test("'help COMMAND', 'COMMAND --help' and 'COMMAND -h' print the same command help", arguments: commandNames)
     func commandHelp(name: [String]) async {
-        let viaHelp = await runHost(["help"] + name)
-        let viaFlag = await runHost(name + ["--help"])
-        let viaShort = await runHost(name + ["-h"])
-        #expect(viaHelp.code == 0 && viaFlag.code == 0 && viaShort.code == 0)
+        let viaHelp = await HostRunner.inProcess.run(["help"] + name)
+        let viaFlag = await HostRunner.inProcess.run(name + ["--help"])
+        let viaShort = await HostRunner.inProcess.run(name + ["-h"])
+        #expect(viaHelp.exitCode == 0 && viaFlag.exitCode == 0 && viaShort.exitCode == 0)
         #expect(viaHelp.stderr.isEmpty && viaFlag.stderr.isEmpty)
         #expect(viaHelp.stdout == viaFlag.stdout)
         #expect(viaShort.stdout == viaFlag.stdout)
@@ -46,27 +40,27 @@ struct HelpTests {
 
     @Test("A required option is shown bare in the usage line, optional ones in brackets")
     func requiredOptionInUsage() async {
-        let text = await runHost(["help", "package"]).stdout
+        let text = await HostRunner.inProcess.run(["help", "package"]).stdout
         let usage = text.components(separatedBy: "\n\n")[0]
         #expect(usage.contains(" --xcode-project PATH "))
         #expect(!usage.contains("[--xcode-project PATH]"))
         #expect(usage.contains("[--target NAME]"))
         #expect(text.contains("whose Contact Provider extension to package. (required)"))
-        let missingOutput = await runHost(["package", "--xcode-project", "My.xcodeproj"])
-        #expect(missingOutput.code == 2)
+        let missingOutput = await HostRunner.inProcess.run(["package", "--xcode-project", "My.xcodeproj"])
+        #expect(missingOutput.exitCode == 2)
         #expect(missingOutput.stderr.contains("missing option '--output DIR'"), "\(missingOutput.stderr)")
         // conformance needs --extension or --xcode-project: neither is required alone.
-        let missing = await runHost(["conformance", "--seed", "1"])
-        #expect(missing.code == 2)
+        let missing = await HostRunner.inProcess.run(["conformance", "--seed", "1"])
+        #expect(missing.exitCode == 2)
         #expect(missing.stderr.contains("missing option '--extension PATH' (or '--xcode-project PATH')"))
     }
 
     @Test("Command-specific environment variables and exit codes are listed")
     func environmentAndExitCodes() async {
-        let enable = await runHost(["enable", "--help"]).stdout
+        let enable = await HostRunner.inProcess.run(["enable", "--help"]).stdout
         #expect(enable.contains("CONTACT_PROVIDER_EXTENSION"))
         #expect(enable.contains("CONTACT_PROVIDER_USER_DECISION"))
-        let signal = await runHost(["help", "signal"]).stdout
+        let signal = await HostRunner.inProcess.run(["help", "signal"]).stdout
         #expect(signal.contains("the sync failed"))
     }
 
@@ -74,8 +68,8 @@ struct HelpTests {
         "A group's help lists its subcommands",
         arguments: [["system", "--help"], ["help", "system"], ["system", "-h"]])
     func groupHelp(arguments: [String]) async {
-        let result = await runHost(arguments)
-        #expect(result.code == 0)
+        let result = await HostRunner.inProcess.run(arguments)
+        #expect(result.exitCode == 0)
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.hasPrefix("USAGE: contacts-host system <subcommand>"))
         for command in HostTool.allCommands where command.name.count == 2 && command.name[0] == "system" {
@@ -86,14 +80,14 @@ struct HelpTests {
     @Test("The tool's help lists -h, --help, --version and --generate-completion-script")
     func toolHelp() async {
         for arguments in [["--help"], ["-h"], ["help"]] {
-            let result = await runHost(arguments)
-            #expect(result.code == 0)
+            let result = await HostRunner.inProcess.run(arguments)
+            #expect(result.exitCode == 0)
             for option in ["-h, --help", "--version", "--generate-completion-script SHELL", "--app-group DIR"] {
                 #expect(result.stdout.contains("  \(option)"), "\(option)")
             }
         }
-        let version = await runHost(["--version"])
-        #expect(version.code == 0)
+        let version = await HostRunner.inProcess.run(["--version"])
+        #expect(version.exitCode == 0)
         #expect(version.stdout == "contacts-host \(HostTool.version)\n")
     }
 
@@ -109,8 +103,8 @@ struct HelpTests {
             (["add", "--given-nam", "X"], "did you mean '--given-name'?"),
         ])
     func didYouMean(arguments: [String], message: String) async {
-        let result = await runHost(arguments)
-        #expect(result.code == 2)
+        let result = await HostRunner.inProcess.run(arguments)
+        #expect(result.exitCode == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
@@ -124,8 +118,8 @@ struct HelpTests {
             (["help", "status", "--json"], "help: '--json' is not a command"),
         ])
     func optionInsteadOfCommand(arguments: [String], message: String) async {
-        let result = await runHost(arguments)
-        #expect(result.code == 2)
+        let result = await HostRunner.inProcess.run(arguments)
+        #expect(result.exitCode == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
@@ -133,8 +127,8 @@ struct HelpTests {
 
     @Test("A word close to nothing gets no suggestion")
     func noSuggestion() async {
-        let result = await runHost(["frobnicate"])
-        #expect(result.code == 2)
+        let result = await HostRunner.inProcess.run(["frobnicate"])
+        #expect(result.exitCode == 2)
         #expect(!result.stderr.contains("did you mean"))
         #expect(result.stderr.contains("run 'contacts-host --help' for the list"))
     }

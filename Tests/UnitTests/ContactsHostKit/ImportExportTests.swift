@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// contacts-host import and export, run in process with the test's App Group (`InProcessHost`); reading
+/// contacts-host import and export, run in process with the test's App Group (`HostRunner.inProcess`); reading
 /// standard input needs a real process and stays in EndToEndTests/CLI/ImportExportCLITests.swift.
 @Suite("contacts-host import and export, in process")
 struct ImportExportTests {
@@ -19,7 +19,7 @@ struct ImportExportTests {
             try write(
                 #"{"format":1,"kind":"contacts","contacts":[{"identifier":"e1","givenName":"Eve","birthday":"--12-24"},{"identifier":"e2","organizationName":"Org"}]}"#,
                 to: path)
-            let output = await InProcessHost.succeed(["import", path], in: group)
+            let output = await HostRunner.inProcess.succeed(["import", path], in: group)
             #expect(output == "imported 2 contacts (2 added, 0 updated, 0 skipped)")
             let all = try CLIHarness.database(group).all()
             #expect(all.map(\.identifier) == ["e1", "e2"])
@@ -30,11 +30,11 @@ struct ImportExportTests {
     @Test("import replaces existing identifiers and counts them as updated")
     func importReplaces() async throws {
         try await withTemporaryAppGroup { group in
-            await InProcessHost.succeed(["add", "--id", "x", "--given-name", "Old", "--phone", "1"], in: group)
+            await HostRunner.inProcess.succeed(["add", "--id", "x", "--given-name", "Old", "--phone", "1"], in: group)
             let path = group.path + "/list.json"
             try write(#"[{"identifier":"x","givenName":"New"},{"identifier":"y","givenName":"Why"}]"#, to: path)
             #expect(
-                await InProcessHost.succeed(["import", path], in: group)
+                await HostRunner.inProcess.succeed(["import", path], in: group)
                     == "imported 2 contacts (1 added, 1 updated, 0 skipped)")
             let x = try #require(try CLIHarness.database(group).get("x"))
             #expect(x.givenName == "New")
@@ -54,9 +54,9 @@ struct ImportExportTests {
                 ]
                 """, to: path)
             #expect(
-                await InProcessHost.succeed(["import", path], in: group)
+                await HostRunner.inProcess.succeed(["import", path], in: group)
                     == "imported 2 contacts (2 added, 0 updated, 0 skipped)")
-            let text = await InProcessHost.succeed(["get", "s1", "--json"], in: group)
+            let text = await HostRunner.inProcess.succeed(["get", "s1", "--json"], in: group)
             let object = try #require(try CLIHarness.json(text) as? [String: Any])
             #expect(object["givenName"] as? String == "Seed")
             #expect(object["familyName"] as? String == "One")
@@ -70,7 +70,7 @@ struct ImportExportTests {
     @Test("A malformed file fails with its path and line on stderr and leaves the database unchanged")
     func importMalformed() async throws {
         try await withTemporaryAppGroup { group in
-            await InProcessHost.succeed(["add", "--id", "keep", "--given-name", "Keep"], in: group)
+            await HostRunner.inProcess.succeed(["add", "--id", "keep", "--given-name", "Keep"], in: group)
             let before = CLIHarness.databaseFiles(group)
             let path = group.path + "/bad.json"
             try write(
@@ -81,13 +81,13 @@ struct ImportExportTests {
                   {"identifier": "bad", "givenName": ["not", "a", "string"]}
                 ]
                 """, to: path)
-            let result = await InProcessHost.run(["import", path], in: group)
+            let result = await HostRunner.inProcess.run(["import", path], in: group)
             CLIHarness.expectFailure(result, mentioning: [path, "line 4", "contact #3"])
             #expect(CLIHarness.databaseFiles(group) == before)
 
             let syntax = group.path + "/syntax.json"
             try write("[\n  {\"identifier\": \"a\"},\n  {\"identifier\" \"b\"}\n]\n", to: syntax)
-            let syntaxResult = await InProcessHost.run(["import", syntax], in: group)
+            let syntaxResult = await HostRunner.inProcess.run(["import", syntax], in: group)
             CLIHarness.expectFailure(syntaxResult, mentioning: [syntax, "line 3"])
             #expect(CLIHarness.databaseFiles(group) == before)
         }
@@ -96,13 +96,13 @@ struct ImportExportTests {
     @Test("A file with one unstorable identifier imports nothing")
     func importInvalidIdentifier() async throws {
         try await withTemporaryAppGroup { group in
-            await InProcessHost.succeed(["add", "--id", "keep", "--given-name", "Keep"], in: group)
+            await HostRunner.inProcess.succeed(["add", "--id", "keep", "--given-name", "Keep"], in: group)
             let before = CLIHarness.databaseFiles(group)
             let path = group.path + "/control.json"
             try write(
                 #"[{"identifier":"fine","givenName":"F"},{"identifier":"bad\u0001id","givenName":"B"}]"#, to: path)
             CLIHarness.expectFailure(
-                await InProcessHost.run(["import", path], in: group), mentioning: ["invalid identifier"])
+                await HostRunner.inProcess.run(["import", path], in: group), mentioning: ["invalid identifier"])
             #expect(CLIHarness.databaseFiles(group) == before)
             #expect(try CLIHarness.database(group).get("fine") == nil)
         }
@@ -112,11 +112,12 @@ struct ImportExportTests {
     func importMissing() async throws {
         try await withTemporaryAppGroup { group in
             let missing = group.path + "/nope.json"
-            CLIHarness.expectFailure(await InProcessHost.run(["import", missing], in: group), mentioning: [missing])
+            CLIHarness.expectFailure(
+                await HostRunner.inProcess.run(["import", missing], in: group), mentioning: [missing])
             let empty = group.path + "/empty.json"
             try write("", to: empty)
             CLIHarness.expectFailure(
-                await InProcessHost.run(["import", empty], in: group), mentioning: [empty, "empty"])
+                await HostRunner.inProcess.run(["import", empty], in: group), mentioning: [empty, "empty"])
             #expect(try CLIHarness.database(group).all().isEmpty)
         }
     }
@@ -125,31 +126,31 @@ struct ImportExportTests {
     func exportRoundTrip() async throws {
         try await withTemporaryAppGroups { source, target in
             try CLIHarness.database(source).add(CLIHarness.richContact("rich"))
-            await InProcessHost.succeed(
+            await HostRunner.inProcess.succeed(
                 [
                     "add", "--id", "cli", "--given-name", "Cli", "--phone", "work=1", "--phone", "2", "--birthday",
                     "--01-02",
                 ], in: source)
-            await InProcessHost.succeed(["add", "--id", "gone", "--given-name", "Gone"], in: source)
-            await InProcessHost.succeed(["delete", "gone"], in: source)
+            await HostRunner.inProcess.succeed(["add", "--id", "gone", "--given-name", "Gone"], in: source)
+            await HostRunner.inProcess.succeed(["delete", "gone"], in: source)
 
-            let exported = await InProcessHost.succeed(["export", "--json"], in: source)
+            let exported = await HostRunner.inProcess.succeed(["export", "--json"], in: source)
             let document = try #require(try CLIHarness.json(exported) as? [String: Any])
             #expect(document["format"] as? Int == 1)
             #expect(document["kind"] as? String == "contacts")
             #expect((document["contacts"] as? [Any])?.count == 2)
-            #expect(await InProcessHost.succeed(["export"], in: source) == exported)
+            #expect(await HostRunner.inProcess.succeed(["export"], in: source) == exported)
 
             let file = target.path + "/exported.json"
             try write(exported, to: file)
             #expect(
-                await InProcessHost.succeed(["import", file], in: target)
+                await HostRunner.inProcess.succeed(["import", file], in: target)
                     == "imported 2 contacts (2 added, 0 updated, 0 skipped)")
             let original = try CLIHarness.database(source).all()
             #expect(original.map(\.identifier) == ["rich", "cli"])
             #expect(try CLIHarness.database(target).all() == original)
             #expect(try CLIHarness.database(target).get("rich") == CLIHarness.richContact("rich"))
-            #expect(await InProcessHost.succeed(["export", "--json"], in: target) == exported)
+            #expect(await HostRunner.inProcess.succeed(["export", "--json"], in: target) == exported)
         }
     }
 }

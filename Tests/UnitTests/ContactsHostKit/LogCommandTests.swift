@@ -102,15 +102,16 @@ struct LogCommandTests {
             try writeLog(group, "provider.log.1", [older])
             try writeLog(group, "provider.log", [kept, "Fatal error: boom", elsewhere, "unfinished"], tail: "")
 
-            let all = await InProcessHost.succeed(["log"], in: group)
+            let all = await HostRunner.inProcess.succeed(["log"], in: group)
             #expect(
                 all.split(separator: "\n").map(String.init) == [
                     older, kept, "Fatal error: boom", elsewhere, "unfinished",
                 ])
-            let filtered = await InProcessHost.succeed(["log", "--subsystem", "com.a", "--level", "info"], in: group)
+            let filtered = await HostRunner.inProcess.succeed(
+                ["log", "--subsystem", "com.a", "--level", "info"], in: group)
             #expect(filtered == kept)
 
-            let json = await InProcessHost.succeed(["log", "--json", "--level", "error"], in: group)
+            let json = await HostRunner.inProcess.succeed(["log", "--json", "--level", "error"], in: group)
             let objects = try json.split(separator: "\n").map {
                 try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
             }
@@ -129,11 +130,11 @@ struct LogCommandTests {
     @Test("Without a log: nothing on stdout, a note on stderr, exit 0; a bad --level is a usage error")
     func noLogYet() async {
         await withTemporaryAppGroup { group in
-            let empty = await InProcessHost.run(["log"], in: group)
+            let empty = await HostRunner.inProcess.run(["log"], in: group)
             #expect(empty.exitCode == 0)
             #expect(empty.stdout.isEmpty)
             #expect(empty.stderr.contains("provider.log is empty or absent"), "\(empty.stderr)")
-            let bad = await InProcessHost.run(["log", "--level", "loud"], in: group)
+            let bad = await HostRunner.inProcess.run(["log", "--level", "loud"], in: group)
             #expect(bad.exitCode == ExitCode.usage)
             #expect(bad.stderr.contains("expects one of debug, info, default, error, fault or notice"))
         }
@@ -146,7 +147,7 @@ struct LogCommandTests {
         let parsed = try parseArguments(["-f", "--json"], options: options, positional: .none)
         #expect(parsed.has(follow))
         #expect(throws: UsageError.self) { try parseArguments(["-j"], options: options, positional: .none) }
-        #expect(await runHost(["help", "log"]).stdout.contains("  --follow, -f "))
+        #expect(await HostRunner.inProcess.run(["help", "log"]).stdout.contains("  --follow, -f "))
     }
 
     @Test("The follower prints what is there, then appended lines, across a rotation, until told to stop")

@@ -11,8 +11,8 @@ import Testing
 struct UsageTests {
     @Test("Running with no command prints the help on stderr and exits 2")
     func noCommand() async {
-        let result = await runHost([])
-        #expect(result.code == 2)
+        let result = await HostRunner.inProcess.run([])
+        #expect(result.exitCode == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("USAGE: contacts-host"))
     }
@@ -71,10 +71,10 @@ struct UsageTests {
         ])
     func usageError(arguments: [String], message: String) async throws {
         try await withTemporaryAppGroup { group async throws in
-            // `--app-group=PATH` goes last (InProcessHost), so the case `--app-group` without a value stays intact.
-            await InProcessHost.succeed(["add", "--id", "seed", "--given-name", "Seed"], in: group)
+            // `--app-group=PATH` goes last (HostRunner.inProcess), so the case `--app-group` without a value stays intact.
+            await HostRunner.inProcess.succeed(["add", "--id", "seed", "--given-name", "Seed"], in: group)
             let before = CLIHarness.databaseFiles(group)
-            let result = await InProcessHost.run(arguments, in: group)
+            let result = await HostRunner.inProcess.run(arguments, in: group)
             CLIHarness.expectUsageError(result, mentioning: message)
             #expect(CLIHarness.databaseFiles(group) == before)
             #expect(try AppDatabase(appGroup: group.appGroup).all().map(\.identifier) == ["seed"])

@@ -22,17 +22,17 @@ struct ContactStoreTests {
             #expect(
                 try store.containers(matching: nil).map(\.identifier) == [store.defaultContainerIdentifier()],
                 "nothing was synced yet: only the device's own container")
-            try CLIHarness.succeed(["enable"], in: group)
-            defer { _ = try? ProcessRunner.host(["disable"], in: group) }
-            try CLIHarness.succeed(
+            try HostRunner.process.succeed(["enable"], in: group)
+            defer { _ = try? HostRunner.process.run(["disable"], in: group) }
+            try HostRunner.process.succeed(
                 [
                     "add", "--id", "ada", "--given-name", "Ada", "--family-name", "Lovelace", "--email",
                     "ada@example.com",
                 ],
                 in: group)
-            try CLIHarness.succeed(
+            try HostRunner.process.succeed(
                 ["add", "--id", "alan", "--given-name", "Alan", "--family-name", "Turing"], in: group)
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
 
             let containers = try store.containers(matching: nil)
             #expect(containers.map(\.identifier) == ["CNContainer.local", "ContactProvider.defaultDomain"])
@@ -61,10 +61,10 @@ struct ContactStoreTests {
             #expect(enumerated.sorted() == ["Ada", "Alan"])
 
             // The user sees what the system received: the app's edit shows once it is synced.
-            try CLIHarness.succeed(["update", "ada", "--family-name", "King"], in: group)
+            try HostRunner.process.succeed(["update", "ada", "--family-name", "King"], in: group)
             #expect(
                 try store.unifiedContact(withIdentifier: ada.identifier, keysToFetch: keys).familyName == "Lovelace")
-            try CLIHarness.succeed(["signal", "--wait"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
             #expect(try store.unifiedContact(withIdentifier: ada.identifier, keysToFetch: keys).familyName == "King")
 
             #expect(throws: CNError.self) {

@@ -89,8 +89,9 @@ struct ReplaceItemTests {
     @Test("the app saves ContactItems.json with replaceItemAt between syncs; the template provider syncs each version")
     func appWriterSyncs() throws {
         try withTemporaryAppGroup { group in
-            try CLIHarness.succeed(["enable", "--extension", BuiltProducts.path("template-provider")], in: group)
-            defer { _ = try? ProcessRunner.host(["disable"], in: group) }
+            try HostRunner.process.succeed(
+                ["enable", "--extension", BuiltProducts.path("template-provider")], in: group)
+            defer { _ = try? HostRunner.process.run(["disable"], in: group) }
             let url = URL(fileURLWithPath: group.path + "/ContactItems.json")
             let versions: [[String]] = [["ada", "alan"], ["ada", "alan", "grace"], ["grace"]]
             for identifiers in versions {
@@ -104,8 +105,9 @@ struct ReplaceItemTests {
                 } else {
                     try FileManager.default.moveItem(at: URL(fileURLWithPath: temp), to: url)
                 }
-                try CLIHarness.succeed(["signal", "--wait"], in: group)
-                let system = try CLIHarness.contacts(try CLIHarness.succeed(["system", "list", "--json"], in: group))
+                try HostRunner.process.succeed(["signal", "--wait"], in: group)
+                let system = try CLIHarness.contacts(
+                    try HostRunner.process.succeed(["system", "list", "--json"], in: group))
                 #expect(system.map(\.identifier).sorted() == identifiers, "after saving \(identifiers)")
             }
         }

@@ -9,12 +9,15 @@ struct HostRunnerTests {
     func modesAgree() async throws {
         var outputs: [String] = []
         var failures: [ProcessResult] = []
-        for runner in [HostRunner.inProcess, HostRunner.process] {
-            try await withTemporaryAppGroup { group in
-                try await runner.succeed(["generate", "3", "--seed", "7"], in: group)
-                outputs.append(try await runner.succeed(["list", "--json"], in: group))
-                failures.append(try await runner.run(["get", "no-such-contact"], in: group))
-            }
+        await withTemporaryAppGroup { group in
+            await HostRunner.inProcess.succeed(["generate", "3", "--seed", "7"], in: group)
+            outputs.append(await HostRunner.inProcess.succeed(["list", "--json"], in: group))
+            failures.append(await HostRunner.inProcess.run(["get", "no-such-contact"], in: group))
+        }
+        try withTemporaryAppGroup { group in
+            try HostRunner.process.succeed(["generate", "3", "--seed", "7"], in: group)
+            outputs.append(try HostRunner.process.succeed(["list", "--json"], in: group))
+            failures.append(try HostRunner.process.run(["get", "no-such-contact"], in: group))
         }
         #expect(outputs[0] == outputs[1])
         #expect(outputs[0].contains("\"identifier\""))

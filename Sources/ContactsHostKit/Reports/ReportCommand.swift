@@ -143,7 +143,9 @@ struct ReportPage {
     /// The report's own rules, after the shared style sheet.
     static let style = """
         .index a{margin-right:.2em}.mark{font-weight:bold;margin-left:.4em}
-        table.syncs td,table.summary td{font-size:.9em}.card dl{margin:.2em 0 0}
+        table.syncs td,table.summary td{font-size:.9em}
+        .card dl{margin:.2em 0 0;display:grid;grid-template-columns:max-content 1fr;gap:0 .8em}
+        .card dt{font-size:.8em;color:#555;padding-top:.15em}
         section{margin-bottom:2em}
         """
 }

@@ -21,6 +21,8 @@ package enum SyncTimelineSVG {
     package static let summaryBucket = 50
     /// Marks drawn per row; a sync with more steps says how many more.
     static let marksPerRow = 60
+    /// Steps written out per row of the text table (every drawn mark still has its tooltip).
+    static let stepsPerTableRow = 12
 
     static let width = 960
     static let rowHeight = 26
@@ -167,11 +169,16 @@ package enum SyncTimelineSVG {
             out += "<td>\(HTMLPage.escape(outcome))</td>"
             out +=
                 "<td class=\"num\">\(entry.updated.map(String.init) ?? "")</td><td class=\"num\">\(entry.deleted.map(String.init) ?? "")</td><td>"
-            let shown = entry.steps.prefix(marksPerRow).enumerated().map {
-                HTMLPage.escape(describe($0.element, index: $0.offset + 1))
+            // A marker repeated step after step is written once: later steps show `(…, offset)`.
+            var previous: String?
+            let shown = entry.steps.prefix(stepsPerTableRow).enumerated().map { index, step in
+                var short = step
+                short.position = step.position.map { shortened($0, after: previous) }
+                previous = step.position ?? previous
+                return HTMLPage.escape(describe(short, index: index + 1))
             }
             out += shown.joined(separator: "; ")
-            let more = max(0, entry.steps.count - marksPerRow) + (entry.omittedSteps ?? 0)
+            let more = max(0, entry.steps.count - stepsPerTableRow) + (entry.omittedSteps ?? 0)
             if more > 0 { out += "; … and \(more) more" }
             out += "</td><td>\(HTMLPage.escape(entry.position ?? ""))</td></tr>\n"
         }
@@ -248,6 +255,15 @@ package enum SyncTimelineSVG {
             text += " (nothing committed)"
         }
         return text + ", \(ms(step.milliseconds))"
+    }
+
+    /// `(…, 4)` for `("m", 4)` when `previous` had the same marker (`("m", 2)`); else `position`.
+    static func shortened(_ position: String, after previous: String?) -> String {
+        guard let previous, let comma = position.range(of: ", ", options: .backwards),
+            let previousComma = previous.range(of: ", ", options: .backwards),
+            position[..<comma.lowerBound] == previous[..<previousComma.lowerBound]
+        else { return position }
+        return "(…, " + position[comma.upperBound...]
     }
 
     static func time(_ seconds: Double) -> String {

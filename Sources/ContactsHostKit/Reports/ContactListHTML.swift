@@ -112,6 +112,27 @@ package struct ContactListHTML {
         try page.write("</section>\n")
     }
 
+    /// The device's own contacts (the user's address book, `<App Group>/device/contacts`) as a list of
+    /// its own: sections by letter in the same order, at most ``cardsPerSection`` cards each.
+    static func writeDeviceList(_ records: [ContactRecord], to page: HTMLPageWriter) throws {
+        try page.write("<section id=\"device\">\n<h2>The device's own contacts: \(records.count)</h2>\n")
+        guard !records.isEmpty else {
+            try page.write("<p class=\"note\">The device has no contacts of its own.</p>\n</section>\n")
+            return
+        }
+        let sections = sections(records)
+        for letter in sections.keys.sorted(by: letterOrder) {
+            let members = sections[letter] ?? []
+            var block = "<div class=\"section-letter\">\(letter) (\(members.count))</div>\n"
+            for record in members.prefix(cardsPerSection) { block += card(record, difference: nil, appSide: false) }
+            if members.count > cardsPerSection {
+                block += "<p class=\"note\">… and \(members.count - cardsPerSection) more</p>\n"
+            }
+            try page.write(block)
+        }
+        try page.write("</section>\n")
+    }
+
     /// One side of one section: at most ``cardsPerSection`` cards, then the count of the rest.
     private func column(_ title: String, _ records: [ContactRecord], differences: [String: Difference], app: Bool)
         -> String

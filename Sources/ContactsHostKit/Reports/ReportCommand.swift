@@ -41,7 +41,8 @@ enum ReportCommand {
             its display name, in sections by letter in the user's sort order (family name), with the app's \
             store beside it: a contact only on one side or with different fields is marked in words and by \
             its card's border. At most \(ContactListHTML.cardsPerSection) cards per section and side are \
-            drawn (the rest are counted). The page holds no URL, script or font to fetch: it opens offline, \
+            drawn (the rest are counted). The device's own contacts (device add) follow as a list of \
+            their own. The page holds no URL, script or font to fetch: it opens offline, \
             and reads without colour. Only FILE is written; the App Group is read.
             """,
         options: [html],
@@ -85,6 +86,8 @@ struct ReportPage {
     var historyWarnings: [String]
     /// The two sides of the Contacts list.
     var list: ContactListHTML
+    /// The device's own contacts, or nil when they could not be read (a warning says why).
+    var device: [ContactRecord]?
 
     /// Reads the domain at `paths`: configuration, history, the system's and the app's contacts.
     static func load(paths: DomainPaths, context: CommandContext) throws -> ReportPage {
@@ -99,10 +102,17 @@ struct ReportPage {
             context.output.err("warning: the app's store could not be read: \(HostTool.describe(error))")
             app = nil
         }
+        let device: [ContactRecord]?
+        do {
+            device = try DeviceContacts(appGroup: context.appGroup).contents().contacts
+        } catch {
+            context.output.err("warning: the device's own contacts could not be read: \(HostTool.describe(error))")
+            device = nil
+        }
         return ReportPage(
             displayName: displayName(configuration: configuration, appGroup: context.appGroup),
             appGroupPath: context.appGroup.path, history: contents.entries, historyWarnings: contents.warnings,
-            list: ContactListHTML(system: system, app: app))
+            list: ContactListHTML(system: system, app: app), device: device)
     }
 
     /// `CONTACT_PROVIDER_APP_NAME`, else the containing app's name from the provider's bundle, else the
@@ -131,6 +141,7 @@ struct ReportPage {
             )
             try page.write(SyncTimelineSVG.html(history, warnings: historyWarnings))
             try list.write(displayName: displayName, to: page)
+            if let device { try ContactListHTML.writeDeviceList(device, to: page) }
             try page.write(HTMLPage.foot)
             try page.finish()
         } catch {

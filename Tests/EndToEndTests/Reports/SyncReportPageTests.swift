@@ -39,6 +39,8 @@ struct SyncReportPageTests {
             alan.familyName = "Turing"
             _ = try database.add(alan)
 
+            try host(["device", "add", "--given-name", "Katherine", "--family-name", "Johnson"], in: group)
+
             let page = group.path + "/report.html"
             var environment = group.environment
             environment["CONTACT_PROVIDER_APP_NAME"] = "Report Demo & Co"
@@ -64,6 +66,7 @@ struct SyncReportPageTests {
             #expect(dom.contains("page 1: 3 contacts →") && dom.contains("reset: system store emptied (R9)"))
             for name in ["Ada Lovelace", "Grace Hopper", "Alan Turing"] { #expect(dom.contains(name), "\(name)") }
             #expect(!dom.contains("Edsger"), "a deleted contact is on the page")
+            #expect(dom.contains("The device's own contacts: 1") && dom.contains("Katherine Johnson"))
             #expect(dom.contains("≠ differs: job title"))
             #expect(dom.contains("∅ only in the app (not synced yet)"))
             #expect(dom.contains("2 differences: 0 only in the system, 1 only in the app, 1 with different fields"))

@@ -133,4 +133,18 @@ struct SyncHistoryFileTests {
             #expect(entries[1].steps.dropFirst().reduce(0) { $0 + $1.updated } == 2)
         }
     }
+
+    @Test("reset and disable leave a marker line after the syncs, in order")
+    func resetAndDisableMarkers() async throws {
+        try await withTemporaryAppGroup { group in
+            let engine = try makeEngine(group)
+            let client = try SystemClient(appGroup: group.appGroup, domain: "defaultDomain")
+            #expect(await engine.sync(driver: ScriptedDriver(content: pagingContent(records(1...2)))).error == nil)
+            try client.reset()
+            try client.reset(marker: .disable)
+            let entries = try SyncHistoryFile.read(client.paths.syncHistory).entries
+            #expect(entries.map(\.kind) == [.sync, .reset, .disable])
+            #expect(entries.map(\.time) == entries.map(\.time).sorted())
+        }
+    }
 }

@@ -64,7 +64,9 @@ package struct ContactListHTML {
         for record in app where !systemIDs.contains(record.identifier) {
             byID[record.identifier] = Difference(kind: .onlyApp, record: record, fields: [])
         }
-        let ordered = byID.values.sorted { Self.sortKey($0.record) < Self.sortKey($1.record) }
+        // Each key once (folding is the costly part), not twice per comparison.
+        let ordered = byID.values.map { (key: Self.sortKey($0.record), difference: $0) }
+            .sorted { $0.key < $1.key }.map(\.difference)
         return (byID, ordered)
     }
 

@@ -41,11 +41,16 @@ struct SyncReportPageTests {
 
             try host(["device", "add", "--given-name", "Katherine", "--family-name", "Johnson"], in: group)
 
-            let page = group.path + "/report.html"
+            // The page goes outside the App Group, which the command only reads.
+            let page = NSTemporaryDirectory() + "/cps-report-\(UUID().uuidString).html"
+            defer { try? FileManager.default.removeItem(atPath: page) }
             var environment = group.environment
             environment["CONTACT_PROVIDER_APP_NAME"] = "Report Demo & Co"
+            let before = ReliabilityTree.walk(group.path)
             let result = try ProcessRunner.host(["report", "--html", page], environment: environment)
             #expect(result.exitCode == 0, "\(result)")
+            let after = ReliabilityTree.walk(group.path)
+            #expect(after == before, "report changed the App Group: \(ReliabilityTree.difference(before, after))")
             #expect(result.stdout.contains("4 recorded syncs"), "\(result)")
             let source = try String(contentsOfFile: page, encoding: .utf8)
             #expect(ChromiumTool.urls(in: source).isEmpty, "\(ChromiumTool.urls(in: source))")
@@ -77,8 +82,8 @@ struct SyncReportPageTests {
         }
     }
 
-    /// 100,000 contacts in the app's store (none synced: all differ) and 1,000 recorded syncs, written
-    /// by the engine's own writer. Bounds: `report` within 60 s and the page under 8 MB (its sections
+    /// 100,000 contacts synced through the demo provider (one content sync of 100 pages), three edits
+    /// behind the system's back, and 1,000 more recorded syncs written by the engine's own writer. Bounds: `report` within 60 s and the page under 8 MB (its sections
     /// are capped), chromium's load within 60 s: generous for a debug build on a shared machine; they
     /// catch a page that grows with the book, not a slow one.
     @Test("100,000 contacts and 1,000 syncs: a bounded page, written and loaded within the stated bounds")
@@ -86,6 +91,19 @@ struct SyncReportPageTests {
         try withTemporaryAppGroup { group in
             try host(["enable"], in: group)
             try host(["generate", "100000", "--seed", "3"], in: group)
+            let synced = try jsonObject(try host(["signal", "--wait", "--json", "--timeout", "300"], in: group))
+            #expect(synced["systemCount"] as? Int == 100_000, "\(synced)")
+            try stopProvider(group)
+            // Three edits the system has not heard of: two changed, one new.
+            let database = AppDatabase(appGroup: group.appGroup)
+            let some = try database.all().prefix(2).map(\.identifier)
+            for identifier in some {
+                _ = try database.update(identifier) { $0.note = "edited behind the system's back" }
+            }
+            var newcomer = ContactRecord(identifier: "newcomer")
+            newcomer.givenName = "Nia"
+            newcomer.familyName = "Newcomer"
+            _ = try database.add(newcomer)
             let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
             let history = SyncHistoryFile(paths: paths)
             for index in 0..<1000 {
@@ -111,8 +129,8 @@ struct SyncReportPageTests {
             let seconds = Date().timeIntervalSince(started)
             #expect(result.exitCode == 0, "\(result)")
             #expect(
-                result.stdout.contains("1000 recorded syncs") && result.stdout.contains("100000 in the app's store"),
-                "\(result)")
+                result.stdout.contains("1001 recorded syncs") && result.stdout.contains("100000 system contacts")
+                    && result.stdout.contains("100001 in the app's store"), "\(result)")
             #expect(seconds < 60, "report took \(seconds) s")
             let size = try FileManager.default.attributesOfItem(atPath: page)[.size] as? Int ?? 0
             #expect(size < 8_000_000, "the page is \(size) bytes")
@@ -120,12 +138,15 @@ struct SyncReportPageTests {
             #expect(load.consoleMessages.isEmpty, "\(load.consoleMessages)")
             #expect(load.networkRequests.isEmpty, "\(load.networkRequests)")
             #expect(load.seconds < 60, "chromium took \(load.seconds) s")
-            #expect(load.dom.contains("100000 differences: 0 only in the system, 100000 only in the app"))
-            #expect(load.dom.contains("… and 99800 more"))
-            #expect(load.dom.contains("the newest 50 drawn, the 950 older summarised"))
+            #expect(
+                load.dom.contains("3 differences: 0 only in the system, 1 only in the app, 2 with different fields"))
+            #expect(load.dom.contains("Nia Newcomer") && load.dom.contains("≠ differs: note"))
+            #expect(load.dom.contains("the newest 50 drawn, the 951 older summarised"))
+            let cards = load.dom.components(separatedBy: "class=\"card").count - 1
+            #expect(cards <= 2 * 27 * 25, "\(cards) cards: more than the caps allow")
             #expect(load.dom.contains("Contacts: \((group.path as NSString).lastPathComponent)"))
             print(
-                "report: 100000 contacts, 1000 syncs: \(size) bytes in \(String(format: "%.1f", seconds)) s, chromium \(String(format: "%.1f", load.seconds)) s"
+                "report: 100000 contacts, 1001 syncs: \(size) bytes in \(String(format: "%.1f", seconds)) s, chromium \(String(format: "%.1f", load.seconds)) s"
             )
         }
     }

@@ -150,4 +150,37 @@ struct SyncReportPageTests {
             )
         }
     }
+
+    @Test(
+        "a torn history line is a warning and the page is written; a damaged line fails naming file and line, doctor names it, --repair moves it aside"
+    )
+    func damagedHistory() throws {
+        try withTemporaryAppGroup { group in
+            try host(["enable"], in: group)
+            try host(["add", "--given-name", "Ada", "--family-name", "Lovelace"], in: group)
+            try host(["signal", "--wait"], in: group)
+            try stopProvider(group)
+            let paths = try DomainPaths(appGroup: group.appGroup, domain: "defaultDomain")
+            let page = NSTemporaryDirectory() + "/cps-report-\(UUID().uuidString).html"
+            defer { try? FileManager.default.removeItem(atPath: page) }
+            let handle = try #require(FileHandle(forWritingAtPath: paths.syncHistory))
+            handle.seekToEndOfFile()
+            handle.write(Data(#"{"kind":"sync","ti"#.utf8))
+            handle.closeFile()
+            let torn = try host(["report", "--html", page], in: group)
+            #expect(torn.stderr.contains("\(paths.syncHistory):2: a torn line"), "\(torn)")
+            #expect(torn.stdout.contains("1 recorded syncs"), "\(torn)")
+            #expect(try host(["doctor"], in: group).exitCode == 0, "a torn line is not a problem")
+
+            try Data("{\"kind\":\"party\",\"time\":1}\n".utf8).write(to: URL(fileURLWithPath: paths.syncHistory))
+            let damaged = try host(["report", "--html", page], in: group, expect: 1)
+            #expect(damaged.stderr.contains("\(paths.syncHistory):1"), "\(damaged)")
+            let doctor = try host(["doctor"], in: group, expect: 1)
+            #expect(doctor.output.contains("sync-history.jsonl"), "\(doctor)")
+            let repair = try host(["doctor", "--repair"], in: group)
+            #expect(repair.output.contains("moved aside:") && repair.output.contains("sync-history.jsonl"), "\(repair)")
+            let after = try host(["report", "--html", page], in: group)
+            #expect(after.stdout.contains("0 recorded syncs"), "\(after)")
+        }
+    }
 }

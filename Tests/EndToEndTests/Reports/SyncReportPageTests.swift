@@ -54,6 +54,14 @@ struct SyncReportPageTests {
             #expect(result.stdout.contains("4 recorded syncs"), "\(result)")
             let source = try String(contentsOfFile: page, encoding: .utf8)
             #expect(ChromiumTool.urls(in: source).isEmpty, "\(ChromiumTool.urls(in: source))")
+            // Deterministic but for the time it was made.
+            let again = NSTemporaryDirectory() + "/cps-report-\(UUID().uuidString).html"
+            defer { try? FileManager.default.removeItem(atPath: again) }
+            #expect(try ProcessRunner.host(["report", "--html", again], environment: environment).exitCode == 0)
+            let made = /<p class="made">[^<]*<\/p>/
+            #expect(
+                try String(contentsOfFile: again, encoding: .utf8).replacing(made, with: "")
+                    == source.replacing(made, with: ""), "two pages of the same App Group differ")
             #expect(!source.contains("<script") && !source.contains("@import") && !source.contains("url(http"))
 
             let load = try ChromiumTool.load(page)

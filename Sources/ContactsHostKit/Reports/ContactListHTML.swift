@@ -7,9 +7,9 @@ import Foundation
 /// the app's store beside it with every difference marked in words and by the card's border.
 ///
 /// The sort order is `CNContactsUserDefaults.shared().sortOrder`, which is `.familyName` on the
-/// simulated device (iOS's default for English): by family name, then given name; a contact without
-/// a family name sorts by its given name, then its organization. Letters are folded (É under E), and
-/// anything else goes to `#`, last, as on iOS.
+/// simulated device (iOS's default for English): by family, given, then middle name; a contact without
+/// a name sorts by its organization (``sortKey(_:)``). Letters are folded (É under E), and anything else
+/// goes to `#`, last, as on iOS.
 ///
 /// Bounded for any size of book: each section shows at most ``cardsPerSection`` cards per side and
 /// says how many more it holds; the differences table lists at most ``differencesListed``.
@@ -237,12 +237,39 @@ package struct ContactListHTML {
         return out
     }
 
-    /// The sort key (family name order): family, given, organization, then the identifier for ties.
+    /// The sort key in family-name order, as `CNContact.comparator(forNameSortOrder: .familyName)` sorts
+    /// (Sources/Contacts/CNContact+Sorting.swift; this module does not link Contacts): the non-empty of
+    /// family, given and middle name, else the organization; case and diacritics ignored, numbers by value
+    /// (digit runs padded), nameless contacts last; the identifier breaks ties, so the page is the same
+    /// every time.
     static func sortKey(_ record: ContactRecord) -> String {
-        let primary = [record.familyName, record.givenName, record.organizationName].first { !$0.isEmpty } ?? ""
-        let folded = primary.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
-        let given = record.givenName.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
-        return folded + "\u{1}" + given + "\u{1}" + record.identifier
+        var parts = [record.familyName, record.givenName, record.middleName].filter { !$0.isEmpty }
+        if parts.isEmpty, !record.organizationName.isEmpty { parts = [record.organizationName] }
+        guard !parts.isEmpty else { return "\u{10FFFF}\u{1}" + record.identifier }
+        let folded = parts.map {
+            padDigits($0.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil))
+        }
+        return folded.joined(separator: "\u{1}") + "\u{2}" + record.identifier
+    }
+
+    /// `item 2` → `item 000000000002`: digit runs compare by value as plain text.
+    static func padDigits(_ text: String) -> String {
+        guard text.utf8.contains(where: { (0x30...0x39).contains($0) }) else { return text }
+        var out = ""
+        var digits = ""
+        for character in text {
+            if character.isASCII, character.isNumber {
+                digits.append(character)
+                continue
+            }
+            if !digits.isEmpty {
+                out += String(repeating: "0", count: max(0, 12 - digits.count)) + digits
+                digits = ""
+            }
+            out.append(character)
+        }
+        if !digits.isEmpty { out += String(repeating: "0", count: max(0, 12 - digits.count)) + digits }
+        return out
     }
 
     /// `A`…`Z` for a key starting with that letter, else `#`.

@@ -109,6 +109,14 @@ struct ReportPageTests {
         let list = ContactListHTML(system: system, app: app)
         let sections = ContactListHTML.sections(system)
         #expect(sections.keys.sorted(by: ContactListHTML.letterOrder) == ["E", "L", "S", "Z", "#"])
+        // As CNContact's family-name comparator: numbers by value, a company by its name, nameless last.
+        var company = ContactRecord(identifier: "co")
+        company.organizationName = "Acme"
+        let ordered = [
+            record("a", "Item", "Unit 10"), record("b", "Item", "Unit 2"), ContactRecord(identifier: "z"), company,
+        ]
+        .sorted { ContactListHTML.sortKey($0) < ContactListHTML.sortKey($1) }.map(\.identifier)
+        #expect(ordered == ["co", "b", "a", "z"])
         let differences = list.differences().byID
         #expect(differences["1"]?.kind == .differs && differences["1"]?.fields == ["phone (mobile)"])
         #expect(differences["5"]?.kind == .onlySystem && differences["6"]?.kind == .onlyApp)

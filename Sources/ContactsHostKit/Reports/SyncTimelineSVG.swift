@@ -20,14 +20,15 @@ package enum SyncTimelineSVG {
     /// Older syncs per summary row.
     package static let summaryBucket = 50
     /// Marks drawn per row; a sync with more steps says how many more.
-    static let marksPerRow = 60
+    static let marksPerRow = 40
     /// Steps written out per row of the text table (every drawn mark still has its tooltip).
     static let stepsPerTableRow = 12
 
     static let width = 960
     static let rowHeight = 26
-    static let labelWidth = 250
-    static let marksWidth = 480
+    static let labelWidth = 290
+    static let marksWidth = 270
+    static let outcomeX = 610
     static let limitBoxX = 760
     static let limitBoxWidth = 160
 
@@ -57,7 +58,7 @@ package enum SyncTimelineSVG {
         var out = """
             <svg role="img" aria-label="sync timeline" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)">
             <defs><pattern id="hatch" width="4" height="4" patternUnits="userSpaceOnUse"><path d="M0 4L4 0" stroke="#000" stroke-width="1"/></pattern></defs>
-            <text x="4" y="16" font-weight="bold">sync (UTC)</text><text x="\(labelWidth)" y="16" font-weight="bold">pages ■ / batches ● (size: items)</text><text x="\(limitBoxX)" y="16" font-weight="bold">slowest call / limit</text>
+            <text x="4" y="16" font-weight="bold">sync (UTC)</text><text x="\(labelWidth)" y="16" font-weight="bold">pages ■ / batches ● (size: items)</text><text x="\(outcomeX)" y="16" font-weight="bold">outcome</text><text x="\(limitBoxX)" y="16" font-weight="bold">slowest call / limit</text>
 
             """
         for (index, entry) in entries.enumerated() {
@@ -93,9 +94,9 @@ package enum SyncTimelineSVG {
             let size = markSize(step.updated + step.deleted)
             let centre = x + spacing / 2
             out += "<g class=\"step\"><title>\(HTMLPage.escape(describe(step, index: index + 1)))</title>"
-            if let expired = step.expired {
+            if step.expired != nil {
+                // The word is in the title and the outcome column; inline it would cover the next marks.
                 out += cross(x: centre, y: Double(middle), size: 7)
-                out += "<text x=\"\(Int(centre) + 8)\" y=\"\(middle + 4)\">\(expired)</text>"
             } else if step.kind == "page" {
                 out +=
                     "<rect x=\(f(centre - size / 2)) y=\(f(Double(middle) - size / 2)) width=\(f(size)) height=\(f(size)) fill=\"#333\"/>"
@@ -107,7 +108,8 @@ package enum SyncTimelineSVG {
             x += spacing
         }
         let more = max(0, entry.steps.count - marksPerRow) + (entry.omittedSteps ?? 0)
-        if more > 0 { out += "<text x=\(f(min(x, Double(limitBoxX - 70)))) y=\"\(middle + 4)\">+\(more) more</text>" }
+        if more > 0 { out += "<text x=\"\(labelWidth + marksWidth + 4)\" y=\"\(middle + 4)\">+\(more)</text>" }
+        out += "<text x=\"\(outcomeX)\" y=\"\(middle + 4)\">\(HTMLPage.escape(shortOutcome(entry)))</text>"
         out += limitBar(entry, y: y)
         return out + "</g>\n"
     }
@@ -212,6 +214,15 @@ package enum SyncTimelineSVG {
             start += summaryBucket
         }
         return out + "</table>\n"
+    }
+
+    /// The outcome in at most 20 characters, for the picture's outcome column.
+    static func shortOutcome(_ entry: SyncHistoryEntry) -> String {
+        if let error = entry.error {
+            let what = "✗ " + (error.code ?? error.rule ?? "failed")
+            return what.count > 20 ? String(what.prefix(19)) + "…" : what
+        }
+        return entry.restarted == true ? "↻ expired: resync" : "✓ ok"
     }
 
     /// The outcome in words.

@@ -28,6 +28,13 @@ package enum HTMLPage {
     /// The page: `title` in the head and as the first heading, the style sheet, `body`, and, when given,
     /// when it was made (the only part of a page that differs between two runs on the same input).
     package static func document(title: String, generatedAt: Date?, body: String) -> String {
+        head(title: title, generatedAt: generatedAt) + body + foot
+    }
+
+    /// A page's start, up to and with its first heading and when it was made: a page written in pieces
+    /// (`report --html` streams its body) is ``head(title:generatedAt:extraStyle:)``, the body, ``foot``.
+    /// `extraStyle` is appended to the style sheet for that page's own pictures.
+    package static func head(title: String, generatedAt: Date?, extraStyle: String = "") -> String {
         var page = """
             <!DOCTYPE html>
             <html lang="en">
@@ -36,7 +43,7 @@ package enum HTMLPage {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(escape(title))</title>
             <style>
-            \(styleSheet)
+            \(styleSheet)\(extraStyle.isEmpty ? "" : "\n" + extraStyle)
             </style>
             </head>
             <body>
@@ -46,10 +53,11 @@ package enum HTMLPage {
         if let generatedAt {
             page += "<p class=\"made\">Made \(escape(ISO8601DateFormatter().string(from: generatedAt)))</p>\n"
         }
-        page += body
-        page += "</body>\n</html>\n"
         return page
     }
+
+    /// A page's end.
+    package static let foot = "</body>\n</html>\n"
 
     /// One style sheet for every page: system fonts only; failures are bold with a symbol and a
     /// border style as well as a colour.

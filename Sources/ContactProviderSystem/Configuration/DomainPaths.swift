@@ -26,6 +26,10 @@ public struct DomainPaths: Sendable {
     package var systemStore: String { domainDirectory + "/store" }
     /// The report of the last sync.
     package var lastSync: String { domainDirectory + "/last-sync.json" }
+    /// The bounded history of finished syncs, resets and disables (``SyncHistoryFile``).
+    package var syncHistory: String { domainDirectory + "/sync-history.jsonl" }
+    /// Taken by every writer of ``syncHistory`` (the engine and the host's markers).
+    package var syncHistoryLock: String { domainDirectory + "/sync-history.lock" }
     /// The provider's request FIFO (host → provider doorbells).
     package var requests: String { runDirectory + "/requests.fifo" }
     /// Held shared by hosts while they ring, exclusive by a provider deciding to exit idle.

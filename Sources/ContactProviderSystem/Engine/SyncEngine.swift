@@ -116,12 +116,17 @@ public final class SyncEngine {
         stopRequested: () -> Bool = { false }
     ) async -> SyncReport {
         let started = clock.now()
+        let startedAt = Date().timeIntervalSince1970
         var report = SyncReport(enumeration: "content")
         callMilliseconds = []
+        historySteps = []
+        omittedHistorySteps = 0
+        var callLimitSeconds = DomainConfiguration().pageTimeoutSeconds
         defer { callMilliseconds = [] }
         report.warnings = collectLateCalls()
         do {
             let configuration = try loadConfiguration()
+            callLimitSeconds = configuration.pageTimeoutSeconds
             guard configuration.enabled else { throw SyncFailure.domainDisabled }
             try refresh()
             report.enumeration = (state.meta ?? .initial).phase == .content ? "content" : "changes"
@@ -214,6 +219,19 @@ public final class SyncEngine {
         // file is most of an idle signal's cost.
         let idle =
             report.error == nil && report.updated == 0 && report.deleted == 0 && report.pages == 0 && !report.restarted
+        if !idle {
+            // The history records what changed, as the report file does (issue 45); failing to
+            // write it fails nothing: the sync's commits are durable already.
+            let entry = SyncHistoryEntry(
+                report: report, startedAt: startedAt, steps: historySteps, omittedSteps: omittedHistorySteps,
+                callLimitSeconds: callLimitSeconds)
+            do {
+                try historyFile.append(entry)
+            } catch {
+                report.warnings.append("the sync history \(paths.syncHistory) could not be written: \(error)")
+            }
+        }
+        historySteps = []
         if !(idle && lastSavedWasIdle) {
             // The call times belong to the sync's answer (a trace), not to what `status` shows later.
             var saved = report
@@ -238,6 +256,26 @@ public final class SyncEngine {
 
     private var configurationCache: (data: Data, configuration: DomainConfiguration)?
     private var lastSavedWasIdle = false
+    /// The domain's sync history, which every finished sync that did something is appended to.
+    private lazy var historyFile = SyncHistoryFile(paths: paths)
+    /// The running sync's pages or batches, for its history line.
+    private var historySteps: [SyncHistoryEntry.Step] = []
+    /// Steps of the running sync past ``SyncHistoryEntry/maxSteps``.
+    private var omittedHistorySteps = 0
+
+    /// Notes one page or batch of the running sync for its history line.
+    private func recordStep(
+        _ kind: String, updated: Int, deleted: Int = 0, position: SyncPosition?, expired: ProviderErrorCode? = nil
+    ) {
+        guard historySteps.count < SyncHistoryEntry.maxSteps else {
+            omittedHistorySteps += 1
+            return
+        }
+        historySteps.append(
+            SyncHistoryEntry.Step(
+                kind: kind, updated: updated, deleted: deleted, position: position.map { "\($0)" },
+                milliseconds: callMilliseconds.last ?? 0, expired: expired?.rawValue))
+    }
     /// The calls of the running sync, timed (``SyncReport/callMilliseconds``).
     private var callMilliseconds: [Double] = []
 
@@ -285,7 +323,9 @@ public final class SyncEngine {
         }
         switch end {
         case .error(let code, let message):
-            return try outcome(ofError: code, message: message, expiredAs: .pageExpired)
+            let result = try outcome(ofError: code, message: message, expiredAs: .pageExpired)
+            recordStep("page", updated: 0, position: nil, expired: .pageExpired)
+            return result
         case .page(let next):
             guard !next.generationMarker.isEmpty else {
                 throw SyncFailure.ruleViolation(
@@ -309,6 +349,7 @@ public final class SyncEngine {
                 itemsLimit: configuration.itemsLimit, overlapped: true)
             report.pages += 1
             report.updated += result.items.count
+            recordStep("page", updated: result.items.count, position: next)
             return .continue
         case .content(let marker):
             guard !marker.isEmpty else {
@@ -320,12 +361,13 @@ public final class SyncEngine {
                     .r23, message: "didFinishEnumeratingContent(upTo:) used a marker different from the pages' marker")
             }
             // R25: the first change enumeration starts at (marker, 0).
+            let anchor = SyncPosition(generationMarker: marker, offset: 0)
             try commit(
-                upsert: result.items, delete: [],
-                meta: SyncState(phase: .changes, anchor: SyncPosition(generationMarker: marker, offset: 0)),
+                upsert: result.items, delete: [], meta: SyncState(phase: .changes, anchor: anchor),
                 itemsLimit: configuration.itemsLimit)
             report.pages += 1
             report.updated += result.items.count
+            recordStep("page", updated: result.items.count, position: anchor)
             return .done
         }
     }
@@ -348,7 +390,9 @@ public final class SyncEngine {
             rule: .r31, what: "batch", report: &report)
         switch end {
         case .error(let code, let message):
-            return try outcome(ofError: code, message: message, expiredAs: .changeAnchorExpired)
+            let result = try outcome(ofError: code, message: message, expiredAs: .changeAnchorExpired)
+            recordStep("batch", updated: 0, position: nil, expired: .changeAnchorExpired)
+            return result
         case .batch(let next, let moreComing):
             if moreComing, next == anchor {
                 throw SyncFailure.ruleViolation(
@@ -379,6 +423,7 @@ public final class SyncEngine {
             if upsertList.isEmpty, deleteList.isEmpty, next == anchor {
                 // Nothing changed and the anchor stays: there is nothing to commit (and no fsync to pay).
                 report.batches += 1
+                recordStep("batch", updated: 0, position: nil)
                 return moreComing ? .continue : .done
             }
             try commit(
@@ -387,6 +432,7 @@ public final class SyncEngine {
             report.batches += 1
             report.updated += upsertList.count
             report.deleted += deleteList.count
+            recordStep("batch", updated: upsertList.count, deleted: deleteList.count, position: next)
             return moreComing ? .continue : .done
         }
     }

@@ -76,10 +76,19 @@ package final class SystemClient: Sendable {
 
     /// Empties the system store and discards sync state; the next sync is a full content
     /// enumeration (R9). A sync in flight ends with `extensionInvalidated` at its next commit (R43).
-    package func reset() throws {
+    ///
+    /// `marker` is the line the sync history gets (`.disable` when `disable` empties the store, R8).
+    /// The history is a picture, not state: failing to write it is said on stderr and fails nothing.
+    package func reset(marker: SyncHistoryEntry.Kind = .reset) throws {
         try paths.ensureDirectories()
         let generation = try SystemStore(directory: paths.systemStore).reset(meta: .initial)
         WatchChannel.notify(paths, WatchEvent(kind: .reset, seq: nil, generation: generation))
+        do {
+            try SyncHistoryFile(paths: paths).append(
+                SyncHistoryEntry(kind: marker, time: Date().timeIntervalSince1970))
+        } catch {
+            FileHandle.standardError.write(Data("warning: the sync history could not be written: \(error)\n".utf8))
+        }
     }
 
     // MARK: Provider process

@@ -15,7 +15,8 @@ package enum HostTool {
         ContactCommands.all + [GenerateCommand.command] + SystemCommands.all + DeviceCommands.all + InteropCommands.all
             + CardDAVCommands.all
             + [
-                StepCommand.command, LogCommand.command, ForwardedCommands.conformance, PackageCommand.command,
+                StepCommand.command, LogCommand.command, ReportCommand.command, ForwardedCommands.conformance,
+                PackageCommand.command,
                 DemoCommand.command,
                 DoctorCommand.command,
             ]

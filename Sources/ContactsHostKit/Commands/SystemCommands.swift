@@ -180,7 +180,7 @@ enum SystemCommands {
             try client.updateConfiguration { $0.enabled = false }
             // Disabled is committed: what follows (R8) is reported as a warning, never an exit 1.
             do {
-                try client.reset()
+                try client.reset(marker: .disable)
             } catch {
                 ContactCommands.warnAfterCommit(
                     "the domain is disabled, but emptying the system store failed (run 'contacts-host system reset'): "

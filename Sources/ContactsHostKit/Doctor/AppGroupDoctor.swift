@@ -69,6 +69,7 @@ package struct AppGroupDoctor {
             problems += try system.check()
         }
         if let problem = Self.lastSyncProblem(paths) { problems.append(problem) }
+        if let problem = Self.syncHistoryProblem(paths) { problems.append(problem) }
         problems += Self.temporaryFileDirectories(paths).flatMap(temporaryFileProblems)
         if let kind = Self.fileType(paths.requests), kind != S_IFIFO {
             problems.append(
@@ -159,6 +160,10 @@ package struct AppGroupDoctor {
             let aside = try SecureFile.moveAside(paths.lastSync, timestamp: timestamp)
             lines.append("moved aside: \(aside) (a report, not state: the next sync writes a new one)")
         }
+        if Self.syncHistoryProblem(paths) != nil {
+            let aside = try SecureFile.moveAside(paths.syncHistory, timestamp: timestamp)
+            lines.append("moved aside: \(aside) (a history, not state: the next sync starts a new one)")
+        }
         lines += Self.temporaryFileDirectories(paths).flatMap(removeTemporaryFiles)
         for directory in [paths.repliesDirectory, paths.watchersDirectory] {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -215,6 +220,19 @@ package struct AppGroupDoctor {
             return problem(error, path: paths.lastSync)
         } catch {
             return StoreProblem(path: paths.lastSync, message: "\(error)")
+        }
+    }
+
+    /// `sync-history.jsonl` when a whole line of it is not an entry (`report --html` would fail on
+    /// it); a torn line a crash left is not a problem, readers skip it.
+    private static func syncHistoryProblem(_ paths: DomainPaths) -> StoreProblem? {
+        do {
+            _ = try SyncHistoryFile.read(paths.syncHistory)
+            return nil
+        } catch let error as StoreError {
+            return problem(error, path: paths.syncHistory)
+        } catch {
+            return StoreProblem(path: paths.syncHistory, message: "\(error)")
         }
     }
 

@@ -138,6 +138,12 @@ struct ReliabilityBadInputCLITests {
                 (["log", "--subsystem"], "--subsystem"), (["log", "-f", "--follow"], "--follow"),
                 (["log", "x"], "'x'"),
             ],
+            "report": [
+                (["report", "--bogus"], "--bogus"), (["report"], "--html"), (["report", "--html"], "--html"),
+                (["report", "--html", "/nonexistent-directory/r.html"], "--html"),
+                (["report", "--html", "/"], "--html"), (["report", "--html", "a.html", "x"], "'x'"),
+                (["report", "--html", "a.html", "--html", "b.html"], "--html"),
+            ],
             "step": [
                 (["step", "--bogus"], "--bogus"), (["step", "--timeout", "-1"], "--timeout"),
                 (["step", "--list", "--list"], "--list"),

@@ -47,7 +47,7 @@ struct SyncReportPageTests {
             var environment = group.environment
             environment["CONTACT_PROVIDER_APP_NAME"] = "Report Demo & Co"
             let before = ReliabilityTree.walk(group.path)
-            let result = try ProcessRunner.host(["report", "--html", page], environment: environment)
+            let result = try HostRunner.process.run(["report", "--html", page], environment: environment)
             #expect(result.exitCode == 0, "\(result)")
             let after = ReliabilityTree.walk(group.path)
             #expect(after == before, "report changed the App Group: \(ReliabilityTree.difference(before, after))")
@@ -57,7 +57,7 @@ struct SyncReportPageTests {
             // Deterministic but for the time it was made.
             let again = NSTemporaryDirectory() + "/cps-report-\(UUID().uuidString).html"
             defer { try? FileManager.default.removeItem(atPath: again) }
-            #expect(try ProcessRunner.host(["report", "--html", again], environment: environment).exitCode == 0)
+            #expect(try HostRunner.process.run(["report", "--html", again], environment: environment).exitCode == 0)
             let made = /<p class="made">[^<]*<\/p>/
             #expect(
                 try String(contentsOfFile: again, encoding: .utf8).replacing(made, with: "")
@@ -135,7 +135,7 @@ struct SyncReportPageTests {
             let appendSeconds = Date().timeIntervalSince(appending)
             let page = group.path + "/large.html"
             let started = Date()
-            let result = try ProcessRunner.host(["report", "--html", page], in: group)
+            let result = try HostRunner.process.run(["report", "--html", page], in: group)
             let seconds = Date().timeIntervalSince(started)
             #expect(result.exitCode == 0, "\(result)")
             #expect(

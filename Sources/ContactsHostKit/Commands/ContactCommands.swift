@@ -151,18 +151,58 @@ enum ContactCommands {
         options: [listJSON],
         examples: ["contacts-host list", "contacts-host list --json"],
         run: { arguments, context in
-            let records =
-                try DomainAppStore.other(context)?.contacts()
-                ?? AppDatabase.searchable(appGroup: context.appGroup).all()
-            printList(records, json: arguments.has(listJSON), context: context)
+            if let store = try DomainAppStore.other(context) {
+                printList(try store.contacts(), json: arguments.has(listJSON), context: context)
+                return ExitCode.success
+            }
+            // The App Group database streams (issue 44): a chunk of contacts at a time, never the book.
+            var list = ListStream(json: arguments.has(listJSON), output: context.output)
+            try AppDatabase.searchable(appGroup: context.appGroup).forEachContact { try list.add($0) }
+            list.finish()
             return ExitCode.success
         })
 
     static func printList(_ records: [ContactRecord], json: Bool, context: CommandContext) {
-        if json {
-            context.output.out((try? ContactJSON.report(records)) ?? "[]")
-        } else {
-            for record in records { context.output.out(ContactJSON.line(record)) }
+        var list = ListStream(json: json, output: context.output)
+        for record in records { try? list.add(record) }
+        list.finish()
+    }
+
+    /// `list`'s output written as the contacts come: a line each, or (`--json`) one JSON array whose
+    /// elements are written a chunk at a time, a chunk a line (`[{…},{…},` … `{…}]`: the same array).
+    struct ListStream {
+        let json: Bool
+        let output: CommandOutput
+        private var pending: [String] = []
+        private var started = false
+
+        init(json: Bool, output: CommandOutput) {
+            self.json = json
+            self.output = output
+        }
+
+        mutating func add(_ record: ContactRecord) throws {
+            guard json else {
+                output.out(ContactJSON.line(record))
+                return
+            }
+            pending.append(try ContactJSON.report(record))
+            if pending.count > 1000 { flush(last: false) }
+        }
+
+        mutating func finish() {
+            guard json else { return }
+            flush(last: true)
+        }
+
+        /// Writes the pending elements (all of them when `last`, else all but the final one, which
+        /// the next chunk or the closing bracket follows).
+        private mutating func flush(last: Bool) {
+            let keep = last ? [] : [pending.removeLast()]
+            let body = pending.joined(separator: ",")
+            output.out((started ? "" : "[") + body + (last ? "]" : ","))
+            started = true
+            pending = keep
         }
     }
 

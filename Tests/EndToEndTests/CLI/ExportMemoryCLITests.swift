@@ -2,10 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 44, item 2: `export` streams. Its peak memory is bounded by a chunk of contacts (plus the
+/// Issue 44, item 2: `export` and `list` stream. Its peak memory is bounded by a chunk of contacts (plus the
 /// snapshot the kernel maps, whose pages are the file's, and one identifier per contact), not by the
 /// decoded address book and its text: before, 1,000,000 contacts took 4.76 GB, 11.6× the store.
-@Suite("export streams: peak memory bounded by a chunk, not by the address book")
+@Suite("export and list stream: peak memory bounded by a chunk, not by the address book")
 struct ExportMemoryCLITests {
     /// Runs `contacts-host ARGUMENTS` with standard output to `file` under a Python parent that
     /// reports the child's peak resident memory (`getrusage(RUSAGE_CHILDREN).ru_maxrss`: that parent
@@ -26,7 +26,7 @@ struct ExportMemoryCLITests {
     }
 
     @Test(
-        "export of 50,000 contacts (JSON and vCard) stays within the 1-contact export's memory + the mapped snapshot + 16 MiB",
+        "export (JSON and vCard) and list (lines and JSON) of 50,000 contacts stay within the 1-contact export's memory + the mapped snapshot + 16 MiB",
         .enabled(if: PythonTestTools.shouldRun, Comment(rawValue: PythonTestTools.skipReason)))
     func exportIsBounded() throws {
         try withTemporaryAppGroup { small in
@@ -38,7 +38,10 @@ struct ExportMemoryCLITests {
                     try FileManager.default.attributesOfItem(atPath: group.path + "/contacts/snapshot.jsonl")[.size]
                         as? Int)
                 let bound = baseline + snapshot + 16 << 20
-                for (arguments, name) in [(["export"], "json"), (["export", "--vcard"], "vcf")] {
+                for (arguments, name) in [
+                    (["export"], "json"), (["export", "--vcard"], "vcf"), (["list", "--json"], "list"),
+                    (["list"], "lines"),
+                ] {
                     let file = group.path + "/../cps-export-\(UUID().uuidString).\(name)"
                     defer { try? FileManager.default.removeItem(atPath: file) }
                     let peak = try peakMemory(arguments, in: group, output: file)
@@ -47,11 +50,16 @@ struct ExportMemoryCLITests {
                         "\(arguments.joined(separator: " ")): peak \(peak >> 20) MiB > bound \(bound >> 20) MiB (1-contact export \(baseline >> 20) MiB, snapshot \(snapshot >> 20) MiB)"
                     )
                     let text = try String(contentsOfFile: file, encoding: .utf8)
-                    if name == "json" {
+                    switch name {
+                    case "json":
                         let document = try #require(
                             try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
                         #expect((document["contacts"] as? [Any])?.count == 50_000)
-                    } else {
+                    case "list":
+                        #expect((try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any])?.count == 50_000)
+                    case "lines":
+                        #expect(text.split(separator: "\n").count == 50_000)
+                    default:
                         #expect(text.components(separatedBy: "BEGIN:VCARD").count - 1 == 50_000)
                     }
                 }

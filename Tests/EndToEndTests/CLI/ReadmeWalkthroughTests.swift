@@ -103,8 +103,14 @@ struct ReadmeWalkthroughTests {
             environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
             defer { _ = try? HostRunner.process.run(["invalidate"], in: group) }
             let script = "set -euo pipefail\ncd \"$0\"\n" + tour
+            // The tour writes its report page where a reader runs it, the package folder: removed after.
+            let page = Self.packageRoot + "/report.html"
+            defer { try? FileManager.default.removeItem(atPath: page) }
             let result = try ProcessRunner.run("/bin/bash", ["-c", script, Self.packageRoot], environment: environment)
             #expect(result.exitCode == 0, "the README's tour failed as written:\n\(script)\n\(result)")
+            #expect(
+                !tour.contains("report --html report.html") || FileManager.default.fileExists(atPath: page),
+                "the tour's report page was written")
             #expect(result.stdout.contains("Ada Lovelace"), "system list shows the contact added: \(result)")
             #expect(result.stdout.contains(" passed, 0 failed"), "conformance passes: \(result)")
             #expect(result.stdout.contains("USAGE: contacts-host signal"), "help signal: \(result)")

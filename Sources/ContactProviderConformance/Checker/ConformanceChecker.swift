@@ -101,6 +101,8 @@ final class ConformanceChecker {
             ([.d11], { try await self.changesBetweenBatchesRule() }),
             ([.e1], { try await self.expiryRule() }),
             ([.t1], { try await self.transientFailureRule() }),
+            // T1 again, the store failing between two content pages (issue 43, class 5).
+            ([.t1], { try await ContentFailureScenario(checker: self).run() }),
             ([.l1, .l2, .l3], { try await self.lifecycleRules() }),
             ([.v1], { try await self.convergenceRule() }),
             // D10 and W1 are checked wherever the kit syncs; this scenario makes them hold on their own,

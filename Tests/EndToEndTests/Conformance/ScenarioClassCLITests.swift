@@ -78,4 +78,25 @@ struct ScenarioClassCLITests {
             #expect(try ConformanceHarness.outcomes(twin)["D2"]?.status == "pass", "seed \(seed): \(twin)")
         }
     }
+
+    @Test(
+        "class 5: a provider that ends content as complete when a read fails between pages fails T1 (and nothing else) at the default seed and two others; the demo provider passes"
+    )
+    func readErrorEndsContentFailsT1() throws {
+        let environment = ["BAD_PROVIDER_BUG": "read-error-ends-content"]
+        let full = try ConformanceHarness.run(
+            "bad-provider", ["--operations", "40", "--json"], environment: environment)
+        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["T1"], "\(full)")
+        for seed in Self.seeds {
+            let result = try ConformanceHarness.run(
+                "bad-provider", ["--rules", "T1", "--seed", seed, "--json"], environment: environment)
+            let outcome = try #require(try ConformanceHarness.outcomes(result)["T1"])
+            #expect(outcome.status == "fail", "seed \(seed): \(result)")
+            #expect(
+                outcome.explanation.contains("ended the content enumeration as complete"),
+                "seed \(seed): \(outcome.explanation)")
+            let twin = try ConformanceHarness.run("demo-provider", ["--rules", "T1", "--seed", seed, "--json"])
+            #expect(try ConformanceHarness.outcomes(twin)["T1"]?.status == "pass", "seed \(seed): \(twin)")
+        }
+    }
 }

@@ -96,6 +96,8 @@ final class ConformanceChecker {
             ([.f1], { try await self.fieldRule() }),
             ([.d5, .d2, .d1, .d4, .d6, .d7], { try await self.changeRules() }),
             ([.d3], { try await self.changesDuringContent() }),
+            // D3 again, contacts of later pages deleted during content (issue 43, class 4).
+            ([.d3], { try await ShrinkingContentScenario(checker: self).run() }),
             ([.d8], { try await self.reusedIdentifierRule() }),
             ([.d9], { try await self.midCallWritesRule() }),
             ([.d11], { try await self.changesBetweenBatchesRule() }),

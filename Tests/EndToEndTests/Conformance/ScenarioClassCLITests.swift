@@ -99,4 +99,23 @@ struct ScenarioClassCLITests {
             #expect(try ConformanceHarness.outcomes(twin)["T1"]?.status == "pass", "seed \(seed): \(twin)")
         }
     }
+
+    @Test(
+        "class 4: a provider that takes a short page for the last one fails D3 (and nothing else) when contacts of later pages are deleted during content, at the default seed and two others; the demo provider passes"
+    )
+    func shortPageIsLastFailsD3() throws {
+        let environment = ["BAD_PROVIDER_BUG": "short-page-is-last"]
+        let full = try ConformanceHarness.run(
+            "bad-provider", ["--operations", "40", "--json"], environment: environment)
+        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["D3"], "\(full)")
+        for seed in Self.seeds {
+            let result = try ConformanceHarness.run(
+                "bad-provider", ["--rules", "D3", "--seed", seed, "--json"], environment: environment)
+            let outcome = try #require(try ConformanceHarness.outcomes(result)["D3"])
+            #expect(outcome.status == "fail", "seed \(seed): \(result)")
+            #expect(outcome.explanation.contains("missing from the system"), "seed \(seed): \(outcome.explanation)")
+            let twin = try ConformanceHarness.run("demo-provider", ["--rules", "D3", "--seed", seed, "--json"])
+            #expect(try ConformanceHarness.outcomes(twin)["D3"]?.status == "pass", "seed \(seed): \(twin)")
+        }
+    }
 }

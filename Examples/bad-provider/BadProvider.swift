@@ -23,6 +23,7 @@
 //   snapshot-until-last-page SnapshotUntilLastPage.swift  passes (a legal design: pageExpired once content is done)
 //   read-error-ends-content ReadErrorEndsContentBug.swift  caught by T1 (the store failing between content pages)
 //   short-page-is-last    ShortPageIsLastBug.swift        caught by D3 (a contact of a later page deleted during content)
+//   trimmed-log-without-expiry TrimmedLogWithoutExpiryBug.swift caught by E1 (more edits between two syncs than its log keeps)
 //
 // Each wraps the demo provider's correct enumerator and breaks exactly one thing (through the
 // forwarding observers of KnownBadProviders, which also holds the four flaws of the bad-*-provider executables).
@@ -58,6 +59,7 @@ final class BadProvider: KnownBadProvider {
         case "snapshot-until-last-page": return SnapshotUntilLastPageEnumerator(wrapping: correct)
         case "read-error-ends-content": return ReadErrorEndsContentEnumerator(wrapping: correct)
         case "short-page-is-last": return ShortPageIsLastEnumerator(wrapping: correct)
+        case "trimmed-log-without-expiry": return TrimmedLogWithoutExpiryEnumerator(wrapping: correct)
         default:
             FileHandle.standardError.write(
                 Data("bad-provider: set BAD_PROVIDER_BUG (unknown: '\(bug)'); running without a bug\n".utf8))

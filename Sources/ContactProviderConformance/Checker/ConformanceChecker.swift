@@ -102,6 +102,8 @@ final class ConformanceChecker {
             ([.d9], { try await self.midCallWritesRule() }),
             ([.d11], { try await self.changesBetweenBatchesRule() }),
             ([.e1], { try await self.expiryRule() }),
+            // E1 again, more edits between two syncs than a trimmed change log keeps (issue 43, class 1).
+            ([.e1], { try await FarBehindScenario(checker: self).run() }),
             ([.t1], { try await self.transientFailureRule() }),
             // T1 again, the store failing between two content pages (issue 43, class 5).
             ([.t1], { try await ContentFailureScenario(checker: self).run() }),

@@ -118,4 +118,23 @@ struct ScenarioClassCLITests {
             #expect(try ConformanceHarness.outcomes(twin)["D3"]?.status == "pass", "seed \(seed): \(twin)")
         }
     }
+
+    @Test(
+        "class 1: a provider whose trimmed change log answers an older anchor from its start, not with changeAnchorExpired, fails E1 (and nothing else) at the default seed and two others; the demo provider passes"
+    )
+    func trimmedLogWithoutExpiryFailsE1() throws {
+        let environment = ["BAD_PROVIDER_BUG": "trimmed-log-without-expiry"]
+        let full = try ConformanceHarness.run(
+            "bad-provider", ["--operations", "40", "--json"], environment: environment)
+        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["E1"], "\(full)")
+        for seed in Self.seeds {
+            let result = try ConformanceHarness.run(
+                "bad-provider", ["--rules", "E1", "--seed", seed, "--json"], environment: environment)
+            let outcome = try #require(try ConformanceHarness.outcomes(result)["E1"])
+            #expect(outcome.status == "fail", "seed \(seed): \(result)")
+            #expect(outcome.explanation.contains("edits between two syncs"), "seed \(seed): \(outcome.explanation)")
+            let twin = try ConformanceHarness.run("demo-provider", ["--rules", "E1", "--seed", seed, "--json"])
+            #expect(try ConformanceHarness.outcomes(twin)["E1"]?.status == "pass", "seed \(seed): \(twin)")
+        }
+    }
 }

@@ -95,6 +95,8 @@ final class ConformanceChecker {
             ([.c5], { try await PageOrderScenario(checker: self).run() }),
             ([.f1], { try await self.fieldRule() }),
             ([.d5, .d2, .d1, .d4, .d6, .d7], { try await self.changeRules() }),
+            // D2 again, the device's time zone changing between two syncs (issue 43, class 2).
+            ([.d2], { try await TimeZoneChangeScenario(checker: self).run() }),
             ([.d3], { try await self.changesDuringContent() }),
             // D3 again, contacts of later pages deleted during content (issue 43, class 4).
             ([.d3], { try await ShrinkingContentScenario(checker: self).run() }),

@@ -137,4 +137,25 @@ struct ScenarioClassCLITests {
             #expect(try ConformanceHarness.outcomes(twin)["E1"]?.status == "pass", "seed \(seed): \(twin)")
         }
     }
+
+    @Test(
+        "class 2: a provider whose anchors hold a local wall-clock time fails D2 (and nothing else) when the device moves west between two syncs, at the default seed and two others; the demo provider passes"
+    )
+    func localTimeAnchorsFailD2() throws {
+        let environment = ["BAD_PROVIDER_BUG": "local-time-anchors"]
+        let full = try ConformanceHarness.run(
+            "bad-provider", ["--operations", "40", "--json"], environment: environment)
+        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["D2"], "\(full)")
+        for seed in Self.seeds {
+            let result = try ConformanceHarness.run(
+                "bad-provider", ["--rules", "D2", "--seed", seed, "--json"], environment: environment)
+            let outcome = try #require(try ConformanceHarness.outcomes(result)["D2"])
+            #expect(outcome.status == "fail", "seed \(seed): \(result)")
+            #expect(
+                outcome.explanation.contains("moved from Pacific/Kiritimati to Pacific/Honolulu"),
+                "seed \(seed): \(outcome.explanation)")
+            let twin = try ConformanceHarness.run("demo-provider", ["--rules", "D2", "--seed", seed, "--json"])
+            #expect(try ConformanceHarness.outcomes(twin)["D2"]?.status == "pass", "seed \(seed): \(twin)")
+        }
+    }
 }

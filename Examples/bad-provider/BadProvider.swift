@@ -21,6 +21,10 @@
 //   ties-in-set-order     TiesInSetOrderBug.swift         caught by C5 (a page of one name, asked again after a relaunch)
 //   format-blind-changes  FormatBlindChangesBug.swift     caught by D2 (edits of case, spacing, a phone's punctuation)
 //   snapshot-until-last-page SnapshotUntilLastPage.swift  passes (a legal design: pageExpired once content is done)
+//   read-error-ends-content ReadErrorEndsContentBug.swift  caught by T1 (the store failing between content pages)
+//   short-page-is-last    ShortPageIsLastBug.swift        caught by D3 (a contact of a later page deleted during content)
+//   trimmed-log-without-expiry TrimmedLogWithoutExpiryBug.swift caught by E1 (more edits between two syncs than its log keeps)
+//   local-time-anchors    LocalTimeAnchorsBug.swift       caught by D2 (the time zone changing between two syncs)
 //
 // Each wraps the demo provider's correct enumerator and breaks exactly one thing (through the
 // forwarding observers of KnownBadProviders, which also holds the four flaws of the bad-*-provider executables).
@@ -54,6 +58,10 @@ final class BadProvider: KnownBadProvider {
         case "ties-in-set-order": return TiesInSetOrderEnumerator(wrapping: correct)
         case "format-blind-changes": return FormatBlindChangesEnumerator(wrapping: correct)
         case "snapshot-until-last-page": return SnapshotUntilLastPageEnumerator(wrapping: correct)
+        case "read-error-ends-content": return ReadErrorEndsContentEnumerator(wrapping: correct)
+        case "short-page-is-last": return ShortPageIsLastEnumerator(wrapping: correct)
+        case "trimmed-log-without-expiry": return TrimmedLogWithoutExpiryEnumerator(wrapping: correct)
+        case "local-time-anchors": return LocalTimeAnchorsEnumerator(wrapping: correct)
         default:
             FileHandle.standardError.write(
                 Data("bad-provider: set BAD_PROVIDER_BUG (unknown: '\(bug)'); running without a bug\n".utf8))

@@ -4,10 +4,15 @@ import Foundation
 /// The App Group's contact database (what `contacts-host` edits).
 public final class AppGroupDatabaseBackend: ConformanceBackend {
     private let database: AppDatabase
+    /// The database's journal: rule T1 leaves an unreadable line at its end for a moment.
+    package let journalPath: String
+    /// The journal's length before that line was appended (nil: the store is readable).
+    package var journalLengthBeforeFailure: UInt64?
 
     /// The database of `appGroup`.
     public init(appGroup: AppGroup = .current) {
         database = AppDatabase(appGroup: appGroup)
+        journalPath = JournalFiles.journal(in: appGroup.contactsDirectory)
     }
 
     public func reset() throws { try database.reset() }

@@ -104,12 +104,20 @@ final class ConformanceChecker {
             ([.c5], { try await PageOrderScenario(checker: self).run() }),
             ([.f1], { try await self.fieldRule() }),
             ([.d5, .d2, .d1, .d4, .d6, .d7], { try await self.changeRules() }),
+            // D2 again, the device's time zone changing between two syncs (issue 43, class 2).
+            ([.d2], { try await TimeZoneChangeScenario(checker: self).run() }),
             ([.d3], { try await self.changesDuringContent() }),
+            // D3 again, contacts of later pages deleted during content (issue 43, class 4).
+            ([.d3], { try await ShrinkingContentScenario(checker: self).run() }),
             ([.d8], { try await self.reusedIdentifierRule() }),
             ([.d9], { try await self.midCallWritesRule() }),
             ([.d11], { try await self.changesBetweenBatchesRule() }),
             ([.e1], { try await self.expiryRule() }),
+            // E1 again, more edits between two syncs than a trimmed change log keeps (issue 43, class 1).
+            ([.e1], { try await FarBehindScenario(checker: self).run() }),
             ([.t1], { try await self.transientFailureRule() }),
+            // T1 again, the store failing between two content pages (issue 43, class 5).
+            ([.t1], { try await ContentFailureScenario(checker: self).run() }),
             ([.l1, .l2, .l3], { try await self.lifecycleRules() }),
             ([.v1], { try await self.convergenceRule() }),
             // D10 and W1 are checked wherever the kit syncs; this scenario makes them hold on their own,

@@ -19,6 +19,11 @@ struct DeviceSettings: CustomStringConvertible, Sendable {
         DeviceSettings(timeZone: "Pacific/Kiritimati", locale: "ar_EG.UTF-8"),
     ]
 
+    /// The far west of ``others`` (UTC−10) and its far east (UTC+14): 24 hours apart on the wall
+    /// clock, the device crossing from east to west between two syncs (D2, issue 43 class 2).
+    static var farWest: DeviceSettings { others[0] }
+    static var farEast: DeviceSettings { others[1] }
+
     /// The provider process's environment for these settings.
     var environment: [String: String] { ["TZ": timeZone, "LANG": locale, "LC_ALL": locale] }
 

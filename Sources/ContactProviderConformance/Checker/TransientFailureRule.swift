@@ -7,13 +7,13 @@ extension ConformanceChecker {
     /// the failure with `pageExpired` or `changeAnchorExpired` makes the system discard every
     /// contact of the domain (R27, R38); a resumable error keeps them, and the system asks again
     /// (R28, R39). After the failure the system must still hold what it had, and the next signal
-    /// must deliver what was pending.
+    /// must deliver what was pending. ``ContentFailureScenario`` breaks the store between two content pages.
     func transientFailureRule() async throws {
         guard let failing = backend as? any TransientFailureInjecting, failing.canInjectTransientFailure else {
             recordBlocked(
                 [.t1], step: "before the check",
                 because:
-                    "this backend cannot make its store fail for a moment (it does not conform to TransientFailureInjecting, or an exec adapter's hello does not list the \"break-store\" capability; seed-json and the vdir adapters can)",
+                    "this backend cannot make its store fail for a moment (it does not conform to TransientFailureInjecting, or an exec adapter's hello does not list the \"break-store\" capability; app-database, seed-json and the vdir adapters can)",
                 transcript: [])
             return
         }

@@ -118,6 +118,10 @@ public struct ConformanceRule: Codable, Equatable, Sendable {
         id: "D11", title: "changes made between the batches of one change session are not lost", level: .must,
         references: [.r29, .r34, .r35])
     /// E1: a forgotten generation is answered with an expiry error, never a partial answer.
+    ///
+    /// Forgotten means a reset of the data, and also an anchor older than the start of a trimmed
+    /// change log: such an anchor is answered with `changeAnchorExpired` (the system then enumerates
+    /// the content in full, R38), never with the changes from the oldest one still kept.
     public static let e1 = ConformanceRule(
         id: "E1", title: "a forgotten generation is answered with an expiry error, never a partial answer",
         level: .must,

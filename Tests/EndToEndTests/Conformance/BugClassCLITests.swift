@@ -86,7 +86,11 @@ struct BugClassCLITests {
 
     @Test("a backend that cannot make its store fail skips T1 and says why")
     func t1NeedsABackendThatCanFail() throws {
-        let result = try ConformanceHarness.run("demo-provider", ["--rules", "T1", "--json"])
+        // An adapter whose hello lists no capability (every request answered with an empty success):
+        // the App Group database's backend can fail since issue 43, class 5.
+        let adapter =
+            "exec:python3 -c 'import json, sys\nfor line in sys.stdin: print(json.dumps({\"protocol\": 1, \"ok\": True, \"contacts\": []}), flush=True)'"
+        let result = try ConformanceHarness.run("demo-provider", ["--backend", adapter, "--rules", "T1", "--json"])
         let outcome = try #require(try ConformanceHarness.outcomes(result)["T1"])
         #expect(outcome.status == "skipped")
         #expect(outcome.explanation.contains("TransientFailureInjecting"), "\(outcome.explanation)")

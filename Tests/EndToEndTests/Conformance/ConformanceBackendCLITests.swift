@@ -57,7 +57,8 @@ struct ConformanceBackendCLITests {
             let result = try ConformanceHarness.run(
                 "demo-provider", arguments + ["--seed", "\(seed)", "--operations", "80"])
             #expect(result.exitCode == 0, "\(result)")
-            #expect(result.stdout.contains("24 passed, 0 failed, 0 warnings"), "\(result)")
+            // T1 included: the App Group database can fail for a moment (issue 43, class 5).
+            #expect(result.stdout.contains("25 passed, 0 failed, 0 warnings"), "\(result)")
         }
     }
 

@@ -20,7 +20,8 @@ struct ConformanceCLITests {
     func demoPasses() throws {
         let result = try conformance("demo-provider")
         #expect(result.exitCode == 0, "\(result)")
-        #expect(result.stdout.contains("24 passed, 0 failed"), "\(result)")
+        // 25: T1 included, the App Group database can fail for a moment (issue 43, class 5).
+        #expect(result.stdout.contains("25 passed, 0 failed"), "\(result)")
         #expect(result.stderr.isEmpty)
     }
 

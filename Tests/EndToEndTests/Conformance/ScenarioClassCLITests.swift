@@ -78,4 +78,84 @@ struct ScenarioClassCLITests {
             #expect(try ConformanceHarness.outcomes(twin)["D2"]?.status == "pass", "seed \(seed): \(twin)")
         }
     }
+
+    @Test(
+        "class 5: a provider that ends content as complete when a read fails between pages fails T1 (and nothing else) at the default seed and two others; the demo provider passes"
+    )
+    func readErrorEndsContentFailsT1() throws {
+        let environment = ["BAD_PROVIDER_BUG": "read-error-ends-content"]
+        let full = try ConformanceHarness.run(
+            "bad-provider", ["--operations", "40", "--json"], environment: environment)
+        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["T1"], "\(full)")
+        for seed in Self.seeds {
+            let result = try ConformanceHarness.run(
+                "bad-provider", ["--rules", "T1", "--seed", seed, "--json"], environment: environment)
+            let outcome = try #require(try ConformanceHarness.outcomes(result)["T1"])
+            #expect(outcome.status == "fail", "seed \(seed): \(result)")
+            #expect(
+                outcome.explanation.contains("ended the content enumeration as complete"),
+                "seed \(seed): \(outcome.explanation)")
+            let twin = try ConformanceHarness.run("demo-provider", ["--rules", "T1", "--seed", seed, "--json"])
+            #expect(try ConformanceHarness.outcomes(twin)["T1"]?.status == "pass", "seed \(seed): \(twin)")
+        }
+    }
+
+    @Test(
+        "class 4: a provider that takes a short page for the last one fails D3 (and nothing else) when contacts of later pages are deleted during content, at the default seed and two others; the demo provider passes"
+    )
+    func shortPageIsLastFailsD3() throws {
+        let environment = ["BAD_PROVIDER_BUG": "short-page-is-last"]
+        let full = try ConformanceHarness.run(
+            "bad-provider", ["--operations", "40", "--json"], environment: environment)
+        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["D3"], "\(full)")
+        for seed in Self.seeds {
+            let result = try ConformanceHarness.run(
+                "bad-provider", ["--rules", "D3", "--seed", seed, "--json"], environment: environment)
+            let outcome = try #require(try ConformanceHarness.outcomes(result)["D3"])
+            #expect(outcome.status == "fail", "seed \(seed): \(result)")
+            #expect(outcome.explanation.contains("missing from the system"), "seed \(seed): \(outcome.explanation)")
+            let twin = try ConformanceHarness.run("demo-provider", ["--rules", "D3", "--seed", seed, "--json"])
+            #expect(try ConformanceHarness.outcomes(twin)["D3"]?.status == "pass", "seed \(seed): \(twin)")
+        }
+    }
+
+    @Test(
+        "class 1: a provider whose trimmed change log answers an older anchor from its start, not with changeAnchorExpired, fails E1 (and nothing else) at the default seed and two others; the demo provider passes"
+    )
+    func trimmedLogWithoutExpiryFailsE1() throws {
+        let environment = ["BAD_PROVIDER_BUG": "trimmed-log-without-expiry"]
+        let full = try ConformanceHarness.run(
+            "bad-provider", ["--operations", "40", "--json"], environment: environment)
+        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["E1"], "\(full)")
+        for seed in Self.seeds {
+            let result = try ConformanceHarness.run(
+                "bad-provider", ["--rules", "E1", "--seed", seed, "--json"], environment: environment)
+            let outcome = try #require(try ConformanceHarness.outcomes(result)["E1"])
+            #expect(outcome.status == "fail", "seed \(seed): \(result)")
+            #expect(outcome.explanation.contains("edits between two syncs"), "seed \(seed): \(outcome.explanation)")
+            let twin = try ConformanceHarness.run("demo-provider", ["--rules", "E1", "--seed", seed, "--json"])
+            #expect(try ConformanceHarness.outcomes(twin)["E1"]?.status == "pass", "seed \(seed): \(twin)")
+        }
+    }
+
+    @Test(
+        "class 2: a provider whose anchors hold a local wall-clock time fails D2 (and nothing else) when the device moves west between two syncs, at the default seed and two others; the demo provider passes"
+    )
+    func localTimeAnchorsFailD2() throws {
+        let environment = ["BAD_PROVIDER_BUG": "local-time-anchors"]
+        let full = try ConformanceHarness.run(
+            "bad-provider", ["--operations", "40", "--json"], environment: environment)
+        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["D2"], "\(full)")
+        for seed in Self.seeds {
+            let result = try ConformanceHarness.run(
+                "bad-provider", ["--rules", "D2", "--seed", seed, "--json"], environment: environment)
+            let outcome = try #require(try ConformanceHarness.outcomes(result)["D2"])
+            #expect(outcome.status == "fail", "seed \(seed): \(result)")
+            #expect(
+                outcome.explanation.contains("moved from Pacific/Kiritimati to Pacific/Honolulu"),
+                "seed \(seed): \(outcome.explanation)")
+            let twin = try ConformanceHarness.run("demo-provider", ["--rules", "D2", "--seed", seed, "--json"])
+            #expect(try ConformanceHarness.outcomes(twin)["D2"]?.status == "pass", "seed \(seed): \(twin)")
+        }
+    }
 }

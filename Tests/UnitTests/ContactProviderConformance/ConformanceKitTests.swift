@@ -39,9 +39,9 @@ struct ConformanceKitTests {
             GoodProvider.self, options: ConformanceOptions(seed: 7, operations: 150))
         #expect(report.passed)
         #expect(report.results.count == ConformanceRule.all.count)
-        // T1 needs a backend that can make its store fail for a moment; the App Group database's
-        // cannot. The size rules run only when told the app's size (SizeRulesTests).
-        let notChecked = [ConformanceRule.t1] + ConformanceRule.sizeRules
+        // T1 included: the App Group database's backend makes its journal unreadable for a moment
+        // (issue 43, class 5). The size rules run only when told the app's size (SizeRulesTests).
+        let notChecked = ConformanceRule.sizeRules
         #expect(report.results.allSatisfy { $0.status == .pass || notChecked.contains($0.rule) }, "\(report.text)")
         #expect(report.results.filter { notChecked.contains($0.rule) }.allSatisfy { $0.status == .skipped })
         #expect(
@@ -201,7 +201,10 @@ struct ConformanceKitTests {
         var options = ConformanceOptions(seed: 3, operations: 20, rules: ["C1", "D2"])
         options.onProgress = { message in messages.withLock { $0.append(message) } }
         let report = try await ConformanceKit.run(MemoryProvider.self, backend: MemoryBackend.shared, options: options)
-        #expect(messages.withLock { $0 } == ["checking C1 (1 of 2)", "checking D2 (2 of 2)"])
+        // D2 has two groups: its changes, and the time zone changing between two syncs (issue 43,
+        // class 2; in process it only notes that it could not run).
+        #expect(
+            messages.withLock { $0 } == ["checking C1 (1 of 3)", "checking D2 (2 of 3)", "checking D2 (3 of 3)"])
         #expect(report.passed, "\(report.text)")
         // The provider reads its memory store, the kit writes ContactItems.json: nothing arrives.
         let failing = try await ConformanceKit.run(

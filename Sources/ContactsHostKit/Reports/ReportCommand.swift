@@ -47,7 +47,7 @@ enum ReportCommand {
             """,
         options: [html],
         examples: [
-            "contacts-host report --html report.html", "contacts-host --app-group /tmp/AG report --html /tmp/r.html",
+            "contacts-host report --html report.html", "contacts-host report --html /tmp/ag-report.html --app-group /tmp/AG",
         ],
         environment: ["CONTACT_PROVIDER_APP_NAME"],
         exitCodes: [

@@ -47,7 +47,8 @@ enum ReportCommand {
             """,
         options: [html],
         examples: [
-            "contacts-host report --html report.html", "contacts-host report --html /tmp/ag-report.html --app-group /tmp/AG",
+            "contacts-host report --html report.html",
+            "contacts-host report --html /tmp/ag-report.html --app-group /tmp/AG",
         ],
         environment: ["CONTACT_PROVIDER_APP_NAME"],
         exitCodes: [

@@ -71,6 +71,14 @@ extension JournaledStore {
         try withLock(.exclusive) {
             guard let snapshot = try openSnapshot() else { return }
             let (header, headerEnd) = try parseHeader(snapshot)
+            let journal = try MappedFile.openJournalIfPresent(journalPath)
+            guard let journal, let start = try journalHeaderEnd(journal, snapshot: header) else {
+                // Nothing of this generation to fold: the journal is one the snapshot superseded (a
+                // crash between the two renames of the last compaction or reset), torn at its header,
+                // or empty. Finish that step instead of starting another (``rollJournalForward(to:)``).
+                try rollJournalForward(to: header)
+                return
+            }
             let encoder = LineCoding.encoder()
             let decoder = JSONDecoder()
             var lines: [String: CompactedLine] = [:]
@@ -93,52 +101,47 @@ extension JournaledStore {
             try snapshotLines.finish()
             var headSeq = header.baseSeq
             var meta = header.meta
-            let journal = try MappedFile.openJournalIfPresent(journalPath)
-            var journalFolded = false
-            if let journal, let start = try journalHeaderEnd(journal, snapshot: header) {
-                journalFolded = true
-                var journalLines = LineCursor(journal, path: journalPath, from: start, lineNumber: nil)
-                var dropped = start
-                var asked = start
-                while let range = journalLines.next() {
-                    let position = range.lowerBound
-                    if position - asked > Self.stopCheckBytes {
-                        asked = position
-                        if shouldStop() { throw CompactionInterrupted() }
-                    }
-                    if position - dropped > 16 << 20 {
-                        journal.dropResidentPages()
-                        dropped = position
-                    }
-                    let seq: Int
-                    let line = UnsafeRawBufferPointer(rebasing: journal.bytes[range])
-                    if let ranges = JournalLineCodec.fastRanges(line, metaType: Meta.self) {
-                        seq = ranges.seq
-                        guard seq == headSeq + 1 else {
-                            throw journalLines.malformed("sequence number \(seq) does not follow \(headSeq)")
-                        }
-                        for item in ranges.upsert {
-                            lines[item.identifier] = .journal(
-                                (position + item.range.lowerBound)..<(position + item.range.upperBound))
-                        }
-                        for identifier in ranges.delete { lines[identifier] = nil }
-                        if let entryMeta = ranges.meta { meta = entryMeta }
-                    } else {
-                        let entry = try journalLines.decoding {
-                            try decoder.decode(JournalEntry<Meta>.self, from: journal.data(range))
-                        }
-                        seq = entry.seq
-                        guard seq == headSeq + 1 else {
-                            throw journalLines.malformed("sequence number \(seq) does not follow \(headSeq)")
-                        }
-                        for record in entry.upsert ?? [] {
-                            lines[record.identifier] = .encoded(try ContactRecordCodec.encode(record))
-                        }
-                        for identifier in entry.delete ?? [] { lines[identifier] = nil }
-                        if let entryMeta = entry.meta { meta = entryMeta }
-                    }
-                    headSeq = seq
+            var journalLines = LineCursor(journal, path: journalPath, from: start, lineNumber: nil)
+            var dropped = start
+            var asked = start
+            while let range = journalLines.next() {
+                let position = range.lowerBound
+                if position - asked > Self.stopCheckBytes {
+                    asked = position
+                    if shouldStop() { throw CompactionInterrupted() }
                 }
+                if position - dropped > 16 << 20 {
+                    journal.dropResidentPages()
+                    dropped = position
+                }
+                let seq: Int
+                let line = UnsafeRawBufferPointer(rebasing: journal.bytes[range])
+                if let ranges = JournalLineCodec.fastRanges(line, metaType: Meta.self) {
+                    seq = ranges.seq
+                    guard seq == headSeq + 1 else {
+                        throw journalLines.malformed("sequence number \(seq) does not follow \(headSeq)")
+                    }
+                    for item in ranges.upsert {
+                        lines[item.identifier] = .journal(
+                            (position + item.range.lowerBound)..<(position + item.range.upperBound))
+                    }
+                    for identifier in ranges.delete { lines[identifier] = nil }
+                    if let entryMeta = ranges.meta { meta = entryMeta }
+                } else {
+                    let entry = try journalLines.decoding {
+                        try decoder.decode(JournalEntry<Meta>.self, from: journal.data(range))
+                    }
+                    seq = entry.seq
+                    guard seq == headSeq + 1 else {
+                        throw journalLines.malformed("sequence number \(seq) does not follow \(headSeq)")
+                    }
+                    for record in entry.upsert ?? [] {
+                        lines[record.identifier] = .encoded(try ContactRecordCodec.encode(record))
+                    }
+                    for identifier in entry.delete ?? [] { lines[identifier] = nil }
+                    if let entryMeta = entry.meta { meta = entryMeta }
+                }
+                headSeq = seq
             }
             let generation = UUID().uuidString
             let identifiers = lines.keys.sorted(by: IdentifierOrder.precedes)
@@ -166,7 +169,7 @@ extension JournaledStore {
                     let offset = snapshotSize + buffer.count
                     switch line {
                     case .snapshot(let range): snapshot.append(range, to: &buffer)
-                    case .journal(let range): journal?.append(range, to: &buffer)
+                    case .journal(let range): journal.append(range, to: &buffer)
                     case .encoded(let data): buffer.append(data)
                     }
                     for position in indexes.indices {
@@ -174,7 +177,7 @@ extension JournaledStore {
                             switch line {
                             case .snapshot(let range):
                                 return try ContactRecordCodec.decode(snapshot.bytes, range: range)
-                            case .journal(let range): return try ContactRecordCodec.decode(journal!.bytes, range: range)
+                            case .journal(let range): return try ContactRecordCodec.decode(journal.bytes, range: range)
                             case .encoded(let data): return try ContactRecordCodec.decode(data)
                             }
                         }
@@ -193,14 +196,15 @@ extension JournaledStore {
                         // Contacts are copied in identifier order, mostly sequential in both files.
                         if written % 16 == 0 {
                             snapshot.dropResidentPages()
-                            journal?.dropResidentPages()
+                            journal.dropResidentPages()
                         }
                     }
                 }
                 try SecureFile.writeAll(fd: fd, path: temp, data: buffer)
                 snapshotSize += buffer.count
             }
-            if retainsPreviousJournal, journalFolded { retainFoldedJournal() }
+            afterReplacingSnapshot?()
+            if retainsPreviousJournal { retainFoldedJournal() }
             try writeEmptyJournal(generation: generation, baseSeq: headSeq)
             // Only now, with the snapshot durable: a crash before this leaves the old index (stale).
             for pass in indexes where !pass.abandoned {
@@ -241,12 +245,32 @@ extension JournaledStore {
         }
         try SecureFile.replace(snapshotPath, with: Data(bytes))
         CommitWitness.noteCommit()
+        afterReplacingSnapshot?()
         // After the snapshot is durable (see `compact`).
         for builder in indexes {
             builder.write(
                 to: path(of: builder.index), generation: generation, snapshotPath: snapshotPath,
                 expectedSnapshotSize: bytes.count)
         }
+    }
+
+    /// Replaces a journal that holds nothing of `header`'s generation with an empty one of it, and
+    /// returns whether it did. The caller holds the exclusive lock.
+    ///
+    /// A crash between a compaction's or reset's two renames leaves the new snapshot beside the
+    /// journal it superseded, which readers prove harmless through the snapshot's
+    /// `previousGeneration` or `replacedGeneration`. A writer must finish that step before it writes
+    /// yet another snapshot: the newer one names only the generation before it, so beside a journal
+    /// two generations old — between its own two renames, which a reader without the lock can see,
+    /// or after a second crash there — the store would read as damaged. Throws, having written
+    /// nothing, when the journal is of a generation the snapshot does not prove superseded.
+    @discardableResult
+    func rollJournalForward(to header: SnapshotHeader<Meta>) throws -> Bool {
+        guard let journal = try MappedFile.openJournalIfPresent(journalPath),
+            try journalHeaderEnd(journal, snapshot: header) == nil
+        else { return false }
+        try writeEmptyJournal(generation: header.generation, baseSeq: header.baseSeq)
+        return true
     }
 
     func writeEmptyJournal(generation: String, baseSeq: Int) throws {

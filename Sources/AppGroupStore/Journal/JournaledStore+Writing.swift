@@ -117,13 +117,13 @@ extension JournaledStore {
     @discardableResult
     package func reset(meta: Meta? = nil) throws -> String {
         try withLock(.exclusive) {
-            let replaced = try readSnapshotHeader()?.generation
+            let replaced = try readSnapshotHeader()
+            if let replaced { try rollJournalForward(to: replaced) }
             let head = try currentHeadUnlocked()
             let generation = UUID().uuidString
             try writeSnapshot(
-                generation: generation, previousGeneration: nil, replacedGeneration: replaced, baseSeq: head,
-                records: [],
-                meta: meta)
+                generation: generation, previousGeneration: nil, replacedGeneration: replaced?.generation,
+                baseSeq: head, records: [], meta: meta)
             try writeEmptyJournal(generation: generation, baseSeq: head)
             return generation
         }
@@ -134,15 +134,16 @@ extension JournaledStore {
     @discardableResult
     package func replaceAll(with records: [ContactRecord], meta: Meta? = nil) throws -> String {
         try withLock(.exclusive) {
-            let replaced = try readSnapshotHeader()?.generation
+            let replaced = try readSnapshotHeader()
+            if let replaced { try rollJournalForward(to: replaced) }
             let head = try currentHeadUnlocked()
             let generation = UUID().uuidString
             var unique: [String: ContactRecord] = [:]
             for record in records.lazy.map(IdentifierRules.normalized) { unique[record.identifier] = record }
             let sorted = unique.values.sorted { IdentifierOrder.precedes($0.identifier, $1.identifier) }
             try writeSnapshot(
-                generation: generation, previousGeneration: nil, replacedGeneration: replaced, baseSeq: head,
-                records: sorted, meta: meta)
+                generation: generation, previousGeneration: nil, replacedGeneration: replaced?.generation,
+                baseSeq: head, records: sorted, meta: meta)
             try writeEmptyJournal(generation: generation, baseSeq: head)
             return generation
         }

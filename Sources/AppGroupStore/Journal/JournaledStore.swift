@@ -69,6 +69,9 @@ package final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     /// Called by a read without the lock once it has opened the journal, before it reads its lines:
     /// where tests cut the journal back in place under the reader.
     package var afterOpeningJournalWithoutLock: (() -> Void)?
+    /// Called by a compaction, reset or replacement right after it renamed its new snapshot in, its
+    /// journal not yet: where tests read the store, or copy its files, as a crash there leaves them.
+    package var afterReplacingSnapshot: (() -> Void)?
     var snapshotHeaderCache: (line: Data, header: SnapshotHeader<Meta>)?
     var journalHeaderCache: (line: Data, header: JournalHeader)?
     /// False: states loaded or updated by this store keep only identifiers (placeholders with no

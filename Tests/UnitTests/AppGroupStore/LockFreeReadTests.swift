@@ -217,4 +217,59 @@ struct LockFreeReadTests {
             #expect(try database.all().count == 21)
         }
     }
+
+    /// What the store does after a crash left a compaction's new snapshot beside the journal it folded.
+    enum StepAfterCrash: String, CaseIterable, CustomTestStringConvertible {
+        case compaction, reset, replacement
+        var testDescription: String { rawValue }
+    }
+
+    /// The CI failure of 2026-12-05 (power-loss replay, "sync followed by the system store's
+    /// compaction"): after such a crash the next compaction wrote a snapshot naming only the
+    /// generation before it, beside a journal two generations old, and `system list`, reading without
+    /// the lock between that compaction's two renames, found the store "malformed". Each step now first
+    /// finishes the interrupted one (`rollJournalForward`), so the files read at every point.
+    @Test(
+        "after a crash between a compaction's renames, the next compaction, reset or replacement reads at every point",
+        arguments: StepAfterCrash.allCases)
+    func stepAfterInterruptedCompaction(_ step: StepAfterCrash) throws {
+        try withTemporaryAppGroup { group in
+            let database = try database(group)
+            let store = database.store
+            let expected = summary(try database.all())
+            let folded = try StoreFixtures.bytes(store.journalPath)
+            try store.compact()
+            try SecureFile.replace(store.journalPath, with: folded)  // the crash between the two renames
+            let crashed = try #require(try store.readSnapshotHeader())
+
+            let reader = AppDatabase(appGroup: group.appGroup)
+            let expectedAfter: [String: String?]
+            switch step {
+            case .compaction: expectedAfter = expected
+            case .reset: expectedAfter = [:]
+            case .replacement: expectedAfter = summary([StoreFixtures.contact("new")])
+            }
+            var readBetween: Result<[String: String?], Error>?
+            // The step holds the exclusive lock, so the reader goes without it, as `system list` did.
+            store.afterReplacingSnapshot = { readBetween = Result { self.summary(try reader.all()) } }
+            switch step {
+            case .compaction: try store.compact()
+            case .reset: try store.reset()
+            case .replacement: try store.replaceAll(with: [StoreFixtures.contact("new")])
+            }
+            store.afterReplacingSnapshot = nil
+
+            if let readBetween {
+                #expect(try readBetween.get() == expectedAfter, "read between the \(step)'s two renames")
+            } else {
+                // Nothing to fold: the compaction only finished the interrupted one.
+                #expect(step == .compaction, "the \(step) wrote no snapshot")
+                #expect(try store.readSnapshotHeader()?.generation == crashed.generation)
+            }
+            let journalHeader = try #require(try StoreFixtures.lines(store.journalPath).first)
+            let generation = try #require(try store.readSnapshotHeader()).generation
+            #expect(journalHeader.contains(generation), "the journal is the snapshot's generation's")
+            #expect(summary(try reader.all()) == expectedAfter)
+        }
+    }
 }

@@ -40,7 +40,7 @@ struct BenchmarkSmokeTests {
         }
     }
 
-    @Test("contacts-bench --goals judges every goal (issues 27 and 43) from one run, the debug build's figures included")
+    @Test("contacts-bench --goals judges every goal (issues 27, 43) in one run, the debug build's figures included")
     func goals() throws {
         try withTemporaryAppGroup { group in
             let record = group.path + "/goals-run.json"

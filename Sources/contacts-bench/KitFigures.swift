@@ -7,7 +7,7 @@ import Glibc
 
 /// The kit's run of P5 and P8: the convergence rule V1 with 1,000 random operations.
 private func convergenceOptions() -> ConformanceOptions {
-    var options = ConformanceOptions(seed: 42, operations: 1000, rules: ["V1"])
+    var options = ConformanceOptions(seed: 42, operations: 1000, rules: [.v1])
     options.timeoutSeconds = 30
     return options
 }
@@ -53,7 +53,7 @@ func failingVerdictFigure(products: String, passingMs: Double) async throws -> F
 /// P7: the conformance kit at size: the size rules (S1, S2) on the demo provider with 100,000
 /// contacts, over the real processes; the note carries the kit's own page and batch times.
 func kitAtSizeFigure(products: String, contacts: Int = 100_000) async throws -> Figure {
-    var options = ConformanceOptions(seed: 42, rules: ["S1", "S2"], contacts: contacts)
+    var options = ConformanceOptions(seed: 42, rules: [.s1, .s2], contacts: contacts)
     options.timeoutSeconds = 10
     let start = Measure.now()
     let report = try await ConformanceKit.run(executable: products + "/demo-provider", options: options)
@@ -81,7 +81,7 @@ func kitAtSizeOnLinearProviderFigure(
 )
     async throws -> Figure
 {
-    var options = ConformanceOptions(seed: 42, rules: ["S1", "S2"], contacts: contacts)
+    var options = ConformanceOptions(seed: 42, rules: [.s1, .s2], contacts: contacts)
     options.timeoutSeconds = pageLimitSeconds
     // The provider process inherits the bench's environment: the bug is chosen there.
     setenv("BAD_PROVIDER_BUG", "whole-store-per-call", 1)

@@ -29,24 +29,28 @@ func conformanceFigure(products: String) async throws -> Figure {
             elapsed / max(cpu, 0.001)))
 }
 
-/// P8: a failing verdict. V1 with P5's 1,000 random operations on `bad-more-coming-provider`,
+/// P8: a failing verdict. V1 with P5's 1,000 random operations on `bad-provider` with
+/// `BAD_PROVIDER_BUG=stuck-more-coming`,
 /// whose flaw (R40: `moreComing` without an advanced anchor) V1 meets at its first change batch; the
 /// kit then shrinks the sequence, relaunching the provider for each candidate. Reference: P5's
 /// passing run of the same bench run (issue 27's goal: a failing verdict ≤ 1.5× a passing one).
 func failingVerdictFigure(products: String, passingMs: Double) async throws -> Figure {
     let options = convergenceOptions()
+    // The provider inherits the environment of the kit's process.
+    setenv("BAD_PROVIDER_BUG", "stuck-more-coming", 1)
+    defer { unsetenv("BAD_PROVIDER_BUG") }
     let start = Measure.now()
-    let report = try await ConformanceKit.run(executable: products + "/bad-more-coming-provider", options: options)
+    let report = try await ConformanceKit.run(executable: products + "/bad-provider", options: options)
     let elapsed = (Measure.now() - start) * 1000
     guard let v1 = report.results.first(where: { $0.rule.id == "V1" }), v1.status == .fail else {
-        throw BenchError("V1 did not fail on bad-more-coming-provider:\n\(report.text)")
+        throw BenchError("V1 did not fail on bad-provider (stuck-more-coming):\n\(report.text)")
     }
     let shrunk = v1.explanation?.firstMatch(of: /[Ss]hrunk from \d+ to \d+ operations/).map { String($0.output) }
     return Figure(
         id: "P8", path: "cli", n: 1000, medianMs: elapsed, referenceMs: passingMs,
         note: String(
             format:
-                "a failing verdict: V1 (1,000 random operations) on bad-more-coming-provider, one run, %@; reference = P5's passing run (%.2f× it; goal ≤ 1.5×)",
+                "a failing verdict: V1 (1,000 random operations) on bad-provider with BAD_PROVIDER_BUG=stuck-more-coming, one run, %@; reference = P5's passing run (%.2f× it; goal ≤ 1.5×)",
             shrunk ?? "not shrunk", elapsed / max(passingMs, 0.001)))
 }
 

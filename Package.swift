@@ -128,24 +128,12 @@ let package = Package(
             dependencies: ["ContactProvider", "Contacts", "AppGroupStore"],
             path: "Examples/ExampleProviders"),
         .executableTarget(name: "demo-provider", dependencies: ["ExampleProviders"], path: "Examples/demo-provider"),
-        // Known-bad providers, each breaking one rule on purpose (the conformance kit must catch them): the
-        // demo enumerator wrapped by one flaw, one file per flaw, so the example people copy carries none.
+        // The flaws of the known-bad providers (the conformance kit must catch them) that the kit's tests
+        // also run in process, and the forwarding observers every flaw is written with: the demo enumerator
+        // wrapped by one flaw, one file per flaw, so the example people copy carries none.
         .target(
             name: "KnownBadProviders", dependencies: ["ContactProvider", "AppGroupStore", "ExampleProviders"],
             path: "Examples/KnownBadProviders"),
-        .executableTarget(
-            name: "bad-marker-provider", dependencies: ["ContactProvider", "ExampleProviders", "KnownBadProviders"],
-            path: "Examples/bad-marker-provider"),
-        .executableTarget(
-            name: "bad-more-coming-provider",
-            dependencies: ["ContactProvider", "ExampleProviders", "KnownBadProviders"],
-            path: "Examples/bad-more-coming-provider"),
-        .executableTarget(
-            name: "bad-snapshot-provider", dependencies: ["ContactProvider", "ExampleProviders", "KnownBadProviders"],
-            path: "Examples/bad-snapshot-provider"),
-        .executableTarget(
-            name: "bad-late-call-provider", dependencies: ["ContactProvider", "ExampleProviders", "KnownBadProviders"],
-            path: "Examples/bad-late-call-provider"),
         // The vdir example: a provider with its own store (a directory of .vcf files) and its adapters.
         .target(
             name: "VdirStore", dependencies: ["AppGroupStore", "ContactsInterop"], path: "Examples/VdirStore"),
@@ -154,10 +142,13 @@ let package = Package(
             path: "Examples/vdir-provider"),
         .executableTarget(
             name: "vdir-adapter", dependencies: ["AppGroupStore", "VdirStore"], path: "Examples/vdir-adapter"),
-        // Known-bad providers for the kit's newer rules: one executable, one bug per file (BAD_PROVIDER_BUG).
+        // The known-bad providers: one executable, the flaw chosen by BAD_PROVIDER_BUG from its catalogue
+        // (Flaw.swift), one file per flaw; the own-store flaws wrap the template's files, linked there.
         .executableTarget(
             name: "bad-provider",
-            dependencies: ["ContactProvider", "AppGroupStore", "ExampleProviders", "KnownBadProviders"],
+            dependencies: [
+                "ContactProvider", "Contacts", "OSLog", "AppGroupStore", "ExampleProviders", "KnownBadProviders",
+            ],
             path: "Examples/bad-provider"),
         .executableTarget(
             name: "seed-demo-provider",
@@ -171,11 +162,6 @@ let package = Package(
             path: "Examples/template-provider",
             // New Xcode projects turn this on; the seed's model file still compiles (it imports ContactProvider).
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
-        // The template with one flaw of a provider with its own store (BAD_STORE_BUG), for the kit's tests.
-        .executableTarget(
-            name: "bad-store-provider",
-            dependencies: ["ContactProvider", "Contacts", "ExtensionFoundation", "OSLog", "KnownBadProviders"],
-            path: "Examples/bad-store-provider"),
         .executableTarget(
             name: "template-provider-swift5",
             dependencies: ["ContactProvider", "Contacts", "ExtensionFoundation", "OSLog"],

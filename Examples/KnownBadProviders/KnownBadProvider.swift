@@ -1,7 +1,10 @@
-// The principal class of the known-bad providers: the demo provider, its enumerator wrapped by one flaw.
+// The principal class of the known-bad providers the kit's own tests run in process: the demo
+// provider, its enumerator wrapped by one flaw. (The executable, bad-provider, chooses its flaw from
+// its catalogue, BAD_PROVIDER_BUG.)
 //
-// The flaws live here, one file each, so the example people copy (ExampleProviders) carries none:
-// each wraps a correct `DemoEnumerator` and rewrites exactly the piece it breaks.
+// The four oldest flaws and the forwarding observers every flaw is written with live here, one file
+// each, so the example people copy (ExampleProviders) carries none: each wraps a correct
+// `DemoEnumerator` and rewrites exactly the piece it breaks.
 
 import ContactProvider
 import ExampleProviders
@@ -9,11 +12,10 @@ import ExampleProviders
 /// A known-bad provider for the conformance kit's own tests: the demo provider whose root
 /// enumerator, a correct `DemoEnumerator`, is wrapped by one flaw.
 ///
-/// A subclass chooses the flaw:
+/// A subclass chooses the flaw, as a test's in-process provider:
 ///
 /// ```swift
-/// @main
-/// final class BadMarkerProvider: KnownBadProvider {
+/// final class ChangingMarker: KnownBadProvider {
 ///     override class func flawed(_ correct: DemoEnumerator) -> any ContactItemEnumerator {
 ///         ChangingMarkerEnumerator(wrapping: correct)
 ///     }

@@ -41,12 +41,11 @@ enum ConformanceCommand {
         validate: { arguments in
             if arguments.has(listRulesFlag) { return }
             try XcodeProjectBuild.validate(arguments, extensionOption: extensionOption)
-            let sizeRules = Set(ConformanceRule.sizeRules.map(\.id))
             if try arguments.value(contactsOption) == nil,
-                let asked = try arguments.value(rulesOption)?.intersection(sizeRules), !asked.isEmpty
+                let asked = try arguments.value(rulesOption)?.intersection(ConformanceRule.sizeRules), !asked.isEmpty
             {
                 throw UsageError(
-                    "--rules \(asked.sorted().joined(separator: ",")): the size rules need the app's size, --contacts N"
+                    "--rules \(asked.map(\.id).sorted().joined(separator: ",")): the size rules need the app's size, --contacts N"
                 )
             }
         },
@@ -130,16 +129,18 @@ enum ConformanceCommand {
         "--operations", value: "N",
         help: "Random operations for the convergence rule V1 (default \(ConformanceOptions.defaultOperations)).",
         convert: ArgumentValue.positiveInt)
-    static let rulesOption = Option<Set<String>>(
+    static let rulesOption = Option<Set<ConformanceRule>>(
         "--rules", value: "LIST", help: "Only these rules, comma-separated (e.g. C1,D3,V1).",
         convert: { text, _ in
             let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            for name in names where ConformanceRule.named(name) == nil {
+            do throws(ConformanceOptionsError) {
+                return try ConformanceRule.rules(named: names)
+            } catch {
+                guard case .unknownRule(let name) = error else { throw UsageError("\(error)") }
                 throw UsageError(
                     "unknown rule '\(name)' in --rules (known: \(ConformanceRule.all.map(\.id).joined(separator: ",")))"
                 )
             }
-            return Set(names.map { $0.uppercased() })
         })
     static let contactsOption = Option<Int>(
         "--contacts", value: "N",
@@ -177,7 +178,7 @@ enum ConformanceCommand {
         ConformanceRule.all.map { rule in
             rule.id.padding(toLength: 5, withPad: " ", startingAt: 0)
                 + rule.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + rule.title + " ("
-                + rule.references.joined(separator: ", ") + ")"
+                + rule.references.map(\.id).joined(separator: ", ") + ")"
         }.joined(separator: "\n")
     }
     static let junitOption = Option<String>(

@@ -7,7 +7,7 @@ import Glibc
 
 /// The kit's run of P5 and P8: the convergence rule V1 with 1,000 random operations.
 private func convergenceOptions() -> ConformanceOptions {
-    var options = ConformanceOptions(seed: 42, operations: 1000, rules: ["V1"])
+    var options = ConformanceOptions(seed: 42, operations: 1000, rules: [.v1])
     options.timeoutSeconds = 30
     return options
 }
@@ -34,31 +34,35 @@ func conformanceFigure(products: String, loaded: Bool = false) async throws -> F
             elapsed / max(cpu, 0.001), loaded ? "3×" : "2×") + (busy.map { "; " + $0.note } ?? ""))
 }
 
-/// P8: a failing verdict. V1 with P5's 1,000 random operations on `bad-more-coming-provider`,
+/// P8: a failing verdict. V1 with P5's 1,000 random operations on `bad-provider` with
+/// `BAD_PROVIDER_BUG=stuck-more-coming`,
 /// whose flaw (R40: `moreComing` without an advanced anchor) V1 meets at its first change batch; the
 /// kit then shrinks the sequence, relaunching the provider for each candidate. Reference: P5's
 /// passing run of the same bench run (issue 27's goal: a failing verdict ≤ 1.5× a passing one).
 func failingVerdictFigure(products: String, passingMs: Double) async throws -> Figure {
     let options = convergenceOptions()
+    // The provider inherits the environment of the kit's process.
+    setenv("BAD_PROVIDER_BUG", "stuck-more-coming", 1)
+    defer { unsetenv("BAD_PROVIDER_BUG") }
     let start = Measure.now()
-    let report = try await ConformanceKit.run(executable: products + "/bad-more-coming-provider", options: options)
+    let report = try await ConformanceKit.run(executable: products + "/bad-provider", options: options)
     let elapsed = (Measure.now() - start) * 1000
     guard let v1 = report.results.first(where: { $0.rule.id == "V1" }), v1.status == .fail else {
-        throw BenchError("V1 did not fail on bad-more-coming-provider:\n\(report.text)")
+        throw BenchError("V1 did not fail on bad-provider (stuck-more-coming):\n\(report.text)")
     }
     let shrunk = v1.explanation?.firstMatch(of: /[Ss]hrunk from \d+ to \d+ operations/).map { String($0.output) }
     return Figure(
         id: "P8", path: "cli", n: 1000, medianMs: elapsed, referenceMs: passingMs,
         note: String(
             format:
-                "a failing verdict: V1 (1,000 random operations) on bad-more-coming-provider, one run, %@; reference = P5's passing run (%.2f× it; goal ≤ 1.5×)",
+                "a failing verdict: V1 (1,000 random operations) on bad-provider with BAD_PROVIDER_BUG=stuck-more-coming, one run, %@; reference = P5's passing run (%.2f× it; goal ≤ 1.5×)",
             shrunk ?? "not shrunk", elapsed / max(passingMs, 0.001)))
 }
 
 /// P7: the conformance kit at size: the size rules (S1, S2) on the demo provider with 100,000
 /// contacts, over the real processes; the note carries the kit's own page and batch times.
 func kitAtSizeFigure(products: String, contacts: Int = 100_000) async throws -> Figure {
-    var options = ConformanceOptions(seed: 42, rules: ["S1", "S2"], contacts: contacts)
+    var options = ConformanceOptions(seed: 42, rules: [.s1, .s2], contacts: contacts)
     options.timeoutSeconds = 10
     let start = Measure.now()
     let report = try await ConformanceKit.run(executable: products + "/demo-provider", options: options)
@@ -86,7 +90,7 @@ func kitAtSizeOnLinearProviderFigure(
 )
     async throws -> Figure
 {
-    var options = ConformanceOptions(seed: 42, rules: ["S1", "S2"], contacts: contacts)
+    var options = ConformanceOptions(seed: 42, rules: [.s1, .s2], contacts: contacts)
     options.timeoutSeconds = pageLimitSeconds
     // The provider process inherits the bench's environment: the bug is chosen there.
     setenv("BAD_PROVIDER_BUG", "whole-store-per-call", 1)

@@ -35,7 +35,7 @@ import Foundation
 ///   - options: seed, number of random operations, rule selection.
 /// - Returns: the report (also when SHOULD rules only warn).
 /// - Throws: ``ConformanceFailure`` (whose description is the full report) when a MUST rule fails;
-///   ``ConformanceOptionsError`` before anything runs for an unknown rule id or a size out of range.
+///   ``ConformanceOptionsError`` before anything runs for a size out of range.
 @discardableResult
 public func checkContactProvider<Provider: ContactProviderExtension>(
     _ type: Provider.Type, backend: (any ConformanceBackend)? = nil, options: ConformanceOptions = ConformanceOptions()
@@ -88,7 +88,7 @@ public enum ConformanceKit {
                 subject: subject, backend: try makeBackend(group.appGroup), provider: name,
                 options: options
             ) { rule in
-                "try await \(entryPoint)(\(name).self, \(backendArgument)options: ConformanceOptions(seed: \(options.seed), operations: \(options.operations), rules: [\"\(rule)\"]\(options.resetCallsManagerReset ? ", resetCallsManagerReset: true" : "")\(options.contacts.map { ", contacts: \($0)" } ?? "")))"
+                "try await \(entryPoint)(\(name).self, \(backendArgument)options: ConformanceOptions(seed: \(options.seed), operations: \(options.operations), rules: [.\(rule.lowercased())]\(options.resetCallsManagerReset ? ", resetCallsManagerReset: true" : "")\(options.contacts.map { ", contacts: \($0)" } ?? "")))"
             }
         }
     }

@@ -2,7 +2,7 @@ import ContactProviderSystem
 
 /// Options the kit refuses before it runs anything: a run that checked nothing would pass.
 public enum ConformanceOptionsError: Error, Equatable, CustomStringConvertible, Sendable {
-    /// A rule id in ``ConformanceOptions/rules`` that names no rule (a typo would select nothing).
+    /// A rule id given to ``ConformanceRule/rules(named:)`` that names no rule (a typo would select nothing).
     case unknownRule(String)
     /// ``ConformanceOptions/contacts`` is not positive, or above the system's item limit (R42).
     case contactsOutOfRange(Int, limit: Int)
@@ -18,27 +18,10 @@ public enum ConformanceOptionsError: Error, Equatable, CustomStringConvertible, 
 }
 
 extension ConformanceOptions {
-    /// Options that check `rules`, given as values (`[.c1, .d2]`) rather than ids.
-    public init(
-        seed: UInt64 = defaultSeed, operations: Int = defaultOperations, checking rules: [ConformanceRule],
-        resetCallsManagerReset: Bool = false, contacts: Int? = nil
-    ) {
-        self.init(
-            seed: seed, operations: operations, rules: Set(rules.map(\.id)),
-            resetCallsManagerReset: resetCallsManagerReset, contacts: contacts)
-    }
-
-    /// The rules these options select, as values (nil: every rule).
-    public var selectedRules: [ConformanceRule]? {
-        rules.map { ids in ConformanceRule.all.filter { ids.contains($0.id) } }
-    }
-
-    /// Throws when the options would make a run that cannot be trusted: an unknown rule id, a size
-    /// the system refuses.
+    /// Throws when the options would make a run that cannot be trusted: a size the system refuses.
+    /// (An unknown rule cannot be selected: ``rules`` holds values, and ids become values in
+    /// ``ConformanceRule/rules(named:)``, which refuses an unknown one.)
     func validate() throws(ConformanceOptionsError) {
-        for id in (rules ?? []).sorted() where ConformanceRule.named(id) == nil {
-            throw .unknownRule(id)
-        }
         let limit = DomainConfiguration().itemsLimit
         if let contacts, contacts < 1 || contacts > limit { throw .contactsOutOfRange(contacts, limit: limit) }
     }

@@ -9,8 +9,9 @@ public struct ConformanceOptions: Sendable {
     public var seed: UInt64 = defaultSeed
     /// Random operations in the convergence rule (V1).
     public var operations: Int = defaultOperations
-    /// Only these rule ids (nil: all).
-    public var rules: Set<String>?
+    /// Only these rules (nil: all): `[.d2, .v1]`; ids from a command line go through
+    /// ``ConformanceRule/rules(named:)``.
+    public var rules: Set<ConformanceRule>?
     /// `suggestedPageSize` during the run (small, so paging is exercised).
     public var pageSize: Int = 4
     /// `suggestedBatchSize` during the run.
@@ -39,7 +40,7 @@ public struct ConformanceOptions: Sendable {
     /// Options; the defaults check every rule but the size rules with ``defaultSeed`` and
     /// ``defaultOperations``.
     public init(
-        seed: UInt64 = defaultSeed, operations: Int = defaultOperations, rules: Set<String>? = nil,
+        seed: UInt64 = defaultSeed, operations: Int = defaultOperations, rules: Set<ConformanceRule>? = nil,
         resetCallsManagerReset: Bool = false,
         contacts: Int? = nil
     ) {
@@ -84,18 +85,18 @@ final class ConformanceChecker {
 
     /// Runs every selected rule; each scenario starts from empty data and an empty system store.
     func run() async -> [RuleResult] {
-        var selected = Set(ConformanceRule.all.map(\.id).filter { options.rules?.contains($0) ?? true })
+        var selected = Set(ConformanceRule.all.filter { options.rules?.contains($0) ?? true })
         if options.contacts == nil {
             // The size rules are asked for by giving the app's size; without it they are not
             // selected, and one asked for by name says what it needs.
-            selected.subtract(ConformanceRule.sizeRules.map(\.id))
+            selected.subtract(ConformanceRule.sizeRules)
             recordBlocked(
-                ConformanceRule.sizeRules.filter { options.rules?.contains($0.id) ?? false }, step: "size rules",
+                ConformanceRule.sizeRules.filter { options.rules?.contains($0) ?? false }, step: "size rules",
                 because:
                     "the size rules run when the kit is told the app's size: --contacts N (ConformanceOptions.contacts)",
                 transcript: [])
         }
-        func wants(_ rules: [ConformanceRule]) -> Bool { rules.contains { selected.contains($0.id) } }
+        func wants(_ rules: [ConformanceRule]) -> Bool { rules.contains { selected.contains($0) } }
         let scenarios: [([ConformanceRule], () async throws -> Void)] = [
             // Each scenario lists its rules in the order it checks them (see ``checking(_:)``).
             // C4 comes last: after the walk and C5's second walk, it checks an empty store too.
@@ -129,7 +130,7 @@ final class ConformanceChecker {
         let chosen = scenarios.filter { wants($0.0) }
         for (index, (rules, body)) in chosen.enumerated() {
             if startFailure != nil { break }
-            let names = rules.map(\.id).filter { selected.contains($0) }.sorted().joined(separator: ", ")
+            let names = rules.filter { selected.contains($0) }.map(\.id).sorted().joined(separator: ", ")
             options.onProgress?("checking \(names) (\(index + 1) of \(chosen.count))")
             if contentTimedOut {
                 recordBlocked(
@@ -145,7 +146,7 @@ final class ConformanceChecker {
         recordNoOpEdits()
         return ConformanceRule.all.map { rule in
             if let blocked = results[rule.id], blocked.status == .skipped { return blocked }
-            if !selected.contains(rule.id) { return RuleResult(rule: rule, status: .skipped) }
+            if !selected.contains(rule) { return RuleResult(rule: rule, status: .skipped) }
             if startFailure != nil {
                 return RuleResult(
                     rule: rule, status: .skipped, explanation: "not checked: the provider could not start")
@@ -227,7 +228,7 @@ final class ConformanceChecker {
 
     /// Records a broken rule (the first finding per rule is kept).
     func record(_ rule: ConformanceRule, _ finding: Finding) {
-        guard results[rule.id] == nil, options.rules?.contains(rule.id) ?? true else { return }
+        guard results[rule.id] == nil, options.rules?.contains(rule) ?? true else { return }
         results[rule.id] = RuleResult(
             rule: rule, status: rule.level == .must ? .fail : .warn, explanation: finding.explanation,
             step: finding.step, transcript: Array(finding.transcript.suffix(24)), reproduce: reproduce(rule.id))
@@ -248,7 +249,7 @@ final class ConformanceChecker {
     func recordBlocked(
         _ rules: [ConformanceRule], step: String = "initial sync", because reason: String, transcript: [String]
     ) {
-        for rule in rules where results[rule.id] == nil && (options.rules?.contains(rule.id) ?? true) {
+        for rule in rules where results[rule.id] == nil && (options.rules?.contains(rule) ?? true) {
             results[rule.id] = RuleResult(
                 rule: rule, status: .skipped, explanation: "not checked: \(reason)", step: step,
                 transcript: Array(transcript.suffix(12)), reproduce: reproduce(rule.id))

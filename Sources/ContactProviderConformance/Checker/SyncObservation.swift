@@ -32,7 +32,7 @@ extension ConformanceChecker {
 
     /// D10: right after a sync that caught up, nothing has changed, so a signal must bring nothing.
     private func checkIdleResync(after caughtUp: (SyncReport, [String])) async throws {
-        guard options.rules?.contains(ConformanceRule.d10.id) ?? true, !failed(.d10) else { return }
+        guard options.rules?.contains(.d10) ?? true, !failed(.d10) else { return }
         let (report, transcript) = try await systemSync(maxSteps: .max)
         guard report.error == nil, report.updated + report.deleted > 0 || report.enumeration != "changes" else {
             return

@@ -111,7 +111,7 @@ public struct ConformanceHTMLReport: Sendable {
             out +=
                 "<tr class=\"\(status)\"><td>\(anchor)</td><td>\(rule.level.rawValue)</td>"
                 + "<td class=\"status-\(status)\">\(status)</td><td>\(HTMLPage.escape(rule.title))</td>"
-                + "<td>\(HTMLPage.escape(rule.references.joined(separator: ", ")))</td></tr>\n"
+                + "<td>\(HTMLPage.escape(rule.references.map(\.id).joined(separator: ", ")))</td></tr>\n"
         }
         return out + "</tbody></table>\n"
     }

@@ -92,7 +92,7 @@ public struct ConformanceReport: Codable, Equatable, Sendable {
                 rule.id.padding(toLength: 6, withPad: " ", startingAt: 0)
                     + rule.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
                     + result.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-                    + rule.title + " (" + rule.references.joined(separator: ", ") + ")")
+                    + rule.title + " (" + rule.references.map(\.id).joined(separator: ", ") + ")")
         }
         if !unselected.isEmpty {
             lines.append("(\(unselected.count) other rule\(unselected.count == 1 ? "" : "s") not selected by --rules)")

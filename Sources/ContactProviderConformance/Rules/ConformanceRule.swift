@@ -9,25 +9,54 @@ public enum RuleLevel: String, Codable, Sendable {
 }
 
 /// One numbered rule of the conformance kit.
-public struct ConformanceRule: Codable, Equatable, Sendable {
+///
+/// A rule is named by value (`.c1`, `.d2`) wherever code selects or refers to it: a run's
+/// selection is ``ConformanceOptions/rules``, a set of these values, and a list of ids from the
+/// command line becomes that set once, in ``rules(named:)``.
+public struct ConformanceRule: Codable, Hashable, Sendable {
     /// `C1`, `D3`, …
     public let id: String
     /// One line.
     public let title: String
     /// MUST or SHOULD.
     public let level: RuleLevel
-    /// Ids of the framework rules (`R19`, …) it checks; `frameworkRules` gives them as values.
-    public let references: [String]
-
-    /// The framework rules it checks.
-    public var frameworkRules: [FrameworkRule] { references.compactMap(FrameworkRule.named) }
+    /// The framework rules it checks (`.r19`, …); JSON writes each as its id (`"R19"`).
+    public let references: [FrameworkRule]
 
     /// A rule of the kit, checking the framework rules `references`.
     public init(id: String, title: String, level: RuleLevel, references: [FrameworkRule]) {
         self.id = id
         self.title = title
         self.level = level
-        self.references = references.map(\.id)
+        self.references = references
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, title, level, references
+    }
+
+    /// Reads a rule as `--list-rules --json` writes it; a framework rule id that names no rule is an error.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        title = try container.decode(String.self, forKey: .title)
+        level = try container.decode(RuleLevel.self, forKey: .level)
+        references = try container.decode([String].self, forKey: .references).map { name in
+            guard let rule = FrameworkRule.named(name) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .references, in: container, debugDescription: "no framework rule '\(name)'")
+            }
+            return rule
+        }
+    }
+
+    /// Writes the rule with its framework rules as ids (`"references": ["R19", "R20"]`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(level, forKey: .level)
+        try container.encode(references.map(\.id), forKey: .references)
     }
 
     /// Every rule, in report order.
@@ -172,8 +201,22 @@ public struct ConformanceRule: Codable, Equatable, Sendable {
         level: .must,
         references: [.r41, .r42])
 
-    /// The rule with `id`, if any.
+    /// The rule with `id` (`C1`, case-insensitive), if any.
     public static func named(_ id: String) -> ConformanceRule? {
         all.first { $0.id == id.uppercased() }
+    }
+
+    /// The rules with these ids (`["C1", "d3"]`, case-insensitive), as ``ConformanceOptions/rules``
+    /// takes them: the one place a list of ids (`--rules C1,D3`) becomes rules.
+    ///
+    /// - Throws: ``ConformanceOptionsError/unknownRule(_:)`` for the first id that names no rule, as
+    ///   a typo would otherwise select nothing, and a run that checks nothing passes.
+    public static func rules(named ids: some Sequence<String>) throws(ConformanceOptionsError) -> Set<ConformanceRule> {
+        var rules: Set<ConformanceRule> = []
+        for id in ids {
+            guard let rule = named(id) else { throw .unknownRule(id) }
+            rules.insert(rule)
+        }
+        return rules
     }
 }

@@ -19,7 +19,8 @@ extension ConformanceReport {
         ]
         for result in results {
             let rule = result.rule
-            let name = "\(rule.id) \(rule.title) (\(rule.level.rawValue); \(rule.references.joined(separator: ", ")))"
+            let name =
+                "\(rule.id) \(rule.title) (\(rule.level.rawValue); \(rule.references.map(\.id).joined(separator: ", ")))"
             lines.append(
                 "  <testcase classname=\"ContactProviderConformance.\(rule.level.rawValue)\" name=\(XMLText.quoted(name)) time=\"0\">"
             )

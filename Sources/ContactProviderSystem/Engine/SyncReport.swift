@@ -37,6 +37,17 @@ public struct SyncReport: Codable, Equatable, Sendable {
         self.enumeration = enumeration
     }
 
+    /// The report's fields as JSON names them, one case per stored property: the one declaration
+    /// of the fields (issue 46). Foundation's coding (`last-sync.json`) uses it, and so do the two
+    /// coders written by hand, the provider's reply (`ReplyCoding`) and the host's `signal --json`
+    /// (`ReportJSON`), each with an exhaustive `switch`: a new field does not compile until each
+    /// says how it writes and reads it. That every stored property has its case the compiler does
+    /// not check (Foundation would leave one without a case out): `SyncReportFieldsTests` does.
+    package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+        case enumeration, pages, batches, updated, deleted, systemCount, anchor, nextPage, durationMs, restarted
+        case error, warnings, callMilliseconds
+    }
+
     /// A failure in transmissible form.
     public struct ReportedError: Codable, Equatable, Sendable {
         /// `ContactProviderError` case name, or nil.

@@ -41,24 +41,31 @@ package enum ReplyCoding {
     private static func write(_ report: SyncReport, into writer: inout JSONWriter) {
         writer.key("report")
         writer.open()
-        if let anchor = report.anchor { write(anchor, key: "anchor", into: &writer) }
-        writer.field("batches", report.batches)
-        if let calls = report.callMilliseconds {
-            writer.array("callMilliseconds", calls) { writer, call in
-                writer.buffer.append(contentsOf: number(call).utf8)
+        for field in reportFieldsSorted {
+            // Every field of SyncReport.CodingKeys, so a new one does not compile until it is written.
+            switch field {
+            case .anchor: if let anchor = report.anchor { write(anchor, key: "anchor", into: &writer) }
+            case .batches: writer.field("batches", report.batches)
+            case .callMilliseconds:
+                if let calls = report.callMilliseconds {
+                    writer.array("callMilliseconds", calls) { writer, call in
+                        writer.buffer.append(contentsOf: number(call).utf8)
+                    }
+                }
+            case .deleted: writer.field("deleted", report.deleted)
+            case .durationMs:
+                writer.key("durationMs")
+                writer.buffer.append(contentsOf: number(report.durationMs).utf8)
+            case .enumeration: writer.field("enumeration", report.enumeration, always: true)
+            case .error: if let error = report.error { write(error, key: "error", into: &writer) }
+            case .nextPage: if let nextPage = report.nextPage { write(nextPage, key: "nextPage", into: &writer) }
+            case .pages: writer.field("pages", report.pages)
+            case .restarted: writer.field("restarted", report.restarted)
+            case .systemCount: writer.field("systemCount", report.systemCount)
+            case .updated: writer.field("updated", report.updated)
+            case .warnings: writer.array("warnings", report.warnings) { writer, warning in writer.string(warning) }
             }
         }
-        writer.field("deleted", report.deleted)
-        writer.key("durationMs")
-        writer.buffer.append(contentsOf: number(report.durationMs).utf8)
-        writer.field("enumeration", report.enumeration, always: true)
-        if let error = report.error { write(error, key: "error", into: &writer) }
-        if let nextPage = report.nextPage { write(nextPage, key: "nextPage", into: &writer) }
-        writer.field("pages", report.pages)
-        writer.field("restarted", report.restarted)
-        writer.field("systemCount", report.systemCount)
-        writer.field("updated", report.updated)
-        writer.array("warnings", report.warnings) { writer, warning in writer.string(warning) }
         writer.close()
     }
 
@@ -117,12 +124,13 @@ package enum ReplyCoding {
     }
 
     private static let replyKeys = JSONKeyTable(["v", "id", "ok", "report", "error", "trace", "callsFile"])
+    /// The report's fields, declared once in ``SyncReport/CodingKeys``, as the fast reader numbers them.
+    static let reportFields = SyncReport.CodingKeys.allCases
+    /// The same fields in the order Foundation's `.sortedKeys` writes them.
+    static let reportFieldsSorted = reportFields.sorted { $0.stringValue < $1.stringValue }
     /// The report's keys, as the fast reader numbers them (`ReplyCodingTests` checks they are the
     /// keys Foundation writes for a report with every field set).
-    package static let reportKeyNames = [
-        "enumeration", "pages", "batches", "updated", "deleted", "systemCount", "anchor", "nextPage", "durationMs",
-        "restarted", "error", "warnings", "callMilliseconds",
-    ]
+    package static let reportKeyNames = reportFields.map(\.stringValue)
     private static let reportKeys = JSONKeyTable(reportKeyNames)
     private static let positionKeys = JSONKeyTable(["generationMarker", "offset"])
     private static let errorKeys = JSONKeyTable(["code", "rule", "message"])
@@ -154,39 +162,51 @@ package enum ReplyCoding {
         return reply
     }
 
+    /// Whether Foundation's synthesized decoding lets the field be null or absent (an optional).
+    private static func isOptional(_ field: SyncReport.CodingKeys) -> Bool {
+        switch field {
+        case .anchor, .nextPage, .error, .callMilliseconds: return true
+        case .enumeration, .pages, .batches, .updated, .deleted, .systemCount, .durationMs, .restarted, .warnings:
+            return false
+        }
+    }
+
+    /// How many fields a report must have, as Foundation's synthesized decoding requires them.
+    private static let requiredFieldCount = reportFields.filter { !isOptional($0) }.count
+
     private static func readReport(_ reader: inout StrictJSONReader) throws -> SyncReport {
         var seen = 0
         var report = SyncReport(enumeration: "")
         try reader.readObject(keys: reportKeys) { reader, index in
-            // anchor, nextPage, error and callMilliseconds are optional (null or absent); the other
-            // nine are required.
-            let isOptional = index == 6 || index == 7 || index == 10 || index == 12
-            if isOptional, try reader.consumeNull() { return }
-            switch index {
-            case 0: report.enumeration = try reader.readString()
-            case 1: report.pages = try reader.readInt()
-            case 2: report.batches = try reader.readInt()
-            case 3: report.updated = try reader.readInt()
-            case 4: report.deleted = try reader.readInt()
-            case 5: report.systemCount = try reader.readInt()
-            case 6: report.anchor = try readPosition(&reader)
-            case 7: report.nextPage = try readPosition(&reader)
-            case 8: report.durationMs = try reader.readDouble()
-            case 9: report.restarted = try reader.readBool()
-            case 10: report.error = try readError(&reader)
-            case 11:
+            let field = reportFields[index]
+            let optional = isOptional(field)
+            if optional, try reader.consumeNull() { return }
+            // Every field of SyncReport.CodingKeys, so a new one does not compile until it is read.
+            switch field {
+            case .enumeration: report.enumeration = try reader.readString()
+            case .pages: report.pages = try reader.readInt()
+            case .batches: report.batches = try reader.readInt()
+            case .updated: report.updated = try reader.readInt()
+            case .deleted: report.deleted = try reader.readInt()
+            case .systemCount: report.systemCount = try reader.readInt()
+            case .anchor: report.anchor = try readPosition(&reader)
+            case .nextPage: report.nextPage = try readPosition(&reader)
+            case .durationMs: report.durationMs = try reader.readDouble()
+            case .restarted: report.restarted = try reader.readBool()
+            case .error: report.error = try readError(&reader)
+            case .warnings:
                 var warnings: [String] = []
                 try reader.readArray { warnings.append(try $0.readString()) }
                 report.warnings = warnings
-            default:
+            case .callMilliseconds:
                 var calls: [Double] = []
                 try reader.readArray { calls.append(try $0.readDouble()) }
                 report.callMilliseconds = calls
             }
-            if !isOptional { seen += 1 }
+            if !optional { seen += 1 }
         }
         // Every non-optional field is required, as Foundation's synthesized decoding requires it.
-        guard seen == 9 else { throw GiveUp() }
+        guard seen == requiredFieldCount else { throw GiveUp() }
         return report
     }
 

@@ -41,7 +41,7 @@ enum StoreDifference {
 
     /// `status`'s line when the last sync succeeded and the stores still differ; nil otherwise.
     static func statusLine(appCount: Int?, systemCount: Int, lastSync: ReportJSON?) -> String? {
-        guard let appCount, appCount > 0, appCount != systemCount, let lastSync, lastSync.error == nil else {
+        guard let appCount, appCount > 0, appCount != systemCount, let lastSync, lastSync.report.error == nil else {
             return nil
         }
         return "stores differ: app store \(counted(appCount, "contact")) vs system \(systemCount) after the last "

@@ -15,38 +15,88 @@ struct PositionJSON: Codable, Equatable {
         generationMarker = position.generationMarker.base64EncodedString()
         offset = position.offset
     }
+
+    /// The position again (nil when the marker is not base64).
+    var position: SyncPosition? {
+        Data(base64Encoded: generationMarker).map { SyncPosition(generationMarker: $0, offset: offset) }
+    }
 }
 
-/// `signal --wait --json`.
+/// `signal --wait --json`: a ``SyncReport`` as the host prints it.
+///
+/// Its keys are the report's own (``SyncReport/CodingKeys``, declared once), each written by an
+/// exhaustive `switch`, so a new field of the report does not compile until this says how it is
+/// printed; then `transcript` (with `--trace`).
 struct ReportJSON: Codable {
-    var enumeration: String
-    var pages: Int
-    var batches: Int
-    var updated: Int
-    var deleted: Int
-    var systemCount: Int
-    var anchor: PositionJSON?
-    var nextPage: PositionJSON?
-    var durationMs: Double
-    var restarted: Bool
-    var error: SyncReport.ReportedError?
-    var warnings: [String]?
+    /// The report, as printed: its duration rounded to hundredths of a millisecond.
+    var report: SyncReport
+    /// Every enumerator and observer call of the sync (`--trace`).
     var transcript: [String]?
 
     init(_ report: SyncReport, transcript: [String]?) {
-        enumeration = report.enumeration
-        pages = report.pages
-        batches = report.batches
-        updated = report.updated
-        deleted = report.deleted
-        systemCount = report.systemCount
-        anchor = report.anchor.map(PositionJSON.init)
-        nextPage = report.nextPage.map(PositionJSON.init)
-        durationMs = (report.durationMs * 100).rounded() / 100
-        restarted = report.restarted
-        error = report.error
-        warnings = report.warnings.isEmpty ? nil : report.warnings
+        self.report = report
+        self.report.durationMs = (report.durationMs * 100).rounded() / 100
         self.transcript = transcript
+    }
+
+    /// A report field's key, or `transcript`.
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+        init(_ field: SyncReport.CodingKeys) { stringValue = field.stringValue }
+        static let transcript = Key(stringValue: "transcript")
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for field in SyncReport.CodingKeys.allCases {
+            let key = Key(field)
+            switch field {
+            case .enumeration: try container.encode(report.enumeration, forKey: key)
+            case .pages: try container.encode(report.pages, forKey: key)
+            case .batches: try container.encode(report.batches, forKey: key)
+            case .updated: try container.encode(report.updated, forKey: key)
+            case .deleted: try container.encode(report.deleted, forKey: key)
+            case .systemCount: try container.encode(report.systemCount, forKey: key)
+            case .anchor: try container.encodeIfPresent(report.anchor.map(PositionJSON.init), forKey: key)
+            case .nextPage: try container.encodeIfPresent(report.nextPage.map(PositionJSON.init), forKey: key)
+            case .durationMs: try container.encode(report.durationMs, forKey: key)
+            case .restarted: try container.encode(report.restarted, forKey: key)
+            case .error: try container.encodeIfPresent(report.error, forKey: key)
+            // Printed only when there are some.
+            case .warnings: if !report.warnings.isEmpty { try container.encode(report.warnings, forKey: key) }
+            // The calls' times are the kit's size rules' (a traced reply); the printed report has the duration.
+            case .callMilliseconds: break
+            }
+        }
+        try container.encodeIfPresent(transcript, forKey: .transcript)
+    }
+
+    /// Reads what ``encode(to:)`` writes (a `status --json`'s `lastSync`, a script's saved report).
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        report = SyncReport(enumeration: "")
+        for field in SyncReport.CodingKeys.allCases {
+            let key = Key(field)
+            switch field {
+            case .enumeration: report.enumeration = try container.decode(String.self, forKey: key)
+            case .pages: report.pages = try container.decode(Int.self, forKey: key)
+            case .batches: report.batches = try container.decode(Int.self, forKey: key)
+            case .updated: report.updated = try container.decode(Int.self, forKey: key)
+            case .deleted: report.deleted = try container.decode(Int.self, forKey: key)
+            case .systemCount: report.systemCount = try container.decode(Int.self, forKey: key)
+            case .anchor: report.anchor = try container.decodeIfPresent(PositionJSON.self, forKey: key)?.position
+            case .nextPage: report.nextPage = try container.decodeIfPresent(PositionJSON.self, forKey: key)?.position
+            case .durationMs: report.durationMs = try container.decode(Double.self, forKey: key)
+            case .restarted: report.restarted = try container.decode(Bool.self, forKey: key)
+            case .error: report.error = try container.decodeIfPresent(SyncReport.ReportedError.self, forKey: key)
+            case .warnings: report.warnings = try container.decodeIfPresent([String].self, forKey: key) ?? []
+            case .callMilliseconds: break
+            }
+        }
+        transcript = try container.decodeIfPresent([String].self, forKey: .transcript)
     }
 
     /// `value` with one decimal, as `%.1f` prints it. By hand: `String(format:)` cost every
@@ -133,9 +183,10 @@ struct StatusJSON: Codable {
             lines.append(difference)
         }
         if let lastSync {
+            let last = lastSync.report
             lines.append(
-                "last sync: \(lastSync.enumeration), \(lastSync.updated) updated, \(lastSync.deleted) deleted"
-                    + (lastSync.error.map { ", failed: \($0.message)" } ?? ", ok"))
+                "last sync: \(last.enumeration), \(last.updated) updated, \(last.deleted) deleted"
+                    + (last.error.map { ", failed: \($0.message)" } ?? ", ok"))
         } else {
             lines.append("last sync: never")
         }

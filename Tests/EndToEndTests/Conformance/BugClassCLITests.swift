@@ -29,7 +29,7 @@ struct BugClassCLITests {
             words: "the same name as another contact"),
         // Item 11: an edit of a field the store holds (the phone), not of fields it cannot hold.
         Flaw(
-            provider: "bad-store-provider", environment: ["BAD_STORE_BUG": "fingerprint-without-phone"],
+            provider: "bad-provider", environment: ["BAD_PROVIDER_BUG": "fingerprint-without-phone"],
             backend: ["--backend", "seed-json"], rule: "D2", words: "phoneNumbers: expected"),
         // Item 8: a birthday through Date and Calendar.current, caught with the provider west of UTC.
         Flaw(
@@ -41,7 +41,7 @@ struct BugClassCLITests {
             rule: "D11", words: "added between two batches"),
         // Item 10: a read that fails for a moment, answered with an expiry error.
         Flaw(
-            provider: "bad-store-provider", environment: ["BAD_STORE_BUG": "expires-on-read-error"],
+            provider: "bad-provider", environment: ["BAD_PROVIDER_BUG": "expires-on-read-error"],
             backend: ["--backend", "seed-json"], rule: "T1", words: "pageExpired"),
     ]
 

@@ -5,11 +5,14 @@ import Testing
 /// `contacts-host conformance` against the built example executables, over real pipes and processes.
 @Suite("End to end: contacts-host conformance")
 struct ConformanceCLITests {
-    private func conformance(_ provider: String, _ extra: [String] = []) throws -> ProcessResult {
+    /// `provider` with `bug` as its BAD_PROVIDER_BUG (the flaw bad-provider carries), if any.
+    private func conformance(_ provider: String, bug: String? = nil, _ extra: [String] = []) throws -> ProcessResult {
         return try withTemporaryAppGroup { group in
+            var environment = group.environment
+            environment["BAD_PROVIDER_BUG"] = bug
             let result = try HostRunner.process.run(
                 ["conformance", "--extension", BuiltProducts.path(provider), "--seed", "9", "--operations", "60"]
-                    + extra, in: group)
+                    + extra, environment: environment)
             // The kit works in its own temporary App Group: the user's is untouched.
             #expect(!FileManager.default.fileExists(atPath: group.path + "/contacts"))
             return result
@@ -26,13 +29,13 @@ struct ConformanceCLITests {
     }
 
     @Test(
-        "each known-bad executable fails the rule it breaks (exit 1)",
+        "each known-bad provider fails the rule it breaks (exit 1)",
         arguments: [
-            ("bad-marker-provider", "C2"), ("bad-more-coming-provider", "D4"),
-            ("bad-snapshot-provider", "D3"), ("bad-late-call-provider", "C1"),
+            ("changing-marker", "C2"), ("stuck-more-coming", "D4"),
+            ("marker-after-snapshot", "D3"), ("calls-after-return", "C1"),
         ])
-    func knownBad(provider: String, rule: String) throws {
-        let result = try conformance(provider, ["--json"])
+    func knownBad(bug: String, rule: String) throws {
+        let result = try conformance("bad-provider", bug: bug, ["--json"])
         #expect(result.exitCode == 1, "\(result)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let results = try #require(object["results"] as? [[String: Any]])
@@ -45,7 +48,7 @@ struct ConformanceCLITests {
 
     @Test("the human report is a table with the failure's explanation and reproduction")
     func humanReport() throws {
-        let result = try conformance("bad-more-coming-provider", ["--rules", "D4"])
+        let result = try conformance("bad-provider", bug: "stuck-more-coming", ["--rules", "D4"])
         #expect(result.exitCode == 1)
         #expect(result.stdout.contains("D4    MUST    fail"))
         #expect(result.stdout.contains("FAIL D4: moreComing batches advance the anchor"))

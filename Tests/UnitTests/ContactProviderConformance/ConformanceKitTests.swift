@@ -66,14 +66,14 @@ struct ConformanceKitTests {
         let result = try #require(report.results.first { $0.rule.id == rule })
         #expect(result.status == .fail, "\(report.text)")
         #expect(result.explanation?.isEmpty == false)
-        #expect(result.reproduce?.contains("rules: [\"\(rule)\"]") == true)
+        #expect(result.reproduce?.contains("rules: [.\(rule.lowercased())]") == true)
     }
 
     @Test("checkContactProvider throws ConformanceFailure whose description names the broken rule")
     func throwsWithReport() async throws {
         do {
             try await checkContactProvider(
-                StuckMoreComing.self, options: ConformanceOptions(seed: 3, operations: 20, rules: ["D4"]))
+                StuckMoreComing.self, options: ConformanceOptions(seed: 3, operations: 20, rules: [.d4]))
             Issue.record("expected a ConformanceFailure")
         } catch let failure as ConformanceFailure {
             #expect(failure.description.contains("FAIL D4"))
@@ -198,7 +198,7 @@ struct ConformanceKitTests {
     @Test("issue 30, item 14: progress names each group of rules as it starts; the reproduce line names the backend")
     func progressAndBackendInReproduce() async throws {
         let messages = Mutex<[String]>([])
-        var options = ConformanceOptions(seed: 3, operations: 20, rules: ["C1", "D2"])
+        var options = ConformanceOptions(seed: 3, operations: 20, rules: [.c1, .d2])
         options.onProgress = { message in messages.withLock { $0.append(message) } }
         let report = try await ConformanceKit.run(MemoryProvider.self, backend: MemoryBackend.shared, options: options)
         // D2 has two groups: its changes, and the time zone changing between two syncs (issue 43,
@@ -209,7 +209,7 @@ struct ConformanceKitTests {
         // The provider reads its memory store, the kit writes ContactItems.json: nothing arrives.
         let failing = try await ConformanceKit.run(
             MemoryProvider.self, backendKind: .seedJSON(file: "ContactItems.json"),
-            options: ConformanceOptions(seed: 4, operations: 20, rules: ["C4"]))
+            options: ConformanceOptions(seed: 4, operations: 20, rules: [.c4]))
         let c4 = try #require(failing.results.first { $0.rule.id == "C4" })
         #expect(c4.status == .fail, "\(failing.text)")
         #expect(
@@ -223,7 +223,7 @@ struct ConformanceKitTests {
 
     @Test("the same seed gives the same report; V1 shrinks a failing sequence")
     func deterministicAndShrunk() async throws {
-        let options = ConformanceOptions(seed: 5, operations: 80, rules: ["V1"])
+        let options = ConformanceOptions(seed: 5, operations: 80, rules: [.v1])
         let first = try await ConformanceKit.run(StuckMoreComing.self, options: options)
         let second = try await ConformanceKit.run(StuckMoreComing.self, options: options)
         let v1 = try #require(first.results.first { $0.rule.id == "V1" })

@@ -181,7 +181,7 @@ struct ConformanceBackendKindInProcessTests {
         final class DemoProvider: ExampleProvider {}
         let report = try await ConformanceKit.run(
             DemoProvider.self, backendKind: .seedJSON(file: "ContactItems.json"),
-            options: ConformanceOptions(seed: 3, operations: 20, rules: ["C4"]))
+            options: ConformanceOptions(seed: 3, operations: 20, rules: [.c4]))
         // The demo provider reads the app database, not ContactItems.json: the kit must see nothing arrive.
         let c4 = try #require(report.results.first { $0.rule.id == "C4" })
         #expect(c4.status == .fail, "\(report.text)")

@@ -41,7 +41,7 @@ struct ScenarioStageTests {
             try await AppGroup.withInProcessRun(group.appGroup) {
                 let client = try SystemClient(appGroup: group.appGroup, domain: DefaultContactProviderDomain.identifier)
                 try client.enable()
-                let options = ConformanceOptions(seed: 3, operations: 10, rules: ["L1", "L2", "L3"])
+                let options = ConformanceOptions(seed: 3, operations: 10, rules: [.l1, .l2, .l3])
                 let subject = InvalidateFails(
                     InProcessProvider(GoodProvider.self, paths: client.paths, timeout: options.timeoutSeconds))
                 let checker = ConformanceChecker(

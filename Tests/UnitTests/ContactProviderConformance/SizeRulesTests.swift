@@ -28,7 +28,7 @@ struct SizeRulesTests {
         }
     }
 
-    static let atSize = ConformanceOptions(seed: 5, rules: ["S1", "S2"], contacts: 10_000)
+    static let atSize = ConformanceOptions(seed: 5, rules: [.s1, .s2], contacts: 10_000)
 
     @Test("the demo provider passes S1 and S2 at 10,000 contacts; the notes give its times against the limit")
     func goodProviderAtSize() async throws {
@@ -48,14 +48,14 @@ struct SizeRulesTests {
         let s2 = try #require(report.results.first { $0.rule == .s2 })
         #expect(s2.status == .fail, "\(report.text)")
         #expect(s2.explanation?.contains("a content page's time grows with the address book") == true)
-        #expect(s2.reproduce?.contains("rules: [\"S2\"], contacts: 10000)") == true, "\(s2.reproduce ?? "")")
+        #expect(s2.reproduce?.contains("rules: [.s2], contacts: 10000)") == true, "\(s2.reproduce ?? "")")
         #expect(report.results.first { $0.rule == .s1 }?.status == .pass, "\(report.text)")
     }
 
     @Test("below ten pages of contacts S1 runs and S2 says it was not measured")
     func smallSizeMeasuresS1Only() async throws {
         let report = try await checkContactProvider(
-            GoodProvider.self, options: ConformanceOptions(rules: ["S1", "S2"], contacts: 2500))
+            GoodProvider.self, options: ConformanceOptions(rules: [.s1, .s2], contacts: 2500))
         #expect(
             report.results.first { $0.rule == .s1 }?.explanation?.hasPrefix("2500 contacts: 3 content pages") == true)
         #expect(
@@ -65,7 +65,7 @@ struct SizeRulesTests {
 
     @Test("asked for by name without a size, the size rules are skipped and say what they need")
     func sizeRulesWithoutASize() async throws {
-        let report = try await ConformanceKit.run(GoodProvider.self, options: ConformanceOptions(rules: ["S1"]))
+        let report = try await ConformanceKit.run(GoodProvider.self, options: ConformanceOptions(rules: [.s1]))
         let s1 = try #require(report.results.first { $0.rule == .s1 })
         #expect(s1.status == .skipped)
         #expect(s1.explanation?.contains("--contacts N (ConformanceOptions.contacts)") == true, "\(report.text)")

@@ -33,7 +33,7 @@ struct InvalidateDeadlineTests {
 
     @Test("the kit's L2 check fails the rule after the time limit instead of hanging")
     func kitL2() async throws {
-        var options = ConformanceOptions(seed: 1, operations: 10, rules: ["L2"])
+        var options = ConformanceOptions(seed: 1, operations: 10, rules: [.l2])
         options.timeoutSeconds = 0.5
         let report = try await ConformanceKit.run(HangingInvalidate.self, options: options)
         let result = try #require(report.results.first { $0.rule.id == "L2" })

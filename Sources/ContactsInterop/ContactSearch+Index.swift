@@ -17,12 +17,30 @@ extension ContactSearch {
     package static func searchReportingIndex<Meta>(_ store: JournaledStore<Meta>, _ query: Query) throws
         -> (contacts: [ContactRecord], index: SearchIndexUse?)
     {
-        guard case .name(let text) = query else { return (search(try store.load().contacts, query), nil) }
+        var found: [ContactRecord] = []
+        let use = try forEachMatch(store, query) { found.append($0) }
+        return (found, use)
+    }
+
+    /// `search(_:_:)` streamed (issue 44): each match is given to `body` as it is decoded, in the
+    /// store's order, and none is kept. A name query holds one byte range per index candidate; an
+    /// e-mail or phone query decodes one contact at a time (``JournaledStore/forEachContact(count:_:)``).
+    /// Either way memory is bounded by the identifiers and the journal, not by the matches or the book.
+    ///
+    /// - Returns: how the name index was used (nil: the query did not use it).
+    @discardableResult
+    package static func forEachMatch<Meta>(
+        _ store: JournaledStore<Meta>, _ query: Query, _ body: (ContactRecord) throws -> Void
+    ) throws -> SearchIndexUse? {
+        guard case .name(let text) = query else {
+            try store.forEachContact { if matches($0, query: query) { try body($0) } }
+            return nil
+        }
         let wanted = words(text)
-        guard !wanted.isEmpty else { return ([], nil) }
+        guard !wanted.isEmpty else { return nil }
         let asciiQuery = wanted.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
         let queryBytes = wanted.map { Array($0.utf8) }
-        let result = try store.search(
+        return try store.search(
             nameIndex,
             candidate: { keys in
                 // ASCII keys and query: a byte prefix is a Character prefix (words hold no CR LF).
@@ -33,8 +51,7 @@ extension ContactSearch {
                 let names = keys.split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
                 return wanted.allSatisfy { word in names.contains { $0.hasPrefix(word) } }
             },
-            matches: { matches($0, nameWords: wanted) })
-        return (result.contacts, result.use)
+            matches: { matches($0, nameWords: wanted) }, found: body)
     }
 
     /// Whether some space-separated key of `keys` starts with `word`.

@@ -81,19 +81,11 @@ package final class AppDatabase {
         try store.load().contacts
     }
 
-    /// Every contact, in ``all()``'s order, decoded one at a time: the state is read once (never waiting
-    /// for a writer), keeping snapshot contacts as byte ranges of the mapped snapshot (an immutable file,
-    /// replaced whole, so the view stays the one read even if a writer compacts meanwhile), and only
-    /// the contact `body` is given is decoded. Memory grows with the identifiers, not with the
-    /// decoded address book (`export`, issue 44 item 2). `count` is told first.
+    /// Every contact, in ``all()``'s order, decoded one at a time (see
+    /// ``JournaledStore/forEachContact(count:_:)``): memory grows with the identifiers, not with the
+    /// decoded address book (`export`, `list`, issue 44). `count` is told first.
     package func forEachContact(count: (Int) -> Void = { _ in }, _ body: (ContactRecord) throws -> Void) throws {
-        let lazy = JournaledStore<NoMetadata>(directory: store.directory, retainsContacts: true, lazySnapshot: true)
-        let state = try lazy.load()
-        count(state.count)
-        let decoder = JSONDecoder()
-        for identifier in state.order {
-            if let record = state.record(for: identifier, decoder: decoder) { try body(record) }
-        }
+        try store.forEachContact(count: count, body)
     }
 
     /// Adds or replaces many contacts (one journal entry each, so each is one change for providers).

@@ -41,7 +41,9 @@ extension JournaledStore {
     }
 
     /// Loads the store; `retain` false keeps identifiers only (compaction always needs values).
-    func loadUnlocked(retain: Bool? = nil) throws -> StoreState<Meta> {
+    /// `verifyingValues`: every line is decoded whole, as a retaining load decodes it (so it is
+    /// refused as `load()` refuses it), whatever is kept (``verify()``).
+    func loadUnlocked(retain: Bool? = nil, verifyingValues: Bool = false) throws -> StoreState<Meta> {
         let retain = retain ?? retainsContacts
         guard let snapshot = try openSnapshot() else { return .empty }
         let (header, headerEnd) = try parseHeader(snapshot)
@@ -64,7 +66,9 @@ extension JournaledStore {
         var count = 0
         while let line = lines.next() {
             // Lazy: parse the line (so a malformed one is reported now) but keep only its range.
-            let record = try lines.decoding { try decodeRecord(decoder, snapshot, line, retain: retain && !lazy) }
+            let record = try lines.decoding {
+                try decodeRecord(decoder, snapshot, line, retain: (retain && !lazy) || verifyingValues)
+            }
             if state.contains(record.identifier) {
                 throw lines.malformed("duplicate identifier '\(record.identifier)'")
             }
@@ -96,7 +100,8 @@ extension JournaledStore {
         if let journal = try openJournalForReading() {
             state.journalInode = journal.inode
             if let journalHeaderEnd = try journalHeaderEnd(journal, snapshot: header) {
-                try applyJournal(journal, from: journalHeaderEnd, firstLine: 2, to: &state, retain: retain)
+                try applyJournal(
+                    journal, from: journalHeaderEnd, firstLine: 2, to: &state, retain: retain || verifyingValues)
             } else {
                 state.journalOffset = journal.size
             }

@@ -53,11 +53,15 @@ extension JournaledStore {
     /// line becomes a `StoreProblem` and is skipped. Journal entries are applied in file order; in a
     /// journal the snapshot superseded (a compaction's or reset's leftover), those at or below the
     /// snapshot's `baseSeq` are already folded into it (or were discarded by the reset) and are skipped.
-    package func salvage() throws -> StoreSalvage<Meta> {
+    ///
+    /// `keepingValues` false (``check()``): only the problems are wanted; identifiers are kept to find
+    /// duplicates, and `contacts` is left empty, so checking a large store does not hold it decoded
+    /// (issue 44).
+    package func salvage(keepingValues: Bool = true) throws -> StoreSalvage<Meta> {
         var salvage = StoreSalvage<Meta>(
             contacts: [], meta: nil, headSeq: 0, snapshotLinesKept: 0, journalEntriesKept: 0, journalEntriesFolded: 0,
             problems: [])
-        var contacts: [String: ContactRecord] = [:]
+        var contacts = SalvagedContacts(keepsValues: keepingValues)
         var snapshotHeader: SnapshotHeader<Meta>?
         let snapshotData = try SecureFile.readIfPresent(snapshotPath)
         let journalData = try SecureFile.readIfPresent(journalPath)
@@ -70,13 +74,13 @@ extension JournaledStore {
         if let journalData, !journalData.isEmpty {
             salvageJournal(journalData, snapshotHeader: snapshotHeader, into: &salvage, contacts: &contacts)
         }
-        salvage.contacts = contacts.values.sorted { IdentifierOrder.precedes($0.identifier, $1.identifier) }
+        salvage.contacts = contacts.sorted()
         return salvage
     }
 
     /// Every readable line of the snapshot into `contacts`; its header, if readable.
     private func salvageSnapshot(
-        _ snapshotData: Data, into result: inout StoreSalvage<Meta>, contacts: inout [String: ContactRecord]
+        _ snapshotData: Data, into result: inout StoreSalvage<Meta>, contacts: inout SalvagedContacts
     ) -> SnapshotHeader<Meta>? {
         let decoder = JSONDecoder()
         var snapshotHeader: SnapshotHeader<Meta>?
@@ -102,13 +106,13 @@ extension JournaledStore {
             do {
                 // Exactly what load() accepts: a repair must not drop a line that a sound store keeps.
                 let record = IdentifierRules.normalized(try decoder.decode(ContactRecord.self, from: Data(line)))
-                if contacts[record.identifier] != nil {
+                if contacts.contains(record.identifier) {
                     result.problems.append(
                         StoreProblem(
                             path: snapshotPath, line: number,
                             message: "duplicate identifier '\(record.identifier)' (the later line is kept)"))
                 }
-                contacts[record.identifier] = record
+                contacts.keep(record)
                 result.snapshotLinesKept += 1
             } catch {
                 result.problems.append(
@@ -143,7 +147,7 @@ extension JournaledStore {
     /// Every readable, committed journal entry applied to `contacts` in file order.
     private func salvageJournal(
         _ fullJournal: Data, snapshotHeader: SnapshotHeader<Meta>?, into result: inout StoreSalvage<Meta>,
-        contacts: inout [String: ContactRecord]
+        contacts: inout SalvagedContacts
     ) {
         let decoder = JSONDecoder()
         // An append with a writeback hole, and everything after it, was never acknowledged: keeping
@@ -204,9 +208,9 @@ extension JournaledStore {
             }
             for record in entry.upsert ?? [] {
                 let record = IdentifierRules.normalized(record)
-                contacts[record.identifier] = record
+                contacts.keep(record)
             }
-            for identifier in entry.delete ?? [] { contacts[IdentifierRules.normalized(identifier)] = nil }
+            for identifier in entry.delete ?? [] { contacts.remove(IdentifierRules.normalized(identifier)) }
             if let meta = entry.meta { result.meta = meta }
             result.headSeq = max(result.headSeq, entry.seq)
             result.journalEntriesKept += 1
@@ -249,8 +253,11 @@ extension JournaledStore {
         var problems: [StoreProblem] = []
         var loads = false
         do {
-            _ = try load()
+            // Every line decoded, as load() decodes it, but only identifiers kept (issue 44).
+            try verify()
             loads = true
+            // The identifiers it held are freed: give the heap back before the salvage reads the files.
+            MemoryTrim.returnFreeMemory()
         } catch let error as StoreError {
             if case .malformed(let path, let line, let reason) = error {
                 problems.append(StoreProblem(path: path, line: line, message: reason))
@@ -267,12 +274,47 @@ extension JournaledStore {
         }
         // A torn last journal line is a normal crash leftover that load() and writers handle: not a problem.
         // A journal of another generation in a store that loads is a crash leftover proven superseded.
-        for problem in try salvage().problems
+        defer { MemoryTrim.returnFreeMemory() }
+        for problem in try salvage(keepingValues: false).problems
         where !problem.message.hasPrefix("a torn ") && !(loads && problem.message.hasPrefix("generation ")) {
             if !problems.contains(where: { $0.path == problem.path && $0.line == problem.line }) {
                 problems.append(problem)
             }
         }
         return problems
+    }
+}
+
+/// The contacts a salvage has read so far: decoded (a repair rebuilds the store from them), or only
+/// their identifiers (a check needs to know which exist, to report duplicates).
+struct SalvagedContacts {
+    let keepsValues: Bool
+    private var values: [String: ContactRecord] = [:]
+    private var identifiers: Set<String> = []
+
+    init(keepsValues: Bool) {
+        self.keepsValues = keepsValues
+    }
+
+    func contains(_ identifier: String) -> Bool {
+        values[identifier] != nil || identifiers.contains(identifier)
+    }
+
+    mutating func keep(_ record: ContactRecord) {
+        if keepsValues {
+            values[record.identifier] = record
+        } else {
+            identifiers.insert(record.identifier)
+        }
+    }
+
+    mutating func remove(_ identifier: String) {
+        values[identifier] = nil
+        identifiers.remove(identifier)
+    }
+
+    /// The contacts sorted bytewise by identifier (none when only identifiers are kept).
+    func sorted() -> [ContactRecord] {
+        values.values.sorted { IdentifierOrder.precedes($0.identifier, $1.identifier) }
     }
 }

@@ -74,106 +74,153 @@ extension JournaledStore {
     package func search(
         _ index: SearchIndex, candidate: (UnsafeRawBufferPointer) -> Bool, matches: (ContactRecord) -> Bool
     ) throws -> (contacts: [ContactRecord], use: SearchIndexUse) {
-        try withLock(.shared) {
-            guard let snapshot = try openSnapshot() else { return ([], .used) }
-            let (header, headerEnd) = try parseHeader(snapshot)
-            var use = SearchIndexUse.used
-            let body: (file: MappedFile?, data: Data?, start: Int)
-            if let verified = try? verifiedIndex(index, snapshot: snapshot, header: header) {
-                body = (verified.file, nil, verified.start)
-            } else {
-                let built = try buildIndex(index, snapshot: snapshot, header: header, headerEnd: headerEnd)
-                body = (nil, built.body, 0)
-                use = .rebuilt(written: built.written)
-            }
-            // The journal's contacts: their latest values, which snapshot lines they replace, and the
-            // order in which new ones were first added (as StoreState orders them).
-            var latest: [String: ContactRecord?] = [:]
-            var added: [String] = []
-            var replacedLines: [Int: String] = [:]
-            var looked = Set<String>()
-            var inSnapshot = Set<String>()
-            var addedOnce = Set<String>()
-            if let journal = try openJournalForReading(),
-                let start = try journalHeaderEnd(journal, snapshot: header)
-            {
-                let decoder = JSONDecoder()
-                var lines = LineCursor(journal, path: journalPath, from: start, lineNumber: 2)
-                var seq = header.baseSeq
-                while let line = lines.next() {
-                    let entry = try lines.decoding { try decodeEntry(decoder, journal, line, retain: true) }
-                    guard entry.seq == seq + 1 else {
-                        throw lines.malformed("sequence number \(entry.seq) does not follow \(seq)")
-                    }
-                    seq = entry.seq
-                    func lookUp(_ identifier: String) throws {
-                        guard looked.insert(identifier).inserted else { return }
-                        if let line = try snapshotLine(snapshot, from: headerEnd, identifier: identifier) {
-                            replacedLines[line] = identifier
-                            inSnapshot.insert(identifier)
-                        }
-                    }
-                    // Upserts before deletes, as StoreState applies an entry.
-                    for record in entry.upsert ?? [] {
-                        try lookUp(record.identifier)
-                        if !inSnapshot.contains(record.identifier), addedOnce.insert(record.identifier).inserted {
-                            added.append(record.identifier)
-                        }
-                        latest[record.identifier] = record
-                    }
-                    for identifier in entry.delete ?? [] {
-                        try lookUp(identifier)
-                        latest[identifier] = .some(nil)
-                    }
-                }
-            }
-            var found: [ContactRecord] = []
-            var damaged = false
-            func scanBody(_ bytes: UnsafeRawBufferPointer) {
-                var position = body.start
-                while position < bytes.count, !damaged {
-                    guard let newline = memchr(bytes.baseAddress! + position, 0x0A, bytes.count - position) else {
-                        break
-                    }
-                    let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
-                    var line = 0
-                    var cursor = position
-                    while cursor < end, bytes[cursor] != 0x20 {
-                        line = line &* 10 &+ Int(bytes[cursor] &- 0x30)
-                        cursor += 1
-                    }
-                    let keys = UnsafeRawBufferPointer(rebasing: bytes[min(cursor + 1, end)..<end])
-                    if let identifier = replacedLines[line] {
-                        if let record = latest[identifier] ?? nil, matches(record) { found.append(record) }
-                    } else if candidate(keys) {
-                        // The index points at a line start of this snapshot, or it is not to be believed.
-                        guard line >= headerEnd, line < snapshot.size, snapshot.bytes[line - 1] == 0x0A,
-                            let lineEnd = snapshot.newline(from: line),
-                            let record = try? ContactRecordCodec.decode(snapshot.bytes, range: line..<lineEnd)
-                        else {
-                            damaged = true
-                            return
-                        }
-                        if matches(record) { found.append(record) }
-                    }
-                    position = end + 1
-                }
-            }
-            if let file = body.file {
-                scanBody(file.bytes)
-            } else if let data = body.data {
-                data.withUnsafeBytes { scanBody($0) }
-            }
-            if damaged {
-                // An index that passed its checks but points at something else: answer from a scan.
-                try? FileManager.default.removeItem(atPath: path(of: index))
-                return (try loadUnlocked().contacts.filter(matches), .rebuilt(written: false))
-            }
-            for identifier in added {
-                if let record = latest[identifier] ?? nil, matches(record) { found.append(record) }
-            }
-            return (found, use)
+        var found: [ContactRecord] = []
+        let use = try search(index, candidate: candidate, matches: matches) { found.append($0) }
+        return (found, use)
+    }
+
+    /// ``search(_:candidate:matches:)``, each match given to `found` as it is decoded (issue 44):
+    /// memory holds the journal's contacts and one byte range per candidate, never the matches
+    /// decoded together. The candidates are gathered under the lock, and decoded and handed on after
+    /// it (a slow reader of the output never holds a writer up), from the snapshot mapped under it (an
+    /// immutable file: a compaction meanwhile replaces the name, not the file). An index found wrong
+    /// is noticed before the first contact is handed on, so the scan that answers instead never
+    /// repeats one.
+    package func search(
+        _ index: SearchIndex, candidate: (UnsafeRawBufferPointer) -> Bool, matches: (ContactRecord) -> Bool,
+        found: (ContactRecord) throws -> Void
+    ) throws -> SearchIndexUse {
+        guard let gathered = try withLock(.shared, { try gatherCandidates(index, candidate: candidate) }) else {
+            // An index that passed its checks but points at something else: answer from a scan.
+            try? FileManager.default.removeItem(atPath: path(of: index))
+            try forEachContact { if matches($0) { try found($0) } }
+            return .rebuilt(written: false)
         }
+        for hit in gathered.hits {
+            switch hit {
+            case .journal(let record):
+                if matches(record) { try found(record) }
+            case .snapshot(let range):
+                guard let snapshot = gathered.snapshot else { continue }
+                let record: ContactRecord
+                do {
+                    record = try ContactRecordCodec.decode(snapshot.bytes, range: range)
+                } catch {
+                    throw StoreError.malformed(
+                        path: snapshotPath, line: Self.lineNumber(of: range.lowerBound, in: snapshot),
+                        reason: LineCoding.reason(error))
+                }
+                if matches(record) { try found(record) }
+            }
+        }
+        return gathered.use
+    }
+
+    /// A contact a search may answer, in the store's order: a snapshot line the index made a candidate
+    /// (decoded later), or a journal contact (already decoded).
+    enum SearchHit {
+        case snapshot(Range<Int>)
+        case journal(ContactRecord)
+    }
+
+    /// The candidates of a search, in the store's order, and the snapshot they are lines of; nil when
+    /// the index points somewhere no line starts (then nothing was handed on yet). The caller holds the lock.
+    private func gatherCandidates(_ index: SearchIndex, candidate: (UnsafeRawBufferPointer) -> Bool) throws
+        -> (hits: [SearchHit], snapshot: MappedFile?, use: SearchIndexUse)?
+    {
+        guard let snapshot = try openSnapshot() else { return ([], nil, .used) }
+        let (header, headerEnd) = try parseHeader(snapshot)
+        var use = SearchIndexUse.used
+        let body: (file: MappedFile?, data: Data?, start: Int)
+        if let verified = try? verifiedIndex(index, snapshot: snapshot, header: header) {
+            body = (verified.file, nil, verified.start)
+        } else {
+            let built = try buildIndex(index, snapshot: snapshot, header: header, headerEnd: headerEnd)
+            body = (nil, built.body, 0)
+            use = .rebuilt(written: built.written)
+        }
+        // The journal's contacts: their latest values, which snapshot lines they replace, and the
+        // order in which new ones were first added (as StoreState orders them).
+        var latest: [String: ContactRecord?] = [:]
+        var added: [String] = []
+        var replacedLines: [Int: String] = [:]
+        var looked = Set<String>()
+        var inSnapshot = Set<String>()
+        var addedOnce = Set<String>()
+        if let journal = try openJournalForReading(),
+            let start = try journalHeaderEnd(journal, snapshot: header)
+        {
+            let decoder = JSONDecoder()
+            var lines = LineCursor(journal, path: journalPath, from: start, lineNumber: 2)
+            var seq = header.baseSeq
+            while let line = lines.next() {
+                let entry = try lines.decoding { try decodeEntry(decoder, journal, line, retain: true) }
+                guard entry.seq == seq + 1 else {
+                    throw lines.malformed("sequence number \(entry.seq) does not follow \(seq)")
+                }
+                seq = entry.seq
+                func lookUp(_ identifier: String) throws {
+                    guard looked.insert(identifier).inserted else { return }
+                    if let line = try snapshotLine(snapshot, from: headerEnd, identifier: identifier) {
+                        replacedLines[line] = identifier
+                        inSnapshot.insert(identifier)
+                    }
+                }
+                // Upserts before deletes, as StoreState applies an entry.
+                for record in entry.upsert ?? [] {
+                    try lookUp(record.identifier)
+                    if !inSnapshot.contains(record.identifier), addedOnce.insert(record.identifier).inserted {
+                        added.append(record.identifier)
+                    }
+                    latest[record.identifier] = record
+                }
+                for identifier in entry.delete ?? [] {
+                    try lookUp(identifier)
+                    latest[identifier] = .some(nil)
+                }
+            }
+        }
+        var hits: [SearchHit] = []
+        var damaged = false
+        func scanBody(_ bytes: UnsafeRawBufferPointer) {
+            var position = body.start
+            while position < bytes.count, !damaged {
+                guard let newline = memchr(bytes.baseAddress! + position, 0x0A, bytes.count - position) else {
+                    break
+                }
+                let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
+                var line = 0
+                var cursor = position
+                while cursor < end, bytes[cursor] != 0x20 {
+                    line = line &* 10 &+ Int(bytes[cursor] &- 0x30)
+                    cursor += 1
+                }
+                let keys = UnsafeRawBufferPointer(rebasing: bytes[min(cursor + 1, end)..<end])
+                if let identifier = replacedLines[line] {
+                    if let record = latest[identifier] ?? nil { hits.append(.journal(record)) }
+                } else if candidate(keys) {
+                    // The index points at a line start of this snapshot, or it is not to be believed.
+                    guard line >= headerEnd, line < snapshot.size, snapshot.bytes[line - 1] == 0x0A,
+                        let lineEnd = snapshot.newline(from: line)
+                    else {
+                        damaged = true
+                        return
+                    }
+                    hits.append(.snapshot(line..<lineEnd))
+                }
+                position = end + 1
+            }
+        }
+        if let file = body.file {
+            scanBody(file.bytes)
+        } else if let data = body.data {
+            data.withUnsafeBytes { scanBody($0) }
+        }
+        if damaged { return nil }
+        for identifier in added {
+            if let record = latest[identifier] ?? nil { hits.append(.journal(record)) }
+        }
+        return (hits, snapshot, use)
     }
 
     /// Whether `index`'s file, if present, is damaged for the current snapshot (a stale one, of

@@ -54,15 +54,18 @@ enum InteropCommands {
         ],
         validate: { _ = try query($0) },
         run: { arguments, context in
-            let found: [ContactRecord]
             if let store = try DomainAppStore.other(context) {
-                found = ContactSearch.search(try store.contacts(), try query(arguments))
-            } else {
-                // A name query reads the name index (contacts/name-index), not every contact.
-                found = try ContactSearch.search(
-                    AppDatabase.searchable(appGroup: context.appGroup).store, try query(arguments))
+                let found = ContactSearch.search(try store.contacts(), try query(arguments))
+                ContactCommands.printList(found, json: arguments.has(SearchOptions.json), context: context)
+                return ExitCode.success
             }
-            ContactCommands.printList(found, json: arguments.has(SearchOptions.json), context: context)
+            // Streamed (issue 44): a name query reads the name index (contacts/name-index) and decodes
+            // only its candidates; the others decode one contact at a time. Each match is written as found.
+            var list = ContactCommands.ListStream(json: arguments.has(SearchOptions.json), output: context.output)
+            try ContactSearch.forEachMatch(
+                AppDatabase.searchable(appGroup: context.appGroup).store, try query(arguments)
+            ) { try list.add($0) }
+            list.finish()
             return ExitCode.success
         })
 
@@ -73,9 +76,13 @@ enum InteropCommands {
         validate: { _ = try query($0) },
         run: { arguments, context in
             let paths = try DomainPaths(appGroup: context.appGroup, domain: DomainManager.defaultDomainIdentifier)
-            let found = ContactSearch.search(
-                try SystemStore(directory: paths.systemStore).load().contacts, try query(arguments))
-            ContactCommands.printList(found, json: arguments.has(SearchOptions.json), context: context)
+            // A contact decoded at a time (issue 44); the system store has no name index, so every query scans.
+            let query = try query(arguments)
+            var list = ContactCommands.ListStream(json: arguments.has(SearchOptions.json), output: context.output)
+            try SystemStore(directory: paths.systemStore).forEachContact {
+                if ContactSearch.matches($0, query: query) { try list.add($0) }
+            }
+            list.finish()
             return ExitCode.success
         })
 

@@ -392,8 +392,10 @@ enum SystemCommands {
         options: [ContactCommands.listJSON],
         examples: ["contacts-host system list", "contacts-host system list --json"],
         run: { arguments, context in
-            let records = try SystemStore(directory: try client(context).paths.systemStore).load().contacts
-            ContactCommands.printList(records, json: arguments.has(ContactCommands.listJSON), context: context)
+            // Streamed as list streams the app's (issue 44): a contact decoded at a time, never the book.
+            var list = ContactCommands.ListStream(json: arguments.has(ContactCommands.listJSON), output: context.output)
+            try SystemStore(directory: try client(context).paths.systemStore).forEachContact { try list.add($0) }
+            list.finish()
             return ExitCode.success
         })
 

@@ -25,6 +25,10 @@
 //   short-page-is-last    ShortPageIsLastBug.swift        caught by D3 (a contact of a later page deleted during content)
 //   trimmed-log-without-expiry TrimmedLogWithoutExpiryBug.swift caught by E1 (more edits between two syncs than its log keeps)
 //   local-time-anchors    LocalTimeAnchorsBug.swift       caught by D2 (the time zone changing between two syncs)
+//   repeats-last-item     RepeatsLastItemBug.swift        caught by C3 (each next page offset one short)
+//   ends-changes-one-early EndsChangesOneEarlyBug.swift   caught by D10 (moreComing off by one)
+//   prunes-deletions      PrunesDeletionsBug.swift        caught by E1 (deletion records pruned, the anchor not expired)
+//   versions-as-text      VersionsAsTextBug.swift         caught by D2 (versions compared as text: "18" < "8")
 //
 // Each wraps the demo provider's correct enumerator and breaks exactly one thing (through the
 // forwarding observers of KnownBadProviders, which also holds the four flaws of the bad-*-provider executables).
@@ -62,6 +66,10 @@ final class BadProvider: KnownBadProvider {
         case "short-page-is-last": return ShortPageIsLastEnumerator(wrapping: correct)
         case "trimmed-log-without-expiry": return TrimmedLogWithoutExpiryEnumerator(wrapping: correct)
         case "local-time-anchors": return LocalTimeAnchorsEnumerator(wrapping: correct)
+        case "repeats-last-item": return RepeatsLastItemEnumerator(wrapping: correct)
+        case "ends-changes-one-early": return EndsChangesOneEarlyEnumerator(wrapping: correct)
+        case "prunes-deletions": return PrunesDeletionsEnumerator(wrapping: correct)
+        case "versions-as-text": return VersionsAsTextEnumerator(wrapping: correct)
         default:
             FileHandle.standardError.write(
                 Data("bad-provider: set BAD_PROVIDER_BUG (unknown: '\(bug)'); running without a bug\n".utf8))

@@ -29,15 +29,16 @@ enum LikelyMistake {
         return (String(text.dropLast(digits.count)), number + anchor.offset)
     }
 
-    /// The last change batch of `transcript` shows versions compared as text: its anchor went back to a
-    /// version that sorts after the start's as text (`100` → `9`: "9" is after "100", the offset went
-    /// −91), or it said moreComing but kept its anchor after changes where the versions it reached (up
-    /// to `batchSize` past the start) cross a power of ten (`9` → `10`: "10" sorts before "9") while an
-    /// earlier batch did advance the anchor (one of the transcript, or the one that moved the offset above 0). A provider that keeps the newer of two
-    /// versions by comparing their text does both. A provider whose anchor never moves (a stale or
-    /// stuck anchor) is not this: it stays without a power of ten in sight, or from its first batch.
-    /// The versions are read two ways from the anchors' bytes: the offsets, when the markers are the
-    /// same, and the number a marker ends with plus the offset (``version(_:)``).
+    /// The change batches of `transcript` show versions compared as text: one of them moved its anchor
+    /// back to a version that sorts after the start's as text (`100` → `9`: "9" is after "100", the
+    /// offset went −91), or the last one said moreComing but kept its anchor after changes where the
+    /// versions it reached (up to `batchSize` past the start) cross a power of ten (`9` → `10`: "10"
+    /// sorts before "9") while an earlier batch did advance the anchor (one of the transcript, or the
+    /// one that moved the offset above 0). A provider that keeps the newer of two versions by
+    /// comparing their text does both. A provider whose anchor never moves (a stale or stuck anchor)
+    /// is not this: it stays without a power of ten in sight, or from its first batch. The versions
+    /// are read two ways from the anchors' bytes: the offsets, when the markers are the same, and the
+    /// number a marker ends with plus the offset (``version(_:)``).
     static func versionsComparedAsText(in transcript: [String], batchSize: Int) -> String? {
         let batches = TranscriptBatch.all(in: transcript).compactMap {
             batch -> (TranscriptBatch, SyncPosition, SyncPosition)? in
@@ -46,14 +47,18 @@ enum LikelyMistake {
             else { return nil }
             return (batch, start, end)
         }
-        guard let (last, start, end) = batches.last else { return nil }
-        for (name, read) in readings {
-            guard let (a, b) = read(start, end) else { continue }
-            if b < a, String(b) > String(a) {
+        // An anchor that went back, anywhere: an anchor never should.
+        for (_, start, end) in batches {
+            for (name, read) in readings {
+                guard let (a, b) = read(start, end), b < a, String(b) > String(a) else { continue }
                 return Self.asText(
                     "the anchor went back from \(name) \(a) \(start) to \(name) \(b) \(end), and \"\(b)\" sorts after \"\(a)\" as text"
                 )
             }
+        }
+        guard let (last, start, end) = batches.last else { return nil }
+        for (name, read) in readings {
+            guard let (a, b) = read(start, end) else { continue }
             let advancedBefore = batches.dropLast().contains { batch, from, to in
                 batch.changes > 0 && (read(from, to).map { $0.1 > $0.0 } ?? false)
             }

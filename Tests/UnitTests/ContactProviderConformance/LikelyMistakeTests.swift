@@ -44,6 +44,15 @@ struct LikelyMistakeTests {
         #expect(words.contains("\"9\" sorts after \"100\""), "\(words)")
     }
 
+    @Test("versions as text: a batch before the last went back (D10's sync before, then the signal after it)")
+    func versionsWentBackBeforeTheLastBatch() throws {
+        let transcript =
+            Self.batch("v100", from: 0, to: -91, moreComing: false, updated: ["a"])
+            + Self.batch("v100", from: -91, to: -90, moreComing: false, updated: ["b"])
+        let words = try #require(LikelyMistake.versionsComparedAsText(in: transcript, batchSize: 3))
+        #expect(words.contains("from version 100"), "\(words)")
+    }
+
     @Test(
         "not versions as text: a stuck anchor from its first batch, a final batch that kept its anchor, no power of ten"
     )

@@ -11,11 +11,15 @@ import Foundation
 /// here, in one place, and each starts the finding's explanation, so the report's root cause
 /// (``RootCause``) is the mistake, not the symptom.
 enum LikelyMistake {
-    /// A finding's explanation: the mistake first (when its evidence fits), then what the kit saw.
+    /// A finding's explanation: the mistake first (when its evidence fits), then what the kit saw. One
+    /// that already names a mistake keeps it (the first evidence found wins).
     static func explained(_ symptom: String, by mistake: String?) -> String {
-        guard let mistake, !symptom.hasPrefix(mistake) else { return symptom }
-        return "\(mistake). What the kit saw: \(symptom)"
+        guard let mistake, !symptom.contains(Self.sawSeparator) else { return symptom }
+        return mistake + Self.sawSeparator + symptom
     }
+
+    /// Between the mistake and the symptom.
+    static let sawSeparator = ". What the kit saw: "
 
     // MARK: Versions compared as text
 

@@ -135,6 +135,9 @@ struct LikelyMistakeTests {
     func explained() {
         #expect(LikelyMistake.explained("lost", by: nil) == "lost")
         #expect(LikelyMistake.explained("lost", by: "the mistake") == "the mistake. What the kit saw: lost")
+        #expect(
+            LikelyMistake.explained("the mistake. What the kit saw: lost", by: "another")
+                == "the mistake. What the kit saw: lost")
     }
 
     @Test("positions read back from the trace: quoted markers and the initial page; base64 is not read")

@@ -134,7 +134,7 @@ enum LikelyMistake {
         else { return nil }
         let left = updated + deleted
         return
-            "the last batch said moreComing: false with \(left == 1 ? "one change" : "\(left) changes") still to come\(left == 1 ? " (off by one)" : ""): its anchor \(end) moved past what it sent, and the next signal brought from that anchor \(updated) \(updated == 1 ? "update" : "updates") and \(deleted) \(deleted == 1 ? "deletion" : "deletions") the batch had not sent — moreComing must be true while any change is left after the batch (R34, R40)"
+            "moreComing was false with \(left == 1 ? "one change" : "\(left) changes") still to come\(left == 1 ? " (off by one)" : ""): the last batch ended the session, its anchor \(end) past what it sent, and the next signal brought from that anchor \(updated) \(updated == 1 ? "update" : "updates") and \(deleted) \(deleted == 1 ? "deletion" : "deletions") the batch had not sent — moreComing must be true while any change is left after the batch (R34, R40)"
     }
 
     // MARK: Deletion records pruned (E1)

@@ -24,7 +24,7 @@ struct LikelyMistakeReportTests {
             words: "the page said its next page starts one item early (off by one)"),
         Flaw(
             bug: "ends-changes-one-early", rule: "D10",
-            words: "the last batch said moreComing: false with one change still to come (off by one)"),
+            words: "moreComing was false with one change still to come (off by one)"),
         Flaw(
             bug: "prunes-deletions", rule: "E1",
             words: "deletions were pruned from the change log while an anchor still needed them"),

@@ -86,7 +86,7 @@ struct LikelyMistakeTests {
         let after = Self.batch("m", from: 6, to: 7, moreComing: false, updated: ["g"])
         let words = try #require(
             LikelyMistake.moreComingEndedEarly(before: before, after: after, updated: 1, deleted: 0))
-        #expect(words.hasPrefix("the last batch said moreComing: false with one change still to come (off by one)"))
+        #expect(words.hasPrefix("moreComing was false with one change still to come (off by one)"))
         // The same changes sent again from an anchor that moved too little: not moreComing's fault.
         let again = Self.batch("m", from: 6, to: 7, moreComing: false, updated: ["f"])
         #expect(LikelyMistake.moreComingEndedEarly(before: before, after: again, updated: 1, deleted: 0) == nil)

@@ -64,6 +64,14 @@ enum Flaw: String, CaseIterable {
     case trimmedLogWithoutExpiry = "trimmed-log-without-expiry"
     /// Anchors hold a local wall-clock time: caught by D2 (the time zone changing between two syncs). LocalTimeAnchorsBug.swift.
     case localTimeAnchors = "local-time-anchors"
+    /// Each next page offset is one short (the index of the page's last item): caught by C3, named as that mistake (issue 43, item 8). RepeatsLastItemBug.swift.
+    case repeatsLastItem = "repeats-last-item"
+    /// `moreComing` is "more than one change left": caught by D10, named as the off by one (issue 43, item 8). EndsChangesOneEarlyBug.swift.
+    case endsChangesOneEarly = "ends-changes-one-early"
+    /// Deletion records are pruned from the change log while older anchors are still answered: caught by E1, named as that mistake (issue 43, item 8). PrunesDeletionsBug.swift.
+    case prunesDeletions = "prunes-deletions"
+    /// The newer of two anchor versions is chosen by comparing their text ("18" < "8"): caught by D2, named as that mistake (issue 43, item 8). VersionsAsTextBug.swift.
+    case versionsAsText = "versions-as-text"
     /// Own store (`--backend seed-json`): the phone is left out of the change fingerprint: caught by D2 (issue 30, item 11). FingerprintWithoutPhoneBug.swift.
     case fingerprintWithoutPhone = "fingerprint-without-phone"
     /// Own store (`--backend seed-json`): a read that fails for a moment is answered with an expiry: caught by T1 (issue 30, item 10). ExpiresOnReadErrorBug.swift.
@@ -101,6 +109,10 @@ enum Flaw: String, CaseIterable {
         case .shortPageIsLast: return ShortPageIsLastEnumerator(wrapping: correct)
         case .trimmedLogWithoutExpiry: return TrimmedLogWithoutExpiryEnumerator(wrapping: correct)
         case .localTimeAnchors: return LocalTimeAnchorsEnumerator(wrapping: correct)
+        case .repeatsLastItem: return RepeatsLastItemEnumerator(wrapping: correct)
+        case .endsChangesOneEarly: return EndsChangesOneEarlyEnumerator(wrapping: correct)
+        case .prunesDeletions: return PrunesDeletionsEnumerator(wrapping: correct)
+        case .versionsAsText: return VersionsAsTextEnumerator(wrapping: correct)
         case .fingerprintWithoutPhone: return FingerprintWithoutPhoneEnumerator()
         case .expiresOnReadError: return ExpiresOnReadErrorEnumerator(wrapping: RootContainerEnumerator())
         }

@@ -109,12 +109,25 @@ extension ConformanceChecker {
                         step: step, transcript: transcript))
                 return
             case .batch(let next, let moreComing):
+                // The batches so far, read for versions compared as text (issue 43, item 8): an anchor
+                // that stayed where an earlier one advanced, or that went back, shows it in its bytes.
+                let asText = LikelyMistake.versionsComparedAsText(in: transcript, batchSize: batchSize)
                 if moreComing, next == anchor {
                     record(
                         .d4,
                         Finding(
-                            explanation:
+                            explanation: LikelyMistake.explained(
                                 "moreComing is true but the anchor did not advance from \(anchor): the system would ask for the same batch forever",
+                                by: asText),
+                            step: step, transcript: result.transcript))
+                    return
+                }
+                if next != anchor, let asText {
+                    record(
+                        .d4,
+                        Finding(
+                            explanation: LikelyMistake.explained(
+                                "the anchor went back from \(anchor) to \(next)", by: asText),
                             step: step, transcript: result.transcript))
                     return
                 }

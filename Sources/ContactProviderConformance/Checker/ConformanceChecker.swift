@@ -229,8 +229,12 @@ final class ConformanceChecker {
     /// Records a broken rule (the first finding per rule is kept).
     func record(_ rule: ConformanceRule, _ finding: Finding) {
         guard results[rule.id] == nil, options.rules?.contains(rule) ?? true else { return }
+        // Whatever rule a change batch failed, its anchors' bytes may show the mistake (issue 43, item 8).
+        let explanation = LikelyMistake.explained(
+            finding.explanation,
+            by: LikelyMistake.versionsComparedAsText(in: finding.transcript, batchSize: options.batchSize))
         results[rule.id] = RuleResult(
-            rule: rule, status: rule.level == .must ? .fail : .warn, explanation: finding.explanation,
+            rule: rule, status: rule.level == .must ? .fail : .warn, explanation: explanation,
             step: finding.step, transcript: Array(finding.transcript.suffix(24)), reproduce: reproduce(rule.id))
     }
 

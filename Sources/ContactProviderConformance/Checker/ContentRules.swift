@@ -62,12 +62,19 @@ extension ConformanceChecker {
             }
             for item in result.items {
                 if let earlier = seen[item.identifier] {
+                    // The earlier page's calls beside this one's: its didFinishEnumeratingPage(upTo:)
+                    // is where an off-by-one shows (issue 43, item 8).
+                    let (earlierPosition, earlierResult) = walked[earlier]
+                    let symptom =
+                        "identifier \(item.identifier) was delivered on page \(earlier + 1) and again on page \(index + 1)"
+                    let mistake = LikelyMistake.pageOffsetOneShort(
+                        identifier: item.identifier, earlier: earlier, earlierPosition: earlierPosition,
+                        earlierResult: earlierResult, later: index)
                     record(
                         .c3,
                         Finding(
-                            explanation:
-                                "identifier \(item.identifier) was delivered on page \(earlier + 1) and again on page \(index + 1)",
-                            step: step, transcript: result.transcript))
+                            explanation: LikelyMistake.explained(symptom, by: mistake), step: step,
+                            transcript: earlierResult.transcript + result.transcript))
                 }
                 seen[item.identifier] = index
                 union[item.identifier] = item

@@ -46,15 +46,26 @@ struct FarBehindScenario {
                 .e1, Finding(explanation: "the sync failed: \(error.message)", step: step, transcript: transcript))
             return
         }
-        if let difference = checker.difference(
-            system: try checker.subject.systemContacts(), data: try checker.backend.contacts())
-        {
+        let system = try checker.subject.systemContacts()
+        let now = try checker.backend.contacts()
+        if let difference = checker.difference(system: system, data: now) {
+            let symptom =
+                "after \(Self.edits) edits between two syncs the system does not hold the data: \(difference). A provider whose change log no longer reaches back to the anchor it is asked from must answer changeAnchorExpired, and the system then enumerates the content in full (R38); changes from the oldest one it still has are a partial answer the system takes for the whole"
+            // Only deletions missing, the anchor answered: the log pruned its deletion records (item 8).
+            let inData = Dictionary(now.map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
+            let inSystem = Dictionary(system.map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
+            let backend = checker.backend
+            let mistake = LikelyMistake.prunedDeletions(
+                stillThere: inSystem.keys.filter { inData[$0] == nil }.sorted(),
+                missing: inData.keys.filter { inSystem[$0] == nil }.count,
+                outdated: inData.filter { id, record in
+                    inSystem[id].map { backend.comparable($0) != backend.comparable(record) } ?? false
+                }.count,
+                expired: report.restarted)
             checker.record(
                 .e1,
                 Finding(
-                    explanation:
-                        "after \(Self.edits) edits between two syncs the system does not hold the data: \(difference). A provider whose change log no longer reaches back to the anchor it is asked from must answer changeAnchorExpired, and the system then enumerates the content in full (R38); changes from the oldest one it still has are a partial answer the system takes for the whole",
-                    step: step, transcript: transcript))
+                    explanation: LikelyMistake.explained(symptom, by: mistake), step: step, transcript: transcript))
         }
     }
 }

@@ -43,14 +43,26 @@ extension ConformanceChecker {
                 " The sync before warned: \($0) — so every sync re-sends it."
             }
             ?? " The sync before ended at anchor \(previous); the provider's last batch must return an anchor past the changes it sent (R40)."
+        let symptom =
+            "a signal right after a sync that caught up brought \(report.updated) updates and \(report.deleted) deletions although nothing had changed."
+        // The anchor is blamed only when the batch before did not move it past what it sent: one that
+        // did, and ended the session with changes left, got moreComing wrong (issue 43, item 8).
+        let explanation: String
+        if report.enumeration != "changes" {
+            explanation =
+                "a signal right after a sync that caught up started a \(report.enumeration) enumeration instead of an empty change batch"
+        } else if let mistake = LikelyMistake.moreComingEndedEarly(
+            before: caughtUp.1, after: transcript, updated: report.updated, deleted: report.deleted)
+        {
+            explanation = LikelyMistake.explained(symptom, by: mistake)
+        } else {
+            explanation = symptom + cause
+        }
         record(
             .d10,
             Finding(
-                explanation: report.enumeration != "changes"
-                    ? "a signal right after a sync that caught up started a \(report.enumeration) enumeration instead of an empty change batch"
-                    : "a signal right after a sync that caught up brought \(report.updated) updates and \(report.deleted) deletions although nothing had changed."
-                        + cause,
-                step: "signal right after a sync that caught up", transcript: caughtUp.1.suffix(12) + transcript))
+                explanation: explanation, step: "signal right after a sync that caught up",
+                transcript: caughtUp.1.suffix(12) + transcript))
     }
 
     /// D10 and W1 on their own: a content sync, a restart of the extension, edits, and syncs until the

@@ -95,7 +95,14 @@ public struct ConformanceReport: Codable, Equatable, Sendable {
                     + rule.title + " (" + rule.references.map(\.id).joined(separator: ", ") + ")")
         }
         if !unselected.isEmpty {
-            lines.append("(\(unselected.count) other rule\(unselected.count == 1 ? "" : "s") not selected by --rules)")
+            let rules = "\(unselected.count) other rule\(unselected.count == 1 ? "" : "s")"
+            // A run without --rules leaves out only the size rules, which ask for the app's size.
+            if unselected.allSatisfy({ ConformanceRule.sizeRules.contains($0.rule) }) {
+                let ids = unselected.map(\.rule.id).joined(separator: ", ")
+                lines.append("(\(rules) not selected: \(ids) run with --contacts N)")
+            } else {
+                lines.append("(\(rules) not selected by --rules)")
+            }
         }
         // The findings by root cause, the most specific first (RootCause): where to start reading.
         let groups = RootCause.groups(results)

@@ -81,4 +81,18 @@ struct RootCauseReportTests {
         #expect(!report.text.contains("C1    MUST"))
         #expect(report.text.contains("(2 other rules not selected by --rules)"))
     }
+
+    @Test("a run without --rules leaves out only the size rules, and says what they need, not --rules")
+    func sizeRulesNotSelected() {
+        let report = ConformanceReport(
+            provider: "p", seed: 1, operations: 10,
+            results: [
+                RuleResult(rule: ConformanceRule.c1, status: .pass),
+                RuleResult(rule: ConformanceRule.s1, status: .skipped),
+                RuleResult(rule: ConformanceRule.s2, status: .skipped),
+            ],
+            durationSeconds: 1)
+        #expect(report.text.contains("(2 other rules not selected: S1, S2 run with --contacts N)"), "\(report.text)")
+        #expect(!report.text.contains("--rules"))
+    }
 }

@@ -38,6 +38,8 @@ struct KnownBadCatalogueTests {
                 values += text.matches(of: /"BAD_PROVIDER_BUG"\]?\s*[:=]\s*"([\w-]+)"/).map(\.output.1)
                 values += text.matches(of: /setenv\("BAD_PROVIDER_BUG", "([\w-]+)"/).map(\.output.1)
                 values += text.matches(of: /BAD_PROVIDER_BUG=([\w-]+)/).map(\.output.1)
+                // A test's table of flaws: `bug: "repeats-last-item", rule: "C3"`.
+                values += text.matches(of: /bug: "([\w-]+)"/).map(\.output.1)
                 // A test's arguments: ("field-loss", "F1", …), a flaw and its rule.
                 values += text.matches(of: /\("([a-z]+(?:-[a-z]+)+)", "[A-Z]\d+"/).map(\.output.1)
                 for value in values { used[String(value), default: []].insert(directory + "/" + file) }

@@ -72,7 +72,7 @@ package enum HTMLPage {
         th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}
         tr.fail td{font-weight:bold;background:#fde8e8}tr.warn td{font-style:italic;background:#fff6dd}
         .status-fail::before{content:"\\2717 "}.status-pass::before{content:"\\2713 "}.status-warn::before{content:"! "}
-        .status-skipped::before{content:"\\2013 "}
+        .status-skipped::before,.status-not-selected::before{content:"\\2013 "}
         pre,code{font:12.5px/1.4 ui-monospace,"DejaVu Sans Mono",monospace}
         pre{background:#f5f5f5;border:1px solid #ccc;padding:.5em;white-space:pre-wrap;word-break:break-all}
         pre.reproduce{border-left:4px solid #333;user-select:all}

@@ -103,14 +103,17 @@ public struct ConformanceHTMLReport: Sendable {
             + "<th>result</th><th>title</th><th>framework rules</th></tr></thead><tbody>\n"
         for result in report.results {
             let rule = result.rule
-            let status = result.status.rawValue
+            // A rule `--rules` left out was not skipped: nobody asked for it (issue 43, item 8).
+            let status =
+                result.status == .skipped && result.explanation == nil ? "not-selected" : result.status.rawValue
+            let words = status.replacingOccurrences(of: "-", with: " ")
             let anchor =
                 result.status == .fail || result.status == .warn
                 ? "<a href=\"#rule-\(HTMLPage.escape(rule.id))\">\(HTMLPage.escape(rule.id))</a>"
                 : HTMLPage.escape(rule.id)
             out +=
                 "<tr class=\"\(status)\"><td>\(anchor)</td><td>\(rule.level.rawValue)</td>"
-                + "<td class=\"status-\(status)\">\(status)</td><td>\(HTMLPage.escape(rule.title))</td>"
+                + "<td class=\"status-\(status)\">\(words)</td><td>\(HTMLPage.escape(rule.title))</td>"
                 + "<td>\(HTMLPage.escape(rule.references.map(\.id).joined(separator: ", ")))</td></tr>\n"
         }
         return out + "</tbody></table>\n"

@@ -90,4 +90,14 @@ struct ConformanceHTMLReportTests {
                 FieldDifference(field: "note", expected: "\"x\"", got: "absent"),
             ])
     }
+
+    @Test("a rule --rules left out reads \"not selected\", a rule that could not run \"skipped\" (issue 43, item 8)")
+    func unselectedRules() {
+        var report = Self.sample
+        report.results.append(RuleResult(rule: ConformanceRule.s1, status: .skipped))
+        let page = ConformanceHTMLReport(report: report).html()
+        #expect(page.contains("<tr class=\"not-selected\"><td>S1</td>"), "the row of the rule nobody asked for")
+        #expect(page.contains("<td class=\"status-not-selected\">not selected</td>"))
+        #expect(page.contains("<tr class=\"skipped\"><td>E1</td>"), "a rule that could not be checked is still skipped")
+    }
 }

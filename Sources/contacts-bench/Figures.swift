@@ -280,26 +280,16 @@ final class SizeRun {
         }
         // The same on a loaded machine: a busy process per processor (`bench-floor spin`) meanwhile.
         if wants("P4"), measuresLoadedIdle {
-            let processors = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-            let spinners = try (0..<processors).map { _ in
-                try Process.run(URL(fileURLWithPath: products + "/bench-floor"), arguments: ["spin"])
-            }
-            defer {
-                for spinner in spinners {
-                    // SIGKILL: a bench started by a thread that blocks signals (a test's) passes the
-                    // blocked mask on, and a SIGTERM would stay pending while the spinner spins on.
-                    kill(spinner.processIdentifier, SIGKILL)
-                    spinner.waitUntilExit()
-                }
-            }
-            log("n=\(n): P4 library signals with \(processors) busy processes")
+            let busy = try BusyProcessors(products: products)
+            defer { busy.stop() }
+            log("n=\(n): P4 library signals with \(busy.count) busy processes")
             let loaded = try idleRuns()
-            guard spinners.allSatisfy(\.isRunning) else { throw BenchError("bench-floor spin ended early: no load") }
+            try busy.checkStillBusy()
             figures.append(
                 Figure(
                     id: "P4", path: "library-loaded", n: n, medianMs: Measure.median(loaded.all),
                     runMediansMs: loaded.medians,
-                    note: runsNote + "; meanwhile \(processors) busy processes (bench-floor spin), one per processor"))
+                    note: runsNote + "; " + busy.note))
         }
 
         // The same through the real contacts-host process, against the start-up floor.

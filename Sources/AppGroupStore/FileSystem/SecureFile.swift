@@ -248,6 +248,7 @@ package enum SecureFile {
 
     /// Flushes file data to stable storage.
     package static func sync(fd: Int32, path: String) throws {
+        if Durability.isEphemeral(path) { return }
         guard fdatasync(fd) == 0 else {
             throw StoreError.io(path: path, operation: "fdatasync", errno: errno)
         }
@@ -255,6 +256,7 @@ package enum SecureFile {
 
     /// Flushes a directory entry change (a create or rename) to stable storage.
     package static func syncDirectory(_ path: String) throws {
+        if Durability.isEphemeral(path) { return }
         let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw StoreError.io(path: path, operation: "open directory", errno: errno) }
         defer { close(fd) }
@@ -271,6 +273,7 @@ package enum SecureFile {
     /// Atomically and durably replaces `path` with what `write` writes to the temp file's
     /// descriptor, so large files are streamed instead of built in memory.
     package static func replace(_ path: String, durable: Bool = true, write: (Int32, String) throws -> Void) throws {
+        let durable = durable && !Durability.isEphemeral(path)
         let directory = (path as NSString).deletingLastPathComponent
         let temp = TemporaryName.path(for: path)
         let fd = Glibc.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -310,7 +313,9 @@ package enum SecureFile {
         guard fd >= 0 else { throw StoreError.io(path: path, operation: "create", errno: errno) }
         do {
             try writeAll(fd: fd, path: path, data: data)
-            if fsync(fd) != 0 { throw StoreError.io(path: path, operation: "fsync", errno: errno) }
+            if !Durability.isEphemeral(path), fsync(fd) != 0 {
+                throw StoreError.io(path: path, operation: "fsync", errno: errno)
+            }
             close(fd)
         } catch {
             close(fd)

@@ -22,6 +22,10 @@ package final class PendingSync: @unchecked Sendable {
 
     /// Starts `sync` on a duplicate of `fd` (the caller may close its own at once).
     init(fd: Int32, path: String, sync: @escaping SyncFunction) throws {
+        if Durability.isEphemeral(path) {  // nothing to wait for (the kit's temporary App Group)
+            finished = true
+            return
+        }
         let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
         guard copy >= 0 else { throw StoreError.io(path: path, operation: "dup", errno: errno) }
         DispatchQueue.global(qos: .userInitiated).async { [self] in

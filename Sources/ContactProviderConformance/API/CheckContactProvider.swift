@@ -190,18 +190,23 @@ public enum ConformanceKit {
     }
 }
 
-/// A private temporary App Group directory.
+/// A private temporary App Group directory: the run's, deleted when it ends.
+///
+/// Its stores skip their durability barriers (``Durability``), in this process and in the
+/// providers launched into it: nothing in it outlives the run, and no verdict depends on a power cut.
 struct TemporaryDirectory {
     let appGroup: AppGroup
 
     init(prefix: String) throws {
         let path = NSTemporaryDirectory() + "/\(prefix)-\(UUID().uuidString)"
         appGroup = AppGroup(path: path)
+        Durability.markEphemeral(appGroup.path)
         try appGroup.ensureExists()
     }
 
     func remove() {
         try? FileManager.default.removeItem(atPath: appGroup.path)
+        Durability.unmarkEphemeral(appGroup.path)
     }
 }
 

@@ -1,3 +1,4 @@
+import AppGroupStore
 import Foundation
 import Glibc
 
@@ -46,8 +47,7 @@ package struct LaunchCgroup: Sendable {
             let freeze = parent.freezeFile.map { directory + "/" + $0 }
             let cgroup = LaunchCgroup(directory: directory, freezeFile: freeze)
             do {
-                try Data(cgroup.procsFile.utf8).write(
-                    to: URL(fileURLWithPath: runDirectory + "/" + markerName), options: .atomic)
+                try SecureFile.replace(runDirectory + "/" + markerName, with: Data(cgroup.procsFile.utf8))
             } catch {
                 cgroup.remove()
                 return .failure(

@@ -76,6 +76,8 @@ package enum ProviderLauncher {
         // Inherited by whatever the provider starts: how `ProcessReaper` finds it all when the domain
         // is disabled or a conformance run ends, even a child that left the provider's process group.
         environment[ProcessReaper.tagVariable] = paths.runDirectory
+        // A provider launched into the kit's temporary App Group skips durability barriers there too.
+        environment[Durability.environmentVariable] = Durability.ephemeralRoot(containing: paths.appGroup.path)
         // The provider's UserDefaults suites live in the App Group (see `AppGroup.preferencesDirectory`).
         environment = paths.appGroup.environmentForPreferences(environment)
         // In a conformance run with a cgroup of its own (issue 42 item 8), the provider starts inside it:

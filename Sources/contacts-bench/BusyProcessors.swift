@@ -1,0 +1,34 @@
+import Foundation
+import Glibc
+
+/// A busy process per processor (`bench-floor spin`) for the loaded variants of P4 and P5: the
+/// figures a user sees while a build or a test run keeps every core busy.
+final class BusyProcessors {
+    /// How many spin (the processors online).
+    let count: Int
+    private let spinners: [Process]
+
+    init(products: String) throws {
+        count = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        spinners = try (0..<count).map { _ in
+            try Process.run(URL(fileURLWithPath: products + "/bench-floor"), arguments: ["spin"])
+        }
+    }
+
+    /// Throws unless every spinner is still spinning: a figure measured without its load is no loaded figure.
+    func checkStillBusy() throws {
+        guard spinners.allSatisfy(\.isRunning) else { throw BenchError("bench-floor spin ended early: no load") }
+    }
+
+    /// What a loaded figure's note says about its load.
+    var note: String { "meanwhile \(count) busy processes (bench-floor spin), one per processor" }
+
+    /// Ends the spinners. SIGKILL: a bench started by a thread that blocks signals (a test's) passes
+    /// the blocked mask on, and a SIGTERM would stay pending while the spinner spins on.
+    func stop() {
+        for spinner in spinners {
+            kill(spinner.processIdentifier, SIGKILL)
+            spinner.waitUntilExit()
+        }
+    }
+}

@@ -49,14 +49,14 @@ struct TornStoreAtStartScenario {
         }
         try failing.endTransientFailure()
         // The save completes and the app signals.
-        let step = "signal after the app's save completed, the provider having started while it was half done"
+        let step = "signal after the store could be read again, the provider having started while it could not"
         let (report, transcript) = try await checker.syncUntilCaughtUp()
         if let error = report.error {
             checker.record(
                 .t1,
                 Finding(
                     explanation:
-                        "after the app's save completed, the sync failed: \(error.message). The provider was started while the save was half done (\(description))",
+                        "after the store could be read again, the sync failed: \(error.message). The provider was started while the store could not be read (\(description))",
                     step: step, transcript: during.1 + transcript))
             return
         }
@@ -70,7 +70,7 @@ struct TornStoreAtStartScenario {
             .t1,
             Finding(
                 explanation:
-                    "the provider was started and asked for content while the app's save was half done (\(description)); \(answered). After the save completed and the app signalled, the system holds \(held.count) of the \(data.count) contacts: \(difference). A provider that cannot read its store must not report it empty: fail the call with an error other than pageExpired, and the system asks again (R28, R39), or read the store again at the next enumeration; a content enumeration that ends complete is final (R25), so the contacts of the save arrive only as changes",
+                    "the provider was started and asked for content while the store could not be read (\(description)); \(answered). After the store could be read again (the save complete) and the app signalled, the system holds \(held.count) of the \(data.count) contacts: \(difference). A provider that cannot read its store must not report it empty: fail the call with an error other than pageExpired, and the system asks again (R28, R39), or read the store again at the next enumeration; a content enumeration that ends complete is final (R25), so the contacts of the save arrive only as changes",
                 step: step, transcript: during.1 + transcript))
     }
 }

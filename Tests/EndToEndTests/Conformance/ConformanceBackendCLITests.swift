@@ -54,7 +54,7 @@ struct ConformanceBackendCLITests {
         let t1 = try #require(outcomes["T1"])
         #expect(t1.status == "fail")
         #expect(
-            t1.explanation.contains("started and asked for content while the app's save was half done")
+            t1.explanation.contains("started and asked for content while the store could not be read")
                 && t1.explanation.contains("ContactItems.json half written")
                 && t1.explanation.contains("the system holds 0 of the 4 contacts"),
             "\(t1.explanation)")

@@ -122,7 +122,7 @@ struct ScenarioClassCLITests {
             let outcome = try #require(try ConformanceHarness.outcomes(result)["T1"])
             #expect(outcome.status == "fail", "seed \(seed): \(result)")
             #expect(
-                outcome.explanation.contains("started and asked for content while the app's save was half done")
+                outcome.explanation.contains("started and asked for content while the store could not be read")
                     && outcome.explanation.contains("the system holds 0 of the 4 contacts"),
                 "seed \(seed): \(outcome.explanation)")
             for twin in twins {

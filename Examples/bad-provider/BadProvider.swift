@@ -26,6 +26,7 @@
 //   trimmed-log-without-expiry TrimmedLogWithoutExpiryBug.swift caught by E1 (more edits between two syncs than its log keeps)
 //   local-time-anchors    LocalTimeAnchorsBug.swift       caught by D2 (the time zone changing between two syncs)
 //   empty-when-unreadable-at-start EmptyWhenUnreadableAtStartBug.swift caught by T1 (the store torn when the provider starts)
+//   exits-when-unreadable-at-start ExitsWhenUnreadableAtStartBug.swift caught by T1 (the same; never taken for a provider that cannot start)
 //
 // Each wraps the demo provider's correct enumerator and breaks exactly one thing (through the
 // forwarding observers of KnownBadProviders, which also holds the four flaws of the bad-*-provider executables).
@@ -64,6 +65,7 @@ final class BadProvider: KnownBadProvider {
         case "trimmed-log-without-expiry": return TrimmedLogWithoutExpiryEnumerator(wrapping: correct)
         case "local-time-anchors": return LocalTimeAnchorsEnumerator(wrapping: correct)
         case "empty-when-unreadable-at-start": return EmptyWhenUnreadableAtStartEnumerator(wrapping: correct)
+        case "exits-when-unreadable-at-start": return ExitsWhenUnreadableAtStartEnumerator(wrapping: correct)
         default:
             FileHandle.standardError.write(
                 Data("bad-provider: set BAD_PROVIDER_BUG (unknown: '\(bug)'); running without a bug\n".utf8))

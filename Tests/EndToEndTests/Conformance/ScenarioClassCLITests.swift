@@ -136,6 +136,27 @@ struct ScenarioClassCLITests {
     }
 
     @Test(
+        "item 12: a provider that ends its process when its store cannot be read at start fails T1 (and nothing else), also checked alone, as its reproduce line runs it: never taken for a provider that could not start"
+    )
+    func exitsWhenUnreadableAtStartFailsT1() throws {
+        let environment = ["BAD_PROVIDER_BUG": "exits-when-unreadable-at-start"]
+        let full = try ConformanceHarness.run(
+            "bad-provider", ["--operations", "40", "--json"], environment: environment)
+        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["T1"], "\(full)")
+        for seed in Self.seeds {
+            let result = try ConformanceHarness.run(
+                "bad-provider", ["--rules", "T1", "--seed", seed, "--json"], environment: environment)
+            #expect(!result.stdout.contains("could not start"), "seed \(seed): \(result)")
+            let outcome = try #require(try ConformanceHarness.outcomes(result)["T1"])
+            #expect(outcome.status == "fail", "seed \(seed): \(result)")
+            #expect(
+                outcome.explanation.contains("while the store could not be read")
+                    && outcome.explanation.contains("it did not answer"),
+                "seed \(seed): \(outcome.explanation)")
+        }
+    }
+
+    @Test(
         "class 4: a provider that takes a short page for the last one fails D3 (and nothing else) when contacts of later pages are deleted during content, at the default seed and two others; the demo provider passes"
     )
     func shortPageIsLastFailsD3() throws {

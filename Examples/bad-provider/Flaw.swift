@@ -72,6 +72,10 @@ enum Flaw: String, CaseIterable {
     case prunesDeletions = "prunes-deletions"
     /// The newer of two anchor versions is chosen by comparing their text ("18" < "8"): caught by D2, named as that mistake (issue 43, item 8). VersionsAsTextBug.swift.
     case versionsAsText = "versions-as-text"
+    /// The store is read once at start and an unreadable one kept as an empty list: caught by T1 (the store torn when the provider starts, issue 43, item 12). EmptyWhenUnreadableAtStartBug.swift.
+    case emptyWhenUnreadableAtStart = "empty-when-unreadable-at-start"
+    /// The process ends when the store cannot be read at start: caught by T1, never taken for a provider that cannot start (issue 43, item 12). ExitsWhenUnreadableAtStartBug.swift.
+    case exitsWhenUnreadableAtStart = "exits-when-unreadable-at-start"
     /// Own store (`--backend seed-json`): the phone is left out of the change fingerprint: caught by D2 (issue 30, item 11). FingerprintWithoutPhoneBug.swift.
     case fingerprintWithoutPhone = "fingerprint-without-phone"
     /// Own store (`--backend seed-json`): a read that fails for a moment is answered with an expiry: caught by T1 (issue 30, item 10). ExpiresOnReadErrorBug.swift.
@@ -113,6 +117,8 @@ enum Flaw: String, CaseIterable {
         case .endsChangesOneEarly: return EndsChangesOneEarlyEnumerator(wrapping: correct)
         case .prunesDeletions: return PrunesDeletionsEnumerator(wrapping: correct)
         case .versionsAsText: return VersionsAsTextEnumerator(wrapping: correct)
+        case .emptyWhenUnreadableAtStart: return EmptyWhenUnreadableAtStartEnumerator(wrapping: correct)
+        case .exitsWhenUnreadableAtStart: return ExitsWhenUnreadableAtStartEnumerator(wrapping: correct)
         case .fingerprintWithoutPhone: return FingerprintWithoutPhoneEnumerator()
         case .expiresOnReadError: return ExpiresOnReadErrorEnumerator(wrapping: RootContainerEnumerator())
         }

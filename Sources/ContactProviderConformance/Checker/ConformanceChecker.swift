@@ -116,6 +116,10 @@ final class ConformanceChecker {
             ([.e1], { try await self.expiryRule() }),
             // E1 again, more edits between two syncs than a trimmed change log keeps (issue 43, class 1).
             ([.e1], { try await FarBehindScenario(checker: self).run() }),
+            // T1 first with the store torn when the provider starts (issue 43, item 12): a provider that
+            // reads its store only when it starts fails here, with the reason that is its real bug (item 13),
+            // before the scenarios that break the store under a running provider.
+            ([.t1], { try await TornStoreAtStartScenario(checker: self).run() }),
             ([.t1], { try await self.transientFailureRule() }),
             // T1 again, the store failing between two content pages (issue 43, class 5).
             ([.t1], { try await ContentFailureScenario(checker: self).run() }),

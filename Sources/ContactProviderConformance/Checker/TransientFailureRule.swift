@@ -7,7 +7,8 @@ extension ConformanceChecker {
     /// the failure with `pageExpired` or `changeAnchorExpired` makes the system discard every
     /// contact of the domain (R27, R38); a resumable error keeps them, and the system asks again
     /// (R28, R39). After the failure the system must still hold what it had, and the next signal
-    /// must deliver what was pending. ``ContentFailureScenario`` breaks the store between two content pages.
+    /// must deliver what was pending. ``ContentFailureScenario`` breaks the store between two content pages,
+    /// ``TornStoreAtStartScenario`` when the provider starts.
     func transientFailureRule() async throws {
         guard let failing = backend as? any TransientFailureInjecting, failing.canInjectTransientFailure else {
             recordBlocked(

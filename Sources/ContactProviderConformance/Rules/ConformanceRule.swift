@@ -156,6 +156,11 @@ public struct ConformanceRule: Codable, Hashable, Sendable {
         level: .must,
         references: [.r27, .r38])
     /// T1: a store that fails for a moment loses nothing: the system keeps what it had, and the next signal delivers what is pending.
+    ///
+    /// A moment includes the provider's start: a provider started while the app's save is half done
+    /// must not take the store it cannot read for an empty one (a complete content enumeration is
+    /// final, R25); it fails the call with an error other than an expiry, which the system retries
+    /// (R28, R39), or reads the store again at the next enumeration.
     public static let t1 = ConformanceRule(
         id: "T1",
         title:

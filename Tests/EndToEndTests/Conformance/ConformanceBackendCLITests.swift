@@ -35,7 +35,7 @@ struct ConformanceBackendCLITests {
     }
 
     @Test(
-        "the seed demo, compiled verbatim and reading ContactItems.json: its content passes, its missing deletions fail"
+        "the seed demo, compiled verbatim and reading ContactItems.json: its content passes, its missing deletions fail, and T1 names its read once at start that keeps a half-written file as an empty list"
     )
     func seedDemoThroughSeedJSON() throws {
         let result = try ConformanceHarness.run(
@@ -49,6 +49,15 @@ struct ConformanceBackendCLITests {
         #expect(d2.status == "fail")
         #expect(d2.explanation.contains("deleted in the data but still in the system"), "\(d2.explanation)")
         #expect(d2.reproduce.contains("--backend seed-json:ContactItems.json"))
+        // Issue 43, items 12 and 13: its real bug. Its `ContactItemDatabase` reads the file once, in
+        // `init`, with `try?`: started while the app's in-place save is half done, it keeps an empty list.
+        let t1 = try #require(outcomes["T1"])
+        #expect(t1.status == "fail")
+        #expect(
+            t1.explanation.contains("started and asked for content while the store could not be read")
+                && t1.explanation.contains("ContactItems.json half written")
+                && t1.explanation.contains("the system holds 0 of the 4 contacts"),
+            "\(t1.explanation)")
     }
 
     @Test("the app-database backend is the default and judges the demo provider", arguments: [4, 21])

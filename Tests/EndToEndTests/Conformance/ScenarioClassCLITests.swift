@@ -101,6 +101,62 @@ struct ScenarioClassCLITests {
     }
 
     @Test(
+        "item 12: a provider that reads its store once at start and keeps an empty list when it cannot read it fails T1 (and nothing else) at the default seed and two others; the demo provider, the vdir example (both adapters) and the template through seed-json pass"
+    )
+    func emptyWhenUnreadableAtStartFailsT1() throws {
+        let environment = ["BAD_PROVIDER_BUG": "empty-when-unreadable-at-start"]
+        let full = try ConformanceHarness.run(
+            "bad-provider", ["--operations", "40", "--json"], environment: environment)
+        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["T1"], "\(full)")
+        // Every backend that can tear its store: the App Group database, an exec adapter's break-store
+        // (the vdir example's Swift and Python adapters) and the seed demo's file (the template).
+        let twins: [(provider: String, backend: [String])] = [
+            ("demo-provider", []),
+            ("vdir-provider", ["--backend", "exec:" + BuiltProducts.path("vdir-adapter")]),
+            ("vdir-provider", ["--backend", "exec:" + ConformanceHarness.pythonAdapter]),
+            ("template-provider", ["--backend", "seed-json"]),
+        ]
+        for seed in Self.seeds {
+            let result = try ConformanceHarness.run(
+                "bad-provider", ["--rules", "T1", "--seed", seed, "--json"], environment: environment)
+            let outcome = try #require(try ConformanceHarness.outcomes(result)["T1"])
+            #expect(outcome.status == "fail", "seed \(seed): \(result)")
+            #expect(
+                outcome.explanation.contains("started and asked for content while the store could not be read")
+                    && outcome.explanation.contains("the system holds 0 of the 4 contacts"),
+                "seed \(seed): \(outcome.explanation)")
+            for twin in twins {
+                let passing = try ConformanceHarness.run(
+                    twin.provider, twin.backend + ["--rules", "T1", "--seed", seed, "--json"])
+                #expect(
+                    try ConformanceHarness.outcomes(passing)["T1"]?.status == "pass",
+                    "\(twin.provider) \(twin.backend), seed \(seed): \(passing)")
+            }
+        }
+    }
+
+    @Test(
+        "item 12: a provider that ends its process when its store cannot be read at start fails T1 (and nothing else), also checked alone, as its reproduce line runs it: never taken for a provider that could not start"
+    )
+    func exitsWhenUnreadableAtStartFailsT1() throws {
+        let environment = ["BAD_PROVIDER_BUG": "exits-when-unreadable-at-start"]
+        let full = try ConformanceHarness.run(
+            "bad-provider", ["--operations", "40", "--json"], environment: environment)
+        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["T1"], "\(full)")
+        for seed in Self.seeds {
+            let result = try ConformanceHarness.run(
+                "bad-provider", ["--rules", "T1", "--seed", seed, "--json"], environment: environment)
+            #expect(!result.stdout.contains("could not start"), "seed \(seed): \(result)")
+            let outcome = try #require(try ConformanceHarness.outcomes(result)["T1"])
+            #expect(outcome.status == "fail", "seed \(seed): \(result)")
+            #expect(
+                outcome.explanation.contains("while the store could not be read")
+                    && outcome.explanation.contains("it did not answer"),
+                "seed \(seed): \(outcome.explanation)")
+        }
+    }
+
+    @Test(
         "class 4: a provider that takes a short page for the last one fails D3 (and nothing else) when contacts of later pages are deleted during content, at the default seed and two others; the demo provider passes"
     )
     func shortPageIsLastFailsD3() throws {

@@ -103,9 +103,15 @@ extension SystemClient {
     func deliver(_ fd: Int32, _ line: Data, wait: Bool, timeout: Double) throws {
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-        if try !NamedPipe.ring(fd, line, path: paths.requests, timeoutSeconds: wait ? timeout : 0), wait {
-            throw ClientError.timeout(seconds: timeout, log: paths.providerLog)
+        let rang: Bool
+        do {
+            rang = try NamedPipe.ring(fd, line, path: paths.requests, timeoutSeconds: wait ? timeout : 0)
+        } catch PipeError.io(_, "write", EPIPE) {
+            // The provider closed its end between our open and our write: it exited (or crashed) just
+            // then, which is what a caller must hear, not a broken pipe.
+            throw ClientError.providerExited(log: paths.providerLog)
         }
+        if !rang, wait { throw ClientError.timeout(seconds: timeout, log: paths.providerLog) }
     }
 
     /// Opens the request FIFO for writing once the launched provider opens it for reading.

@@ -57,4 +57,24 @@ struct ScenarioStageTests {
             }
         }
     }
+
+    @Test("every rule is listed by a scenario; a rule none lists would be reported as not checked, never passed")
+    func everyRuleHasAScenario() async throws {
+        try await withTemporaryAppGroup { group in
+            try await AppGroup.withInProcessRun(group.appGroup) {
+                let client = try SystemClient(appGroup: group.appGroup, domain: DefaultContactProviderDomain.identifier)
+                try client.enable()
+                let options = ConformanceOptions()
+                let subject = InProcessProvider(GoodProvider.self, paths: client.paths, timeout: options.timeoutSeconds)
+                let checker = ConformanceChecker(
+                    subject: subject, backend: AppGroupDatabaseBackend(appGroup: group.appGroup), options: options,
+                    reproduce: { $0 })
+                #expect(ConformanceChecker.uncovered(by: checker.scenarios).isEmpty)
+                // Without the scenarios of T1, T1 is what the guard names.
+                let withoutT1 = checker.scenarios.filter { !$0.rules.contains(.t1) }
+                #expect(ConformanceChecker.uncovered(by: withoutT1) == [.t1])
+                await subject.shutdown()
+            }
+        }
+    }
 }

@@ -27,3 +27,13 @@ package enum ArgumentValue {
         return value
     }
 }
+
+/// Seconds as people read them in help, errors and reports: `10`, `0.5`, `1e-05` (`%g`: six
+/// significant digits, no trailing zeros). The one spelling of a duration written for people
+/// (issue 46); its reader is `ArgumentValue.seconds`, which reads what it writes.
+package enum SecondsText {
+    /// `value` written as `%g`: `10` for 10.0, `0.5` for 0.5.
+    package static func format(_ value: Double) -> String {
+        String(format: "%g", value)
+    }
+}

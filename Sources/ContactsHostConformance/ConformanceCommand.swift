@@ -158,7 +158,7 @@ enum ConformanceCommand {
     static let pageTimeoutOption = Option<Double>(
         "--page-timeout", value: "SECONDS",
         help:
-            "Seconds one page or batch may take (default \(String(format: "%g", ConformanceOptions.defaultTimeoutSeconds))).",
+            "Seconds one page or batch may take (default \(SecondsText.format(ConformanceOptions.defaultTimeoutSeconds))).",
         convert: ArgumentValue.seconds)
     static let jsonFlag = JSONOutput.report(
         "{\"durationSeconds\", \"operations\", \"outlivingProcesses\"?: [{\"command\", \"endedBy\", \"pid\"}],"

@@ -1,3 +1,4 @@
+import CommandLineToolkit
 import ContactProviderSystem
 import Foundation
 
@@ -223,7 +224,7 @@ struct Goals {
             let failed = linear.failedRules ?? []
             checks.append(
                 (
-                    "bad-provider (O(n) pages) at 100,000, page limit \(String(format: "%g", linearProviderPageLimitSeconds)) s: "
+                    "bad-provider (O(n) pages) at 100,000, page limit \(SecondsText.format(linearProviderPageLimitSeconds)) s: "
                         + (failed.isEmpty ? "passed" : "failed \(failed.joined(separator: ", "))"),
                     !failed.isEmpty
                 ))

@@ -1,3 +1,4 @@
+import CommandLineToolkit
 import ContactProviderConformance
 import Foundation
 import Glibc
@@ -104,7 +105,7 @@ func kitAtSizeOnLinearProviderFigure(
     return Figure(
         id: "P7", path: "cli-linear", n: contacts, medianMs: elapsed, failedRules: failed.map { $0.rule.id },
         note:
-            "the kit's size rules S1, S2 (--contacts \(contacts) --page-timeout \(String(format: "%g", pageLimitSeconds))) on bad-provider with BAD_PROVIDER_BUG=whole-store-per-call, one run; failed: "
+            "the kit's size rules S1, S2 (--contacts \(contacts) --page-timeout \(SecondsText.format(pageLimitSeconds))) on bad-provider with BAD_PROVIDER_BUG=whole-store-per-call, one run; failed: "
             + (failed.isEmpty ? "none" : failed.map { $0.rule.id }.joined(separator: ", ")) + "; "
             + notes.joined(separator: " | "))
 }

@@ -20,15 +20,13 @@ extension SyncEngine {
         let observer = ContentObserverCore(
             suggestedPageSize: configuration.pageSize, transcript: transcript,
             pause: MidCallPause(runDirectory: paths.runDirectory))
-        let (result, end) = try await invoke(
-            "enumerateContent(in: \(page))", log: observer.log, unfinishedRule: .r20,
-            timeout: configuration.pageTimeoutSeconds, transcript: transcript
+        let (result, end) = try await invokeStep(
+            "enumerateContent(in: \(page))", what: "page", log: observer.log, unfinishedRule: .r20, sizeRule: .r21,
+            suggested: configuration.pageSize, size: \.items.count, configuration: configuration,
+            transcript: transcript, report: &report
         ) {
             await driver.enumerateContent(in: page, observer: observer)
         }
-        try checkSize(
-            result.items.count, suggested: configuration.pageSize, cap: configuration.hardCapMultiplier,
-            rule: .r21, what: "page", report: &report)
         let ids = result.items.map(\.identifier)
         if Set(ids).count != ids.count {
             report.warnings.append(
@@ -36,9 +34,7 @@ extension SyncEngine {
         }
         switch end {
         case .error(let code, let message):
-            let result = try outcome(ofError: code, message: message, expiredAs: .pageExpired)
-            recordStep("page", updated: 0, position: nil, expired: .pageExpired)
-            return result
+            return try endedWithError(code, message: message, what: "page", expiredAs: .pageExpired)
         case .page(let next):
             guard !next.generationMarker.isEmpty else {
                 throw SyncFailure.ruleViolation(
@@ -92,20 +88,16 @@ extension SyncEngine {
         let observer = ChangeObserverCore(
             suggestedBatchSize: configuration.batchSize, transcript: transcript,
             pause: MidCallPause(runDirectory: paths.runDirectory))
-        let (result, end) = try await invoke(
-            "enumerateChanges(startingAt: \(anchor))", log: observer.log, unfinishedRule: .r30,
-            timeout: configuration.pageTimeoutSeconds, transcript: transcript
+        let (result, end) = try await invokeStep(
+            "enumerateChanges(startingAt: \(anchor))", what: "batch", log: observer.log, unfinishedRule: .r30,
+            sizeRule: .r31, suggested: configuration.batchSize, size: \.count, configuration: configuration,
+            transcript: transcript, report: &report
         ) {
             await driver.enumerateChanges(from: anchor, observer: observer)
         }
-        try checkSize(
-            result.count, suggested: configuration.batchSize, cap: configuration.hardCapMultiplier,
-            rule: .r31, what: "batch", report: &report)
         switch end {
         case .error(let code, let message):
-            let result = try outcome(ofError: code, message: message, expiredAs: .changeAnchorExpired)
-            recordStep("batch", updated: 0, position: nil, expired: .changeAnchorExpired)
-            return result
+            return try endedWithError(code, message: message, what: "batch", expiredAs: .changeAnchorExpired)
         case .batch(let next, let moreComing):
             if moreComing, next == anchor {
                 throw SyncFailure.ruleViolation(
@@ -150,12 +142,34 @@ extension SyncEngine {
         }
     }
 
-    /// A page or batch that ended with an error: either expiry (R27, R38: the system drops its
-    /// contacts and restarts content enumeration, reporting `expiredAs`), or the sync's failure.
-    func outcome(
-        ofError code: ProviderErrorCode?, message: String, expiredAs expiry: ProviderErrorCode
+    /// The start a page and a batch share (issue 46): the provider's call under the call limit (R41),
+    /// which must end (`unfinishedRule`: R20, R30), then what it delivered, `size` of it, against the
+    /// suggested size (`sizeRule`: R21, R31; more than the hard cap times it fails the sync).
+    func invokeStep<Payload, End>(
+        _ call: String, what: String, log: ObserverCallLog<Payload, End>, unfinishedRule: FrameworkRule,
+        sizeRule: FrameworkRule, suggested: Int, size: (ObserverCallLog<Payload, End>.State) -> Int,
+        configuration: DomainConfiguration, transcript: Transcript, report: inout SyncReport,
+        _ operation: @escaping @Sendable () async -> Void
+    ) async throws -> (recorded: ObserverCallLog<Payload, End>.State, end: End) {
+        let (recorded, end) = try await invoke(
+            call, log: log, unfinishedRule: unfinishedRule, timeout: configuration.pageTimeoutSeconds,
+            transcript: transcript, operation)
+        try checkSize(
+            size(recorded), suggested: suggested, cap: configuration.hardCapMultiplier, rule: sizeRule, what: what,
+            report: &report)
+        return (recorded, end)
+    }
+
+    /// A page or batch (`what`) that ended with an error: either expiry (R27, R38: the system drops
+    /// its contacts and restarts content enumeration, reporting `expiredAs`; the step is recorded),
+    /// or the sync's failure.
+    func endedWithError(
+        _ code: ProviderErrorCode?, message: String, what: String, expiredAs expiry: ProviderErrorCode
     ) throws -> StepOutcome {
-        if code == .pageExpired || code == .changeAnchorExpired { return .expired(expiry) }
+        if code == .pageExpired || code == .changeAnchorExpired {
+            recordStep(what, updated: 0, position: nil, expired: expiry)
+            return .expired(expiry)
+        }
         if let code { throw SyncFailure.provider(code, message: message) }
         throw SyncFailure.providerReported(message)
     }

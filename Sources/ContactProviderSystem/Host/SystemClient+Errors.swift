@@ -1,3 +1,4 @@
+import CommandLineToolkit
 import Foundation
 
 extension SystemClient {
@@ -47,12 +48,12 @@ extension SystemClient {
                     + "'contacts-host enable' to allow one at once"
             case .providerEnded(let pid, let seconds, let summary, let log):
                 return
-                    "the provider (pid \(pid)) did not answer the invalidate within \(String(format: "%g", seconds)) s "
+                    "the provider (pid \(pid)) did not answer the invalidate within \(SecondsText.format(seconds)) s "
                     + "(R11), so it and what it started were \(summary) (its log: \(log))"
             case .providerUnreachable(let pid, let path, let seconds):
                 return
                     "the provider (pid \(pid)) holds the domain but does not read \(path) (the pipe was removed or "
-                    + "replaced under it), and it did not leave within \(String(format: "%g", seconds)) s; the "
+                    + "replaced under it), and it did not leave within \(SecondsText.format(seconds)) s; the "
                     + "provider just launched refused to run beside it. End it (`kill \(pid)`) and signal again"
             }
         }

@@ -169,16 +169,17 @@ enum ContactCommands {
     }
 
     /// `list`'s output written as the contacts come: a line each, or (`--json`) one JSON array whose
-    /// elements are written a chunk at a time, a chunk a line (`[{…},{…},` … `{…}]`: the same array).
+    /// elements are written a chunk at a time, a chunk a line (`[{…},{…},` … `{…}]`: the same array),
+    /// by the host's one `ChunkedWriter`.
     struct ListStream {
         let json: Bool
         let output: CommandOutput
-        private var pending: [String] = []
-        private var started = false
+        private var array: ChunkedWriter
 
         init(json: Bool, output: CommandOutput) {
             self.json = json
             self.output = output
+            array = ChunkedWriter(output: output, open: "[", separator: ",", close: "]")
         }
 
         mutating func add(_ record: ContactRecord) throws {
@@ -186,23 +187,12 @@ enum ContactCommands {
                 output.out(ContactJSON.line(record))
                 return
             }
-            pending.append(try ContactJSON.report(record))
-            if pending.count > 1000 { flush(last: false) }
+            array.add(try ContactJSON.report(record))
         }
 
         mutating func finish() {
             guard json else { return }
-            flush(last: true)
-        }
-
-        /// Writes the pending elements (all of them when `last`, else all but the final one, which
-        /// the next chunk or the closing bracket follows).
-        private mutating func flush(last: Bool) {
-            let keep = last ? [] : [pending.removeLast()]
-            let body = pending.joined(separator: ",")
-            output.out((started ? "" : "[") + body + (last ? "]" : ","))
-            started = true
-            pending = keep
+            array.finish()
         }
     }
 

@@ -9,11 +9,6 @@ enum EnableOptions {
     /// The configuration a domain has before any option: every default the help states is read here.
     static let defaults = DomainConfiguration()
 
-    /// Seconds as the help writes them: `10`, `0.5`.
-    static func seconds(_ value: Double) -> String {
-        String(format: "%g", value)
-    }
-
     static let extensionPath = Option<String>(
         "--extension", value: "PATH", help: "The provider executable the system launches.")
     static let pageSize = Option<Int>(
@@ -28,15 +23,15 @@ enum EnableOptions {
         convert: ArgumentValue.positiveInt)
     static let pageTimeout = Option<Double>(
         "--page-timeout", value: "SECONDS",
-        help: "Time limit per page or batch (default \(seconds(defaults.pageTimeoutSeconds))).",
+        help: "Time limit per page or batch (default \(SecondsText.format(defaults.pageTimeoutSeconds))).",
         convert: ArgumentValue.seconds)
     static let invalidateTimeout = Option<Double>(
         "--invalidate-timeout", value: "SECONDS",
-        help: "Time limit for invalidate() (default \(seconds(defaults.invalidateTimeoutSeconds))).",
+        help: "Time limit for invalidate() (default \(SecondsText.format(defaults.invalidateTimeoutSeconds))).",
         convert: ArgumentValue.seconds)
     static let idleTimeout = Option<Double>(
         "--idle-timeout", value: "SECONDS",
-        help: "Idle provider exits after this long (default \(seconds(defaults.idleTimeoutSeconds))).",
+        help: "Idle provider exits after this long (default \(SecondsText.format(defaults.idleTimeoutSeconds))).",
         convert: ArgumentValue.seconds)
     static let itemsLimit = Option<Int>(
         "--items-limit", value: "N", help: "Most contacts the domain may provide (default \(defaults.itemsLimit)).",

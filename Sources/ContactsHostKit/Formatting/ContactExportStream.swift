@@ -18,30 +18,36 @@ struct ContactExportStream {
 
     private let format: Format
     private let output: CommandOutput
-    /// How many contacts one write carries.
-    private let chunkSize: Int
     private let frame: (prefix: String, indent: String, suffix: String)?
-    /// The contacts (JSON: their encoded text) not yet written; a JSON element is written only once
-    /// the next one is known, as the last one takes no comma.
-    private var pendingJSON: [String] = []
-    private var pendingRecords: [ContactRecord] = []
-    private var started = false
+    /// The contacts, when the JSON frame was not found: encoded whole at the end.
+    private var gathered: [ContactRecord] = []
+    /// Writes the contacts' text a chunk at a time (the host's one `ChunkedWriter`): JSON elements
+    /// between the frame's prefix and suffix, or vCards one after another.
+    private var writer: ChunkedWriter
     /// How many contacts were given so far.
     private(set) var count = 0
-    /// How many contacts have been handed to `output`.
-    private var written = 0
-    /// Told, before each write, how many contacts will have been written once it returns (a write
-    /// blocks while a slow reader lags: the progress line says so).
-    private let willWrite: (Int) -> Void
 
-    init(format: Format, output: CommandOutput, chunkSize: Int = 1000, willWrite: @escaping (Int) -> Void = { _ in })
-        throws
-    {
+    /// `willWrite` is told, before each write, how many contacts will have been written once it
+    /// returns (a write blocks while a slow reader lags: the progress line says so).
+    init(
+        format: Format, output: CommandOutput, chunkSize: Int = ChunkedWriter.chunkSize,
+        willWrite: @escaping (Int) -> Void = { _ in }
+    ) throws {
         self.format = format
         self.output = output
-        self.willWrite = willWrite
-        self.chunkSize = max(chunkSize, 1)
-        frame = if case .json = format { try Self.jsonFrame() } else { nil }
+        let frame: (prefix: String, indent: String, suffix: String)? =
+            if case .json = format { try Self.jsonFrame() } else { nil }
+        self.frame = frame
+        writer =
+            if let frame {
+                ChunkedWriter(
+                    output: output, open: frame.prefix, separator: ",\n", close: frame.suffix, chunkSize: chunkSize,
+                    willWrite: willWrite)
+            } else {
+                // vCards: each ends with its CRLF, so nothing goes between or around them.
+                ChunkedWriter(
+                    output: output, open: "", separator: "", close: "", chunkSize: chunkSize, willWrite: willWrite)
+            }
     }
 
     /// The text before the first contact, the indentation of each contact's lines, and the text after
@@ -70,71 +76,32 @@ struct ContactExportStream {
         switch format {
         case .json:
             guard let frame else {
-                pendingRecords.append(record)
+                gathered.append(record)
                 return
             }
             let element = try ContactJSON.document(record)
-            pendingJSON.append(
+            writer.add(
                 element.split(separator: "\n", omittingEmptySubsequences: false)
                     .map { frame.indent + $0 }.joined(separator: "\n"))
-            if pendingJSON.count > chunkSize { writeJSONChunk() }
         case .vCard(let version):
-            pendingRecords.append(record)
-            if pendingRecords.count >= chunkSize { writeVCards(version) }
+            // A card is written alone as it is among others: `VCard.encode` keeps no state between cards.
+            writer.add(VCard.encode([record], version: version))
         }
     }
 
     /// Writes what is left, and the document's end.
     mutating func finish() throws {
-        switch format {
-        case .json:
-            guard let frame else {
-                output.out(try ContactJSON.document(ContactJSON.ExportDocument(contacts: pendingRecords)))
+        if case .json = format {
+            guard frame != nil else {
+                output.out(try ContactJSON.document(ContactJSON.ExportDocument(contacts: gathered)))
                 return
             }
-            guard !pendingJSON.isEmpty else {
+            guard count > 0 else {
                 // No contact: the empty document, as the encoder writes it.
                 output.out(try ContactJSON.document(ContactJSON.ExportDocument(contacts: [])))
                 return
             }
-            writeJSONChunk()
-            if !started {
-                output.out(String(frame.prefix.dropLast()))
-                started = true
-            }
-            // The last contact takes no comma; `out`'s newline ends the document, as it ended the whole one.
-            willWrite(count)
-            output.out(pendingJSON.removeLast() + frame.suffix)
-        case .vCard(let version):
-            writeVCards(version)
-            if !started { output.out("") }
         }
-    }
-
-    /// Writes every pending JSON element but the last, each followed by its comma.
-    private mutating func writeJSONChunk() {
-        guard let frame, pendingJSON.count > 1 else { return }
-        if !started {
-            // `out` ends each write with the newline the text before it ended with.
-            output.out(String(frame.prefix.dropLast()))
-            started = true
-        }
-        let last = pendingJSON.removeLast()
-        written += pendingJSON.count
-        willWrite(written)
-        output.out(pendingJSON.joined(separator: ",\n") + ",")
-        pendingJSON = [last]
-    }
-
-    /// Writes the pending contacts as vCards: the cards end with CRLF, whose LF `out` writes.
-    private mutating func writeVCards(_ version: VCardVersion) {
-        guard !pendingRecords.isEmpty else { return }
-        var cards = VCard.encode(pendingRecords, version: version)
-        if cards.hasSuffix("\r\n") { cards.unicodeScalars.removeLast() }
-        written += pendingRecords.count
-        willWrite(written)
-        output.out(cards)
-        started = true
-        pendingRecords.removeAll(keepingCapacity: true)
+        writer.finish()
     }
 }

@@ -1,6 +1,7 @@
 import CommandLineToolkit
 import ContactsHostKit
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("parseArguments: the contacts-host argument parser")
@@ -103,5 +104,27 @@ struct ArgumentParsingTests {
         #expect(try ArgumentValue.seconds("0.5", option: "--t") == 0.5)
         #expect(throws: UsageError.self) { try ArgumentValue.seconds("inf", option: "--t") }
         #expect(throws: UsageError.self) { try ArgumentValue.seconds("-1", option: "--t") }
+    }
+
+    @Test(
+        "Seconds are written one way, %g, and read back by the seconds option",
+        arguments: [
+            (10.0, "10"), (0.5, "0.5"), (2.25, "2.25"), (0.00001, "1e-05"), (120.0, "120"),
+        ])
+    func secondsText(value: Double, text: String) throws {
+        #expect(SecondsText.format(value) == text)
+        #expect(try ArgumentValue.seconds(SecondsText.format(value), option: "--t") == value)
+    }
+
+    /// Issue 46: help, errors and the bench once each wrote seconds with their own `%g`.
+    @Test("No source but SecondsText formats seconds with %g")
+    func oneSecondsSpelling() throws {
+        let sources = PythonTestTools.repositoryRoot + "/Sources"
+        var writers: [String] = []
+        for file in try FileManager.default.subpathsOfDirectory(atPath: sources) where file.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: sources + "/" + file, encoding: .utf8)
+            if text.contains(#""%g""#) { writers.append(file) }
+        }
+        #expect(writers == ["CommandLineToolkit/ArgumentValue.swift"])
     }
 }

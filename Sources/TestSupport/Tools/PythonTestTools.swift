@@ -23,10 +23,10 @@ package enum PythonTestTools {
         case unavailable(reason: String)
     }
 
-    /// The repository root (this file is `Sources/TestSupport/PythonTestTools.swift`).
+    /// The repository root (this file is `Sources/TestSupport/Tools/PythonTestTools.swift`).
     package static let repositoryRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
+        for _ in 0..<4 { url.deleteLastPathComponent() }
         return url.path
     }()
 

@@ -2,12 +2,8 @@ import Foundation
 
 /// The fixture Xcode projects the Xcode-project tests read, build and sync.
 package enum XcodeFixtures {
-    /// This repository's root.
-    package static var repositoryRoot: String {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }
+    /// This repository's root (declared once, in ``PythonTestTools/repositoryRoot``).
+    package static var repositoryRoot: String { PythonTestTools.repositoryRoot }
 
     /// The vendored real project (0xWDG/ContactProviderDemo, see its PROVENANCE).
     package static var contactProviderDemo: String {

@@ -29,9 +29,9 @@ extension ConformanceChecker {
                 data[contact.identifier].map { backend.comparable($0) == backend.comparable(contact) } ?? false
             }.map(\.identifier))
         var early = makeContact()
-        early.identifier = "0000 \(identifierPrefix) early"
+        early.identifier = "0000 \(scenarioData.identifierPrefix) early"
         var late = makeContact()
-        late.identifier = "~~~~ \(identifierPrefix) late"
+        late.identifier = "~~~~ \(scenarioData.identifierPrefix) late"
         try backend.add(early)
         try backend.add(late)
         contactShapes[early.identifier] = "identifier sorts before every other; added between two batches"

@@ -65,7 +65,6 @@ final class ConformanceChecker {
     let backend: ConformanceBackend
     let options: ConformanceOptions
     let reproduce: (String) -> String
-    var random: SeededRandom
     private var results: [String: RuleResult] = [:]
     /// Warnings the system raised during the kit's syncs (rule W1), with the step of each.
     var systemWarnings: [(warning: String, transcript: [String])] = []
@@ -80,7 +79,7 @@ final class ConformanceChecker {
         self.backend = backend
         self.options = options
         self.reproduce = reproduce
-        random = SeededRandom(seed: options.seed)
+        scenarioData = ScenarioData(seed: options.seed)
     }
 
     /// Runs every selected rule; each scenario starts from empty data and an empty system store.
@@ -169,13 +168,7 @@ final class ConformanceChecker {
     /// empty system store; identifiers carry the scenario's rule, so none is reused across
     /// scenarios, where a provider's memory of an earlier one could tie them together).
     private func startGenerator(for rule: ConformanceRule) {
-        let salt = rule.id.utf8.reduce(UInt64(0)) { $0 &* 131 &+ UInt64($1) }
-        random = SeededRandom(seed: options.seed ^ (salt &* 0x9E37_79B9_7F4A_7C15))
-        nextIdentifier = 0
-        identifierPrefix = "kit-\(options.seed)-\(rule.id.lowercased())"
-        positionInDataSet = 0
-        previousContact = nil
-        editRotation = 0
+        scenarioData = ScenarioData(seed: options.seed, for: rule)
     }
 
     /// Set when the provider never answered and could not be started: the run ends with this error.
@@ -239,20 +232,17 @@ final class ConformanceChecker {
 
     // MARK: Data
 
-    /// The number of the last contact made (identifiers and shapes follow it; see ``makeContact()``).
-    var nextIdentifier = 0
-    /// What this scenario's identifiers start with (`kit-42-d2`).
-    var identifierPrefix = "kit"
-    /// The contact made before, and its place in the current data set (natural-key collisions).
-    var previousContact: ContactRecord?
-    var positionInDataSet = 0
-    /// Edits the kit made, and how many of them changed what the backend's store holds (item 11).
+    /// The running scenario's data generator (its randomness, identifiers and edit rotation), fresh
+    /// for each scenario (``startGenerator(for:)``).
+    var scenarioData: ScenarioData
+    /// Edits the kit made in the whole run, and how many of them changed what the backend's store
+    /// holds (item 11, ``recordNoOpEdits()``).
     var editsMade = 0
     var editsThatChangedTheStore = 0
-    /// Where the next edit starts in ``FieldEdit/all`` (each scenario's edits go round the fields from the first).
-    var editRotation = 0
     /// What makes each contact the kit wrote special (its identifier's shape, its collision, its F1
-    /// shape), by identifier, so a failure names the shape beside the identifier (item 13).
+    /// shape), by identifier, so a failure names the shape beside the identifier (item 13). Kept for
+    /// the whole run, not per scenario: a contact an earlier scenario wrote that a provider still
+    /// serves is named by its shape too.
     var contactShapes: [String: String] = [:]
 
     /// Empty data, empty system store, and `count` fresh contacts.
@@ -260,7 +250,7 @@ final class ConformanceChecker {
     func freshData(count: Int) throws -> [ContactRecord] {
         try backend.reset()
         try subject.resetSystem()
-        positionInDataSet = 0
+        scenarioData.startDataSet()
         var added: [ContactRecord] = []
         for _ in 0..<count {
             let record = makeContact()
@@ -270,12 +260,14 @@ final class ConformanceChecker {
         return added
     }
 
+    /// A random element of `items`, from the running scenario's randomness.
     func randomElement<T>(_ items: [T]) -> T? {
-        items.randomElement(using: &random)
+        scenarioData.randomElement(items)
     }
 
+    /// A random number in `range`, from the running scenario's randomness.
     func randomInt(_ range: ClosedRange<Int>) -> Int {
-        Int.random(in: range, using: &random)
+        scenarioData.randomInt(range)
     }
 
     /// What differs between the system and the data, in words (nil when equal), seen through the

@@ -23,7 +23,7 @@ struct ContentFailureScenario {
         else { return }
         checker.checking(.t1)
         // Identifiers of their own, none shared with the rule's first scenario (a provider's memory could tie them).
-        checker.identifierPrefix += "-between-pages"
+        checker.scenarioData.identifierPrefix += "-between-pages"
         try checker.freshData(count: Self.contacts)
         let (first, firstTranscript) = try await checker.systemSync(maxSteps: 1)
         // C1–C4 judge a content enumeration that fails alone; one that ends at its first page has no

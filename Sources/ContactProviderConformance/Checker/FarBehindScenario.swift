@@ -23,7 +23,7 @@ struct FarBehindScenario {
     func run() async throws {
         checker.checking(.e1)
         // Identifiers of their own, none shared with the rule's first scenario.
-        checker.identifierPrefix += "-far-behind"
+        checker.scenarioData.identifierPrefix += "-far-behind"
         let data = try checker.freshData(count: Self.contacts)
         guard try await checker.completeContent(rules: [.e1]) != nil else { return }
         // The earliest edits are the ones a trimmed log forgets: a deletion and an addition, which no

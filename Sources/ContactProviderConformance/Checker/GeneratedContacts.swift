@@ -66,67 +66,19 @@ struct FieldEdit: Sendable {
 }
 
 extension ConformanceChecker {
-    /// A new contact: its identifier takes the next ``IdentifierShape``, and its values the next
-    /// ``NaturalKeyCollision`` of the data set.
+    /// A new contact of the running scenario (``ScenarioData/makeContact()``); its shape is kept for
+    /// the reports.
     func makeContact() -> ContactRecord {
-        nextIdentifier += 1
-        positionInDataSet += 1
-        let given = ["Ada", "Zoë", "Jean-Luc", "Émile", "Wesley", "Ruth", "Kwame", "Mei", "Olu", "Sven"]
-        let family = ["Lovelace", "Nguyen", "de Groot", "Okafor", "Müller", "Tanaka", "O'Brien", "Silva"]
-        let number = nextIdentifier
-        var record = ContactRecord(identifier: IdentifierShape.identifier(prefix: identifierPrefix, number: number))
-        record.givenName = given.randomElement(using: &random)!
-        record.familyName = family.randomElement(using: &random)!
-        record.phoneNumbers = [
-            .init(label: "_$!<Mobile>!$_", value: "+1 555 \(Int.random(in: 1_000_000...9_999_999, using: &random))")
-        ]
-        if Bool.random(using: &random) {
-            record.emailAddresses = [.init(label: "_$!<Work>!$_", value: "contact\(number)@example.com")]
-        }
-        // Every fourth contact or so carries the less common values, so a provider that drops one is caught.
-        if Int.random(in: 0..<4, using: &random) == 0 {
-            record.phoneticGivenName = record.givenName.lowercased()
-            record.previousFamilyName = "Née"
-            record.dates = [.init(label: "_$!<Anniversary>!$_", value: "--06-21")]
-            record.contactRelations = [.init(label: "_$!<Manager>!$_", value: "Grace Hopper")]
-            var profile = ContactRecord.LabeledSocialProfile(label: nil)
-            profile.service = "Twitter"
-            profile.username = "kit\(number)"
-            record.socialProfiles = [profile]
-            record.instantMessageAddresses = [.init(label: "_$!<Home>!$_", username: "kit\(number)", service: "Skype")]
-            record.nonGregorianBirthday = .init(
-                calendar: "chinese", era: 78, year: 40, month: 3, day: 15, isLeapMonth: false)
-        }
-        switch NaturalKeyCollision.at(position: positionInDataSet) {
-        case .none: break
-        case .namesake:
-            if let previous = previousContact {
-                record.givenName = previous.givenName
-                record.familyName = previous.familyName
-            }
-        case .organisationOnly, .secondOrganisationOnly:
-            record.givenName = ""
-            record.familyName = ""
-            record.organizationName =
-                ["Acme Corporation", "Globex", "Initech"].randomElement(using: &random)!
-                + " \(number)"
-            record.contactType = "organization"
-        case .samePhone:
-            if let phone = previousContact?.phoneNumbers.first { record.phoneNumbers = [phone] }
-        }
-        previousContact = record
-        let collision = NaturalKeyCollision.at(position: positionInDataSet)
-        contactShapes[record.identifier] =
-            "identifier \(IdentifierShape.of(number: number))" + (collision == .none ? "" : "; \(collision)")
+        let (record, shape) = scenarioData.makeContact()
+        contactShapes[record.identifier] = shape
         return record
     }
 
     /// A changed copy of `record`: the next field in ``FieldEdit/all`` that the backend's store holds
     /// gets a new value, so the edit is a real change through every backend.
     func edited(_ record: ContactRecord) -> ContactRecord {
-        let salt = Int.random(in: 0...1_000_000, using: &random)
-        editRotation += 1
-        return edit(record, salt: salt, startingAt: editRotation - 1)
+        let (salt, start) = scenarioData.nextEdit()
+        return edit(record, salt: salt, startingAt: start)
     }
 
     /// `record` with one held field changed: the first in ``FieldEdit/all`` from `start` on whose

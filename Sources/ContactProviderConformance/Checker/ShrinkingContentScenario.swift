@@ -19,7 +19,7 @@ struct ShrinkingContentScenario {
     func run() async throws {
         checker.checking(.d3)
         // Identifiers of their own, none shared with the rule's first scenario (a provider's memory could tie them).
-        checker.identifierPrefix += "-shrinking"
+        checker.scenarioData.identifierPrefix += "-shrinking"
         try checker.freshData(count: Self.contacts)
         let (first, _) = try await checker.systemSync(maxSteps: 1)
         // D3's first scenario reports a first page that fails; one that ends content has no later page.

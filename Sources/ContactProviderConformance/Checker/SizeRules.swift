@@ -84,7 +84,7 @@ extension ConformanceChecker {
         options.onProgress?("filling the store with \(Self.counted(count, "contact"))")
         try backend.reset()
         try subject.resetSystem()
-        positionInDataSet = 0
+        scenarioData.startDataSet()
         var data = (0..<count).map { _ in makeContact() }
         try backend.add(contentsOf: data)
         try await subject.restart()

@@ -38,7 +38,7 @@ struct TimeZoneChangeScenario {
     private func check(from east: DeviceSettings, to west: DeviceSettings) async throws {
         checker.checking(.d2)
         // Identifiers of their own, none shared with D2's first scenario.
-        checker.identifierPrefix += "-time-zone"
+        checker.scenarioData.identifierPrefix += "-time-zone"
         try checker.freshData(count: Self.contacts)
         guard try await checker.completeContent(rules: [.d2]) != nil else { return }
         // A change sync in the first zone, so the provider's next anchor is one it made there.

@@ -34,7 +34,7 @@ struct TornStoreAtStartScenario {
         else { return }
         checker.checking(.t1)
         // Identifiers of their own, none shared with the rule's other scenarios.
-        checker.identifierPrefix += "-torn-at-start"
+        checker.scenarioData.identifierPrefix += "-torn-at-start"
         try checker.freshData(count: Self.contacts)
         let description = try failing.beginTransientFailure()
         let during: (SyncReport, [String])

@@ -18,13 +18,10 @@ struct ContentFailureScenario {
     let checker: ConformanceChecker
 
     func run() async throws {
-        // T1's first scenario says why a backend that cannot fail skips the rule.
-        guard let failing = checker.backend as? any TransientFailureInjecting, failing.canInjectTransientFailure
+        guard
+            let failing = try checker.startTransientFailureScenario(
+                identifiers: "-between-pages", contacts: Self.contacts)
         else { return }
-        checker.checking(.t1)
-        // Identifiers of their own, none shared with the rule's first scenario (a provider's memory could tie them).
-        checker.scenarioData.identifierPrefix += "-between-pages"
-        try checker.freshData(count: Self.contacts)
         let (first, firstTranscript) = try await checker.systemSync(maxSteps: 1)
         // C1–C4 judge a content enumeration that fails alone; one that ends at its first page has no
         // page between which the store could fail.

@@ -29,13 +29,10 @@ struct TornStoreAtStartScenario {
     let checker: ConformanceChecker
 
     func run() async throws {
-        // T1's first scenario says why a backend that cannot fail skips the rule.
-        guard let failing = checker.backend as? any TransientFailureInjecting, failing.canInjectTransientFailure
+        guard
+            let failing = try checker.startTransientFailureScenario(
+                identifiers: "-torn-at-start", contacts: Self.contacts)
         else { return }
-        checker.checking(.t1)
-        // Identifiers of their own, none shared with the rule's other scenarios.
-        checker.scenarioData.identifierPrefix += "-torn-at-start"
-        try checker.freshData(count: Self.contacts)
         let description = try failing.beginTransientFailure()
         let during: (SyncReport, [String])
         do {

@@ -9,6 +9,21 @@ extension ConformanceChecker {
     /// (R28, R39). After the failure the system must still hold what it had, and the next signal
     /// must deliver what was pending. ``ContentFailureScenario`` breaks the store between two content pages,
     /// ``TornStoreAtStartScenario`` when the provider starts.
+    /// The start of T1's other scenarios: the backend that can fail, with `count` fresh contacts whose
+    /// identifiers end in `suffix` (none shared with another scenario of T1, which a provider's memory
+    /// could tie to them); nil when the backend cannot fail, which ``transientFailureRule()`` reports.
+    func startTransientFailureScenario(identifiers suffix: String, contacts count: Int) throws
+        -> (any TransientFailureInjecting)?
+    {
+        guard let failing = backend as? any TransientFailureInjecting, failing.canInjectTransientFailure else {
+            return nil
+        }
+        checking(.t1)
+        scenarioData.identifierPrefix += suffix
+        try freshData(count: count)
+        return failing
+    }
+
     func transientFailureRule() async throws {
         guard let failing = backend as? any TransientFailureInjecting, failing.canInjectTransientFailure else {
             recordBlocked(

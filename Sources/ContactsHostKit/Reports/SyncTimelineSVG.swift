@@ -42,7 +42,10 @@ package enum SyncTimelineSVG {
                 + "<p class=\"note\">No sync has been recorded yet (idle syncs are not recorded).</p>\n</section>\n"
         }
         let syncs = entries.filter { $0.kind == .sync }.count
-        out += "<p>\(entries.count) recorded (\(counted(syncs, "sync")), \(entries.count - syncs) resets or disables)"
+        let resets = entries.filter { $0.kind == .reset }.count
+        let disables = entries.count - syncs - resets
+        out +=
+            "<p>\(entries.count) recorded (\(counted(syncs, "sync")), \(counted(resets, "reset")), \(counted(disables, "disable")))"
         let older = max(0, entries.count - drawnInFull)
         out += older > 0 ? "; the newest \(drawnInFull) drawn, the \(older) older summarised below.</p>\n" : ".</p>\n"
         let drawn = Array(entries.suffix(drawnInFull))

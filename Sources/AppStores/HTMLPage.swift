@@ -82,7 +82,7 @@ package enum HTMLPage {
         .card{border:1px solid #999;border-radius:6px;padding:.4em .7em;margin:.3em 0;background:#fafafa}
         .card.differs{border:2px dashed #000;background:#fff3f3}.card.missing{border:2px dotted #000;opacity:.8}
         .card dt{font-size:.8em;color:#555}.card dd{margin:0 0 .2em}
-        svg text{font:12px ui-monospace,"DejaVu Sans Mono",monospace}
+        svg text{font:12px ui-monospace,"DejaVu Sans Mono",monospace}figure{overflow-x:auto}
         .note{color:#444;font-style:italic}
         .section-letter{font-weight:bold;background:#eee;padding:0 .5em;margin-top:.5em}
         """

@@ -100,4 +100,25 @@ struct ConformanceHTMLReportTests {
         #expect(page.contains("<td class=\"status-not-selected\">not selected</td>"))
         #expect(page.contains("<tr class=\"skipped\"><td>E1</td>"), "a rule that could not be checked is still skipped")
     }
+
+    @Test("an arrow too long for its lanes is named by its call, and written whole right of the provider's lane")
+    func longLabels() throws {
+        let finish =
+            #"didFinishEnumeratingChanges(upTo: ("cps1:65BF8276-D02D-41C8-8174-EAFBA80E6EF9:31", 3), moreComing: true)"#
+        var story = FailureStory(Self.sample.results[1])
+        story.steps = [
+            FailureStory.Step(from: .provider, to: .system, label: finish),
+            FailureStory.Step(from: .app, to: .system, label: "signalEnumerator()"),
+            FailureStory.Step(from: .provider, to: .system, label: String(repeating: "x", count: 200)),
+        ]
+        let svg = try #require(SequenceDiagramSVG.svg(story))
+        #expect(svg.contains(">didFinishEnumeratingChanges(\u{2026})</text>"), "the call's name beside the arrow")
+        #expect(
+            svg.contains(HTMLPage.escape(finish) + "</text>"), "the whole text, anchor and all, in the detail column")
+        #expect(svg.components(separatedBy: "class=\"detail\"").count - 1 == 2, "a short label has no detail")
+        #expect(svg.contains(String(repeating: "x", count: 119) + "\u{2026}</text>"), "cut at 120 characters")
+        let width = try #require(svg.firstMatch(of: /width="(\d+)"/).flatMap { Int($0.output.1) })
+        #expect(
+            width >= SequenceDiagramSVG.detailX + 120 * SequenceDiagramSVG.detailCharacterWidth, "room for the text")
+    }
 }

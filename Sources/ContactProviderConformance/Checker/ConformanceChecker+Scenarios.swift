@@ -32,7 +32,7 @@ extension ConformanceChecker {
             // D3 again, contacts of later pages deleted during content (issue 43, class 4).
             Scenario([.d3]) { try await ShrinkingContentScenario(checker: self).run() },
             Scenario([.d8]) { try await self.reusedIdentifierRule() },
-            Scenario([.d9]) { try await self.midCallWritesRule() },
+            Scenario([.d9]) { try await MidCallWritesScenario(checker: self).run() },
             Scenario([.d11]) { try await self.changesBetweenBatchesRule() },
             Scenario([.e1]) { try await self.expiryRule() },
             // E1 again, more edits between two syncs than a trimmed change log keeps (issue 43, class 1).

@@ -33,7 +33,7 @@ extension ConformanceChecker {
             Scenario([.d3]) { try await ShrinkingContentScenario(checker: self).run() },
             Scenario([.d8]) { try await self.reusedIdentifierRule() },
             Scenario([.d9]) { try await MidCallWritesScenario(checker: self).run() },
-            Scenario([.d11]) { try await self.changesBetweenBatchesRule() },
+            Scenario([.d11]) { try await ChangesBetweenBatchesScenario(checker: self).run() },
             Scenario([.e1]) { try await self.expiryRule() },
             // E1 again, more edits between two syncs than a trimmed change log keeps (issue 43, class 1).
             Scenario([.e1]) { try await FarBehindScenario(checker: self).run() },

@@ -31,7 +31,7 @@ extension ConformanceChecker {
             Scenario([.d3]) { try await self.changesDuringContent() },
             // D3 again, contacts of later pages deleted during content (issue 43, class 4).
             Scenario([.d3]) { try await ShrinkingContentScenario(checker: self).run() },
-            Scenario([.d8]) { try await self.reusedIdentifierRule() },
+            Scenario([.d8]) { try await ReusedIdentifierScenario(checker: self).run() },
             Scenario([.d9]) { try await MidCallWritesScenario(checker: self).run() },
             Scenario([.d11]) { try await ChangesBetweenBatchesScenario(checker: self).run() },
             Scenario([.e1]) { try await self.expiryRule() },

@@ -68,35 +68,4 @@ extension ConformanceChecker {
             "checked in this process's time zone and locale only: run the provider as an executable ('contacts-host conformance --extension PATH') to check it on a device west and east of UTC and in another language"
         )
     }
-
-    /// D8: an identifier deleted and added again, in one batch window and across batches.
-    func reusedIdentifierRule() async throws {
-        let records = try freshData(count: 4)
-        guard try await completeContent(rules: [.d8]) != nil else { return }
-        // In one batch window: deleted and added again before the provider is asked.
-        var again = makeContact()
-        again.identifier = records[0].identifier
-        try backend.delete(identifier: again.identifier)
-        try backend.add(again)
-        try await systemConverges(
-            rule: .d8, step: "sync after \(again.identifier) was deleted and added again before one signal")
-        guard !failed(.d8) else { return }
-        // Across batches: the deletion is synced first, then the identifier comes back.
-        let identifier = records[1].identifier
-        try backend.delete(identifier: identifier)
-        let (report, transcript) = try await syncUntilCaughtUp()
-        if let error = report.error {
-            record(
-                .d8,
-                Finding(
-                    explanation: "the sync of a deletion failed: \(error.message)",
-                    step: "sync after deleting \(identifier)", transcript: transcript))
-            return
-        }
-        var back = makeContact()
-        back.identifier = identifier
-        try backend.add(back)
-        try await systemConverges(
-            rule: .d8, step: "sync after \(identifier), deleted by the previous sync, was added again")
-    }
 }

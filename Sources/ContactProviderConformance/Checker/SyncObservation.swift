@@ -65,17 +65,6 @@ extension ConformanceChecker {
                 transcript: caughtUp.1.suffix(12) + transcript))
     }
 
-    /// D10 and W1 on their own: a content sync, a restart of the extension, edits, and syncs until the
-    /// system has caught up, then one more signal (D10); every warning on the way counts for W1.
-    func syncRules() async throws {
-        checking(.d10)
-        try freshData(count: 10)
-        try await syncUntilCaughtUp()
-        try await subject.restart()
-        try mutate(updates: 3, deletes: 2, adds: 2)
-        try await syncUntilCaughtUp()
-    }
-
     /// W1: the first warnings the system raised during the kit's syncs.
     func recordSystemWarnings() {
         guard let first = systemWarnings.first else { return }

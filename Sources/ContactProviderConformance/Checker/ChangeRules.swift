@@ -3,43 +3,6 @@ import ContactProviderSystem
 import Foundation
 
 extension ConformanceChecker {
-    /// Commits a full content enumeration through the system; returns the first anchor.
-    func completeContent(rules: [ConformanceRule]) async throws -> SyncPosition? {
-        let (report, transcript) = try await systemSync(maxSteps: .max)
-        guard report.error == nil, let anchor = report.anchor else {
-            recordBlocked(
-                rules,
-                because:
-                    "the content enumeration it needs failed (\(report.error?.message ?? "no anchor")); see rules C1–C5",
-                transcript: transcript)
-            return nil
-        }
-        return anchor
-    }
-
-    /// Applies a random mix of updates, deletions and additions; returns how many changes were made.
-    @discardableResult
-    func mutate(updates: Int, deletes: Int, adds: Int) throws -> Int {
-        var current = try backend.contacts()
-        var changes = 0
-        for _ in 0..<updates {
-            guard let victim = randomElement(current) else { break }
-            try backend.update(edited(victim))
-            changes += 1
-        }
-        for _ in 0..<deletes {
-            guard let victim = randomElement(current) else { break }
-            try backend.delete(identifier: victim.identifier)
-            current.removeAll { $0.identifier == victim.identifier }
-            changes += 1
-        }
-        for _ in 0..<adds {
-            try backend.add(makeContact())
-            changes += 1
-        }
-        return changes
-    }
-
     /// D1, D2, D4–D7: a real sync of changes (D2: what the system receives), then, on fresh data, the
     /// batches from the committed anchor, each probed twice (D1, D4, D6, D7).
     func changeRules() async throws {
@@ -178,18 +141,6 @@ extension ConformanceChecker {
             return false
         }
         return true
-    }
-
-    /// Syncs through the system until caught up and checks the system store equals the data.
-    func systemConverges(rule: ConformanceRule, step: String = "sync through the system") async throws {
-        let (report, transcript) = try await syncUntilCaughtUp()
-        if let error = report.error {
-            record(rule, Finding(explanation: "the sync failed: \(error.message)", step: step, transcript: transcript))
-            return
-        }
-        if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
-            record(rule, Finding(explanation: difference, step: step, transcript: transcript))
-        }
     }
 
     /// D3: edits between two content pages must arrive with the first change enumeration.

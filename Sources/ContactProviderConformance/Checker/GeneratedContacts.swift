@@ -74,6 +74,29 @@ extension ConformanceChecker {
         return record
     }
 
+    /// Applies a random mix of updates, deletions and additions; returns how many changes were made.
+    @discardableResult
+    func mutate(updates: Int, deletes: Int, adds: Int) throws -> Int {
+        var current = try backend.contacts()
+        var changes = 0
+        for _ in 0..<updates {
+            guard let victim = randomElement(current) else { break }
+            try backend.update(edited(victim))
+            changes += 1
+        }
+        for _ in 0..<deletes {
+            guard let victim = randomElement(current) else { break }
+            try backend.delete(identifier: victim.identifier)
+            current.removeAll { $0.identifier == victim.identifier }
+            changes += 1
+        }
+        for _ in 0..<adds {
+            try backend.add(makeContact())
+            changes += 1
+        }
+        return changes
+    }
+
     /// A changed copy of `record`: the next field in ``FieldEdit/all`` that the backend's store holds
     /// gets a new value, so the edit is a real change through every backend.
     func edited(_ record: ContactRecord) -> ContactRecord {

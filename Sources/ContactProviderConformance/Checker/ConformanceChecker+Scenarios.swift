@@ -25,7 +25,7 @@ extension ConformanceChecker {
             // C5 again, for page order that changes from call to call (issue 43, class 6).
             Scenario([.c5]) { try await PageOrderScenario(checker: self).run() },
             Scenario([.f1]) { try await FieldShapesScenario(checker: self).run() },
-            Scenario([.d5, .d2, .d1, .d4, .d6, .d7]) { try await self.changeRules() },
+            Scenario([.d5, .d2, .d1, .d4, .d6, .d7]) { try await ChangeBatchesScenario(checker: self).run() },
             // D2 again, the device's time zone changing between two syncs (issue 43, class 2).
             Scenario([.d2]) { try await TimeZoneChangeScenario(checker: self).run() },
             Scenario([.d3]) { try await self.changesDuringContent() },

@@ -3,46 +3,6 @@ import ContactProviderSystem
 import Foundation
 
 extension ConformanceChecker {
-    /// D3: edits between two content pages must arrive with the first change enumeration.
-    func changesDuringContent() async throws {
-        try freshData(count: 12)
-        let (first, firstTranscript) = try await systemSync(maxSteps: 1)
-        if let error = first.error {
-            record(
-                .d3,
-                Finding(
-                    explanation: "the first content page failed: \(error.message)", step: "content page 1",
-                    transcript: firstTranscript))
-            return
-        }
-        let data = Dictionary(try backend.contacts().map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
-        let delivered = try subject.systemContacts().compactMap { data[$0.identifier] }
-        // Edit contacts that were already delivered, delete one, add one: all while content is mid-way.
-        for record in delivered.prefix(2) { try backend.update(edited(record)) }
-        if let victim = delivered.dropFirst(2).last { try backend.delete(identifier: victim.identifier) }
-        try backend.add(makeContact())
-        // Renames (item 12): a delivered contact now sorts last by name, one not yet delivered first,
-        // so a provider that pages by name or position meets a list that moved under it.
-        let deliveredIDs = Set(delivered.map(\.identifier))
-        if var last = delivered.dropFirst(2).first {
-            last.givenName = "Zyta"
-            last.familyName = "Zzyzx"
-            try backend.update(last)
-        }
-        if var first = data.values.sorted(by: { $0.identifier < $1.identifier }).first(where: {
-            !deliveredIDs.contains($0.identifier)
-        }) {
-            first.givenName = "Aaron"
-            first.familyName = "Aardvark"
-            try backend.update(first)
-        }
-        try await systemConverges(
-            rule: .d3,
-            step:
-                "content enumeration finished after edits, a deletion, an addition and renames made between its pages, then a change enumeration"
-        )
-    }
-
     /// E1: after the data forgets its generation, the old anchor must expire (or yield the full truth).
     func expiryRule() async throws {
         try freshData(count: 6)

@@ -28,7 +28,7 @@ extension ConformanceChecker {
             Scenario([.d5, .d2, .d1, .d4, .d6, .d7]) { try await ChangeBatchesScenario(checker: self).run() },
             // D2 again, the device's time zone changing between two syncs (issue 43, class 2).
             Scenario([.d2]) { try await TimeZoneChangeScenario(checker: self).run() },
-            Scenario([.d3]) { try await self.changesDuringContent() },
+            Scenario([.d3]) { try await ChangesDuringContentScenario(checker: self).run() },
             // D3 again, contacts of later pages deleted during content (issue 43, class 4).
             Scenario([.d3]) { try await ShrinkingContentScenario(checker: self).run() },
             Scenario([.d8]) { try await ReusedIdentifierScenario(checker: self).run() },

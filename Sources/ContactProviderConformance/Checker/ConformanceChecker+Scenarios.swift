@@ -34,7 +34,7 @@ extension ConformanceChecker {
             Scenario([.d8]) { try await ReusedIdentifierScenario(checker: self).run() },
             Scenario([.d9]) { try await MidCallWritesScenario(checker: self).run() },
             Scenario([.d11]) { try await ChangesBetweenBatchesScenario(checker: self).run() },
-            Scenario([.e1]) { try await self.expiryRule() },
+            Scenario([.e1]) { try await ForgottenGenerationScenario(checker: self).run() },
             // E1 again, more edits between two syncs than a trimmed change log keeps (issue 43, class 1).
             Scenario([.e1]) { try await FarBehindScenario(checker: self).run() },
             // T1 first with the store torn when the provider starts (issue 43, item 12): a provider that

@@ -44,7 +44,7 @@ extension ConformanceChecker {
             Scenario([.t1]) { try await self.transientFailureRule() },
             // T1 again, the store failing between two content pages (issue 43, class 5).
             Scenario([.t1]) { try await ContentFailureScenario(checker: self).run() },
-            Scenario([.l1, .l2, .l3]) { try await self.lifecycleRules() },
+            Scenario([.l1, .l2, .l3]) { try await LifecycleScenario(checker: self).run() },
             Scenario([.v1]) { try await self.convergenceRule() },
             // D10 and W1 are checked wherever the kit syncs; this scenario makes them hold on their own,
             // so `--rules D10` or `--rules W1`, as a failure's reproduce line prints it, checks them too.

@@ -45,7 +45,7 @@ extension ConformanceChecker {
             // T1 again, the store failing between two content pages (issue 43, class 5).
             Scenario([.t1]) { try await ContentFailureScenario(checker: self).run() },
             Scenario([.l1, .l2, .l3]) { try await LifecycleScenario(checker: self).run() },
-            Scenario([.v1]) { try await self.convergenceRule() },
+            Scenario([.v1]) { try await ConvergenceScenario(checker: self).run() },
             // D10 and W1 are checked wherever the kit syncs; this scenario makes them hold on their own,
             // so `--rules D10` or `--rules W1`, as a failure's reproduce line prints it, checks them too.
             Scenario([.d10, .w1]) { try await CaughtUpSignalScenario(checker: self).run() },

@@ -50,7 +50,7 @@ extension ConformanceChecker {
             // so `--rules D10` or `--rules W1`, as a failure's reproduce line prints it, checks them too.
             Scenario([.d10, .w1]) { try await CaughtUpSignalScenario(checker: self).run() },
             // Last: the store at the app's size is the largest thing the run makes.
-            Scenario([.s2, .s1]) { try await self.sizeRules() },
+            Scenario([.s2, .s1]) { try await SizeScenario(checker: self).run() },
         ]
     }
 

@@ -106,7 +106,7 @@ extension ConformanceChecker {
 
     /// `record` with one held field changed: the first in ``FieldEdit/all`` from `start` on whose
     /// change the backend's ``ConformanceBackend/comparable(_:)`` sees. Counts the edit, and whether
-    /// any field changed (a run whose edits all were no-ops checked no change: see ``noOpEditsFinding()``).
+    /// any field changed (a run whose edits all were no-ops checked no change: see ``recordNoOpEdits()``).
     func edit(_ record: ContactRecord, salt: Int, startingAt start: Int) -> ContactRecord {
         editsMade += 1
         let before = backend.comparable(record)

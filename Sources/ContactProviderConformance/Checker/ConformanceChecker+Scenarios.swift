@@ -21,20 +21,20 @@ extension ConformanceChecker {
     var scenarios: [Scenario] {
         [
             // C4 comes last: after the walk and C5's second walk, it checks an empty store too.
-            Scenario([.c1, .c2, .c3, .c6, .c5, .c4]) { try await self.contentRules() },
+            Scenario([.c1, .c2, .c3, .c6, .c5, .c4]) { try await ContentWalkScenario(checker: self).run() },
             // C5 again, for page order that changes from call to call (issue 43, class 6).
             Scenario([.c5]) { try await PageOrderScenario(checker: self).run() },
-            Scenario([.f1]) { try await self.fieldRule() },
-            Scenario([.d5, .d2, .d1, .d4, .d6, .d7]) { try await self.changeRules() },
+            Scenario([.f1]) { try await FieldShapesScenario(checker: self).run() },
+            Scenario([.d5, .d2, .d1, .d4, .d6, .d7]) { try await ChangeBatchesScenario(checker: self).run() },
             // D2 again, the device's time zone changing between two syncs (issue 43, class 2).
             Scenario([.d2]) { try await TimeZoneChangeScenario(checker: self).run() },
-            Scenario([.d3]) { try await self.changesDuringContent() },
+            Scenario([.d3]) { try await ChangesDuringContentScenario(checker: self).run() },
             // D3 again, contacts of later pages deleted during content (issue 43, class 4).
             Scenario([.d3]) { try await ShrinkingContentScenario(checker: self).run() },
-            Scenario([.d8]) { try await self.reusedIdentifierRule() },
-            Scenario([.d9]) { try await self.midCallWritesRule() },
-            Scenario([.d11]) { try await self.changesBetweenBatchesRule() },
-            Scenario([.e1]) { try await self.expiryRule() },
+            Scenario([.d8]) { try await ReusedIdentifierScenario(checker: self).run() },
+            Scenario([.d9]) { try await MidCallWritesScenario(checker: self).run() },
+            Scenario([.d11]) { try await ChangesBetweenBatchesScenario(checker: self).run() },
+            Scenario([.e1]) { try await ForgottenGenerationScenario(checker: self).run() },
             // E1 again, more edits between two syncs than a trimmed change log keeps (issue 43, class 1).
             Scenario([.e1]) { try await FarBehindScenario(checker: self).run() },
             // T1 first with the store torn when the provider starts (issue 43, item 12): a provider that
@@ -44,13 +44,13 @@ extension ConformanceChecker {
             Scenario([.t1]) { try await self.transientFailureRule() },
             // T1 again, the store failing between two content pages (issue 43, class 5).
             Scenario([.t1]) { try await ContentFailureScenario(checker: self).run() },
-            Scenario([.l1, .l2, .l3]) { try await self.lifecycleRules() },
-            Scenario([.v1]) { try await self.convergenceRule() },
+            Scenario([.l1, .l2, .l3]) { try await LifecycleScenario(checker: self).run() },
+            Scenario([.v1]) { try await ConvergenceScenario(checker: self).run() },
             // D10 and W1 are checked wherever the kit syncs; this scenario makes them hold on their own,
             // so `--rules D10` or `--rules W1`, as a failure's reproduce line prints it, checks them too.
-            Scenario([.d10, .w1]) { try await self.syncRules() },
+            Scenario([.d10, .w1]) { try await CaughtUpSignalScenario(checker: self).run() },
             // Last: the store at the app's size is the largest thing the run makes.
-            Scenario([.s2, .s1]) { try await self.sizeRules() },
+            Scenario([.s2, .s1]) { try await SizeScenario(checker: self).run() },
         ]
     }
 

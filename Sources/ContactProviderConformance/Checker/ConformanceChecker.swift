@@ -60,6 +60,12 @@ struct Finding: Error {
 }
 
 /// Runs the rules against one provider and backend.
+///
+/// Each scenario is a type of its own (`ContentWalkScenario`, `PageOrderScenario`, …, listed in
+/// ``scenarios``) that holds its own constants and state; the checker holds what the whole run
+/// shares: the options, the provider and backend, the results, the contacts' shapes, the running
+/// scenario's data, and the steps several scenarios take (``freshData(count:)``,
+/// ``completeContent(rules:)``, ``systemSync(maxSteps:expectedCalls:)``, ``systemConverges(rule:step:)``, …).
 final class ConformanceChecker {
     let subject: ProviderUnderTest
     let backend: ConformanceBackend

@@ -74,6 +74,29 @@ extension ConformanceChecker {
         return record
     }
 
+    /// Applies a random mix of updates, deletions and additions; returns how many changes were made.
+    @discardableResult
+    func mutate(updates: Int, deletes: Int, adds: Int) throws -> Int {
+        var current = try backend.contacts()
+        var changes = 0
+        for _ in 0..<updates {
+            guard let victim = randomElement(current) else { break }
+            try backend.update(edited(victim))
+            changes += 1
+        }
+        for _ in 0..<deletes {
+            guard let victim = randomElement(current) else { break }
+            try backend.delete(identifier: victim.identifier)
+            current.removeAll { $0.identifier == victim.identifier }
+            changes += 1
+        }
+        for _ in 0..<adds {
+            try backend.add(makeContact())
+            changes += 1
+        }
+        return changes
+    }
+
     /// A changed copy of `record`: the next field in ``FieldEdit/all`` that the backend's store holds
     /// gets a new value, so the edit is a real change through every backend.
     func edited(_ record: ContactRecord) -> ContactRecord {
@@ -83,7 +106,7 @@ extension ConformanceChecker {
 
     /// `record` with one held field changed: the first in ``FieldEdit/all`` from `start` on whose
     /// change the backend's ``ConformanceBackend/comparable(_:)`` sees. Counts the edit, and whether
-    /// any field changed (a run whose edits all were no-ops checked no change: see ``noOpEditsFinding()``).
+    /// any field changed (a run whose edits all were no-ops checked no change: see ``recordNoOpEdits()``).
     func edit(_ record: ContactRecord, salt: Int, startingAt start: Int) -> ContactRecord {
         editsMade += 1
         let before = backend.comparable(record)

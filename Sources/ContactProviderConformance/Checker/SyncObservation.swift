@@ -65,15 +65,30 @@ extension ConformanceChecker {
                 transcript: caughtUp.1.suffix(12) + transcript))
     }
 
-    /// D10 and W1 on their own: a content sync, a restart of the extension, edits, and syncs until the
-    /// system has caught up, then one more signal (D10); every warning on the way counts for W1.
-    func syncRules() async throws {
-        checking(.d10)
-        try freshData(count: 10)
-        try await syncUntilCaughtUp()
-        try await subject.restart()
-        try mutate(updates: 3, deletes: 2, adds: 2)
-        try await syncUntilCaughtUp()
+    /// Commits a full content enumeration through the system; returns the first anchor.
+    func completeContent(rules: [ConformanceRule]) async throws -> SyncPosition? {
+        let (report, transcript) = try await systemSync(maxSteps: .max)
+        guard report.error == nil, let anchor = report.anchor else {
+            recordBlocked(
+                rules,
+                because:
+                    "the content enumeration it needs failed (\(report.error?.message ?? "no anchor")); see rules C1–C5",
+                transcript: transcript)
+            return nil
+        }
+        return anchor
+    }
+
+    /// Syncs through the system until caught up and checks the system store equals the data.
+    func systemConverges(rule: ConformanceRule, step: String = "sync through the system") async throws {
+        let (report, transcript) = try await syncUntilCaughtUp()
+        if let error = report.error {
+            record(rule, Finding(explanation: "the sync failed: \(error.message)", step: step, transcript: transcript))
+            return
+        }
+        if let difference = difference(system: try subject.systemContacts(), data: try backend.contacts()) {
+            record(rule, Finding(explanation: difference, step: step, transcript: transcript))
+        }
     }
 
     /// W1: the first warnings the system raised during the kit's syncs.

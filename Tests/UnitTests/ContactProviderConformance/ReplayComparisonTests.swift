@@ -55,9 +55,9 @@ struct ReplayComparisonTests {
     func batches() {
         let end = ProbeResult.End.batch(SyncPosition(generationMarker: marker, offset: 3), moreComing: false)
         let first = result(["a", "b"], end: end, deleted: ["x", "y"])
-        #expect(ConformanceChecker.sameBatch(result(["b", "a"], end: end, deleted: ["y", "x"]), first))
-        #expect(!ConformanceChecker.sameBatch(result([], end: end), first))
+        #expect(ChangeBatchesScenario.sameBatch(result(["b", "a"], end: end, deleted: ["y", "x"]), first))
+        #expect(!ChangeBatchesScenario.sameBatch(result([], end: end), first))
         let later = ProbeResult.End.batch(SyncPosition(generationMarker: marker, offset: 4), moreComing: false)
-        #expect(!ConformanceChecker.sameBatch(result(["a", "b"], end: later, deleted: ["x", "y"]), first))
+        #expect(!ChangeBatchesScenario.sameBatch(result(["a", "b"], end: later, deleted: ["x", "y"]), first))
     }
 }

@@ -21,42 +21,44 @@ struct CallTimes {
     }
 }
 
-extension ConformanceChecker {
-    /// S1, S2: the content and change rules at the app's size (issue 27, item 6).
-    ///
-    /// The store is filled with ``ConformanceOptions/contacts`` contacts and synced with the system's
-    /// own page and batch sizes (not the kit's small ones), every call timed where the provider
-    /// runs. S1: the full sync and a change sync finish, no call over the page limit (R41), and the
-    /// system holds the data. S2: the same calls with one page of contacts give each call's cost
-    /// without the store; the growth between the two sizes, projected to the system's item limit
-    /// (R42, 1,000,000), must stay within the page limit — a page that reads the whole store costs
-    /// a few milliseconds at 1,000 contacts and passes every other rule, and times out at scale.
-    func sizeRules() async throws {
-        guard let size = options.contacts else { return }
+/// S1, S2: the content and change rules at the app's size (issue 27, item 6).
+///
+/// The store is filled with ``ConformanceOptions/contacts`` contacts and synced with the system's
+/// own page and batch sizes (not the kit's small ones), every call timed where the provider
+/// runs. S1: the full sync and a change sync finish, no call over the page limit (R41), and the
+/// system holds the data. S2: the same calls with one page of contacts give each call's cost
+/// without the store; the growth between the two sizes, projected to the system's item limit
+/// (R42, 1,000,000), must stay within the page limit — a page that reads the whole store costs
+/// a few milliseconds at 1,000 contacts and passes every other rule, and times out at scale.
+struct SizeScenario {
+    let checker: ConformanceChecker
+
+    func run() async throws {
+        guard let size = checker.options.contacts else { return }
         let limits = DomainConfiguration()
         try useSystemLimits(pageSize: limits.pageSize, batchSize: limits.batchSize)
-        defer { try? useSystemLimits(pageSize: options.pageSize, batchSize: options.batchSize) }
+        defer { try? useSystemLimits(pageSize: checker.options.pageSize, batchSize: checker.options.batchSize) }
 
         // S2's reference: one whole page of contacts, so that its pages carry as many items as the
         // pages at size and only the store around them differs.
         var reference: CallTimes?
         if size >= 10 * limits.pageSize {
-            checking(.s2)
+            checker.checking(.s2)
             guard let measured = try await timedSyncs(contacts: limits.pageSize, limits: limits, rule: .s2) else {
                 return
             }
             reference = measured
         }
-        checking(.s1)
+        checker.checking(.s1)
         guard let atSize = try await timedSyncs(contacts: size, limits: limits, rule: .s1) else { return }
-        let limit = options.timeoutSeconds * 1000
+        let limit = checker.options.timeoutSeconds * 1000
         let slowestPage = atSize.pages.enumerated().max { $0.element < $1.element }
-        note(
+        checker.note(
             .s1,
             "\(Self.counted(size, "contact")): \(Self.counted(atSize.pages.count, "content page")) (median \(Self.ms(CallTimes.median(atSize.pages))), slowest \(Self.ms(slowestPage?.element ?? 0)), page \((slowestPage?.offset ?? 0) + 1)) and \(Self.counted(atSize.batches.count, "change batch", plural: "change batches")) (slowest \(Self.ms(atSize.batches.max() ?? 0))), against the page limit of \(Self.ms(limit))"
         )
         guard let reference else {
-            note(
+            checker.note(
                 .s2,
                 "not measured: the growth is measured from 10 times the \(Self.counted(limits.pageSize, "contact")) of one page (--contacts \(10 * limits.pageSize) or more)"
             )
@@ -69,10 +71,11 @@ extension ConformanceChecker {
 
     /// The page and batch sizes the system suggests from the next sync on.
     private func useSystemLimits(pageSize: Int, batchSize: Int) throws {
-        try SystemClient(appGroup: subject.paths.appGroup, domain: subject.paths.domain).updateConfiguration {
-            $0.pageSize = pageSize
-            $0.batchSize = batchSize
-        }
+        try SystemClient(appGroup: checker.subject.paths.appGroup, domain: checker.subject.paths.domain)
+            .updateConfiguration {
+                $0.pageSize = pageSize
+                $0.batchSize = batchSize
+            }
     }
 
     /// Fills the store with `count` contacts, syncs them from an empty system store in a fresh
@@ -81,41 +84,43 @@ extension ConformanceChecker {
     private func timedSyncs(contacts count: Int, limits: DomainConfiguration, rule: ConformanceRule) async throws
         -> CallTimes?
     {
-        options.onProgress?("filling the store with \(Self.counted(count, "contact"))")
-        try backend.reset()
-        try subject.resetSystem()
-        scenarioData.startDataSet()
-        var data = (0..<count).map { _ in makeContact() }
-        try backend.add(contentsOf: data)
-        try await subject.restart()
+        checker.options.onProgress?("filling the store with \(Self.counted(count, "contact"))")
+        try checker.backend.reset()
+        try checker.subject.resetSystem()
+        checker.scenarioData.startDataSet()
+        var data = (0..<count).map { _ in checker.makeContact() }
+        try checker.backend.add(contentsOf: data)
+        try await checker.subject.restart()
         var times = CallTimes(contacts: count)
-        options.onProgress?("syncing \(Self.counted(count, "contact")) with pages of \(limits.pageSize)")
+        checker.options.onProgress?("syncing \(Self.counted(count, "contact")) with pages of \(limits.pageSize)")
         let pages = count / limits.pageSize + 2
-        let (content, contentCalls) = try await systemSync(maxSteps: .max, expectedCalls: pages)
+        let (content, contentCalls) = try await checker.systemSync(maxSteps: .max, expectedCalls: pages)
         let contentStep = "full sync of \(Self.counted(count, "contact"))"
         guard syncFinished(content, contentCalls, step: contentStep, rule: rule) else { return nil }
         times.pages = content.callMilliseconds ?? []
-        guard try systemHolds(try backend.contacts(), step: contentStep, transcript: contentCalls, rule: rule) else {
+        guard try systemHolds(try checker.backend.contacts(), step: contentStep, transcript: contentCalls, rule: rule)
+        else {
             return nil
         }
 
         // Ten edits, as an app makes between two syncs: four changed, four added, two deleted.
         for index in 0..<min(4, data.count) {
-            data[index] = edited(data[index])
-            try backend.update(data[index])
+            data[index] = checker.edited(data[index])
+            try checker.backend.update(data[index])
         }
-        for _ in 0..<4 { try backend.add(makeContact()) }
-        for record in data.suffix(2) where data.count > 6 { try backend.delete(identifier: record.identifier) }
-        let (changes, changeCalls) = try await systemSync(maxSteps: .max, expectedCalls: 3)
+        for _ in 0..<4 { try checker.backend.add(checker.makeContact()) }
+        for record in data.suffix(2) where data.count > 6 { try checker.backend.delete(identifier: record.identifier) }
+        let (changes, changeCalls) = try await checker.systemSync(maxSteps: .max, expectedCalls: 3)
         let changeStep = "change sync of 10 edits among \(Self.counted(count, "contact"))"
         guard syncFinished(changes, changeCalls, step: changeStep, rule: rule) else { return nil }
         times.batches = changes.callMilliseconds ?? []
-        guard try systemHolds(try backend.contacts(), step: changeStep, transcript: changeCalls, rule: rule) else {
+        guard try systemHolds(try checker.backend.contacts(), step: changeStep, transcript: changeCalls, rule: rule)
+        else {
             return nil
         }
         if let anchor = changes.anchor {
             for _ in 0..<3 {
-                let idle = try await subject.probe(
+                let idle = try await checker.subject.probe(
                     ProbeRequest(kind: .changes, position: anchor, size: limits.batchSize))
                 if !idle.timedOut { times.batches.append(idle.milliseconds) }
             }
@@ -123,7 +128,7 @@ extension ConformanceChecker {
         if count <= limits.pageSize {
             // One page of contacts is one sample; the same page again gives the median something to hold.
             for _ in 0..<4 {
-                let again = try await subject.probe(
+                let again = try await checker.subject.probe(
                     ProbeRequest(kind: .content, position: .initial, size: limits.pageSize))
                 if !again.timedOut { times.pages.append(again.milliseconds) }
             }
@@ -140,11 +145,11 @@ extension ConformanceChecker {
         if error.code == ProviderErrorCode.enumerationTimeout.rawValue {
             let call = (report.callMilliseconds?.count).map { " (call \($0))" } ?? ""
             explanation =
-                "a call took longer than the page limit of \(Self.ms(options.timeoutSeconds * 1000))\(call): \(error.message)"
+                "a call took longer than the page limit of \(Self.ms(checker.options.timeoutSeconds * 1000))\(call): \(error.message)"
         } else {
             explanation = "the sync failed: \(error.message)"
         }
-        record(rule, Finding(explanation: explanation, step: step, transcript: transcript))
+        checker.record(rule, Finding(explanation: explanation, step: step, transcript: transcript))
         return false
     }
 
@@ -152,8 +157,10 @@ extension ConformanceChecker {
     private func systemHolds(_ data: [ContactRecord], step: String, transcript: [String], rule: ConformanceRule)
         throws -> Bool
     {
-        guard let difference = difference(system: try subject.systemContacts(), data: data) else { return true }
-        record(rule, Finding(explanation: "after the sync, \(difference)", step: step, transcript: transcript))
+        guard let difference = checker.difference(system: try checker.subject.systemContacts(), data: data) else {
+            return true
+        }
+        checker.record(rule, Finding(explanation: "after the sync, \(difference)", step: step, transcript: transcript))
         return false
     }
 
@@ -173,7 +180,7 @@ extension ConformanceChecker {
             let figures =
                 "median \(Self.ms(largeMedian)) at \(Self.counted(atSize.contacts, "contact")) against \(Self.ms(smallMedian)) at \(Self.counted(reference.contacts, "contact"))"
             if projected > limit {
-                record(
+                checker.record(
                     .s2,
                     Finding(
                         explanation:
@@ -195,7 +202,7 @@ extension ConformanceChecker {
             }
             measured.append(text)
         }
-        note(.s2, measured.joined(separator: "; ") + "; the page limit is \(Self.ms(limit))")
+        checker.note(.s2, measured.joined(separator: "; ") + "; the page limit is \(Self.ms(limit))")
     }
 
     /// `count` and the noun, singular for one: `1 content page`, `100 content pages`.

@@ -143,7 +143,8 @@ let package = Package(
         .executableTarget(
             name: "vdir-adapter", dependencies: ["AppGroupStore", "VdirStore"], path: "Examples/vdir-adapter"),
         // The known-bad providers: one executable, the flaw chosen by BAD_PROVIDER_BUG from its catalogue
-        // (Flaw.swift), one file per flaw; the own-store flaws wrap the template's files, linked there.
+        // (Flaw.swift), one file per flaw; the own-store flaws wrap the template's files or the CardDAV
+        // example's (in CardDAV/), linked there.
         .executableTarget(
             name: "bad-provider",
             dependencies: [

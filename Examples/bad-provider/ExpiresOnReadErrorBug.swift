@@ -1,7 +1,8 @@
-// The bug (a provider with its own store: the template's ContactItems.json, `--backend seed-json`):
-// a read of the app's file that fails for a moment (the app writes it in place) is answered with
-// pageExpired / changeAnchorExpired, which makes the system discard every contact of the domain.
-// Caught by T1 (issue 30, item 10).
+// The bug (a provider with its own store: the template's ContactItems.json, `--backend seed-json`, or
+// the CardDAV example's server, `--backend carddav:URL`): a read of the app's file that fails for a
+// moment (the app writes it in place), or a request the server answers with 503 for a moment, is
+// answered with pageExpired / changeAnchorExpired, which makes the system discard every contact of
+// the domain. Caught by T1 (issue 30, item 10; over CardDAV, issue 43, item 10).
 
 import ContactProvider
 import KnownBadProviders

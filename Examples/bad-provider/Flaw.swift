@@ -78,11 +78,14 @@ enum Flaw: String, CaseIterable {
     case exitsWhenUnreadableAtStart = "exits-when-unreadable-at-start"
     /// Own store (`--backend seed-json`): the phone is left out of the change fingerprint: caught by D2 (issue 30, item 11). FingerprintWithoutPhoneBug.swift.
     case fingerprintWithoutPhone = "fingerprint-without-phone"
+    /// Own store (`--backend carddav:URL`, the carddav-provider's enumerator): a server that answers 503 for a moment is answered with an expiry: caught by T1 (issue 43, item 10). ExpiresOnReadErrorBug.swift.
+    case expiresOnServerError = "expires-on-server-error"
     /// Own store (`--backend seed-json`): a read that fails for a moment is answered with an expiry: caught by T1 (issue 30, item 10). ExpiresOnReadErrorBug.swift.
     case expiresOnReadError = "expires-on-read-error"
 
     /// The root enumerator with this flaw: the demo provider's correct enumerator wrapped by it, or
-    /// for the two own-store flaws the template's (Examples/template-provider, linked here).
+    /// for the own-store flaws the template's (Examples/template-provider, linked here) or the CardDAV
+    /// example's (Examples/carddav-provider, linked in CardDAV/).
     func enumerator() -> any ContactItemEnumerator {
         let correct = DemoEnumerator()
         switch self {
@@ -120,6 +123,12 @@ enum Flaw: String, CaseIterable {
         case .emptyWhenUnreadableAtStart: return EmptyWhenUnreadableAtStartEnumerator(wrapping: correct)
         case .exitsWhenUnreadableAtStart: return ExitsWhenUnreadableAtStartEnumerator(wrapping: correct)
         case .fingerprintWithoutPhone: return FingerprintWithoutPhoneEnumerator()
+        case .expiresOnServerError:
+            // The CardDAV example's App Group identifier (the simulator maps every one to the App Group).
+            let container = FileManager.default.containerURL(
+                forSecurityApplicationGroupIdentifier: "group.com.example.carddavprovider")
+            return ExpiresOnReadErrorEnumerator(
+                wrapping: CardDAVEnumerator(container: container ?? URL(fileURLWithPath: ".")))
         case .expiresOnReadError: return ExpiresOnReadErrorEnumerator(wrapping: RootContainerEnumerator())
         }
     }

@@ -18,7 +18,10 @@ public protocol AppGroupConfiguringBackend: ConformanceBackend {
 /// - delete: `DELETE` of its resource;
 /// - reset: `DELETE` of the whole collection and an extended `MKCOL` that recreates it as an
 ///   address book, so the server's old sync tokens become invalid (anchors must expire);
-/// - ``configureProvider(in:)`` writes `carddav.json` (mode 0600) into the kit's App Group.
+/// - ``configureProvider(in:)`` writes `carddav.json` (mode 0600) into the kit's App Group;
+/// - T1 (the store failing for a moment): after ``startFailureProxy()``, which the kit's runs call
+///   for an `http:` server, the provider reads the server through a proxy of the kit's that answers
+///   `503 Service Unavailable` while the server is to fail (``TransientFailureInjecting``).
 ///
 /// What the system must end up with is each contact as the project's decoder reads the vCard that
 /// was sent, so a difference is a sync fault, not a codec one.
@@ -30,6 +33,8 @@ public final class CardDAVBackend: AppGroupConfiguringBackend, @unchecked Sendab
     private let authorization: String?
     private let session: URLSession
     private var written: [String: ConformanceContact] = [:]
+    /// Between the provider and the server once ``startFailureProxy()`` has run; ended with the backend.
+    private(set) var failureProxy: CardDAVFailureProxy?
 
     /// A backend for `argument`, the text after `carddav:` (`http://127.0.0.1:5232/user/book/`).
     ///
@@ -66,8 +71,40 @@ public final class CardDAVBackend: AppGroupConfiguringBackend, @unchecked Sendab
         session = URLSession(configuration: configuration, delegate: RefuseChallenges(), delegateQueue: nil)
     }
 
+    deinit { failureProxy?.stop() }
+
+    /// The address book as the provider reads it: ``collection``, or after ``startFailureProxy()`` the
+    /// same path on the kit's proxy (`http://127.0.0.1:PORT/user/book/`).
+    public var providerCollection: URL {
+        guard let failureProxy, var components = URLComponents(url: collection, resolvingAgainstBaseURL: true) else {
+            return collection
+        }
+        components.scheme = "http"
+        components.host = "127.0.0.1"
+        components.port = failureProxy.port
+        return components.url ?? collection
+    }
+
+    /// Puts a proxy of the kit's between the provider and the server, so rule T1 can make the server
+    /// fail for a moment (``TransientFailureInjecting``): call it before ``configureProvider(in:)``,
+    /// which then points the provider at the proxy. The proxy forwards every request and answer byte
+    /// for byte, on 127.0.0.1, until the backend ends. `contacts-host conformance --backend carddav:URL`
+    /// and ``ConformanceBackendKind/makeBackend(appGroup:timeoutSeconds:)`` call it for an `http:` server.
+    ///
+    /// - Throws: ``CardDAVBackendError`` for an `https:` server (the proxy has no TLS of its own, so it
+    ///   cannot stand in front of one), or when the proxy cannot start.
+    public func startFailureProxy() throws {
+        guard failureProxy == nil else { return }
+        guard collection.scheme?.lowercased() == "http", let host = collection.host else {
+            throw CardDAVBackendError(
+                "the kit's failure proxy forwards plain http only (it has no TLS of its own), and \(collection.absoluteString) is not http"
+            )
+        }
+        failureProxy = try CardDAVFailureProxy(upstreamHost: host, upstreamPort: collection.port ?? 80)
+    }
+
     public func configureProvider(in appGroup: AppGroup) throws {
-        var configuration = ["url": collection.absoluteString]
+        var configuration = ["url": providerCollection.absoluteString]
         if let username { configuration["username"] = username }
         if let passwordFile { configuration["passwordFile"] = passwordFile }
         let data = try JSONSerialization.data(withJSONObject: configuration, options: [.sortedKeys])

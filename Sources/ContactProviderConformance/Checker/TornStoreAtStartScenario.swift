@@ -20,8 +20,11 @@ import Foundation
 /// that way: its save appends under the writer's lock, and a reader ignores the torn tail of a
 /// half-done append (it reads the store as before the save), so the kit breaks it with the
 /// unreadable journal line of a disk error instead. An `exec:` adapter breaks its store as its
-/// `break-store` says; `carddav:` cannot, and skips T1 (``ConformanceChecker/transientFailureRule()``
-/// says so).
+/// `break-store` says. A CardDAV server's PUT is atomic, so its store never tears; what a provider
+/// that reads once at start meets there is the server failing as it starts: `carddav:` answers the
+/// provider's requests with `503 Service Unavailable` through the kit's proxy
+/// (``CardDAVBackend/startFailureProxy()``), the same mistake's other trigger. A backend that cannot
+/// fail at all skips T1 (``ConformanceChecker/transientFailureRule()`` says so).
 struct TornStoreAtStartScenario {
     /// Contacts of the app's save: the four (one content page at the kit's page size).
     static let contacts = 4

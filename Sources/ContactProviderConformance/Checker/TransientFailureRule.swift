@@ -29,7 +29,7 @@ extension ConformanceChecker {
             recordBlocked(
                 [.t1], step: "before the check",
                 because:
-                    "this backend cannot make its store fail for a moment (it does not conform to TransientFailureInjecting, or an exec adapter's hello does not list the \"break-store\" capability; app-database, seed-json and the vdir adapters can)",
+                    "this backend cannot make its store fail for a moment (it does not conform to TransientFailureInjecting, an exec adapter's hello does not list the \"break-store\" capability, or a CardDAV server is read without the kit's proxy, which cannot stand in front of an https: server; app-database, seed-json, carddav: over http and the vdir adapters can)",
                 transcript: [])
             return
         }

@@ -64,14 +64,19 @@ public struct ConformanceReport: Codable, Equatable, Sendable {
     }
 
     /// With more than one finding, which to read first (issue 43, item 7): `; start with D2 (2 root
+    /// causes)`, and when the kit named that finding's mistake from evidence (``LikelyMistake``), the
+    /// mistake too: `; start with D10: moreComing was false with one change still to come (2 root
     /// causes)`. Empty otherwise.
     var whereToStart: String {
         let groups = RootCause.groups(results)
-        guard let first = groups.first?.findings.first, groups.reduce(0, { $0 + $1.findings.count }) > 1 else {
+        guard let group = groups.first, let first = group.findings.first,
+            groups.reduce(0, { $0 + $1.findings.count }) > 1
+        else {
             return ""
         }
         let causes = groups.count == 1 ? "one root cause" : "\(groups.count) root causes"
-        return "; start with \(first.rule.id) (\(causes))"
+        let mistake = group.isNamedMistake ? ": \(group.title)" : ""
+        return "; start with \(first.rule.id)\(mistake) (\(causes))"
     }
 
     /// A table and, for each failure or warning, its explanation and reproduction, between the

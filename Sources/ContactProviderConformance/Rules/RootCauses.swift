@@ -6,15 +6,21 @@ import Foundation
 ///
 /// Two findings share a cause when their explanations say the same thing went wrong (the first
 /// clause, with identifiers, numbers and quoted values taken out). A finding is more specific when
-/// it comes from one of the kit's fixed scenarios rather than the random convergence rule V1 (which
-/// every lost contact fails, whatever lost it), then when its reproduction is shorter (fewer provider
-/// calls before the stores differ), then in rule order. Groups are ordered by their most specific
-/// finding, and so are the findings in a group: the report's first finding is where to start.
+/// it names the mistake behind its symptom (``LikelyMistake``: the kit read the mistake from evidence,
+/// so fixing it is where a developer starts, and the symptoms it causes elsewhere — a contact missing
+/// after a change sync, after a restart, in V1 — go with it), then when it comes from one of the
+/// kit's fixed scenarios rather than the random convergence rule V1 (which every lost contact fails,
+/// whatever lost it), then when its reproduction is shorter (fewer provider calls before the stores
+/// differ), then in rule order. Groups are ordered by their most specific finding, and so are the
+/// findings in a group: the report's first finding is where to start.
 struct RootCause: Equatable {
     /// What went wrong, in the words the explanations share.
     var title: String
     /// The findings with this cause, the most specific first.
     var findings: [RuleResult]
+
+    /// Whether the cause is a mistake the kit named from evidence (``LikelyMistake``), not a symptom.
+    var isNamedMistake: Bool { findings.first.map(Self.namesMistake) ?? false }
 
     /// The failed and warned results of `results` grouped by cause, the most specific group first.
     static func groups(_ results: [RuleResult]) -> [RootCause] {
@@ -40,11 +46,17 @@ struct RootCause: Equatable {
     /// warnings of the same specificity.
     static func specificity(_ finding: RuleResult, order: Int) -> [Int] {
         [
+            namesMistake(finding) ? 0 : 1,
             finding.rule.id == ConformanceRule.v1.id ? 1 : 0,
             finding.transcript.map(\.count) ?? Int(Int32.max),
             finding.status == .fail ? 0 : 1,
             order,
         ]
+    }
+
+    /// Whether `finding`'s explanation starts with a mistake the kit named (``LikelyMistake/explained(_:by:)``).
+    static func namesMistake(_ finding: RuleResult) -> Bool {
+        finding.explanation?.contains(LikelyMistake.sawSeparator) ?? false
     }
 
     /// The root cause of one finding, as words: its explanation's first clause, normalised.

@@ -52,6 +52,30 @@ struct LikelyMistakeReportTests {
         #expect(!twin.stdout.contains("FAIL"), "\(twin)")
     }
 
+    @Test(
+        "a full run of moreComing off by one: its summary, first and last, says to start with D10 and names the mistake, whose finding comes first, before the symptoms it causes elsewhere (D2, L3, V1)"
+    )
+    func summaryNamesTheMistakeToFixFirst() throws {
+        let result = try ConformanceHarness.run(
+            "bad-provider", [], environment: ["BAD_PROVIDER_BUG": "ends-changes-one-early"])
+        #expect(result.exitCode == 1, "\(result)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let summary = try #require(lines.dropFirst().first, "\(result)")
+        #expect(
+            summary.contains("; start with D10: moreComing was false with one change still to come ("),
+            "\(summary)")
+        #expect(lines.last(where: { !$0.isEmpty }) == summary)
+        // The symptoms of the same batch's moreComing are still reported, after it.
+        let text = result.stdout
+        let order = [
+            "ROOT CAUSE 1 of", "FAIL D10: ", "  why: moreComing was false with one change still to come (off by one)",
+            "FAIL D2: ",
+        ]
+        let positions = order.map { text.range(of: $0)?.lowerBound }
+        #expect(!positions.contains(nil), "\(text)")
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "\(text)")
+    }
+
     /// The report with what changes from run to run taken out: the run's time, the generation in the
     /// markers (a new UUID per store), and the absolute paths of the host and the provider.
     static func normalised(_ report: String) -> String {

@@ -55,6 +55,38 @@ struct RootCauseReportTests {
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "\(text)")
     }
 
+    @Test(
+        "a finding that names its mistake (LikelyMistake) comes first, before shorter symptom-only ones, and the summary names the mistake"
+    )
+    func namedMistakeFirst() {
+        let mistake = LikelyMistake.explained(
+            "a signal right after a sync that caught up brought 1 updates",
+            by: "moreComing was false with one change still to come (off by one): the last batch ended the session")
+        let report = ConformanceReport(
+            provider: "p", seed: 1, operations: 10,
+            results: [
+                Self.finding(ConformanceRule.d2, "missing from the system", calls: 3),
+                Self.finding(ConformanceRule.l3, "missing from the system", calls: 2),
+                RuleResult(
+                    rule: ConformanceRule.d10, status: .fail, explanation: mistake,
+                    transcript: (0..<12).map { "call \($0 + 1)" }),
+                Self.finding(ConformanceRule.v1, "missing from the system", calls: 1),
+            ],
+            durationSeconds: 1)
+        let groups = RootCause.groups(report.results)
+        #expect(groups.map { $0.findings.map(\.rule.id) } == [["D10"], ["L3", "D2", "V1"]])
+        #expect(groups.map(\.isNamedMistake) == [true, false])
+        #expect(
+            report.summary.hasSuffix(
+                "; start with D10: moreComing was false with one change still to come (2 root causes)"),
+            "\(report.summary)")
+        // A symptom-only first finding is named by its rule alone: its words are what the kit saw.
+        let symptoms = ConformanceReport(
+            provider: "p", seed: 1, operations: 10, results: Array(report.results.filter { $0.rule != .d10 }),
+            durationSeconds: 1)
+        #expect(symptoms.summary.hasSuffix("; start with L3 (one root cause)"), "\(symptoms.summary)")
+    }
+
     @Test("one finding: no group heading and no hint in the summary")
     func oneFinding() {
         let report = ConformanceReport(

@@ -1,0 +1,1 @@
+../../carddav-provider/CardDAVClient.swift

@@ -1,0 +1,1 @@
+../../carddav-provider/Multistatus.swift

@@ -41,15 +41,23 @@ package struct JournalHeader: Codable, Equatable, Sendable {
 ///
 /// Sequence numbers are global and contiguous: each entry is `previous + 1`, across compactions.
 /// The app database writes one change per entry (so an anchor's offset counts changes); the system
-/// store writes one committed page or batch per entry, with its new sync state in `meta`.
+/// store writes one committed page or batch per entry, with its new sync state in `meta`; the
+/// device's own store writes one save per entry, with the save's `author` (Apple's
+/// `CNSaveRequest.transactionAuthor`) when it named one.
 package struct JournalEntry<Meta: Codable & Equatable & Sendable>: Codable, Equatable, Sendable {
     package var seq: Int
+    /// Who made the change (a save request's transaction author); nil when nobody was named, and
+    /// in every journal written before authors were recorded.
+    package var author: String?
     package var upsert: [ContactRecord]?
     package var delete: [String]?
     package var meta: Meta?
 
-    package init(seq: Int, upsert: [ContactRecord]? = nil, delete: [String]? = nil, meta: Meta? = nil) {
+    package init(
+        seq: Int, author: String? = nil, upsert: [ContactRecord]? = nil, delete: [String]? = nil, meta: Meta? = nil
+    ) {
         self.seq = seq
+        self.author = author
         self.upsert = upsert
         self.delete = delete
         self.meta = meta
@@ -71,20 +79,24 @@ package enum LineCoding {
     }
 
     private struct EntryBody<Meta: Encodable>: Encodable {
+        var author: String?
         var upsert: [ContactRecord]?
         var delete: [String]?
         var meta: Meta?
     }
 
     /// A journal line that always starts with `{"seq":N` (Foundation on Linux does not keep key
-    /// order), so readers find a line's seq without decoding the whole, possibly large, line.
+    /// order), so readers find a line's seq without decoding the whole, possibly large, line. The
+    /// author, when there is one, is in the same line as the change it made: one write commits both.
     static func encodeEntryLine<Meta: Encodable>(
-        seq: Int, upsert: [ContactRecord]?, delete: [String]?, meta: Meta?
+        seq: Int, author: String? = nil, upsert: [ContactRecord]?, delete: [String]?, meta: Meta?
     ) throws -> Data {
-        if let line = try JournalLineCodec.fastEntryLine(seq: seq, upsert: upsert, delete: delete, meta: meta) {
+        if let line = try JournalLineCodec.fastEntryLine(
+            seq: seq, author: author, upsert: upsert, delete: delete, meta: meta)
+        {
             return line
         }
-        let body = try encoder().encode(EntryBody(upsert: upsert, delete: delete, meta: meta))
+        let body = try encoder().encode(EntryBody(author: author, upsert: upsert, delete: delete, meta: meta))
         var line = Data(#"{"seq":\#(seq)"#.utf8)
         if body.count > 2 {
             line.append(UInt8(ascii: ","))

@@ -186,9 +186,23 @@ struct LineSplitter {
     }
 }
 
-/// Substring search on raw bytes (glibc's `memmem` is not exported to Swift).
+/// Substring search on raw bytes.
 enum ByteSearch {
+    private typealias MemmemFunction =
+        @convention(c) (UnsafeRawPointer?, Int, UnsafeRawPointer?, Int) ->
+        UnsafeMutableRawPointer?
+
+    /// glibc's `memmem` (SIMD, two-way: it does not slow down when the needle's first byte is common,
+    /// as a JSON string's quote is). Glibc's header declares it only under `_GNU_SOURCE`, which Swift's
+    /// Glibc module does not define, so it is looked up by name; nil falls back to the loop below.
+    private static let memmem: MemmemFunction? = dlsym(nil, "memmem").map {
+        unsafeBitCast($0, to: MemmemFunction.self)
+    }
+
     static func contains(_ haystack: UnsafeRawPointer, count: Int, needle: [UInt8]) -> Bool {
+        if let memmem, !needle.isEmpty {
+            return needle.withUnsafeBytes { memmem(haystack, count, $0.baseAddress, needle.count) != nil }
+        }
         guard let first = needle.first, needle.count <= count else { return needle.isEmpty }
         var offset = 0
         let last = count - needle.count

@@ -54,6 +54,10 @@ extension JournaledStore {
     /// changed is left out, and one another author changed too is judged from just before that
     /// author's first change (so an excluded author's addition followed by another's edit is an
     /// update). Its record is always the one now.
+    ///
+    /// Cost: the entries after `seq` are decoded; those before it are not (a binary search finds
+    /// where the point is, one line gives the meta then, and a byte scan finds the lines that name a
+    /// contact changed since), so a fetch near the head of a long journal decodes a few lines.
     package func history(after seq: Int, in generation: String, excludingAuthors excludedAuthors: Set<String> = [])
         throws -> StoreHistory<Meta>?
     {
@@ -62,33 +66,33 @@ extension JournaledStore {
             let (header, headerEnd) = try parseHeader(snapshot)
             guard generation == header.generation || generation == header.previousGeneration, seq >= header.baseSeq
             else { return nil }
-            var before: [String: Bool] = [:]  // the last mention at or before seq: upsert (true) or delete
             var after: [String: Bool] = [:]  // the last mention after seq so far: upsert (true) or delete
             // Each contact an included author changed: whether it existed just before that author's
-            // first change (nil: as at the point, which the snapshot may have to say).
+            // first change (nil: as at the point, which the journal before it or the snapshot says).
             var firstIncluded: [String: Bool?] = [:]
             var metaBefore = header.meta
             var metaNow = header.meta
             var metaSteps: [StoreHistory<Meta>.MetaStep] = []
             var fold = ChangeFold()
             var headSeq = header.baseSeq
+            var before: (journal: MappedFile, lines: Range<Int>)?  // the journal's entries up to the point
             if let journal = try openJournalForReading(),
                 let start = try journalHeaderEnd(journal, snapshot: header)
             {
+                headSeq = try self.headSeq(journal, start: start, baseSeq: header.baseSeq)
+                // Entries are contiguous and each line starts with its seq: the first one after the
+                // point is found by binary search, and the entries before it are not decoded (but
+                // the last with a meta, and those naming a contact changed since: see below).
+                let end =
+                    try findEntry(journal, from: start, seq: seq + 1, baseSeq: header.baseSeq)
+                    ?? completeLinesEnd(journal, from: start)
+                before = (journal, start..<end)
+                if let meta = try lastMeta(journal, in: start..<end) { metaBefore = meta }
+                metaNow = metaBefore
                 let decoder = JSONDecoder()
-                var lines = LineCursor(journal, path: journalPath, from: start, lineNumber: 2)
+                var lines = LineCursor(journal, path: journalPath, from: end, lineNumber: nil)
                 while let line = lines.next() {
                     let entry = try lines.decoding { try decodeEntry(decoder, journal, line, retain: true) }
-                    headSeq = entry.seq
-                    if entry.seq <= seq {
-                        if let meta = entry.meta {
-                            metaBefore = meta
-                            metaNow = meta
-                        }
-                        for record in entry.upsert ?? [] { before[record.identifier] = true }
-                        for identifier in entry.delete ?? [] { before[identifier] = false }
-                        continue
-                    }
                     let excluded = entry.author.map(excludedAuthors.contains) ?? false
                     if let meta = entry.meta, meta != metaNow {
                         metaNow = meta
@@ -111,8 +115,12 @@ extension JournaledStore {
                 }
             }
             guard seq <= headSeq else { return nil }  // a point in the future: not this store's history
+            // Whether each contact first changed since the point existed at it: its last mention in the
+            // journal up to the point, else the snapshot (binary search).
+            let unknown = Set(firstIncluded.filter { $0.value == .some(nil) }.keys)
+            let mentioned = try before.map { try lastMentions(of: unknown, in: $0.journal, lines: $0.lines) } ?? [:]
             func existedAtPoint(_ identifier: String) throws -> Bool {
-                if let mentioned = before[identifier] { return mentioned }
+                if let mentioned = mentioned[identifier] { return mentioned }
                 return try snapshotLineRange(snapshot, from: headerEnd, identifier: identifier) != nil
             }
             func existedBefore(_ identifier: String) throws -> Bool? {
@@ -131,5 +139,67 @@ extension JournaledStore {
                 generation: header.generation, headSeq: headSeq, changes: changes, metaBefore: metaBefore,
                 metaNow: metaNow, metaSteps: metaSteps)
         }
+    }
+
+    /// The end of the journal's last complete line (a torn tail is no entry).
+    private func completeLinesEnd(_ journal: MappedFile, from start: Int) -> Int {
+        var end = journal.size
+        while end > start, journal.bytes[end - 1] != 0x0A { end -= 1 }
+        return end
+    }
+
+    /// The meta of the last entry in `lines` (whole lines) that has one, read backwards from the end:
+    /// the device's and the system's stores write one with every entry, so this reads one line.
+    private func lastMeta(_ journal: MappedFile, in lines: Range<Int>) throws -> Meta? {
+        let decoder = JSONDecoder()
+        var cursor = lines.upperBound
+        while cursor > lines.lowerBound {
+            let lineStart = journal.lineStart(containing: cursor - 1, floor: lines.lowerBound)
+            let entry: JournalEntry<Meta>
+            do {
+                entry = try decodeEntry(decoder, journal, lineStart..<(cursor - 1), retain: false)
+            } catch {
+                throw StoreError.malformed(
+                    path: journalPath, line: journal.countLines(upTo: lineStart) + 1, reason: LineCoding.reason(error))
+            }
+            if let meta = entry.meta { return meta }
+            cursor = lineStart
+        }
+        return nil
+    }
+
+    /// For each of `identifiers`, whether its last mention in `lines` (whole journal lines) is an
+    /// upsert (true) or a delete; absent when none mentions it. Only lines whose bytes hold one of the
+    /// identifiers (JSON-encoded, as the lines write them) are decoded, so the cost is a byte scan of
+    /// the journal per identifier, not a decode of every line.
+    private func lastMentions(of identifiers: Set<String>, in journal: MappedFile, lines: Range<Int>) throws
+        -> [String: Bool]
+    {
+        guard !identifiers.isEmpty, !lines.isEmpty, let base = journal.bytes.baseAddress else { return [:] }
+        let encoder = LineCoding.encoder()
+        var needles: [[UInt8]] = []
+        for identifier in identifiers {
+            let needle = Array(try encoder.encode(identifier))
+            if ByteSearch.contains(base + lines.lowerBound, count: lines.count, needle: needle) {
+                needles.append(needle)
+            }
+        }
+        guard !needles.isEmpty else { return [:] }
+        var mentions: [String: Bool] = [:]
+        let decoder = JSONDecoder()
+        var cursor = LineCursor(journal, path: journalPath, from: lines.lowerBound, lineNumber: nil)
+        while let line = cursor.next(), line.upperBound < lines.upperBound {
+            guard
+                needles.contains(where: {
+                    ByteSearch.contains(base + line.lowerBound, count: line.count, needle: $0)
+                })
+            else { continue }
+            let entry = try cursor.decoding { try decodeEntry(decoder, journal, line, retain: false) }
+            for record in entry.upsert ?? [] where identifiers.contains(record.identifier) {
+                mentions[record.identifier] = true
+            }
+            for identifier in entry.delete ?? [] where identifiers.contains(identifier) { mentions[identifier] = false }
+        }
+        return mentions
     }
 }

@@ -115,4 +115,34 @@ struct StoreHistoryTests {
             #expect(history.changes.map(\.identifier) == ["old"])
         }
     }
+
+    @Test(
+        "read from the point on: existence at the point comes from the journal's last mention before it, else the snapshot"
+    )
+    func existenceAtThePointFromTheJournalBeforeIt() throws {
+        try withTemporaryAppGroup { group in
+            let store = JournaledStore<DeviceMeta>(directory: group.path + "/device-like")
+            func save(upsert: [String] = [], delete: [String] = [], groups: [String]) throws {
+                _ = try store.write {
+                    try $0.append(
+                        upsert: upsert.map { StoreFixtures.contact($0) }, delete: delete,
+                        meta: DeviceMeta(groups: groups.map { DeviceGroup(identifier: $0, name: $0) }))
+                }
+            }
+            try save(upsert: ["snap", "gone-then-back"], groups: ["g1"])
+            try store.compact()  // both in the snapshot
+            try save(upsert: ["journal"], groups: ["g1", "g2"])
+            try save(delete: ["gone-then-back"], groups: ["g1", "g2"])
+            try save(upsert: ["a/slash"], groups: ["g1", "g2", "g3"])
+            for index in 0..<50 { try save(upsert: ["filler-\(index)"], groups: ["g1", "g2", "g3"]) }
+            let point = try store.load()
+            try save(upsert: ["snap", "journal", "gone-then-back", "a/slash", "fresh"], groups: ["g3"])
+
+            let history = try #require(try store.history(after: point.headSeq, in: point.generation))
+            let summary = history.changes.map { "\($0.identifier) \($0.existedBefore)" }
+            #expect(summary == ["snap true", "journal true", "gone-then-back false", "a/slash true", "fresh false"])
+            #expect(history.metaBefore?.groups.map(\.identifier) == ["g1", "g2", "g3"])
+            #expect(history.metaNow?.groups.map(\.identifier) == ["g3"])
+        }
+    }
 }

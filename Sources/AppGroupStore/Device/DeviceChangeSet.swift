@@ -25,6 +25,9 @@ package struct DeviceChangeSet: Sendable {
     package var addedMembers: [(contact: String, group: String)] = []
     /// Contacts to take out of groups: (contact identifier, group identifier).
     package var removedMembers: [(contact: String, group: String)] = []
+    /// Who saves them (Apple's `CNSaveRequest.transactionAuthor`): recorded with the change, so a
+    /// change history fetch that excludes this author leaves it out. Nil names nobody.
+    package var author: String?
 
     /// An empty change set.
     package init() {}

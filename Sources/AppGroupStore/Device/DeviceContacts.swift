@@ -11,7 +11,8 @@ import Foundation
 /// Every process (an app's `CNContactStore`, `contacts-host device`) reads it without waiting (see
 /// `JournaledStore.readWithoutLock`) and writes it under the exclusive lock, each change set one
 /// durable journal entry, so two processes saving at once never lose either's change, and a crash
-/// loses nothing acknowledged.
+/// loses nothing acknowledged. A save's transaction author (``DeviceChangeSet/author``) is written in
+/// its entry's line, so the change history can leave out the changes of authors a fetch excludes.
 package struct DeviceContacts: Sendable {
     /// The App Group whose device this is.
     package let appGroup: AppGroup
@@ -34,7 +35,8 @@ package struct DeviceContacts: Sendable {
         package var groups: [DeviceGroup]
     }
 
-    private func store() -> JournaledStore<DeviceMeta> {
+    /// The journaled store of the user's own contacts (for `doctor`, which checks and repairs it).
+    package var store: JournaledStore<DeviceMeta> {
         JournaledStore<DeviceMeta>(directory: contactsDirectory)
     }
 
@@ -43,7 +45,7 @@ package struct DeviceContacts: Sendable {
         guard FileManager.default.fileExists(atPath: JournalFiles.snapshot(in: contactsDirectory)) else {
             return Contents(contacts: [], groups: [])
         }
-        let state = try store().load()
+        let state = try store.load()
         return Contents(contacts: state.contacts, groups: state.meta?.groups ?? [])
     }
 
@@ -55,12 +57,14 @@ package struct DeviceContacts: Sendable {
         guard !changes.isEmpty else { return }
         try appGroup.ensureExists()
         try SecureFile.ensureDirectories([directory, contactsDirectory], under: appGroup.path)
-        try store().write { writer in
+        try store.write { writer in
             let state = try writer.identifiers()
             var plan = DeviceSavePlan(
                 exists: { state.contains($0) }, groups: state.meta?.groups ?? [])
             try plan.apply(changes)
-            try writer.append(upsert: plan.upserted, delete: plan.deleted, meta: DeviceMeta(groups: plan.groups))
+            try writer.append(
+                upsert: plan.upserted, delete: plan.deleted, meta: DeviceMeta(groups: plan.groups),
+                author: changes.author)
         }
     }
 }

@@ -41,15 +41,23 @@ package struct JournalHeader: Codable, Equatable, Sendable {
 ///
 /// Sequence numbers are global and contiguous: each entry is `previous + 1`, across compactions.
 /// The app database writes one change per entry (so an anchor's offset counts changes); the system
-/// store writes one committed page or batch per entry, with its new sync state in `meta`.
+/// store writes one committed page or batch per entry, with its new sync state in `meta`; the
+/// device's own store writes one save per entry, with the save's `author` (Apple's
+/// `CNSaveRequest.transactionAuthor`) when it named one.
 package struct JournalEntry<Meta: Codable & Equatable & Sendable>: Codable, Equatable, Sendable {
     package var seq: Int
+    /// Who made the change (a save request's transaction author); nil when nobody was named, and
+    /// in every journal written before authors were recorded.
+    package var author: String?
     package var upsert: [ContactRecord]?
     package var delete: [String]?
     package var meta: Meta?
 
-    package init(seq: Int, upsert: [ContactRecord]? = nil, delete: [String]? = nil, meta: Meta? = nil) {
+    package init(
+        seq: Int, author: String? = nil, upsert: [ContactRecord]? = nil, delete: [String]? = nil, meta: Meta? = nil
+    ) {
         self.seq = seq
+        self.author = author
         self.upsert = upsert
         self.delete = delete
         self.meta = meta
@@ -71,20 +79,24 @@ package enum LineCoding {
     }
 
     private struct EntryBody<Meta: Encodable>: Encodable {
+        var author: String?
         var upsert: [ContactRecord]?
         var delete: [String]?
         var meta: Meta?
     }
 
     /// A journal line that always starts with `{"seq":N` (Foundation on Linux does not keep key
-    /// order), so readers find a line's seq without decoding the whole, possibly large, line.
+    /// order), so readers find a line's seq without decoding the whole, possibly large, line. The
+    /// author, when there is one, is in the same line as the change it made: one write commits both.
     static func encodeEntryLine<Meta: Encodable>(
-        seq: Int, upsert: [ContactRecord]?, delete: [String]?, meta: Meta?
+        seq: Int, author: String? = nil, upsert: [ContactRecord]?, delete: [String]?, meta: Meta?
     ) throws -> Data {
-        if let line = try JournalLineCodec.fastEntryLine(seq: seq, upsert: upsert, delete: delete, meta: meta) {
+        if let line = try JournalLineCodec.fastEntryLine(
+            seq: seq, author: author, upsert: upsert, delete: delete, meta: meta)
+        {
             return line
         }
-        let body = try encoder().encode(EntryBody(upsert: upsert, delete: delete, meta: meta))
+        let body = try encoder().encode(EntryBody(author: author, upsert: upsert, delete: delete, meta: meta))
         var line = Data(#"{"seq":\#(seq)"#.utf8)
         if body.count > 2 {
             line.append(UInt8(ascii: ","))
@@ -174,9 +186,23 @@ struct LineSplitter {
     }
 }
 
-/// Substring search on raw bytes (glibc's `memmem` is not exported to Swift).
+/// Substring search on raw bytes.
 enum ByteSearch {
+    private typealias MemmemFunction =
+        @convention(c) (UnsafeRawPointer?, Int, UnsafeRawPointer?, Int) ->
+        UnsafeMutableRawPointer?
+
+    /// glibc's `memmem` (SIMD, two-way: it does not slow down when the needle's first byte is common,
+    /// as a JSON string's quote is). Glibc's header declares it only under `_GNU_SOURCE`, which Swift's
+    /// Glibc module does not define, so it is looked up by name; nil falls back to the loop below.
+    private static let memmem: MemmemFunction? = dlsym(nil, "memmem").map {
+        unsafeBitCast($0, to: MemmemFunction.self)
+    }
+
     static func contains(_ haystack: UnsafeRawPointer, count: Int, needle: [UInt8]) -> Bool {
+        if let memmem, !needle.isEmpty {
+            return needle.withUnsafeBytes { memmem(haystack, count, $0.baseAddress, needle.count) != nil }
+        }
         guard let first = needle.first, needle.count <= count else { return needle.isEmpty }
         var offset = 0
         let last = count - needle.count

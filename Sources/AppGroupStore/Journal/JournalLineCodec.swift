@@ -1,12 +1,12 @@
 import Foundation
 
-/// The hand-written coder for journal lines (`{"seq":N,"upsert":[…],"delete":[…],"meta":…}`).
+/// The hand-written coder for journal lines (`{"seq":N,"author":"…","upsert":[…],"delete":[…],"meta":…}`).
 ///
 /// Contacts go through `ContactRecordCodec`; the small `meta` object goes through Foundation. As
 /// for contacts, the fast decoder only answers lines it fully understands and otherwise returns
 /// nil, so the caller decodes with Foundation and reports Foundation's error with `path:line`.
 enum JournalLineCodec {
-    private static let entryKeys = JSONKeyTable(["seq", "upsert", "delete", "meta"])
+    private static let entryKeys = JSONKeyTable(["seq", "upsert", "delete", "meta", "author"])
 
     /// The entry on this line, or nil when Foundation must decide. `identifiersOnly` keeps only
     /// each upserted contact's identifier (what `IdentifiersEntry` decoding checks and keeps).
@@ -14,15 +14,17 @@ enum JournalLineCodec {
         Meta
     >? {
         guard
-            let entry: (seq: Int, upsert: [ContactRecord]?, delete: [String]?, meta: Meta?) = readEntry(
-                bytes,
-                upsert: { reader in
-                    identifiersOnly
-                        ? ContactRecord(identifier: try ContactRecordCodec.readIdentifierOnly(&reader))
-                        : try ContactRecordCodec.readRecord(&reader)
-                })
+            let entry: (seq: Int, author: String?, upsert: [ContactRecord]?, delete: [String]?, meta: Meta?) =
+                readEntry(
+                    bytes,
+                    upsert: { reader in
+                        identifiersOnly
+                            ? ContactRecord(identifier: try ContactRecordCodec.readIdentifierOnly(&reader))
+                            : try ContactRecordCodec.readRecord(&reader)
+                    })
         else { return nil }
-        return JournalEntry(seq: entry.seq, upsert: entry.upsert, delete: entry.delete, meta: entry.meta)
+        return JournalEntry(
+            seq: entry.seq, author: entry.author, upsert: entry.upsert, delete: entry.delete, meta: entry.meta)
     }
 
     /// The line's seq and, for each upserted contact, its identifier and the byte range of its JSON
@@ -31,8 +33,11 @@ enum JournalLineCodec {
     static func fastRanges<Meta: Decodable>(_ bytes: UnsafeRawBufferPointer, metaType: Meta.Type) -> (
         seq: Int, upsert: [(identifier: String, range: Range<Int>)], delete: [String], meta: Meta?
     )? {
-        let entry: (seq: Int, upsert: [(identifier: String, range: Range<Int>)]?, delete: [String]?, meta: Meta?)? =
-            readEntry(
+        let entry:
+            (
+                seq: Int, author: String?, upsert: [(identifier: String, range: Range<Int>)]?, delete: [String]?,
+                meta: Meta?
+            )? = readEntry(
                 bytes,
                 upsert: { reader in
                     reader.skipWhitespace()
@@ -44,13 +49,14 @@ enum JournalLineCodec {
         return entry.map { ($0.seq, $0.upsert ?? [], $0.delete ?? [], $0.meta) }
     }
 
-    /// Walks one journal line: its seq, each element of `upsert` read by `element`, the deleted
-    /// identifiers and `meta` (absent or null keys are nil). Nil when Foundation must decide.
+    /// Walks one journal line: its seq, its author, each element of `upsert` read by `element`, the
+    /// deleted identifiers and `meta` (absent or null keys are nil). Nil when Foundation must decide.
     private static func readEntry<Element, Meta: Decodable>(
         _ bytes: UnsafeRawBufferPointer, upsert element: (inout StrictJSONReader) throws -> Element
-    ) -> (seq: Int, upsert: [Element]?, delete: [String]?, meta: Meta?)? {
+    ) -> (seq: Int, author: String?, upsert: [Element]?, delete: [String]?, meta: Meta?)? {
         StrictJSONReader.readWhole(bytes) { reader in
             var seq: Int?
+            var author: String?
             var upsert: [Element]?
             var delete: [String]?
             var meta: Meta?
@@ -69,12 +75,14 @@ enum JournalLineCodec {
                     var identifiers: [String] = []
                     try reader.readArray { identifiers.append(try $0.readString()) }
                     delete = identifiers
-                default:
+                case 3:
                     meta = try readMeta(&reader, in: bytes)
+                default:
+                    author = try reader.readString()
                 }
             }
             guard let seq else { throw StrictJSONReader.GiveUp() }
-            return (seq, upsert, delete, meta)
+            return (seq, author, upsert, delete, meta)
         }
     }
 
@@ -96,13 +104,17 @@ enum JournalLineCodec {
     /// A journal line, `{"seq":N` first, ending in a newline; nil when a record must go through
     /// Foundation (which then throws the error `ContactRecord.encode(to:)` defines).
     static func fastEntryLine<Meta: Encodable>(
-        seq: Int, upsert: [ContactRecord]?, delete: [String]?, meta: Meta?
+        seq: Int, author: String? = nil, upsert: [ContactRecord]?, delete: [String]?, meta: Meta?
     ) throws -> Data? {
         if let upsert, !upsert.allSatisfy(ContactRecordCodec.isEncodable) { return nil }
         var writer = JSONWriter(buffer: [])
         writer.buffer.reserveCapacity(64 + (upsert?.count ?? 0) * 200 + (delete?.count ?? 0) * 40)
         writer.open()
         writer.field("seq", seq)
+        if let author {
+            writer.key("author")
+            writer.string(author)
+        }
         if let upsert {
             writer.key("upsert")
             writer.buffer.append(UInt8(ascii: "["))

@@ -193,22 +193,27 @@ extension JournaledStore {
 
         /// Appends one entry with seq `headSeq + 1`; with `durable` (the default) it is on disk
         /// before this returns. Bulk writers pass false and call `sync()` once at the end (group commit).
+        /// `author` (a save request's transaction author) is written in the entry's own line, so it is
+        /// committed with the change or not at all.
         @discardableResult
         package func append(
-            upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, durable: Bool = true
+            upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, author: String? = nil,
+            durable: Bool = true
         ) throws -> Int {
-            try append(upsert: upsert, delete: delete, meta: meta, durable: durable, normalized: false)
+            try append(upsert: upsert, delete: delete, meta: meta, author: author, durable: durable, normalized: false)
         }
 
         /// `normalized`: the caller already put every identifier in NFC (each record copy costs).
         func append(
-            upsert: [ContactRecord], delete: [String], meta: Meta?, durable: Bool = true, normalized: Bool
+            upsert: [ContactRecord], delete: [String], meta: Meta?, author: String? = nil, durable: Bool = true,
+            normalized: Bool
         ) throws -> Int {
             // Every identifier is stored in NFC (the identity rule, see IdentifierRules).
             let upsert = normalized ? upsert : upsert.map(IdentifierRules.normalized)
             let delete = normalized ? delete : delete.map(IdentifierRules.normalized)
             let line = try LineCoding.encodeEntryLine(
-                seq: head + 1, upsert: upsert.isEmpty ? nil : upsert, delete: delete.isEmpty ? nil : delete, meta: meta)
+                seq: head + 1, author: author, upsert: upsert.isEmpty ? nil : upsert,
+                delete: delete.isEmpty ? nil : delete, meta: meta)
             try writeAtEnd(line)
             end += line.count
             head += 1

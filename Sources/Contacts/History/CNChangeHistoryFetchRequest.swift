@@ -23,8 +23,23 @@ open class CNChangeHistoryFetchRequest: NSObject, @unchecked Sendable {
     /// Whether group changes (groups added, renamed, deleted; members added and removed) are
     /// returned too.
     open var includeGroupChanges = false
-    /// The transaction authors whose changes to leave out. The simulated device records no
-    /// transaction authors (a save names no author), so nothing is left out.
+    /// The transaction authors whose changes to leave out: the names your app gives its saves in
+    /// `CNSaveRequest.transactionAuthor`, so it does not process again what it saved itself.
+    ///
+    /// A save's author is recorded with each change it commits; names are compared exactly (case
+    /// and all). Changes with no author (a save that named none, `contacts-host device` without
+    /// `--transaction-author`, and every Contact Provider sync) are never left out. Apple documents
+    /// no more than that; where it is silent the simulated device chooses, and says so:
+    ///
+    /// - An excluded author's changes are taken as known: a contact, group or membership that only
+    ///   excluded authors changed since the token gives no event.
+    /// - One that another author changed too gives one event, coalesced from just before that
+    ///   author's first change to now, with the contact as it is now. So when your app ("App",
+    ///   excluded) adds a contact and its widget then edits it, the fetch gives an update; when the
+    ///   widget adds it and the app edits it, an add (holding the app's edit); when the widget adds
+    ///   it and the app deletes it, nothing; when the app adds it and the widget deletes it, a delete.
+    /// - Without a ``startingToken`` nothing is left out: the drop-everything event is followed by
+    ///   an add for every contact, whoever saved it.
     open var excludedTransactionAuthors: [String]?
 
     /// A request for every change since the beginning (no `startingToken`).

@@ -30,9 +30,10 @@ struct ChangeHistoryClassifier {
     {
         var events: [CNChangeHistoryEvent] = []
         let groups = request.includeGroupChanges
-        for (_, changes) in reads where groups {
-            let before = Set(changes.groupsBefore.map(\.identifier))
-            for group in changes.groupsNow where !before.contains(group.identifier) {
+        let baselines = groups ? reads.map { $0.1.groupBaseline } : []
+        for ((_, changes), baseline) in zip(reads, baselines) {
+            let added = Set(baseline.groups.filter { $0.before == nil }.map(\.identifier))
+            for group in changes.groupsNow where added.contains(group.identifier) {
                 events.append(
                     CNChangeHistoryAddGroupEvent(
                         group: Self.group(group), containerIdentifier: CNContactStore.localContainerIdentifier))
@@ -56,45 +57,45 @@ struct ChangeHistoryClassifier {
             }
         }
         guard groups else { return events }
-        for (store, changes) in reads {
-            events += try groupEvents(store, changes)
+        for ((store, changes), baseline) in zip(reads, baselines) {
+            events += try groupEvents(store, changes, baseline)
         }
         return events
     }
 
-    /// Renamed groups, members added and removed, groups deleted (the device's store only has groups).
-    private func groupEvents(_ store: ChangeHistoryReader.Store, _ changes: ChangeHistoryReader.Changes) throws
-        -> [CNChangeHistoryEvent]
-    {
-        let before = Dictionary(changes.groupsBefore.map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
-        let now = Set(changes.groupsNow.map(\.identifier))
+    /// Renamed groups, members added and removed, groups deleted (the device's store only has groups):
+    /// each group and membership a save not excluded changed, from before that save to now.
+    private func groupEvents(
+        _ store: ChangeHistoryReader.Store, _ changes: ChangeHistoryReader.Changes, _ baseline: GroupChangeBaseline
+    ) throws -> [CNChangeHistoryEvent] {
+        let now = Dictionary(changes.groupsNow.map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
         var renamed: [CNChangeHistoryEvent] = []
-        var added: [CNChangeHistoryEvent] = []
-        var removed: [CNChangeHistoryEvent] = []
-        for group in changes.groupsNow {
-            let old = before[group.identifier]
-            if let old, old.name != group.name {
-                renamed.append(CNChangeHistoryUpdateGroupEvent(group: Self.group(group)))
-            }
-            let oldMembers = Set(old?.members ?? [])
-            for member in group.members where !oldMembers.contains(member) && maySee(member) {
-                if let record = try store.lookup(member) {
-                    added.append(
-                        CNChangeHistoryAddMemberToGroupEvent(member: contact(record, member), group: Self.group(group)))
+        var deleted: [CNChangeHistoryEvent] = []
+        for (identifier, before) in baseline.groups {
+            guard let before else { continue }  // added: its event comes first
+            if let group = now[identifier] {
+                if group.name != before.name {
+                    renamed.append(CNChangeHistoryUpdateGroupEvent(group: Self.group(group)))
                 }
-            }
-            let newMembers = Set(group.members)
-            // A deleted contact left its groups with its delete event: only members still there.
-            for member in old?.members ?? [] where !newMembers.contains(member) && maySee(member) {
-                if let record = try store.lookup(member) {
-                    removed.append(
-                        CNChangeHistoryRemoveMemberFromGroupEvent(
-                            member: contact(record, member), group: Self.group(group)))
-                }
+            } else {
+                deleted.append(CNChangeHistoryDeleteGroupEvent(groupIdentifier: identifier))
             }
         }
-        let deleted = changes.groupsBefore.filter { !now.contains($0.identifier) }.map {
-            CNChangeHistoryDeleteGroupEvent(groupIdentifier: $0.identifier)
+        var added: [CNChangeHistoryEvent] = []
+        var removed: [CNChangeHistoryEvent] = []
+        for (membership, wasMember) in baseline.memberships where maySee(membership.contact) {
+            // A deleted group's members go with its delete event.
+            guard let group = now[membership.group] else { continue }
+            let isMember = group.members.contains(membership.contact)
+            guard isMember != wasMember else { continue }
+            // A deleted contact left its groups with its delete event: only members still there.
+            guard let record = try store.lookup(membership.contact) else { continue }
+            let member = contact(record, membership.contact)
+            if isMember {
+                added.append(CNChangeHistoryAddMemberToGroupEvent(member: member, group: Self.group(group)))
+            } else {
+                removed.append(CNChangeHistoryRemoveMemberFromGroupEvent(member: member, group: Self.group(group)))
+            }
         }
         return renamed + added + removed + deleted
     }

@@ -22,8 +22,9 @@ struct ChangeHistoryReader {
         var head: () throws -> ChangeHistoryToken.Point?
         /// Everything it holds now, as a history from nothing.
         var everything: () throws -> Changes
-        /// Its changes since a point; nil when it cannot answer from that point.
-        var since: (ChangeHistoryToken.Point) throws -> Changes?
+        /// Its changes since a point, leaving out those of the excluded authors; nil when it cannot
+        /// answer from that point.
+        var since: (ChangeHistoryToken.Point, Set<String>) throws -> Changes?
         /// One of its contacts now (for group memberships).
         var lookup: (String) throws -> ContactRecord?
     }
@@ -44,6 +45,16 @@ struct ChangeHistoryReader {
         /// The groups at the point and now (the device's store only).
         var groupsBefore: [DeviceGroup] = []
         var groupsNow: [DeviceGroup] = []
+        /// With excluded authors: the groups after each save that changed them, and whether its
+        /// author was excluded (empty otherwise: the groups went from `groupsBefore` to `groupsNow`).
+        var groupSteps: [GroupChangeBaseline.Step] = []
+
+        /// The groups as the reader knew them before the changes it is to hear of.
+        var groupBaseline: GroupChangeBaseline {
+            GroupChangeBaseline(
+                before: groupsBefore,
+                steps: groupSteps.isEmpty ? [.init(groups: groupsNow, excluded: false)] : groupSteps)
+        }
     }
 
     let appGroup: AppGroup
@@ -93,8 +104,11 @@ struct ChangeHistoryReader {
                     changes: state.contacts.map { .init(identifier: $0.identifier, record: $0, existedBefore: false) },
                     groupsNow: groups(state.meta))
             },
-            since: { point in
-                guard exists(), let history = try journaled.history(after: point.seq, in: point.generation) else {
+            since: { point, excludedAuthors in
+                guard exists(),
+                    let history = try journaled.history(
+                        after: point.seq, in: point.generation, excludingAuthors: excludedAuthors)
+                else {
                     return nil
                 }
                 return Changes(
@@ -102,7 +116,8 @@ struct ChangeHistoryReader {
                     changes: history.changes.map {
                         .init(identifier: $0.identifier, record: $0.record, existedBefore: $0.existedBefore)
                     },
-                    groupsBefore: groups(history.metaBefore), groupsNow: groups(history.metaNow))
+                    groupsBefore: groups(history.metaBefore), groupsNow: groups(history.metaNow),
+                    groupSteps: history.metaSteps.map { .init(groups: groups($0.meta), excluded: $0.excluded) })
             },
             lookup: { exists() ? try journaled.lookup($0) : nil })
     }
@@ -124,7 +139,9 @@ struct ChangeHistoryReader {
         events: [CNChangeHistoryEvent], token: ChangeHistoryToken
     ) {
         let stores = stores()
-        let reads = try incrementalReads(stores, from: request.startingToken.map(ChangeHistoryToken.decode))
+        let reads = try incrementalReads(
+            stores, from: request.startingToken.map(ChangeHistoryToken.decode),
+            excluding: Set(request.excludedTransactionAuthors ?? []))
         var events: [CNChangeHistoryEvent] = reads == nil ? [CNChangeHistoryDropEverythingEvent()] : []
         let all = try reads ?? stores.map { ($0, try $0.everything()) }
         let classifier = ChangeHistoryClassifier(request: request, visible: visible)
@@ -134,20 +151,28 @@ struct ChangeHistoryReader {
         return (events, ChangeHistoryToken(stores: points))
     }
 
-    /// Each store's changes since `token`, or nil when the fetch must drop everything: no token, or
-    /// a store in it that no longer exists or cannot answer from its point. A store the token does
-    /// not name is new since: all it holds is added.
-    private func incrementalReads(_ stores: [Store], from token: ChangeHistoryToken?) throws -> [(Store, Changes)]? {
+    /// Each store's changes since `token`, without those of `excludedAuthors`, or nil when the fetch
+    /// must drop everything: no token, or a store in it that no longer exists or cannot answer from
+    /// its point. A store the token does not name is new since: all it holds is added (but what the
+    /// excluded authors saved, when its history from its start is still there).
+    private func incrementalReads(
+        _ stores: [Store], from token: ChangeHistoryToken?, excluding excludedAuthors: Set<String>
+    ) throws -> [(Store, Changes)]? {
         guard let token else { return nil }
         let present = Set(try stores.filter { try $0.head() != nil }.map(\.name))
         guard token.stores.keys.allSatisfy(present.contains) else { return nil }
         var reads: [(Store, Changes)] = []
         for store in stores {
             guard let point = token.stores[store.name] else {
-                reads.append((store, try store.everything()))
+                // Read from the store's start, so an excluded author's first saves stay out too;
+                // a start compacted or reset away leaves all it holds.
+                let start =
+                    try excludedAuthors.isEmpty
+                    ? nil : store.head().map { ChangeHistoryToken.Point(generation: $0.generation, seq: 0) }
+                reads.append((store, try start.flatMap { try store.since($0, excludedAuthors) } ?? store.everything()))
                 continue
             }
-            guard let changes = try store.since(point) else { return nil }
+            guard let changes = try store.since(point, excludedAuthors) else { return nil }
             reads.append((store, changes))
         }
         return reads

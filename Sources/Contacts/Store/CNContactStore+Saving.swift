@@ -7,6 +7,7 @@ extension CNContactStore {
     func save(_ saveRequest: CNSaveRequest) throws {
         let visible = try readableContactIdentifiers()
         var changes = DeviceChangeSet()
+        changes.author = saveRequest.transactionAuthor
         for (contact, container) in saveRequest.added {
             try checkWritable(container: container ?? Self.localContainerIdentifier)
             changes.addedContacts.append(ContactRecord(contact, identifier: contact.identifier))

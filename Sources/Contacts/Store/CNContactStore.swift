@@ -295,6 +295,15 @@ open class CNSaveRequest: NSObject, @unchecked Sendable {
     /// The contacts to take out of groups.
     package private(set) var removedMembers: [(CNContact, CNGroup)] = []
 
+    /// A name for whoever makes this save (iOS 15): your app, its widget, its sync engine.
+    ///
+    /// The store records it with every change the save commits, in the same durable write. Give the
+    /// same name in a `CNChangeHistoryFetchRequest`'s `excludedTransactionAuthors` and that fetch
+    /// leaves these changes out: the app does not process again what it saved itself. Nil (the
+    /// default) names nobody, and no fetch can exclude the save. Contacts a Contact Provider
+    /// extension's sync delivers have no author.
+    open var transactionAuthor: String?
+
     public override init() {}
 
     /// Adds `group` to the container with `identifier` (the default container when nil).

@@ -12,6 +12,19 @@ enum DeviceCommands {
         DeviceContacts(appGroup: context.appGroup)
     }
 
+    static let transactionAuthor = Option<String>(
+        "--transaction-author", value: "NAME",
+        help:
+            "Record NAME as the change's author (CNSaveRequest.transactionAuthor): a change history fetch excluding NAME leaves it out."
+    )
+
+    /// Saves `changes` with the author given with `--transaction-author`, if any.
+    static func save(_ changes: DeviceChangeSet, _ arguments: ParsedArguments, _ context: CommandContext) throws {
+        var changes = changes
+        changes.author = try arguments.value(transactionAuthor)
+        try device(context).save(changes)
+    }
+
     static let list = Command(
         ["device", "list"], summary: "List the device's own contacts (the local container apps write to).",
         discussion: """
@@ -29,7 +42,7 @@ enum DeviceCommands {
     static let add = Command(
         ["device", "add"], summary: "Add a contact to the device's own contacts; prints its identifier.",
         discussion: "Without --id a new UUID is assigned. Apps see the contact at once (one durable journal entry).",
-        options: ContactCommands.fieldOptions + [ContactFieldOptions.identifier],
+        options: ContactCommands.fieldOptions + [ContactFieldOptions.identifier, transactionAuthor],
         examples: ["contacts-host device add --given-name Grace --family-name Hopper --email work=grace@example.com"],
         validate: { arguments in
             typealias Field = ContactFieldOptions
@@ -44,7 +57,7 @@ enum DeviceCommands {
             try ContactCommands.apply(arguments, to: &record)
             var changes = DeviceChangeSet()
             changes.addedContacts = [record]
-            try device(context).save(changes)
+            try save(changes, arguments, context)
             context.output.out(record.identifier)
             return ExitCode.success
         })
@@ -53,12 +66,12 @@ enum DeviceCommands {
         ["device", "delete"],
         summary: "Delete contacts of the device's own (all or nothing: an unknown ID deletes none).",
         discussion: "A deleted contact leaves its groups too.",
-        positional: PositionalSpec("ID", minimum: 1, maximum: .max),
+        options: [transactionAuthor], positional: PositionalSpec("ID", minimum: 1, maximum: .max),
         examples: ["contacts-host device delete 1F0C1B6E-3A4D-4F2B-9C61-0D2E5A7B8C9F"],
         run: { arguments, context in
             var changes = DeviceChangeSet()
             changes.deletedContacts = arguments.positionals
-            try device(context).save(changes)
+            try save(changes, arguments, context)
             return ExitCode.success
         })
 
@@ -86,26 +99,27 @@ enum DeviceCommands {
     static let groupAdd = Command(
         ["device", "group", "add"], summary: "Add a group (CNGroup) to the device; prints its identifier.",
         discussion: "Without --id a new UUID is assigned. Each --member must be a contact of the device's own.",
-        options: [groupIdentifier, member], positional: PositionalSpec("NAME", minimum: 1, maximum: 1),
+        options: [groupIdentifier, member, transactionAuthor],
+        positional: PositionalSpec("NAME", minimum: 1, maximum: 1),
         examples: ["contacts-host device group add Family --member 1F0C1B6E-3A4D-4F2B-9C61-0D2E5A7B8C9F"],
         run: { arguments, context in
             let identifier = try arguments.value(groupIdentifier) ?? UniqueIdentifier.make()
             var changes = DeviceChangeSet()
             changes.addedGroups = [DeviceGroup(identifier: identifier, name: arguments.positionals[0])]
             changes.addedMembers = try arguments.values(member).map { ($0, identifier) }
-            try device(context).save(changes)
+            try save(changes, arguments, context)
             context.output.out(identifier)
             return ExitCode.success
         })
 
     static let groupDelete = Command(
         ["device", "group", "delete"], summary: "Delete groups of the device (their members stay).",
-        positional: PositionalSpec("ID", minimum: 1, maximum: .max),
+        options: [transactionAuthor], positional: PositionalSpec("ID", minimum: 1, maximum: .max),
         examples: ["contacts-host device group delete 5D2A9E40-0C71-4B8E-9F3A-6E1B2C3D4E5F"],
         run: { arguments, context in
             var changes = DeviceChangeSet()
             changes.deletedGroups = arguments.positionals
-            try device(context).save(changes)
+            try save(changes, arguments, context)
             return ExitCode.success
         })
 
@@ -118,7 +132,8 @@ enum DeviceCommands {
         ["device", "group", "members"],
         summary: "Put contacts in a group and take them out (CNSaveRequest.addMember / removeMember).",
         discussion: "Without --add or --remove it prints the group's members, one a line.",
-        options: [addMember, removeMember], positional: PositionalSpec("GROUP", minimum: 1, maximum: 1),
+        options: [addMember, removeMember, transactionAuthor],
+        positional: PositionalSpec("GROUP", minimum: 1, maximum: 1),
         examples: [
             "contacts-host device group members 5D2A9E40-0C71-4B8E-9F3A-6E1B2C3D4E5F --add 1F0C1B6E-3A4D-4F2B-9C61-0D2E5A7B8C9F"
         ],
@@ -133,7 +148,7 @@ enum DeviceCommands {
                 for identifier in found.members { context.output.out(identifier) }
                 return ExitCode.success
             }
-            try device(context).save(changes)
+            try save(changes, arguments, context)
             return ExitCode.success
         })
 

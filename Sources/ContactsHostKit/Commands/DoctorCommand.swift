@@ -44,12 +44,15 @@ enum DoctorCommand {
         summary: "Check every file of the App Group; --repair rebuilds what is damaged without deleting data.",
         discussion: """
             Checks the app database, its derived name-index (damaged for the current snapshot; a stale one is
-            normal and rebuilt by the next search), each domain's system store and domain.json, the pipes (a
+            normal and rebuilt by the next search), the device's own contacts and groups (device/contacts, which
+            apps write) and its access setting (device/authorization.json), each domain's system store and
+            domain.json, the pipes (a
             request pipe that is not a pipe, stale reply and watcher pipes) and temp files left by interrupted writes. Prints one line per
             problem as path:line: reason and exits 1 if there is any, else prints "no problems" and exits 0.
             --repair never deletes data: damaged files are kept as <name>.damaged-<timestamp> before anything is
             rewritten, so an interrupted repair (Ctrl-C, a full disk, a power cut) leaves the store as it was or
-            repaired, never missing; the app database is rebuilt from every whole, valid line (and every line it could not read is listed); a damaged
+            repaired, never missing; the app database and the device's contacts are rebuilt from every whole, valid
+            line (and every line it could not read is listed); an unreadable access setting is moved aside; a damaged
             system store is dropped and the next sync is a full content enumeration; stale pipes and temp files,
             which hold no data, and a damaged name-index, which is derived, are removed.
             """,

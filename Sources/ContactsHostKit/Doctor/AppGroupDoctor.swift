@@ -38,6 +38,7 @@ package struct AppGroupDoctor {
         var problems = try appStore.check()
         problems += [appGroup.path, appStore.directory].flatMap(temporaryFileProblems)
         problems += nameIndexProblems()
+        problems += try deviceProblems()
         for paths in domains() {
             problems += try domainProblems(paths)
         }
@@ -114,6 +115,8 @@ package struct AppGroupDoctor {
     /// - The app database is rebuilt from every readable line (`JournaledStore.repair`); the damaged
     ///   files are kept aside before anything is rewritten (so an interrupted repair loses nothing), and
     ///   the report lists every line that could not be read.
+    /// - The device's own contacts store is rebuilt the same way, and an unreadable access setting is
+    ///   moved aside (`repairDevice(timestamp:)`).
     /// - A damaged system store is kept aside and replaced by an empty one: the next sync is a full content enumeration,
     ///   which rebuilds it from the app database (R9), so nothing the user owns is lost.
     /// - A damaged `domain.json` is moved aside (the domain then reads as disabled, and is re-enabled with `enable`).
@@ -137,6 +140,7 @@ package struct AppGroupDoctor {
         for problem in nameIndexProblems() where unlink(problem.path) == 0 {
             report.lines.append("removed damaged search index: \(problem.path) (the next search rebuilds it)")
         }
+        report.lines += try repairDevice(timestamp: timestamp)
         for paths in domains() {
             report.lines += try repairDomain(paths, timestamp: timestamp)
         }
@@ -241,7 +245,7 @@ package struct AppGroupDoctor {
         [paths.domainDirectory, paths.systemStore, paths.runDirectory, paths.tracesDirectory]
     }
 
-    private func temporaryFileProblems(in directory: String) -> [StoreProblem] {
+    func temporaryFileProblems(in directory: String) -> [StoreProblem] {
         temporaryFiles(in: directory).map {
             StoreProblem(
                 path: $0,
@@ -255,7 +259,7 @@ package struct AppGroupDoctor {
         TemporaryName.abandoned(in: directory)
     }
 
-    private func removeTemporaryFiles(in directory: String) -> [String] {
+    func removeTemporaryFiles(in directory: String) -> [String] {
         temporaryFiles(in: directory).compactMap { unlink($0) == 0 ? "removed temp file: \($0)" : nil }
     }
 

@@ -31,12 +31,13 @@ struct ChangeHistoryProcessTests {
     }
 
     /// The events since `token` as lines, and the token to ask from next.
-    private func fetch(_ store: CNContactStore, from token: Data?, groups: Bool = false) throws -> (
-        lines: [String], token: Data
-    ) {
+    private func fetch(
+        _ store: CNContactStore, from token: Data?, groups: Bool = false, excluding authors: [String]? = nil
+    ) throws -> (lines: [String], token: Data) {
         let request = CNChangeHistoryFetchRequest()
         request.startingToken = token
         request.includeGroupChanges = groups
+        request.excludedTransactionAuthors = authors
         let result = try ContactsChangeHistory.enumerator(for: request, in: store)
         let recorder = Recorder()
         for case let event as CNChangeHistoryEvent in result.value { event.accept(recorder) }
@@ -125,6 +126,61 @@ struct ChangeHistoryProcessTests {
             // `disable` may warn on stderr about a provider still on its way out: only its exit status counts here.
             #expect(try HostRunner.process.run(["disable"], in: group).exitCode == 0)
             #expect(try fetch(store, from: resynced.token).lines == ["drop", "add Grace CNContainer.local"])
+        }
+    }
+
+    @Test(
+        "the app saves as \"App\", another process as \"Widget\", a provider syncs: excluding \"App\" lists the others' events only"
+    )
+    func excludedTransactionAuthors() throws {
+        try withTemporaryAppGroup { group in
+            let store = CNContactStore(appGroup: group.appGroup)
+            try HostRunner.process.succeed(["enable"], in: group)
+            defer { _ = try? HostRunner.process.run(["disable"], in: group) }
+            let start = try fetch(store, from: nil).token
+
+            let ada = CNMutableContact()
+            ada.givenName = "Ada"
+            let save = CNSaveRequest()
+            save.transactionAuthor = "App"
+            save.add(ada, toContainerWithIdentifier: nil)
+            try store.execute(save)
+            let grace = try HostRunner.process.succeed(
+                ["device", "add", "--given-name", "Grace", "--transaction-author", "Widget"], in: group)
+            try HostRunner.process.succeed(
+                [
+                    "device", "group", "add", "--id", "team", "--member", ada.identifier, "--transaction-author", "App",
+                    "Team",
+                ], in: group)
+            try HostRunner.process.succeed(["device", "add", "--given-name", "Linus"], in: group)
+            // The app edits what the widget added: still the widget's addition to the app.
+            let edited =
+                try store.unifiedContact(withIdentifier: grace, keysToFetch: []).mutableCopy() as! CNMutableContact
+            edited.familyName = "Hopper"
+            let update = CNSaveRequest()
+            update.transactionAuthor = "App"
+            update.update(edited)
+            try store.execute(update)
+            try HostRunner.process.succeed(["add", "--id", "alan", "--given-name", "Alan"], in: group)
+            try HostRunner.process.succeed(["signal", "--wait"], in: group)
+            let provided = try #require(try store.containers(matching: nil).last?.identifier)
+
+            let other = try fetch(store, from: start, groups: true, excluding: ["App"])
+            #expect(
+                Set(other.lines) == [
+                    "add Grace CNContainer.local", "add Linus CNContainer.local", "add Alan \(provided)",
+                ])
+            #expect(other.lines.count == 3)
+            // Syncs have no author: excluding every author leaves the provider's contacts and the unnamed save.
+            let unnamed = try fetch(store, from: start, groups: true, excluding: ["App", "Widget"])
+            #expect(Set(unnamed.lines) == ["add Linus CNContainer.local", "add Alan \(provided)"])
+            let everything = try fetch(store, from: start, groups: true)
+            #expect(
+                Set(everything.lines) == [
+                    "add group Team", "add Ada CNContainer.local", "add Grace CNContainer.local",
+                    "add Linus CNContainer.local", "add Alan \(provided)", "member Ada + Team",
+                ])
+            #expect(other.token == everything.token)
         }
     }
 }

@@ -234,8 +234,11 @@ struct StoreCodecDifferentialTests {
             let meta =
                 random.chance(0.5) ? TestMeta(phase: Self.string(&random), page: random.chance(0.5) ? index : nil) : nil
             let seq = random.int(1...1_000_000)
+            // Drawn from a generator of its own, so the other values stay those of the seed's cases.
+            var authorRandom = SeededRandom.forCase(index, seed: Self.seed &+ 5)
+            let author = authorRandom.chance(0.3) ? Self.string(&authorRandom) : nil
             let line = Self.outcome {
-                try LineCoding.encodeEntryLine(seq: seq, upsert: upsert, delete: delete, meta: meta)
+                try LineCoding.encodeEntryLine(seq: seq, author: author, upsert: upsert, delete: delete, meta: meta)
             }
             guard case .value(let written) = line else {
                 // Only a contact Foundation refuses to encode may stop a line, with Foundation's error.
@@ -246,7 +249,9 @@ struct StoreCodecDifferentialTests {
             #expect(LineCoding.fastSeq(written[...]) == seq, "case \(index): the line starts with its seq")
             let body = Data(written.dropLast())
             let expected = try JSONDecoder().decode(JournalEntry<TestMeta>.self, from: body)
-            #expect(expected.seq == seq && expected.delete == delete && expected.meta == meta, "case \(index)")
+            #expect(
+                expected.seq == seq && expected.author == author && expected.delete == delete && expected.meta == meta,
+                "case \(index)")
             #expect(expected.upsert?.count == upsert?.count, "case \(index)")
             let fast: JournalEntry<TestMeta>? = body.withUnsafeBytes {
                 JournalLineCodec.fastEntry($0, identifiersOnly: false)

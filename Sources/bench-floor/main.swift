@@ -11,8 +11,8 @@
 //                                             the line names; "stop" ends it
 //   bench-floor ring REQUESTS DIR             a reply FIFO made in DIR, its path written to REQUESTS,
 //                                             the reply awaited (`signal --wait`)
-//   bench-floor spin                          a busy loop until killed: the load of the loaded idle
-//                                             signal figure (P4, library-loaded)
+//   bench-floor spin                          a busy loop until killed: the load of the loaded figures
+//                                             (a goals run's loaded variant, `--only P5`'s loaded kit run)
 import Foundation
 import Glibc
 

@@ -1,9 +1,14 @@
 import Foundation
 import Glibc
 
-/// A busy process per processor (`bench-floor spin`) for the loaded variants of P4 and P5: the
-/// figures a user sees while a build or a test run keeps every core busy.
+/// A busy process per processor (`bench-floor spin`) for the loaded figures: a goals run's loaded
+/// variant and `--only P5`'s loaded kit run, the figures a user sees while a build or a test run
+/// keeps every core busy.
 final class BusyProcessors {
+    /// What a loaded figure's path ends with (`library-loaded`, `cli-loaded`): the goals read a
+    /// loaded variant's figures by it.
+    static let pathSuffix = "-loaded"
+
     /// How many spin (the processors online).
     let count: Int
     private let spinners: [Process]

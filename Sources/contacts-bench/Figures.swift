@@ -18,6 +18,10 @@ struct Figure: Codable {
     /// P3 (library): the slowest page's call, as the provider timed it (R41's measure), over the
     /// full syncs: "no page near its limit".
     var slowestCallMs: Double?
+    /// CPU time, user and system (issue 44, item 4): for P3 (library) the provider's and the
+    /// bench's over the full sync and the compaction that follows it; for P3 (sqlite) the `sqlite3`
+    /// process's.
+    var cpuMs: Double?
     /// P7 on a provider with O(n) pages: the rules the kit failed.
     var failedRules: [String]?
     /// `debug` for a figure the goals run took from the debug build's bench (`--goals`); nil: the
@@ -46,8 +50,8 @@ final class SizeRun {
     let log: (String) -> Void
     /// `--only`: the figures to measure (nil: all of them).
     let only: Set<String>?
-    /// `--goals`: P4 is also measured while every processor is busy (`library-loaded`).
-    let measuresLoadedIdle: Bool
+    /// P3's SQLite reference; nil: not measured.
+    let sqlite: SQLiteReference?
     var figures: [Figure] = []
 
     struct Repetitions {
@@ -61,12 +65,12 @@ final class SizeRun {
     }
 
     init(
-        n: Int, products: String, repetitions: Repetitions, only: Set<String>? = nil, measuresLoadedIdle: Bool = false,
+        n: Int, products: String, repetitions: Repetitions, only: Set<String>? = nil, sqlite: SQLiteReference? = nil,
         log: @escaping (String) -> Void
     ) {
         self.n = n
         self.only = only
-        self.measuresLoadedIdle = measuresLoadedIdle
+        self.sqlite = sqlite
         self.products = products
         self.repetitions = repetitions
         self.log = log
@@ -119,79 +123,7 @@ final class SizeRun {
             try runAfterFullSync(group: group, database: database, client: client, baselineFullSync: (nil, nil))
             return
         }
-        // P3: first full sync (content enumeration, paged), against JSON encode + decode of the same N.
-        // Traced, so the report carries each page's call time (the goal: no page near its limit).
-        var fullSyncs: [Double] = []
-        var slowestCall = 0.0
-        for index in 0..<repetitions.fullSyncs {
-            if index > 0 { try client.reset() }
-            fullSyncs.append(
-                try Measure.milliseconds {
-                    let report = try signalAndCheck(client, expectCount: n, trace: true)
-                    slowestCall = max(slowestCall, report.callMilliseconds?.max() ?? 0)
-                })
-        }
-        let providerPeak = client.providerPID.flatMap(Measure.peakRSS(pid:))
-        var codingSamples: [Double] = []
-        for _ in 0..<repetitions.fullSyncs {
-            codingSamples.append(
-                try Measure.milliseconds {
-                    let data = try JSONEncoder().encode(contacts)
-                    _ = try JSONDecoder().decode([ContactRecord].self, from: data)
-                })
-        }
-        // The raw floor: reading the app's snapshot and writing the same bytes durably, nothing else.
-        var rawSamples: [Double] = []
-        for _ in 0..<repetitions.fullSyncs {
-            rawSamples.append(
-                try Measure.milliseconds {
-                    try Measure.copyDurably(group.contactsDirectory + "/snapshot.jsonl", to: group.path + "/raw-floor")
-                })
-        }
-        // The seed demo, ported as written, builds its list with one `@Published` append per contact
-        // (each copies the array): quadratic, minutes at 100,000. It is measured up to `seedLimit`.
-        let baselineFullSync: (sync: Double?, resend: Double?) = n <= Self.seedLimit ? try naiveFullSync() : (nil, nil)
-        figures.append(
-            Figure(
-                id: "P3", path: "library", n: n, medianMs: Measure.median(fullSyncs),
-                baselineMedianMs: baselineFullSync.sync,
-                floorMs: Measure.median(rawSamples), peakRSSBytes: providerPeak,
-                referenceMs: Measure.median(codingSamples), slowestCallMs: slowestCall,
-                note:
-                    "reference = JSON encode+decode of the same contacts; floor = read + write the same bytes (fdatasync); peak RSS = provider process; default settings, traced: slowestCallMs = the slowest page's call"
-            ))
-
-        // P3 through the CLI: `signal --wait` on a fresh system store (a reset first, not timed).
-        var cliFullSyncs: [Double] = []
-        var firstSignals: [Double] = []
-        var cliEnvironment = self.environment(group)
-        cliEnvironment["CONTACTS_HOST_PEAK_RSS_FILE"] = nil
-        for _ in 0..<repetitions.fullSyncs {
-            try client.reset()
-            let run = try Measure.spawn(
-                [products + "/contacts-host", "signal", "--wait", "--timeout", "600"], environment: cliEnvironment)
-            guard run.exitCode == 0 else {
-                throw BenchError("contacts-host signal --wait failed (exit \(run.exitCode))")
-            }
-            cliFullSyncs.append(run.milliseconds)
-            // P6: the signal right after it, which used to wait behind the system store's compaction.
-            let next = try Measure.spawn(
-                [products + "/contacts-host", "signal", "--wait", "--timeout", "600"], environment: cliEnvironment)
-            guard next.exitCode == 0 else {
-                throw BenchError("contacts-host signal --wait after a full sync failed (exit \(next.exitCode))")
-            }
-            firstSignals.append(next.milliseconds)
-        }
-        try signalAndCheck(client, expectCount: n)
-        figures.append(
-            Figure(
-                id: "P3", path: "cli", n: n, medianMs: Measure.median(cliFullSyncs),
-                referenceMs: Measure.median(fullSyncs),
-                note: "reference = the in-process full sync of the same run"))
-        figures.append(
-            Figure(
-                id: "P6", path: "cli", n: n, medianMs: Measure.median(firstSignals),
-                note: "the first signal --wait right after a CLI full sync (a compaction due then gives way to it)"))
+        let baselineFullSync = try measureFullSync(group: group, client: client, contacts: contacts)
         try runAfterFullSync(group: group, database: database, client: client, baselineFullSync: baselineFullSync)
     }
 
@@ -277,19 +209,6 @@ final class SizeRun {
                 Figure(
                     id: "P4", path: "library", n: n, medianMs: Measure.median(quiet.all), runMediansMs: quiet.medians,
                     note: runsNote))
-        }
-        // The same on a loaded machine: a busy process per processor (`bench-floor spin`) meanwhile.
-        if wants("P4"), measuresLoadedIdle {
-            let busy = try BusyProcessors(products: products)
-            defer { busy.stop() }
-            log("n=\(n): P4 library signals with \(busy.count) busy processes")
-            let loaded = try idleRuns()
-            try busy.checkStillBusy()
-            figures.append(
-                Figure(
-                    id: "P4", path: "library-loaded", n: n, medianMs: Measure.median(loaded.all),
-                    runMediansMs: loaded.medians,
-                    note: runsNote + "; " + busy.note))
         }
 
         // The same through the real contacts-host process, against the start-up floor.
@@ -387,23 +306,5 @@ final class SizeRun {
         var samples: [Double] = []
         for _ in 0..<count { samples.append(try Measure.milliseconds { try NaiveBaseline.add(at: url) }) }
         return Measure.median(samples)
-    }
-
-    /// The seed-demo provider: one page of everything, and everything re-sent on every signal.
-    func naiveFullSync() throws -> (sync: Double, resend: Double) {
-        let group = try temporaryGroup("seed")
-        defer { try? FileManager.default.removeItem(atPath: group.path) }
-        let client = try SystemClient(appGroup: group, domain: "defaultDomain")
-        defer { try? client.shutdownProvider() }
-        // The seed demo reads its own store, ContactItems.json at the App Group root.
-        try NaiveBaseline.create(at: URL(fileURLWithPath: group.path + "/ContactItems.json"), count: n)
-        try client.enable(extensionPath: products + "/seed-demo-provider")
-        try client.updateConfiguration { $0.hardCapMultiplier = Int.max / 1024 }
-        let sync = try Measure.milliseconds { try signalAndCheck(client, expectCount: n) }
-        var resends: [Double] = []
-        for _ in 0..<(n >= 50_000 ? 3 : 10) {
-            resends.append(try Measure.milliseconds { try signalAndCheck(client, expectCount: nil) })
-        }
-        return (sync, Measure.median(resends))
     }
 }

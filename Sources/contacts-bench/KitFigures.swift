@@ -28,7 +28,8 @@ func conformanceFigure(products: String, loaded: Bool = false) async throws -> F
     try busy?.checkStillBusy()
     guard report.passed else { throw BenchError("the conformance run failed:\n\(report.text)") }
     return Figure(
-        id: "P5", path: loaded ? "cli-loaded" : "cli", n: 1000, medianMs: elapsed, referenceMs: cpu,
+        id: "P5", path: loaded ? "cli" + BusyProcessors.pathSuffix : "cli", n: 1000, medianMs: elapsed,
+        referenceMs: cpu,
         note: String(
             format:
                 "1,000 random operations (rule V1), one run; reference = CPU time of the kit and the provider processes it reaped (%.2f× wall/CPU; goal ≤ %@)",

@@ -41,14 +41,19 @@ enum Measure {
     struct Run {
         var milliseconds: Double
         var exitCode: Int32
+        /// The child's own CPU time, user and system, from `wait4`'s resource usage.
+        var cpuMilliseconds: Double = 0
     }
 
-    /// Spawns `arguments` with `environment`, stdout/stderr to /dev/null, and waits.
-    static func spawn(_ arguments: [String], environment: [String: String]) throws -> Run {
+    /// Spawns `arguments` with `environment`, stdin from `input` (default /dev/null), stdout/stderr
+    /// to /dev/null, and waits.
+    static func spawn(_ arguments: [String], environment: [String: String], input: String = "/dev/null") throws
+        -> Run
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let start = now()
@@ -60,10 +65,36 @@ enum Measure {
         case .failure(let error): throw BenchError("cannot run \(arguments[0]): \(error)")
         }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
         let elapsed = (now() - start) * 1000
         let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Run(milliseconds: elapsed, exitCode: exitCode)
+        return Run(milliseconds: elapsed, exitCode: exitCode, cpuMilliseconds: milliseconds(of: usage))
+    }
+
+    /// User and system time of `usage`, in milliseconds.
+    static func milliseconds(of usage: rusage) -> Double {
+        Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
+    }
+
+    /// This process's own CPU time (user and system, every thread), in milliseconds.
+    static func ownCPUMilliseconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return milliseconds(of: usage)
+    }
+
+    /// The CPU time (user and system, every thread) a running process has used so far, from
+    /// `/proc/<pid>/stat` (clock ticks, 10 ms here); nil when it is gone.
+    static func cpuMilliseconds(pid: Int32) -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let commandEnd = text.lastIndex(of: ")")
+        else { return nil }
+        // After the command's closing parenthesis: state (field 3), …, utime (14), stime (15).
+        let fields = text[text.index(after: commandEnd)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// Reads `source` whole and writes the same bytes to `destination` with one `fdatasync`: the

@@ -4,8 +4,8 @@
 //       [--record FILE]   (the run as data: command, machine, date, build configuration and figures)
 //   A debug build's figures (what `swift build` gives): swift run contacts-bench … (the record says "debug").
 //   (--contacts 1000,1000000 is the opt-in million-contact run: minutes, not part of `swift test`)
-//   --goals: every goal of issue 27 in one run (1k, 100k and 1M; the debug figures from the debug
-//       build's bench, `swift build` first): a verdict per goal, printed and recorded.
+//   --goals: every goal of issues 27, 43 and 44 in one run (1k, 100k and 1M; the debug figures from the debug
+//       build's bench, `swift build` first), quiet and then loaded: a verdict per goal and variant, printed and recorded.
 import Foundation
 import Glibc
 
@@ -108,9 +108,10 @@ while !arguments.isEmpty {
             after a compaction, S1 status, P1 add);
             --quick uses few repetitions (a smoke run);
             --carddav N adds C1/C2: the carddav-provider example syncing N cards from a Radicale it starts;
-            --goals judges every goal of issue 27 in one run: 1k, 100k and 1M unless --contacts says otherwise, P4 also
-            on a loaded machine, P5 three times and once loaded (as --only P5 does), P7 on a provider with O(n) pages too, and the debug figures from the debug
-            build's bench (default: beside this one under .build/debug; build it with 'swift build' first);
+            --goals judges every goal of issues 27, 43 and 44 in one run: 1k, 100k and 1M unless --contacts says otherwise, P5 three
+            times, P7 on a provider with O(n) pages too, and the debug figures from the debug build's bench (default: beside this
+            one under .build/debug; build it with 'swift build' first); then all of it again while a busy process runs on every
+            processor (the loaded variant: paths end in -loaded), and each goal is judged on both;
             --judge FILE judges a recorded run's figures again and prints the verdicts (JSON).
             """)
         exit(0)
@@ -146,8 +147,21 @@ var repetitions = SizeRun.Repetitions()
 if quick {
     repetitions = SizeRun.Repetitions(libraryAdds: 5, cliRuns: 2, signals: 3, fullSyncs: 1, naiveAdds: 2, idleRuns: 2)
 }
-var figures: [Figure] = []
+// P3's SQLite reference (issue 44, item 4), found before anything is measured.
+let sqlite: SQLiteReference?
 do {
+    sqlite = hostOnly || !(only?.contains("P3") ?? true) ? nil : try SQLiteReference.locate(products: products)
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}
+
+/// Every figure asked for, measured once: on the machine as it is, or (`load`, a goals run's loaded
+/// variant) while a busy process runs on every processor, when each figure's path gets `-loaded`
+/// and its note says so (issue 44, item 6: every goal judged on both).
+@MainActor
+func measureFigures(load: BusyProcessors?) async throws -> [Figure] {
+    var figures: [Figure] = []
     for n in sizes {
         // Large sizes (opt-in, such as 1000000) take fewer repetitions: each full sync is seconds long.
         var sized = repetitions
@@ -155,8 +169,7 @@ do {
             sized = SizeRun.Repetitions(libraryAdds: 50, cliRuns: 6, signals: 20, fullSyncs: 1, naiveAdds: 0)
         }
         if !hostOnly {
-            let run = SizeRun(
-                n: n, products: products, repetitions: sized, only: only, measuresLoadedIdle: goals, log: log)
+            let run = SizeRun(n: n, products: products, repetitions: sized, only: only, sqlite: sqlite, log: log)
             try run.run()
             figures += run.figures
         }
@@ -168,7 +181,7 @@ do {
             ).run()
         }
     }
-    if let carddavCards {
+    if let carddavCards, load == nil {
         figures += try cardDAVFigures(products: products, cards: carddavCards, log: log)
     }
     // P8 (a failing verdict) is measured against P5's passing run of this same run.
@@ -181,7 +194,8 @@ do {
             figures.append(passing)
             passingRuns.append(passing.medianMs)
         }
-        if goals || only?.contains("P5") == true {
+        // `--only P5` adds a loaded run of its own; a goals run measures P5 again in its loaded variant.
+        if !goals, only?.contains("P5") == true {
             log("P5 conformance kit on a loaded machine")
             figures.append(try await conformanceFigure(products: products, loaded: true))
         }
@@ -201,6 +215,30 @@ do {
     }
     if goals {
         figures += try debugFigures(bench: debugBenchPath, sizes: sizes, quick: quick, log: log)
+    }
+    guard let load else { return figures }
+    try load.checkStillBusy()
+    return figures.map { figure in
+        var loaded = figure
+        loaded.path += BusyProcessors.pathSuffix
+        loaded.note = (figure.note.map { $0 + "; " } ?? "") + load.note
+        return loaded
+    }
+}
+
+var figures: [Figure] = []
+do {
+    let started = Measure.now()
+    figures = try await measureFigures(load: nil)
+    if goals {
+        log(String(format: "quiet run: %.0f s", Measure.now() - started))
+        // The loaded variant: the same measurements while every processor is kept busy.
+        let busy = try BusyProcessors(products: products)
+        defer { busy.stop() }
+        log("loaded run: the same figures with \(busy.count) busy processes (bench-floor spin)")
+        let loadedStart = Measure.now()
+        figures += try await measureFigures(load: busy)
+        log(String(format: "loaded run: %.0f s", Measure.now() - loadedStart))
     }
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
@@ -252,6 +290,17 @@ for figure in figures where figure.id == "P3" && figure.path == "library" && fig
         String(
             format: "P3 at n=%d: full sync %.1f ms = %.2f× JSON encode+decode (%.1f ms), %.1f× the raw floor (%.1f ms)",
             figure.n, figure.medianMs, figure.medianMs / reference, reference, figure.medianMs / floor, floor))
+    if let cpu = figure.cpuMs,
+        let sqlite = figures.first(where: {
+            $0.id == "P3" && $0.path == "sqlite" && $0.n == figure.n && $0.configuration == nil
+        }), let sqliteCPU = sqlite.cpuMs
+    {
+        print(
+            String(
+                format:
+                    "P3 at n=%d: full sync CPU %.1f ms = %.2f× SQLite's durable copy of the same rows (CPU %.1f ms, wall %.1f ms)",
+                figure.n, cpu, cpu / sqliteCPU, sqliteCPU, sqlite.medianMs))
+    }
 }
 for figure in figures where figure.id == "P4" && figure.configuration == nil {
     guard let runs = figure.runMediansMs, !runs.isEmpty else { continue }
@@ -301,8 +350,5 @@ if let verdicts {
             "note: this contacts-bench is a \(BenchmarkRecord.configuration) build: the release goals are judged on its figures"
         )
     }
-    for verdict in verdicts {
-        let status = verdict.met.map { $0 ? "met" : "NOT MET" } ?? "not measured"
-        print("goal \(status): \(verdict.goal)\n    \(verdict.measured)")
-    }
+    for verdict in verdicts { print(verdict.text) }
 }

@@ -83,6 +83,13 @@ extension JournaledStore {
             let decoder = JSONDecoder()
             var lines: [String: CompactedLine] = [:]
             lines.reserveCapacity(header.count)
+            // The new snapshot's order, kept as the lines are read rather than sorted at the end
+            // (``IdentifierOrder/merge(ordered:added:isKept:)``): the snapshot's identifiers in its
+            // order, and those the journal adds, in the journal's.
+            var snapshotOrder: [String] = []
+            snapshotOrder.reserveCapacity(header.count)
+            var added: [String] = []
+            var deletedAny = false
             var snapshotLines = LineCursor(
                 snapshot, path: snapshotPath, from: headerEnd, lineNumber: 2, tornTail: .damage)
             var walked = 0
@@ -96,6 +103,7 @@ extension JournaledStore {
                     try decodeRecord(decoder, snapshot, line, retain: false).identifier
                 }
                 lines[identifier] = .snapshot(line)
+                snapshotOrder.append(identifier)
             }
             // A contact cut short at the snapshot's end is refused, never left out of the next one.
             try snapshotLines.finish()
@@ -122,10 +130,13 @@ extension JournaledStore {
                         throw journalLines.malformed("sequence number \(seq) does not follow \(headSeq)")
                     }
                     for item in ranges.upsert {
-                        lines[item.identifier] = .journal(
-                            (position + item.range.lowerBound)..<(position + item.range.upperBound))
+                        let range = (position + item.range.lowerBound)..<(position + item.range.upperBound)
+                        if lines.updateValue(.journal(range), forKey: item.identifier) == nil {
+                            added.append(item.identifier)
+                        }
                     }
                     for identifier in ranges.delete { lines[identifier] = nil }
+                    deletedAny = deletedAny || !ranges.delete.isEmpty
                     if let entryMeta = ranges.meta { meta = entryMeta }
                 } else {
                     let entry = try journalLines.decoding {
@@ -136,15 +147,26 @@ extension JournaledStore {
                         throw journalLines.malformed("sequence number \(seq) does not follow \(headSeq)")
                     }
                     for record in entry.upsert ?? [] {
-                        lines[record.identifier] = .encoded(try ContactRecordCodec.encode(record))
+                        let encoded = CompactedLine.encoded(try ContactRecordCodec.encode(record))
+                        if lines.updateValue(encoded, forKey: record.identifier) == nil {
+                            added.append(record.identifier)
+                        }
                     }
                     for identifier in entry.delete ?? [] { lines[identifier] = nil }
+                    deletedAny = deletedAny || !(entry.delete ?? []).isEmpty
                     if let entryMeta = entry.meta { meta = entryMeta }
                 }
                 headSeq = seq
             }
             let generation = UUID().uuidString
-            let identifiers = lines.keys.sorted(by: IdentifierOrder.precedes)
+            // Without a deletion every identifier read is kept, and `added` holds none of the snapshot's.
+            let identifiers =
+                IdentifierOrder.isOrdered(snapshotOrder)
+                ? IdentifierOrder.merge(
+                    ordered: snapshotOrder, added: added, isKept: deletedAny ? { lines[$0] != nil } : { _ in true })
+                : lines.keys.sorted(by: IdentifierOrder.precedes)
+            snapshotOrder = []
+            added = []
             let newHeader = SnapshotHeader(
                 format: StoreFormat.version, kind: "snapshot", generation: generation,
                 previousGeneration: header.generation, baseSeq: headSeq, count: identifiers.count, meta: meta)

@@ -24,14 +24,27 @@ struct BenchmarkRunsTests {
             var peakRSSBytes: Int?
             var runMediansMs: [Double]?
             var slowestCallMs: Double?
+            var cpuMs: Double?
             var failedRules: [String]?
             var configuration: String?
             var note: String?
         }
         struct Goal: Decodable {
+            struct Judgement: Decodable {
+                var measured: String
+                var met: Bool?
+                var loadAverages: LoadAverages?
+            }
+            struct LoadAverages: Decodable {
+                var lowest: Double
+                var highest: Double
+            }
             var goal: String
             var measured: String
             var met: Bool?
+            var loadAverages: LoadAverages?
+            /// The loaded variant's verdict (issue 44, item 6), in runs recorded since.
+            var loaded: Judgement?
         }
         var command: String
         var configuration: String
@@ -75,22 +88,42 @@ struct BenchmarkRunsTests {
                         " (run medians " + medians.map { String(format: "%.3f", $0) }.joined(separator: ", ") + ")"
                     } ?? ""
                 let slowest = figure.slowestCallMs.map { String(format: " (slowest page %.1f ms)", $0) } ?? ""
+                let cpu = figure.cpuMs.map { String(format: " (CPU %.1f ms)", $0) } ?? ""
                 let failed = figure.failedRules.map { " (failed: \($0.joined(separator: ", ")))" } ?? ""
-                let note = ((figure.note ?? "") + runs + slowest + failed).replacingOccurrences(of: "|", with: "\\|")
+                let note = ((figure.note ?? "") + runs + slowest + cpu + failed).replacingOccurrences(
+                    of: "|", with: "\\|")
                 let path = figure.path + (figure.configuration.map { " (\($0))" } ?? "")
                 lines.append(
                     "| \(figure.id) | \(path) | \(figure.n) | \(String(format: "%.3f", figure.medianMs)) | \(floor) | \(peak) | \(note) |"
                 )
             }
             if let goals = run.goals {
-                lines += [
-                    "", "Issue 27's goals, judged by the bench on this run's figures:", "",
-                    "| goal | measured | verdict |", "|---|---|---|",
-                ]
-                for goal in goals {
-                    let verdict = goal.met.map { $0 ? "met" : "**not met**" } ?? "not measured"
-                    lines.append(
-                        "| \(goal.goal) | \(goal.measured.replacingOccurrences(of: "|", with: "\\|")) | \(verdict) |")
+                func verdict(_ met: Bool?) -> String { met.map { $0 ? "met" : "**not met**" } ?? "not measured" }
+                func measured(_ text: String, _ load: Run.Goal.LoadAverages?) -> String {
+                    let loadText = load.map { String(format: " (load average %.1f–%.1f)", $0.lowest, $0.highest) } ?? ""
+                    return (text + loadText).replacingOccurrences(of: "|", with: "\\|")
+                }
+                // Runs since issue 44 judge each goal on a quiet and on a loaded variant.
+                if goals.contains(where: { $0.loaded != nil }) {
+                    lines += [
+                        "", "The goals, judged by the bench on this run's figures, quiet and loaded:", "",
+                        "| goal | measured, quiet | verdict | measured, loaded | verdict, loaded |",
+                        "|---|---|---|---|---|",
+                    ]
+                    for goal in goals {
+                        lines.append(
+                            "| \(goal.goal) | \(measured(goal.measured, goal.loadAverages)) | \(verdict(goal.met)) | "
+                                + "\(measured(goal.loaded?.measured ?? "not measured", goal.loaded?.loadAverages)) | "
+                                + "\(verdict(goal.loaded?.met)) |")
+                    }
+                } else {
+                    lines += [
+                        "", "Issue 27's goals, judged by the bench on this run's figures:", "",
+                        "| goal | measured | verdict |", "|---|---|---|",
+                    ]
+                    for goal in goals {
+                        lines.append("| \(goal.goal) | \(measured(goal.measured, nil)) | \(verdict(goal.met)) |")
+                    }
                 }
             }
         }

@@ -41,7 +41,7 @@ extension ConformanceChecker {
             // reads its store only when it starts fails here, with the reason that is its real bug (item 13),
             // before the scenarios that break the store under a running provider.
             Scenario([.t1]) { try await TornStoreAtStartScenario(checker: self).run() },
-            Scenario([.t1]) { try await self.transientFailureRule() },
+            Scenario([.t1]) { try await StoreFailureDuringSyncScenario(checker: self).run() },
             // T1 again, the store failing between two content pages (issue 43, class 5).
             Scenario([.t1]) { try await ContentFailureScenario(checker: self).run() },
             Scenario([.l1, .l2, .l3]) { try await LifecycleScenario(checker: self).run() },

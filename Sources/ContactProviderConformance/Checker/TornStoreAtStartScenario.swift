@@ -24,7 +24,7 @@ import Foundation
 /// that reads once at start meets there is the server failing as it starts: `carddav:` answers the
 /// provider's requests with `503 Service Unavailable` through the kit's proxy
 /// (``CardDAVBackend/startFailureProxy()``), the same mistake's other trigger. A backend that cannot
-/// fail at all skips T1 (``ConformanceChecker/transientFailureRule()`` says so).
+/// fail at all skips T1 (``StoreFailureDuringSyncScenario`` says so).
 struct TornStoreAtStartScenario {
     /// Contacts of the app's save: the four (one content page at the kit's page size).
     static let contacts = 4

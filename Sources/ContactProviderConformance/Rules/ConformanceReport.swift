@@ -58,7 +58,7 @@ public struct ConformanceReport: Codable, Equatable, Sendable {
         let count = { (status: RuleResult.Status) in self.results.filter { $0.status == status }.count }
         // Rules that could not be checked have a reason; rules not selected (--rules) have none.
         let skipped = results.filter { $0.status == .skipped && $0.explanation != nil }.count
-        return "\(count(.pass)) passed, \(count(.fail)) failed, \(count(.warn)) warnings"
+        return "\(count(.pass)) passed, \(count(.fail)) failed, \(count(.warn)) warning\(count(.warn) == 1 ? "" : "s")"
             + (skipped > 0 ? ", \(skipped) not checked" : "") + String(format: " in %.2f s", durationSeconds)
             + whereToStart
     }

@@ -8,7 +8,10 @@ import Foundation
 /// clause, with identifiers, numbers and quoted values taken out). A finding is more specific when
 /// it names the mistake behind its symptom (``LikelyMistake``: the kit read the mistake from evidence,
 /// so fixing it is where a developer starts, and the symptoms it causes elsewhere — a contact missing
-/// after a change sync, after a restart, in V1 — go with it), then when it comes from one of the
+/// after a change sync, after a restart, in V1 — go with it), then when it is a failure of a MUST
+/// rule rather than a SHOULD rule's warning (a run that fails never says "start with" a warning, even
+/// one with a shorter reproduction: the warning is often the same bug seen earlier, and the failure's
+/// explanation quotes it), then when it comes from one of the
 /// kit's fixed scenarios rather than the random convergence rule V1 (which every lost contact fails,
 /// whatever lost it), then when its reproduction is shorter (fewer provider calls before the stores
 /// differ), then in rule order. Groups are ordered by their most specific finding, and so are the
@@ -42,14 +45,13 @@ struct RootCause: Equatable {
         return groups
     }
 
-    /// A finding's rank: lower is more specific (see the type's comment). Failures rank before
-    /// warnings of the same specificity.
+    /// A finding's rank: lower is more specific (see the type's comment).
     static func specificity(_ finding: RuleResult, order: Int) -> [Int] {
         [
             namesMistake(finding) ? 0 : 1,
+            finding.status == .fail ? 0 : 1,
             finding.rule.id == ConformanceRule.v1.id ? 1 : 0,
             finding.transcript.map(\.count) ?? Int(Int32.max),
-            finding.status == .fail ? 0 : 1,
             order,
         ]
     }

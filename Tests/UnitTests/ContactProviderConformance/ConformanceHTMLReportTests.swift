@@ -51,7 +51,7 @@ struct ConformanceHTMLReportTests {
     @Test("the verdict comes first, every rule id is on the page, and no URL is")
     func verdictFirstAndSelfContained() {
         let page = ConformanceHTMLReport(report: Self.sample).html(generatedAt: Date(timeIntervalSince1970: 0))
-        let verdict = page.range(of: "\u{2717} FAILED: 1 passed, 2 failed, 1 warnings")
+        let verdict = page.range(of: "\u{2717} FAILED: 1 passed, 2 failed, 1 warning")
         let table = page.range(of: "<h2>Every rule")
         #expect(verdict != nil && table != nil && verdict!.lowerBound < table!.lowerBound)
         for result in Self.sample.results { #expect(page.contains(">\(result.rule.id)<"), "\(result.rule.id)") }

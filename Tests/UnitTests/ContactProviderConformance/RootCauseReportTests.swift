@@ -87,6 +87,23 @@ struct RootCauseReportTests {
         #expect(symptoms.summary.hasSuffix("; start with L3 (one root cause)"), "\(symptoms.summary)")
     }
 
+    @Test("a failure comes before a warning with a shorter reproduction: a failing run never starts with a warning")
+    func failureBeforeWarning() {
+        // As the frozen final anchor shows it: W1 warns (R40, the batch returned its starting anchor)
+        // after two batches, D10 fails after three.
+        let report = ConformanceReport(
+            provider: "p", seed: 1, operations: 10,
+            results: [
+                Self.finding(
+                    ConformanceRule.d10, "a signal right after a sync that caught up brought 3 updates", calls: 12),
+                Self.finding(ConformanceRule.w1, "the system warned 42 time(s)", calls: 8, status: .warn),
+            ],
+            durationSeconds: 1)
+        #expect(RootCause.groups(report.results).map { $0.findings.map(\.rule.id) } == [["D10"], ["W1"]])
+        #expect(report.summary.hasPrefix("0 passed, 1 failed, 1 warning in"), "\(report.summary)")
+        #expect(report.summary.hasSuffix("; start with D10 (2 root causes)"), "\(report.summary)")
+    }
+
     @Test("one finding: no group heading and no hint in the summary")
     func oneFinding() {
         let report = ConformanceReport(

@@ -206,10 +206,14 @@ final class ExecutableProvider: ProviderUnderTest {
     }
 }
 
+/// The threads blocking pipe work runs on: a queue of Dispatch's own (not the width-limited global
+/// queues, whose threads a blocked call could all hold), whose idle threads are reused.
+private let offloadQueue = DispatchQueue(label: "ContactProviderConformance.offload", attributes: .concurrent)
+
 /// Runs blocking pipe work off the cooperative thread pool.
 func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
+        offloadQueue.async {
             continuation.resume(with: Result { try work() })
         }
     }

@@ -1,8 +1,10 @@
 // The bug (a provider with its own store: the template's ContactItems.json, `--backend seed-json`, or
-// the CardDAV example's server, `--backend carddav:URL`): a read of the app's file that fails for a
-// moment (the app writes it in place), or a request the server answers with 503 for a moment, is
-// answered with pageExpired / changeAnchorExpired, which makes the system discard every contact of
-// the domain. Caught by T1 (issue 30, item 10; over CardDAV, issue 43, item 10).
+// the CardDAV example's server, `--backend carddav:URL`; or the demo's App Group database, read
+// through ProviderDataSource): a read of the app's file that fails for a moment (the app writes it in
+// place), a request the server answers with 503 for a moment, or a database read that meets an
+// unreadable journal line, is answered with pageExpired / changeAnchorExpired, which makes the system
+// discard every contact of the domain. Caught by T1 (issue 30, item 10; over CardDAV and the App
+// Group database, issue 43, item 10).
 
 import ContactProvider
 import KnownBadProviders

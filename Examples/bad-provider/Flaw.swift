@@ -80,6 +80,8 @@ enum Flaw: String, CaseIterable {
     case fingerprintWithoutPhone = "fingerprint-without-phone"
     /// Own store (`--backend carddav:URL`, the carddav-provider's enumerator): a server that answers 503 for a moment is answered with an expiry: caught by T1 (issue 43, item 10). ExpiresOnReadErrorBug.swift.
     case expiresOnServerError = "expires-on-server-error"
+    /// The App Group database (the demo provider's `ProviderDataSource`): a read that fails for a moment is answered with an expiry: caught by T1 (issue 43, item 10). ExpiresOnReadErrorBug.swift.
+    case expiresOnDatabaseError = "expires-on-database-error"
     /// Own store (`--backend seed-json`): a read that fails for a moment is answered with an expiry: caught by T1 (issue 30, item 10). ExpiresOnReadErrorBug.swift.
     case expiresOnReadError = "expires-on-read-error"
 
@@ -130,6 +132,7 @@ enum Flaw: String, CaseIterable {
             return ExpiresOnReadErrorEnumerator(
                 wrapping: CardDAVEnumerator(container: container ?? URL(fileURLWithPath: ".")))
         case .expiresOnReadError: return ExpiresOnReadErrorEnumerator(wrapping: RootContainerEnumerator())
+        case .expiresOnDatabaseError: return ExpiresOnReadErrorEnumerator(wrapping: correct)
         }
     }
 }

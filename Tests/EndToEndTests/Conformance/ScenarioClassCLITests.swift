@@ -80,6 +80,26 @@ struct ScenarioClassCLITests {
     }
 
     @Test(
+        "item 10: a provider over the App Group database that answers a read failing for a moment with an expiry fails T1 (and nothing else) at the default seed and two others"
+    )
+    func expiresOnDatabaseErrorFailsT1() throws {
+        let environment = ["BAD_PROVIDER_BUG": "expires-on-database-error"]
+        let full = try ConformanceHarness.run(
+            "bad-provider", ["--operations", "40", "--json"], environment: environment)
+        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["T1"], "\(full)")
+        for seed in Self.seeds {
+            let result = try ConformanceHarness.run(
+                "bad-provider", ["--rules", "T1", "--seed", seed, "--json"], environment: environment)
+            let outcome = try #require(try ConformanceHarness.outcomes(result)["T1"])
+            #expect(outcome.status == "fail", "seed \(seed): \(result)")
+            #expect(
+                outcome.explanation.contains("journal.jsonl") && outcome.explanation.contains("the system lost"),
+                "seed \(seed): \(outcome.explanation)")
+        }
+        // Its correct twin, the demo provider, passes T1 at these seeds in readErrorEndsContentFailsT1.
+    }
+
+    @Test(
         "class 5: a provider that ends content as complete when a read fails between pages fails T1 (and nothing else) at the default seed and two others; the demo provider passes"
     )
     func readErrorEndsContentFailsT1() throws {

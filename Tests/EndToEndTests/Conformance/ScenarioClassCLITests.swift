@@ -26,6 +26,22 @@ struct ScenarioClassCLITests {
     }
 
     @Test(
+        "a provider whose markers and anchors are opaque binary (a legal design) passes every rule at the default seed and two others"
+    )
+    func opaqueAnchorsPass() throws {
+        for seed in Self.seeds {
+            let result = try ConformanceHarness.run(
+                "bad-provider", ["--operations", "40", "--seed", seed, "--json"],
+                environment: ["BAD_PROVIDER_BUG": "opaque-anchors"])
+            #expect(result.exitCode == 0, "seed \(seed): \(result)")
+            let outcomes = try ConformanceHarness.outcomes(result)
+            #expect(ConformanceHarness.rules(outcomes, "fail").isEmpty, "seed \(seed): \(result)")
+            #expect(ConformanceHarness.rules(outcomes, "warn").isEmpty, "seed \(seed): \(result)")
+            #expect(outcomes["T1"]?.status == "pass", "seed \(seed): \(result)")
+        }
+    }
+
+    @Test(
         "class 6: ties broken by Set order fail C5 at the default seed (no rule beyond C3–C5), saying a page gave different items again"
     )
     func tiesInSetOrderFailC5() throws {

@@ -58,6 +58,8 @@ enum Flaw: String, CaseIterable {
     case snapshotUntilLastPage = "snapshot-until-last-page"
     /// Not a flaw: generation markers and anchors as opaque binary, a legal design; passes. OpaqueAnchors.swift.
     case opaqueAnchors = "opaque-anchors"
+    /// Not a flaw: an empty initial page that names the page to ask for next, a legal design; passes. EmptyFirstPage.swift.
+    case emptyFirstPage = "empty-first-page"
     /// A read error between content pages ends the content as a success: caught by T1. ReadErrorEndsContentBug.swift.
     case readErrorEndsContent = "read-error-ends-content"
     /// A short page is taken for the last one: caught by D3 (a later page's contact deleted during content). ShortPageIsLastBug.swift.
@@ -117,6 +119,7 @@ enum Flaw: String, CaseIterable {
         case .formatBlindChanges: return FormatBlindChangesEnumerator(wrapping: correct)
         case .snapshotUntilLastPage: return SnapshotUntilLastPageEnumerator(wrapping: correct)
         case .opaqueAnchors: return OpaqueAnchorsEnumerator(wrapping: correct)
+        case .emptyFirstPage: return EmptyFirstPageEnumerator(wrapping: correct)
         case .readErrorEndsContent: return ReadErrorEndsContentEnumerator(wrapping: correct)
         case .shortPageIsLast: return ShortPageIsLastEnumerator(wrapping: correct)
         case .trimmedLogWithoutExpiry: return TrimmedLogWithoutExpiryEnumerator(wrapping: correct)

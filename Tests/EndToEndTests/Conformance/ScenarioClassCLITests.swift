@@ -26,13 +26,13 @@ struct ScenarioClassCLITests {
     }
 
     @Test(
-        "a provider whose markers and anchors are opaque binary (a legal design) passes every rule at the default seed and two others"
-    )
-    func opaqueAnchorsPass() throws {
+        "legal designs pass every rule with no warning at the default seed and two others: opaque binary markers and anchors, an empty initial page",
+        arguments: [["BAD_PROVIDER_BUG": "opaque-anchors"], ["BAD_PROVIDER_BUG": "empty-first-page"]])
+    func legalDesignsPass(environment: [String: String]) throws {
         for seed in Self.seeds {
             let result = try ConformanceHarness.run(
                 "bad-provider", ["--operations", "40", "--seed", seed, "--json"],
-                environment: ["BAD_PROVIDER_BUG": "opaque-anchors"])
+                environment: environment)
             #expect(result.exitCode == 0, "seed \(seed): \(result)")
             let outcomes = try ConformanceHarness.outcomes(result)
             #expect(ConformanceHarness.rules(outcomes, "fail").isEmpty, "seed \(seed): \(result)")

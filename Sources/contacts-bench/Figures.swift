@@ -24,6 +24,8 @@ struct Figure: Codable {
     var cpuMs: Double?
     /// P7 on a provider with O(n) pages: the rules the kit failed.
     var failedRules: [String]?
+    /// P9: what the sync after a bulk write was (`changes, 1000 updated, 0 deleted`).
+    var delivered: String?
     /// `debug` for a figure the goals run took from the debug build's bench (`--goals`); nil: the
     /// record's own configuration.
     var configuration: String?
@@ -117,14 +119,28 @@ final class SizeRun {
         try database.replaceAll(with: contacts)
         try client.enable(extensionPath: products + "/demo-provider")
 
-        guard wants("P3") else {
+        // S2 (status while the compaction after a full sync runs) is measured in P3's CLI full syncs.
+        guard wants("P3") || wants("S2") else {
             // The other figures start from a synced system store.
             try signalAndCheck(client, expectCount: n)
             try runAfterFullSync(group: group, database: database, client: client, baselineFullSync: (nil, nil))
+            try measureBulkWrite(group: group, client: client)
             return
         }
         let baselineFullSync = try measureFullSync(group: group, client: client, contacts: contacts)
         try runAfterFullSync(group: group, database: database, client: client, baselineFullSync: baselineFullSync)
+        try measureBulkWrite(group: group, client: client)
+    }
+
+    /// P9, last: it adds ``bulkWrite`` contacts, which the other figures' N must not count.
+    private func measureBulkWrite(group: AppGroup, client: SystemClient) throws {
+        guard wants("P9") else { return }
+        log("n=\(n): P9 bulk write behind the anchor")
+        try signalAndCheck(client, expectCount: nil)
+        try client.updateConfiguration { $0.itemsLimit = max($0.itemsLimit, $0.itemsLimit + Self.bulkWrite) }
+        var environment = self.environment(group)
+        environment["CONTACTS_HOST_PEAK_RSS_FILE"] = nil
+        figures.append(try bulkWriteBehindAnchor(client: client, environment: environment))
     }
 
     /// S1, P1, P2, P4 and the CLI runs, on a synced system store.
@@ -137,7 +153,9 @@ final class SizeRun {
             return environment
         }()
 
-        // `status` through the CLI (its cost should not grow with the address book).
+        // `status` through the CLI (its cost should not grow with the address book), settled: after
+        // the compaction a full sync leaves due (S2 measures it during that compaction).
+        if wants("S1") { try waitForCompaction(client) }
         var statuses: [Double] = []
         for _ in 0..<(wants("S1") ? max(1, repetitions.cliRuns / 3) : 0) {
             let run = try Measure.spawn([products + "/contacts-host", "status"], environment: cliEnvironment)

@@ -133,7 +133,7 @@ struct Goals {
     static var all: [(Goals) -> () -> GoalVerdict] {
         [
             seedFormatImport, oneCommand, debugMillion, debugHundredThousand, firstSignalAfterFullSync, idleSignal, kit,
-            kitAtSize, fullSyncNearTheDisk, debugImport,
+            kitAtSize, fullSyncNearTheDisk, debugImport, readersNeverWait, exportWithinAPage, bulkWriteAsChanges,
         ]
     }
 

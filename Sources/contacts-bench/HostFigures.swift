@@ -8,7 +8,7 @@ import Foundation
 /// `--host-only` run, which skips the sync figures) it measures S1 `status` and P1 one add too.
 final class HostRun {
     /// The figures this run measures (for `--only`).
-    static let figureNames: Set<String> = ["I1", "I2", "G1", "Q1", "Q2", "S1"]
+    static let figureNames: Set<String> = ["I1", "I2", "X1", "G1", "Q1", "Q2", "S1"]
 
     let n: Int
     let products: String
@@ -102,6 +102,10 @@ final class HostRun {
                     "contacts-host import of a JSON array of N contacts into an empty database (one run); peak RSS = host"
             ))
         unlink(file)
+        if only?.contains("X1") ?? true {
+            log("n=\(n): X1 export")
+            figures.append(try exportFigure(host: host, environment: importEnvironment, peakFile: peakFile))
+        }
         guard !(only.map { $0.isDisjoint(with: ["I2", "G1", "Q1", "Q2"]) } ?? false) else { return figures }
 
         // I2: the seed demo's own format (`ContactItems.json`, what `seed-json` providers keep), the

@@ -87,6 +87,7 @@ extension SizeRun {
         // P3 through the CLI: `signal --wait` on a fresh system store (a reset first, not timed).
         var cliFullSyncs: [Double] = []
         var firstSignals: [Double] = []
+        var statusesWhileCompacting: [(ms: Double, duringCompaction: Bool)] = []
         var cliEnvironment = self.environment(group)
         cliEnvironment["CONTACTS_HOST_PEAK_RSS_FILE"] = nil
         for _ in 0..<repetitions.fullSyncs {
@@ -97,6 +98,9 @@ extension SizeRun {
                 throw BenchError("contacts-host signal --wait failed (exit \(run.exitCode))")
             }
             cliFullSyncs.append(run.milliseconds)
+            if wants("S2") {
+                statusesWhileCompacting.append(try statusWhileCompacting(client: client, environment: cliEnvironment))
+            }
             // P6: the signal right after it, which used to wait behind the system store's compaction.
             let next = try Measure.spawn(
                 [products + "/contacts-host", "signal", "--wait", "--timeout", "600"], environment: cliEnvironment)
@@ -111,6 +115,15 @@ extension SizeRun {
                 id: "P3", path: "cli", n: n, medianMs: Measure.median(cliFullSyncs),
                 referenceMs: Measure.median(fullSyncs),
                 note: "reference = the in-process full sync of the same run"))
+        if !statusesWhileCompacting.isEmpty {
+            let during = statusesWhileCompacting.filter(\.duringCompaction).count
+            figures.append(
+                Figure(
+                    id: "S2", path: "cli", n: n, medianMs: Measure.median(statusesWhileCompacting.map(\.ms)),
+                    note:
+                        "contacts-host status right after a CLI full sync, once the provider held the system store's lock for its compaction; the compaction still held it when status ended in \(during) of \(statusesWhileCompacting.count) runs (issue 44, item 1: settled status is S1)"
+                ))
+        }
         figures.append(
             Figure(
                 id: "P6", path: "cli", n: n, medianMs: Measure.median(firstSignals),

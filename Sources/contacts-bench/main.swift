@@ -80,7 +80,7 @@ while !arguments.isEmpty {
         carddavCards = value
     case "--only":
         let parsed = Set(arguments.first.map { $0.split(separator: ",").map(String.init) } ?? [])
-        let known = Set(["P1", "P2", "P3", "P4", "P5", "P7", "P8"]).union(HostRun.figureNames)
+        let known = Set(["P1", "P2", "P3", "P4", "P5", "P7", "P8", "P9", "S2"]).union(HostRun.figureNames)
         guard !parsed.isEmpty, parsed.isSubset(of: known) else {
             FileHandle.standardError.write(
                 Data("error: --only expects figures among \(known.sorted().joined(separator: ","))\n".utf8))

@@ -46,6 +46,13 @@ struct BenchmarkSmokeTests {
             let p1 = try #require(figures.first { $0["id"] as? String == "P1" && $0["path"] as? String == "library" })
             #expect((p1["baselineMedianMs"] as? Double ?? 0) > 0, "the naive baseline is measured in the same run")
             #expect(result.stderr.contains("n=40"))
+            // Issue 44's items 1–3 as figures: status while the compaction runs, export's peak memory,
+            // and the README tour's bulk write behind a live anchor, which arrives as changes.
+            #expect(figures.contains { $0["id"] as? String == "S2" && ($0["medianMs"] as? Double ?? 0) > 0 })
+            let export = try #require(figures.first { $0["id"] as? String == "X1" })
+            #expect((export["peakRSSBytes"] as? Int ?? 0) > 1_000_000, "\(export)")
+            let bulk = try #require(figures.first { $0["id"] as? String == "P9" })
+            #expect(bulk["delivered"] as? String == "changes, 1000 updated, 0 deleted", "\(bulk)")
         }
     }
 
@@ -66,8 +73,9 @@ struct BenchmarkSmokeTests {
             )
             let goals = try #require(run["goals"] as? [[String: Any]])
             #expect(
-                goals.count == 10,
-                "one verdict per goal: issue 27's eight, issue 44's full sync near the disk and debug import")
+                goals.count == 13,
+                "one verdict per goal: issue 27's eight, issue 44's full sync near the disk, debug import, readers, export and bulk write"
+            )
             for goal in goals {
                 #expect(!(goal["goal"] as? String ?? "").isEmpty && !(goal["measured"] as? String ?? "").isEmpty)
                 #expect(result.stdout.contains(goal["goal"] as? String ?? "?"), "each goal is printed")

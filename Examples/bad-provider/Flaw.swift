@@ -60,6 +60,8 @@ enum Flaw: String, CaseIterable {
     case opaqueAnchors = "opaque-anchors"
     /// Not a flaw: an empty initial page that names the page to ask for next, a legal design; passes. EmptyFirstPage.swift.
     case emptyFirstPage = "empty-first-page"
+    /// Not a flaw: a change log of 100 changes that expires an older anchor, a legal design (the twin of trimmed-log-without-expiry); passes. TrimmedLogWithExpiry.swift.
+    case trimmedLogWithExpiry = "trimmed-log-with-expiry"
     /// A read error between content pages ends the content as a success: caught by T1. ReadErrorEndsContentBug.swift.
     case readErrorEndsContent = "read-error-ends-content"
     /// A short page is taken for the last one: caught by D3 (a later page's contact deleted during content). ShortPageIsLastBug.swift.
@@ -120,6 +122,7 @@ enum Flaw: String, CaseIterable {
         case .snapshotUntilLastPage: return SnapshotUntilLastPageEnumerator(wrapping: correct)
         case .opaqueAnchors: return OpaqueAnchorsEnumerator(wrapping: correct)
         case .emptyFirstPage: return EmptyFirstPageEnumerator(wrapping: correct)
+        case .trimmedLogWithExpiry: return TrimmedLogWithExpiryEnumerator(wrapping: correct)
         case .readErrorEndsContent: return ReadErrorEndsContentEnumerator(wrapping: correct)
         case .shortPageIsLast: return ShortPageIsLastEnumerator(wrapping: correct)
         case .trimmedLogWithoutExpiry: return TrimmedLogWithoutExpiryEnumerator(wrapping: correct)

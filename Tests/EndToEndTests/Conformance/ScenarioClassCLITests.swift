@@ -26,8 +26,11 @@ struct ScenarioClassCLITests {
     }
 
     @Test(
-        "legal designs pass every rule with no warning at the default seed and two others: opaque binary markers and anchors, an empty initial page",
-        arguments: [["BAD_PROVIDER_BUG": "opaque-anchors"], ["BAD_PROVIDER_BUG": "empty-first-page"]])
+        "legal designs pass every rule with no warning at the default seed and two others: opaque binary markers and anchors, an empty initial page, a trimmed change log that expires older anchors",
+        arguments: [
+            ["BAD_PROVIDER_BUG": "opaque-anchors"], ["BAD_PROVIDER_BUG": "empty-first-page"],
+            ["BAD_PROVIDER_BUG": "trimmed-log-with-expiry"],
+        ])
     func legalDesignsPass(environment: [String: String]) throws {
         for seed in Self.seeds {
             let result = try ConformanceHarness.run(

@@ -82,8 +82,8 @@ package final class AppDatabase {
     }
 
     /// Every contact, in ``all()``'s order, decoded one at a time (see
-    /// ``JournaledStore/forEachContact(count:_:)``): memory grows with the identifiers, not with the
-    /// decoded address book (`export`, `list`, issue 44). `count` is told first.
+    /// ``JournaledStore/forEachContact(count:_:)``): memory holds the journal's changes and one
+    /// contact, not the address book (`export`, `list`, issue 44). `count` is told first.
     package func forEachContact(count: (Int) -> Void = { _ in }, _ body: (ContactRecord) throws -> Void) throws {
         try store.forEachContact(count: count, body)
     }

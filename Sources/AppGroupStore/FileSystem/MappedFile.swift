@@ -124,6 +124,17 @@ final class MappedFile: @unchecked Sendable {
         return base.distance(to: found)
     }
 
+    /// Lets the kernel drop the mapped pages before `offset` from this process's memory (a reader
+    /// that goes through the file once, front to back, stays bounded by what it has not read yet); a
+    /// later read of them reads the file again. Nothing for a file that was read rather than mapped.
+    func releasePages(before offset: Int) {
+        guard mapped, let base else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let length = min(offset, size) / page * page
+        guard length > 0 else { return }
+        _ = madvise(base, length, MADV_DONTNEED)
+    }
+
     /// The start of the line that contains `offset` (never before `floor`).
     func lineStart(containing offset: Int, floor: Int) -> Int {
         guard let base else { return floor }

@@ -6,9 +6,10 @@ import TestSupport
 import Testing
 
 /// Issue 44: every command streams (`export`, `list`, `system list`, `search`, `system search`,
-/// `doctor`). Its peak memory is bounded by a chunk of contacts (plus the snapshot the kernel maps,
-/// whose pages are the file's, and one identifier per contact), not by the decoded address book and
-/// its text: before, 1,000,000 contacts' export took 4.76 GB, 11.6× the store.
+/// `doctor`). Its peak memory is bounded by a chunk of contacts, not by the decoded address book and
+/// its text: before, 1,000,000 contacts' export took 4.76 GB, 11.6× the store. `export` and `list`
+/// also release the snapshot's pages as they read it (bounded without it); the others may still hold
+/// its mapped pages and one identifier per contact (their bound counts the snapshot).
 @Suite("every command streams: peak memory bounded by a chunk, not by the address book")
 struct ExportMemoryCLITests {
     /// Runs `contacts-host ARGUMENTS` with standard output to `file` under a Python parent that
@@ -30,7 +31,7 @@ struct ExportMemoryCLITests {
     }
 
     @Test(
-        "export (JSON and vCard) and list (lines and JSON) of 50,000 contacts stay within the 1-contact export's memory + the mapped snapshot + 16 MiB",
+        "export (JSON and vCard) and list (lines and JSON) of 50,000 contacts stay within the 1-contact export's memory + 16 MiB, the snapshot's pages released as it is read",
         .enabled(if: PythonTestTools.shouldRun, Comment(rawValue: PythonTestTools.skipReason)))
     func exportIsBounded() throws {
         try withTemporaryAppGroup { small in
@@ -41,7 +42,9 @@ struct ExportMemoryCLITests {
                 let snapshot = try #require(
                     try FileManager.default.attributesOfItem(atPath: group.path + "/contacts/snapshot.jsonl")[.size]
                         as? Int)
-                let bound = baseline + snapshot + 16 << 20
+                // The snapshot is read front to back and its pages released behind the reader (its
+                // size is printed only to show what the bound no longer counts).
+                let bound = baseline + 16 << 20
                 for (arguments, name) in [
                     (["export"], "json"), (["export", "--vcard"], "vcf"), (["list", "--json"], "list"),
                     (["list"], "lines"),

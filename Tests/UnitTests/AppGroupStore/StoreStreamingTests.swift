@@ -25,7 +25,7 @@ struct StoreStreamingTests {
 
     @Test(
         "Across seeded adds, updates, deletes and compactions, forEachContact and a streamed search equal load()",
-        arguments: [UInt64(3), 33, 333])
+        arguments: [UInt64(3), 7, 33, 42, 333])
     func sameAsLoad(seed: UInt64) throws {
         try withTemporaryAppGroup { group in
             var random = SeededRandom(seed: seed)

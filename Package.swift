@@ -199,6 +199,16 @@ let package = Package(
             name: "swiftycontacts-app", dependencies: ["SwiftyContacts"],
             path: "Tests/Fixtures/PublishedCode/SwiftyContacts/App"),
 
+        // Code from a published Contacts app, EasyDelete (Tests/Fixtures/PublishedCode/EasyDelete, vendored unchanged,
+        // Swift 5 mode as published; its own warnings silenced), with a driver (main.swift) calling it:
+        // PublishedContactsCodeTests. Its `import UIKit` / `import CoreData` resolve to empty stand-in modules.
+        .target(name: "UIKit", path: "Tests/Fixtures/PublishedCode/EasyDelete/StandIns/UIKit"),
+        .target(name: "CoreData", path: "Tests/Fixtures/PublishedCode/EasyDelete/StandIns/CoreData"),
+        .executableTarget(
+            name: "easydelete-app", dependencies: ["Contacts", "Combine", "UIKit", "CoreData"],
+            path: "Tests/Fixtures/PublishedCode/EasyDelete/Sources/EasyDelete",
+            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-suppress-warnings"])]),
+
         // A provider that syncs from a CardDAV server (URLSession + XMLParser, nothing else).
         .executableTarget(
             name: "carddav-provider", dependencies: ["ContactProvider", "Contacts"], path: "Examples/carddav-provider"),

@@ -48,6 +48,11 @@ package struct StrictJSONReader {
 
     // MARK: Structure
 
+    // `@_transparent` on the three tiny helpers below: a debug build (`swift run`) calls them once
+    // or more per JSON token, and only transparent functions are inlined at -Onone (issue 44, item 5:
+    // the debug import against release). Their bodies are a few comparisons, so inlining costs no size.
+
+    @_transparent
     package mutating func skipWhitespace() {
         while position < end {
             switch base[position] {
@@ -58,12 +63,14 @@ package struct StrictJSONReader {
     }
 
     /// The next significant byte, without consuming it.
+    @_transparent
     package mutating func peek() throws -> UInt8 {
         skipWhitespace()
         guard position < end else { throw GiveUp() }
         return base[position]
     }
 
+    @_transparent
     package mutating func expect(_ byte: UInt8) throws {
         guard try peek() == byte else { throw GiveUp() }
         position += 1

@@ -9,6 +9,29 @@ struct ScenarioClassCLITests {
     /// The default seed and two others.
     static let seeds = ["42", "7", "1234"]
 
+    /// The shape most classes are checked in: `bad-provider` with `flaw` fails `rule` in a full run and
+    /// no other rule but those of `alsoFailing`; with `--rules rule` it fails at each of ``seeds``, its
+    /// explanation holding every one of `phrases`; and the demo provider (the correct twin) passes `rule`
+    /// at each seed.
+    private func expectFlaw(
+        bug flaw: String, failing rule: String, alsoFailing: Set<String> = [], saying phrases: [String]
+    ) throws {
+        let environment = ["BAD_PROVIDER_BUG": flaw]
+        let full = try ConformanceHarness.run(
+            "bad-provider", ["--operations", "40", "--json"], environment: environment)
+        let failed = ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail")
+        #expect(failed.contains(rule) && Set(failed).isSubset(of: alsoFailing.union([rule])), "\(full)")
+        for seed in Self.seeds {
+            let result = try ConformanceHarness.run(
+                "bad-provider", ["--rules", rule, "--seed", seed, "--json"], environment: environment)
+            let outcome = try #require(try ConformanceHarness.outcomes(result)[rule])
+            #expect(outcome.status == "fail", "seed \(seed): \(result)")
+            #expect(phrases.allSatisfy(outcome.explanation.contains), "seed \(seed): \(outcome.explanation)")
+            let twin = try ConformanceHarness.run("demo-provider", ["--rules", rule, "--seed", seed, "--json"])
+            #expect(try ConformanceHarness.outcomes(twin)[rule]?.status == "pass", "seed \(seed): \(twin)")
+        }
+    }
+
     @Test(
         "item 11: a provider that lets its snapshot go at the last content page and answers pageExpired afterwards passes C5, at every seed"
     )
@@ -81,62 +104,23 @@ struct ScenarioClassCLITests {
         "class 3: change detection blind to case, spacing and a phone's punctuation fails D2 at the default seed and two others; the demo provider passes"
     )
     func formatBlindChangesFailD2() throws {
-        let environment = ["BAD_PROVIDER_BUG": "format-blind-changes"]
-        let full = try ConformanceHarness.run(
-            "bad-provider", ["--operations", "40", "--json"], environment: environment)
-        let failed = ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail")
         // D6 too: the fixture remembers what it sent as it hands it over, so a replayed batch loses it.
-        #expect(failed.contains("D2") && Set(failed).isSubset(of: ["D2", "D6"]), "\(full)")
-        for seed in Self.seeds {
-            let result = try ConformanceHarness.run(
-                "bad-provider", ["--rules", "D2", "--seed", seed, "--json"], environment: environment)
-            let outcome = try #require(try ConformanceHarness.outcomes(result)["D2"])
-            #expect(outcome.status == "fail", "seed \(seed): \(result)")
-            #expect(outcome.explanation.contains("only"), "seed \(seed): \(outcome.explanation)")
-            let twin = try ConformanceHarness.run("demo-provider", ["--rules", "D2", "--seed", seed, "--json"])
-            #expect(try ConformanceHarness.outcomes(twin)["D2"]?.status == "pass", "seed \(seed): \(twin)")
-        }
+        try expectFlaw(bug: "format-blind-changes", failing: "D2", alsoFailing: ["D6"], saying: ["only"])
     }
 
     @Test(
-        "item 10: a provider over the App Group database that answers a read failing for a moment with an expiry fails T1 (and nothing else) at the default seed and two others"
+        "item 10: a provider over the App Group database that answers a read failing for a moment with an expiry fails T1 (and nothing else) at the default seed and two others; the demo provider passes"
     )
     func expiresOnDatabaseErrorFailsT1() throws {
-        let environment = ["BAD_PROVIDER_BUG": "expires-on-database-error"]
-        let full = try ConformanceHarness.run(
-            "bad-provider", ["--operations", "40", "--json"], environment: environment)
-        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["T1"], "\(full)")
-        for seed in Self.seeds {
-            let result = try ConformanceHarness.run(
-                "bad-provider", ["--rules", "T1", "--seed", seed, "--json"], environment: environment)
-            let outcome = try #require(try ConformanceHarness.outcomes(result)["T1"])
-            #expect(outcome.status == "fail", "seed \(seed): \(result)")
-            #expect(
-                outcome.explanation.contains("journal.jsonl") && outcome.explanation.contains("the system lost"),
-                "seed \(seed): \(outcome.explanation)")
-        }
-        // Its correct twin, the demo provider, passes T1 at these seeds in readErrorEndsContentFailsT1.
+        try expectFlaw(bug: "expires-on-database-error", failing: "T1", saying: ["journal.jsonl", "the system lost"])
     }
 
     @Test(
         "class 5: a provider that ends content as complete when a read fails between pages fails T1 (and nothing else) at the default seed and two others; the demo provider passes"
     )
     func readErrorEndsContentFailsT1() throws {
-        let environment = ["BAD_PROVIDER_BUG": "read-error-ends-content"]
-        let full = try ConformanceHarness.run(
-            "bad-provider", ["--operations", "40", "--json"], environment: environment)
-        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["T1"], "\(full)")
-        for seed in Self.seeds {
-            let result = try ConformanceHarness.run(
-                "bad-provider", ["--rules", "T1", "--seed", seed, "--json"], environment: environment)
-            let outcome = try #require(try ConformanceHarness.outcomes(result)["T1"])
-            #expect(outcome.status == "fail", "seed \(seed): \(result)")
-            #expect(
-                outcome.explanation.contains("ended the content enumeration as complete"),
-                "seed \(seed): \(outcome.explanation)")
-            let twin = try ConformanceHarness.run("demo-provider", ["--rules", "T1", "--seed", seed, "--json"])
-            #expect(try ConformanceHarness.outcomes(twin)["T1"]?.status == "pass", "seed \(seed): \(twin)")
-        }
+        try expectFlaw(
+            bug: "read-error-ends-content", failing: "T1", saying: ["ended the content enumeration as complete"])
     }
 
     @Test(
@@ -199,58 +183,21 @@ struct ScenarioClassCLITests {
         "class 4: a provider that takes a short page for the last one fails D3 (and nothing else) when contacts of later pages are deleted during content, at the default seed and two others; the demo provider passes"
     )
     func shortPageIsLastFailsD3() throws {
-        let environment = ["BAD_PROVIDER_BUG": "short-page-is-last"]
-        let full = try ConformanceHarness.run(
-            "bad-provider", ["--operations", "40", "--json"], environment: environment)
-        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["D3"], "\(full)")
-        for seed in Self.seeds {
-            let result = try ConformanceHarness.run(
-                "bad-provider", ["--rules", "D3", "--seed", seed, "--json"], environment: environment)
-            let outcome = try #require(try ConformanceHarness.outcomes(result)["D3"])
-            #expect(outcome.status == "fail", "seed \(seed): \(result)")
-            #expect(outcome.explanation.contains("missing from the system"), "seed \(seed): \(outcome.explanation)")
-            let twin = try ConformanceHarness.run("demo-provider", ["--rules", "D3", "--seed", seed, "--json"])
-            #expect(try ConformanceHarness.outcomes(twin)["D3"]?.status == "pass", "seed \(seed): \(twin)")
-        }
+        try expectFlaw(bug: "short-page-is-last", failing: "D3", saying: ["missing from the system"])
     }
 
     @Test(
         "class 1: a provider whose trimmed change log answers an older anchor from its start, not with changeAnchorExpired, fails E1 (and nothing else) at the default seed and two others; the demo provider passes"
     )
     func trimmedLogWithoutExpiryFailsE1() throws {
-        let environment = ["BAD_PROVIDER_BUG": "trimmed-log-without-expiry"]
-        let full = try ConformanceHarness.run(
-            "bad-provider", ["--operations", "40", "--json"], environment: environment)
-        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["E1"], "\(full)")
-        for seed in Self.seeds {
-            let result = try ConformanceHarness.run(
-                "bad-provider", ["--rules", "E1", "--seed", seed, "--json"], environment: environment)
-            let outcome = try #require(try ConformanceHarness.outcomes(result)["E1"])
-            #expect(outcome.status == "fail", "seed \(seed): \(result)")
-            #expect(outcome.explanation.contains("edits between two syncs"), "seed \(seed): \(outcome.explanation)")
-            let twin = try ConformanceHarness.run("demo-provider", ["--rules", "E1", "--seed", seed, "--json"])
-            #expect(try ConformanceHarness.outcomes(twin)["E1"]?.status == "pass", "seed \(seed): \(twin)")
-        }
+        try expectFlaw(bug: "trimmed-log-without-expiry", failing: "E1", saying: ["edits between two syncs"])
     }
 
     @Test(
         "class 2: a provider whose anchors hold a local wall-clock time fails D2 (and nothing else) when the device moves west between two syncs, at the default seed and two others; the demo provider passes"
     )
     func localTimeAnchorsFailD2() throws {
-        let environment = ["BAD_PROVIDER_BUG": "local-time-anchors"]
-        let full = try ConformanceHarness.run(
-            "bad-provider", ["--operations", "40", "--json"], environment: environment)
-        #expect(ConformanceHarness.rules(try ConformanceHarness.outcomes(full), "fail") == ["D2"], "\(full)")
-        for seed in Self.seeds {
-            let result = try ConformanceHarness.run(
-                "bad-provider", ["--rules", "D2", "--seed", seed, "--json"], environment: environment)
-            let outcome = try #require(try ConformanceHarness.outcomes(result)["D2"])
-            #expect(outcome.status == "fail", "seed \(seed): \(result)")
-            #expect(
-                outcome.explanation.contains("moved from Pacific/Kiritimati to Pacific/Honolulu"),
-                "seed \(seed): \(outcome.explanation)")
-            let twin = try ConformanceHarness.run("demo-provider", ["--rules", "D2", "--seed", seed, "--json"])
-            #expect(try ConformanceHarness.outcomes(twin)["D2"]?.status == "pass", "seed \(seed): \(twin)")
-        }
+        try expectFlaw(
+            bug: "local-time-anchors", failing: "D2", saying: ["moved from Pacific/Kiritimati to Pacific/Honolulu"])
     }
 }

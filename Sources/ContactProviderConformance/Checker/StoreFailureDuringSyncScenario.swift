@@ -19,7 +19,8 @@ struct StoreFailureDuringSyncScenario {
     let checker: ConformanceChecker
 
     func run() async throws {
-        guard let failing = checker.backend as? any TransientFailureInjecting, failing.canInjectTransientFailure else {
+        // The identifiers of T1's first scenario: it adds no suffix (the other two do).
+        guard let failing = try checker.startTransientFailureScenario(identifiers: "", contacts: Self.contacts) else {
             checker.recordBlocked(
                 [.t1], step: "before the check",
                 because:
@@ -27,8 +28,6 @@ struct StoreFailureDuringSyncScenario {
                 transcript: [])
             return
         }
-        checker.checking(.t1)
-        try checker.freshData(count: Self.contacts)
         guard try await checker.completeContent(rules: [.t1]) != nil else { return }
         let before = try checker.subject.systemContacts()
         let pending = checker.makeContact()

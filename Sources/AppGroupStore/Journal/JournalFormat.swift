@@ -88,16 +88,23 @@ package enum LineCoding {
     /// A journal line that always starts with `{"seq":N` (Foundation on Linux does not keep key
     /// order), so readers find a line's seq without decoding the whole, possibly large, line. The
     /// author, when there is one, is in the same line as the change it made: one write commits both.
+    ///
+    /// `liveCount`, when the writer knows it (it holds the store's state), is how many contacts are
+    /// live once this entry is applied, written right after the seq (`{"seq":N,"count":C`): a reader
+    /// that wants only the store's size reads the journal's last line instead of every line
+    /// (``JournaledStore/summary()``). Readers that do not know the key skip it.
     static func encodeEntryLine<Meta: Encodable>(
-        seq: Int, author: String? = nil, upsert: [ContactRecord]?, delete: [String]?, meta: Meta?
+        seq: Int, liveCount: Int? = nil, author: String? = nil, upsert: [ContactRecord]?, delete: [String]?,
+        meta: Meta?
     ) throws -> Data {
         if let line = try JournalLineCodec.fastEntryLine(
-            seq: seq, author: author, upsert: upsert, delete: delete, meta: meta)
+            seq: seq, liveCount: liveCount, author: author, upsert: upsert, delete: delete, meta: meta)
         {
             return line
         }
         let body = try encoder().encode(EntryBody(author: author, upsert: upsert, delete: delete, meta: meta))
         var line = Data(#"{"seq":\#(seq)"#.utf8)
+        if let liveCount { line.append(contentsOf: #","count":\#(liveCount)"#.utf8) }
         if body.count > 2 {
             line.append(UInt8(ascii: ","))
             line.append(body.dropFirst())
@@ -110,16 +117,34 @@ package enum LineCoding {
 
     /// Reads the decimal after a leading `{"seq":` without decoding the whole (possibly long) line.
     static func fastSeq(_ line: Data.SubSequence) -> Int? {
-        let prefix = Array(#"{"seq":"#.utf8)
-        guard line.count > prefix.count else { return nil }
         var index = line.startIndex
-        for byte in prefix {
+        return readPrefixedDecimal(#"{"seq":"#, in: line, at: &index)
+    }
+
+    /// The seq and live count of a line that starts `{"seq":N,"count":C,` (or `…C}`), as written by
+    /// ``encodeEntryLine(seq:liveCount:author:upsert:delete:meta:)`` with a count; nil for any other line.
+    static func fastSeqAndLiveCount(_ line: Data.SubSequence) -> (seq: Int, liveCount: Int)? {
+        var index = line.startIndex
+        guard let seq = readPrefixedDecimal(#"{"seq":"#, in: line, at: &index),
+            let count = readPrefixedDecimal(#","count":"#, in: line, at: &index),
+            index < line.endIndex, line[index] == UInt8(ascii: ",") || line[index] == UInt8(ascii: "}")
+        else { return nil }
+        return (seq, count)
+    }
+
+    /// The decimal right after `prefix` at `index` (moved past both); nil when the bytes differ.
+    private static func readPrefixedDecimal(_ prefix: StaticString, in line: Data.SubSequence, at index: inout Int)
+        -> Int?
+    {
+        let bytes = UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        guard line.endIndex - index > bytes.count else { return nil }
+        for byte in bytes {
             guard line[index] == byte else { return nil }
             index += 1
         }
         var value = 0
         var digits = 0
-        while index < line.endIndex, line[index] >= 48, line[index] <= 57 {
+        while index < line.endIndex, line[index] >= 48, line[index] <= 57, digits < 18 {
             value = value * 10 + Int(line[index] - 48)
             digits += 1
             index += 1

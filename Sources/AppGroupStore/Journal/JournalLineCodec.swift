@@ -1,6 +1,7 @@
 import Foundation
 
-/// The hand-written coder for journal lines (`{"seq":N,"author":"…","upsert":[…],"delete":[…],"meta":…}`).
+/// The hand-written coder for journal lines (`{"seq":N,"count":C,"author":"…","upsert":[…],"delete":[…],"meta":…}`;
+/// readers skip `count`, which only ``JournaledStore/summary()`` reads, from the line's start).
 ///
 /// Contacts go through `ContactRecordCodec`; the small `meta` object goes through Foundation. As
 /// for contacts, the fast decoder only answers lines it fully understands and otherwise returns
@@ -104,13 +105,15 @@ enum JournalLineCodec {
     /// A journal line, `{"seq":N` first, ending in a newline; nil when a record must go through
     /// Foundation (which then throws the error `ContactRecord.encode(to:)` defines).
     static func fastEntryLine<Meta: Encodable>(
-        seq: Int, author: String? = nil, upsert: [ContactRecord]?, delete: [String]?, meta: Meta?
+        seq: Int, liveCount: Int? = nil, author: String? = nil, upsert: [ContactRecord]?, delete: [String]?,
+        meta: Meta?
     ) throws -> Data? {
         if let upsert, !upsert.allSatisfy(ContactRecordCodec.isEncodable) { return nil }
         var writer = JSONWriter(buffer: [])
         writer.buffer.reserveCapacity(64 + (upsert?.count ?? 0) * 200 + (delete?.count ?? 0) * 40)
         writer.open()
         writer.field("seq", seq)
+        if let liveCount { writer.field("count", liveCount) }
         if let author {
             writer.key("author")
             writer.string(author)

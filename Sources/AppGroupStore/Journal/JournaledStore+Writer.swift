@@ -204,15 +204,17 @@ extension JournaledStore {
         }
 
         /// `normalized`: the caller already put every identifier in NFC (each record copy costs).
+        /// `liveCount`: how many contacts are live once the entry is applied, when the caller knows
+        /// (it holds the store's state); written in the entry's line for ``JournaledStore/summary()``.
         func append(
             upsert: [ContactRecord], delete: [String], meta: Meta?, author: String? = nil, durable: Bool = true,
-            normalized: Bool
+            normalized: Bool, liveCount: Int? = nil
         ) throws -> Int {
             // Every identifier is stored in NFC (the identity rule, see IdentifierRules).
             let upsert = normalized ? upsert : upsert.map(IdentifierRules.normalized)
             let delete = normalized ? delete : delete.map(IdentifierRules.normalized)
             let line = try LineCoding.encodeEntryLine(
-                seq: head + 1, author: author, upsert: upsert.isEmpty ? nil : upsert,
+                seq: head + 1, liveCount: liveCount, author: author, upsert: upsert.isEmpty ? nil : upsert,
                 delete: delete.isEmpty ? nil : delete, meta: meta)
             try writeAtEnd(line)
             end += line.count

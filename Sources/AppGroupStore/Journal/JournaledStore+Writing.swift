@@ -67,8 +67,10 @@ extension JournaledStore {
             if writer.headSeq != state.headSeq {
                 try applyJournalUnlocked(to: &state)
             }
+            // The live count rides in the entry's line, so `status` reads one line, not the journal.
             let seq = try writer.append(
-                upsert: upsert, delete: delete, meta: meta, durable: sync == nil, normalized: true)
+                upsert: upsert, delete: delete, meta: meta, durable: sync == nil, normalized: true,
+                liveCount: state.count(afterUpserting: upsert, deleting: delete))
             let outcome: AppendOutcome = try sync.map { .started(try writer.startSync($0)) } ?? .synced
             if state.membersOnly {
                 state.apply(seq: seq, upserted: upsert, deleted: delete, meta: meta)

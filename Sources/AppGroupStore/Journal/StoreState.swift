@@ -46,6 +46,21 @@ package struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
     /// Number of live contacts.
     package var count: Int { records.count + snapshotLines.count + members.count }
 
+    /// How many contacts are live once an entry with these upserts and deletes is applied (upserts
+    /// first, then deletes, as `apply` does): one hash lookup per identifier, and a set only for the
+    /// identifiers the state does not hold yet (one entry may name a contact twice).
+    func count(afterUpserting upsert: [ContactRecord], deleting delete: [String]) -> Int {
+        var added: Set<String> = []
+        for record in upsert where !contains(record.identifier) { added.insert(record.identifier) }
+        var result = count + added.count
+        guard !delete.isEmpty else { return result }
+        var removed: Set<String> = []
+        for identifier in delete where contains(identifier) || added.contains(identifier) {
+            if removed.insert(identifier).inserted { result -= 1 }
+        }
+        return result
+    }
+
     /// Whether a live contact has this identifier.
     package func contains(_ identifier: String) -> Bool {
         records[identifier] != nil || snapshotLines[identifier] != nil || members.contains(identifier)

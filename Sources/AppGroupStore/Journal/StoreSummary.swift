@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// What a store holds, in numbers: the answer `status` needs, without reading every contact.
 package struct StoreSummary<Meta: Codable & Equatable & Sendable>: Sendable {
@@ -13,13 +14,19 @@ package struct StoreSummary<Meta: Codable & Equatable & Sendable>: Sendable {
 }
 
 extension JournaledStore {
-    /// The store's count, head and metadata from the snapshot's header and the journal's entries:
-    /// O(journal × log N), not O(N) — the snapshot's contacts are not read.
+    /// The store's count, head and metadata from the snapshot's header and the journal's last line,
+    /// or its entries: O(1) or O(journal × log N), never O(N) — the snapshot's contacts are not read.
     ///
-    /// The header's count is the one `load()` checks against the file; each identifier the journal
-    /// mentions is looked up in the sorted snapshot (binary search) to know whether an upsert added a
-    /// contact or replaced one, and whether a delete removed one. The journal is checked as `load()`
-    /// checks it (every line decodes, seqs follow each other), so damage there is still reported.
+    /// When the journal's last line carries the live count (written by appends that hold the store's
+    /// state: the sync engine's pages and batches) and its metadata, that line is the answer: a
+    /// summary reads the journal's header and its tail, however many contacts a full sync just wrote
+    /// (issue 44: `status` during the compaction after a full sync). Lines before it are not checked;
+    /// `load()` and `doctor` check every line.
+    ///
+    /// Otherwise the header's count is the one `load()` checks against the file; each identifier the
+    /// journal mentions is looked up in the sorted snapshot (binary search) to know whether an upsert
+    /// added a contact or replaced one, and whether a delete removed one. The journal is then checked
+    /// as `load()` checks it (every line decodes, seqs follow each other), so damage there is reported.
     package func summary() throws -> StoreSummary<Meta> {
         try withLock(.shared) {
             guard let snapshot = try openSnapshot() else {
@@ -31,6 +38,10 @@ extension JournaledStore {
                 throw StoreError.malformed(
                     path: snapshotPath, line: snapshot.countLines(upTo: snapshot.size) + 1,
                     reason: "truncated line (no newline)")
+            }
+            if let newest = try newestCountedEntry(after: header) {
+                return StoreSummary(
+                    generation: header.generation, headSeq: newest.seq, count: newest.count, meta: newest.meta)
             }
             var count = header.count
             var meta = header.meta
@@ -66,5 +77,72 @@ extension JournaledStore {
             }
             return StoreSummary(generation: header.generation, headSeq: headSeq, count: count, meta: meta)
         }
+    }
+}
+
+extension JournaledStore {
+    /// The journal's last complete line when it carries the live count (and the metadata, for stores
+    /// that keep one), read from the file's end with `pread`: nil sends the caller to the full count
+    /// (no such line, a journal of another generation, a line that does not decode — which the full
+    /// count then reports with its line number).
+    fileprivate func newestCountedEntry(after header: SnapshotHeader<Meta>) throws -> (
+        seq: Int, count: Int, meta: Meta?
+    )? {
+        guard let fd = try SecureFile.openForReadingIfPresent(journalPath) else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        // The committed bytes: a writeback hole and what follows it were never acknowledged.
+        let end = try JournalHoles.committedEnd(
+            fd: fd, path: journalPath, size: Int(info.st_size), inode: UInt64(info.st_ino))
+        let head = try SecureFile.read(fd: fd, path: journalPath, offset: 0, count: min(end, 4096))
+        guard let newline = head.firstIndex(of: 0x0A),
+            let journalHeader = try? JSONDecoder().decode(JournalHeader.self, from: head[..<newline]),
+            journalHeader.format == StoreFormat.version, journalHeader.generation == header.generation,
+            journalHeader.baseSeq == header.baseSeq
+        else { return nil }
+        guard let line = try lastCompleteLine(fd: fd, from: newline + 1, to: end),
+            let prefix = LineCoding.fastSeqAndLiveCount(line), prefix.seq > header.baseSeq
+        else { return nil }
+        let entry: JournalEntry<Meta>? = line.withUnsafeBytes {
+            JournalLineCodec.fastEntry($0, identifiersOnly: true)
+        }
+        guard let entry, entry.seq == prefix.seq, entry.meta != nil || Meta.self == NoMetadata.self else {
+            return nil
+        }
+        return (prefix.seq, prefix.liveCount, entry.meta ?? header.meta)
+    }
+
+    /// The last newline-terminated line in `start..<end` of the file (a torn tail after it is
+    /// ignored, as every reader ignores it), read in growing chunks from the end.
+    private func lastCompleteLine(fd: Int32, from start: Int, to end: Int) throws -> Data? {
+        var chunk = 1 << 20
+        while true {
+            let from = max(start, end - chunk)
+            let tail = try SecureFile.read(fd: fd, path: journalPath, offset: from, count: end - from)
+            // Through the raw bytes: `Data`'s own index walk checks exclusive access per byte, which
+            // was a third of `status`'s time for a page's line of 400 kB.
+            let line: Range<Int>?? = tail.withUnsafeBytes { bytes in
+                guard let lastNewline = Self.lastNewline(in: bytes, before: bytes.count) else {
+                    return from == start ? .some(nil) : nil
+                }
+                if let previous = Self.lastNewline(in: bytes, before: lastNewline) {
+                    return (previous + 1)..<lastNewline
+                }
+                return from == start ? 0..<lastNewline : nil
+            }
+            if let line { return line.map { tail.subdata(in: $0) } }
+            chunk *= 4
+        }
+    }
+
+    /// The offset of the last newline in `bytes[..<limit]`.
+    private static func lastNewline(in bytes: UnsafeRawBufferPointer, before limit: Int) -> Int? {
+        var index = limit - 1
+        while index >= 0 {
+            if bytes[index] == 0x0A { return index }
+            index -= 1
+        }
+        return nil
     }
 }

@@ -71,4 +71,69 @@ struct StoreSummaryTests {
             #expect(snapshotDamage?.path == store.snapshotPath)
         }
     }
+
+    @Test(
+        "Entries that carry their live count (the sync engine's appends) summarise from the last line alone, whatever they repeat or delete (seeded)",
+        arguments: [UInt64(5), 77, 2024])
+    func countedEntriesAgreeWithLoad(seed: UInt64) throws {
+        try withTemporaryAppGroup { group in
+            var random = SeededRandom(seed: seed)
+            let store = JournaledStore<Tag>(directory: group.path + "/store")
+            try store.append(upsert: [StoreFixtures.contact("id-0")])
+            var state = try store.load()
+            for step in 0..<200 {
+                let identifiers = (0..<random.below(4)).map { _ in "id-\(random.below(30))" }
+                switch random.below(10) {
+                case 0...6:
+                    // Upserts (one identifier may come twice) and deletes (of live contacts, unknown
+                    // ones, one just upserted, or one twice) in one entry, as a page or batch can.
+                    let deletes = (0..<random.below(3)).map { _ in "id-\(random.below(30))" }
+                    let written = try store.append(
+                        upsert: identifiers.map { StoreFixtures.contact($0, given: "G\(step)") },
+                        delete: deletes + deletes.prefix(random.below(2)), meta: Tag(value: step), to: &state)
+                    #expect(written, "seed \(seed) step \(step)")
+                case 7:
+                    // A writer without the state: its line has no count, so the summary counts in full.
+                    try store.append(upsert: identifiers.map { StoreFixtures.contact($0) })
+                    state = try store.load()
+                case 8:
+                    try store.compact()
+                    state = try store.load()
+                default:
+                    _ = try store.append(meta: Tag(value: -step), to: &state)
+                }
+                let loaded = try store.load()
+                let summary = try store.summary()
+                #expect(summary.count == loaded.count, "seed \(seed) step \(step)")
+                #expect(summary.meta == loaded.meta, "seed \(seed) step \(step)")
+                #expect(summary.headSeq == loaded.headSeq, "seed \(seed) step \(step)")
+                #expect(summary.generation == loaded.generation, "seed \(seed) step \(step)")
+            }
+        }
+    }
+
+    @Test("A journal whose last line carries the live count is summarised from that line: the lines before it are not read")
+    func countedLastLineIsTheAnswer() throws {
+        try withTemporaryAppGroup { group in
+            let store = JournaledStore<Tag>(directory: group.path + "/store")
+            try store.append(upsert: [StoreFixtures.contact("a")])
+            var state = try store.load()
+            for page in 0..<5 {
+                let contacts = (0..<10).map { StoreFixtures.contact("p\(page)-\($0)") }
+                #expect(try store.append(upsert: contacts, meta: Tag(value: page), to: &state))
+            }
+            // Damage the second page's line in place, keeping its length: only a reader of every line sees it.
+            var journal = try StoreFixtures.bytes(store.journalPath)
+            let lineStarts = [0] + journal.indices.filter { journal[$0] == 0x0A }.map { $0 + 1 }
+            journal[lineStarts[3] + 1] = UInt8(ascii: "X")
+            try journal.write(to: URL(fileURLWithPath: store.journalPath))
+
+            let summary = try store.summary()
+            #expect(summary.count == 51)
+            #expect(summary.meta == Tag(value: 4))
+            #expect(summary.headSeq == 6)
+            let damage = StoreFixtures.malformedLocation { _ = try store.load() }
+            #expect(damage?.line == 4, "load() reads every line and reports the damaged one")
+        }
+    }
 }

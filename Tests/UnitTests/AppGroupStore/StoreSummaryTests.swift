@@ -112,7 +112,9 @@ struct StoreSummaryTests {
         }
     }
 
-    @Test("A journal whose last line carries the live count is summarised from that line: the lines before it are not read")
+    @Test(
+        "A journal whose last line carries the live count is summarised from that line: the lines before it are not read"
+    )
     func countedLastLineIsTheAnswer() throws {
         try withTemporaryAppGroup { group in
             let store = JournaledStore<Tag>(directory: group.path + "/store")

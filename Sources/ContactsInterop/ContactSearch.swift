@@ -94,7 +94,11 @@ public enum ContactSearch {
         return text.withUTF8 { bytes -> [String]? in
             var words: [String] = []
             var word: [UInt8] = []
-            for byte in bytes {
+            // An index loop, not `for byte in bytes`: a debug build runs that through the generic iterator.
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
                 guard byte < 0x80 else { return nil }
                 let folded = asciiFolding[Int(byte)]
                 if folded == separator {

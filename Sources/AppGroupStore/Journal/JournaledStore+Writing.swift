@@ -112,7 +112,7 @@ extension JournaledStore {
 
     /// ASCII identifiers are already in NFC.
     private static func isASCII(_ identifier: String) -> Bool {
-        identifier.utf8.allSatisfy { $0 < 0x80 }
+        IdentifierRules.isASCII(identifier)
     }
 
     /// Empties the store and starts a new generation that forgets all history.

@@ -374,6 +374,13 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
 public enum BirthdayFormat {
     /// Parses a stored birthday into (year?, month, day), or nil when it is not valid.
     public static func parse(_ text: String) -> (year: Int?, month: Int, day: Int)? {
+        if let parsed = parseDigits(text) { return parsed }
+        return parseSplitting(text)
+    }
+
+    /// The general path of ``parse(_:)``: what it decides for every text (`parseDigits` only answers
+    /// the common shapes sooner, and `BirthdayParsingTests` checks the two agree).
+    static func parseSplitting(_ text: String) -> (year: Int?, month: Int, day: Int)? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         let year: Int?
         let month: Int
@@ -391,6 +398,41 @@ public enum BirthdayFormat {
         }
         guard (1...12).contains(month), (1...31).contains(day) else { return nil }
         return (year, month, day)
+    }
+
+    /// The common shapes, `yyyy-mm-dd` and `--mm-dd` in plain digits, read from the bytes (a debug
+    /// build's `split` and `Int(_:)` are generic calls, once per contact with a birthday); nil sends
+    /// anything else, valid or not, through `parse`'s general path, which decides it as before.
+    static func parseDigits(_ text: String) -> (year: Int?, month: Int, day: Int)? {
+        var text = text
+        return text.withUTF8 { bytes -> (year: Int?, month: Int, day: Int)? in
+            func digits(_ start: Int, _ count: Int) -> Int? {
+                var value = 0
+                var index = start
+                while index < start + count {
+                    let byte = bytes[index]
+                    guard byte >= 0x30, byte <= 0x39 else { return nil }
+                    value = value * 10 + Int(byte - 0x30)
+                    index += 1
+                }
+                return value
+            }
+            let year: Int?
+            let monthStart: Int
+            if bytes.count == 10, bytes[4] == 0x2D, bytes[7] == 0x2D, let parsed = digits(0, 4) {
+                year = parsed
+                monthStart = 5
+            } else if bytes.count == 7, bytes[0] == 0x2D, bytes[1] == 0x2D, bytes[4] == 0x2D {
+                year = nil
+                monthStart = 2
+            } else {
+                return nil
+            }
+            guard let month = digits(monthStart, 2), let day = digits(monthStart + 3, 2), (1...12).contains(month),
+                (1...31).contains(day)
+            else { return nil }
+            return (year, month, day)
+        }
     }
 
     /// Whether `text` is a birthday exactly as ``format(year:month:day:)`` writes it: it parses,
@@ -435,12 +477,27 @@ public enum IdentifierRules {
     /// `identifier` in Unicode Normalization Form C: the form every store keeps (see the identity rule).
     public static func normalized(_ identifier: String) -> String {
         // ASCII is already NFC; skip Foundation's conversion on the common path.
-        if identifier.utf8.allSatisfy({ $0 < 0x80 }) { return identifier }
+        if isASCII(identifier) { return identifier }
         return identifier.precomposedStringWithCanonicalMapping
+    }
+
+    /// Whether every byte of `text` is ASCII: a loop over its UTF-8 bytes, not `utf8.allSatisfy`,
+    /// which a debug build runs through the generic iterator (5% of a debug import).
+    static func isASCII(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] >= 0x80 { return false }
+                index += 1
+            }
+            return true
+        }
     }
 
     /// `record` with its identifier in NFC.
     public static func normalized(_ record: ContactRecord) -> ContactRecord {
+        if isASCII(record.identifier) { return record }
         let identifier = normalized(record.identifier)
         guard
             identifier.utf8.count != record.identifier.utf8.count

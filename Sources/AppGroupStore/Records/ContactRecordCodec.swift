@@ -116,8 +116,10 @@ package enum ContactRecordCodec {
             case .nonGregorianBirthday: record.nonGregorianBirthday = try readNonGregorianDate(&reader)
             case .dates:
                 let dates = try readLabeledStrings(&reader)
-                guard dates.allSatisfy({ BirthdayFormat.parse($0.value) != nil }) else {
-                    throw StrictJSONReader.GiveUp()
+                var index = 0
+                while index < dates.count {
+                    guard BirthdayFormat.parse(dates[index].value) != nil else { throw StrictJSONReader.GiveUp() }
+                    index += 1
                 }
                 record.dates = dates
             case .contactRelations: record.contactRelations = try readLabeledStrings(&reader)

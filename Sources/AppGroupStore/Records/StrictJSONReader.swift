@@ -369,7 +369,9 @@ package struct StrictJSONReader {
 }
 
 /// Keys matched as bytes, so reading a line allocates no key strings.
-package struct JSONKeyTable: Sendable {
+///
+/// (`@unchecked Sendable`: its pointers are to memory its storage owns, never written after `init`.)
+package struct JSONKeyTable: @unchecked Sendable {
     /// Every key's bytes, one after another, in memory the table owns: a lookup is a loop of
     /// length checks and `memcmp`s with no array, closure or generic iterator on its path. (A debug
     /// build spent 30% of an import in this lookup when it walked `[[UInt8]].enumerated()`: each
@@ -403,23 +405,31 @@ package struct JSONKeyTable: Sendable {
         }
     }
 
+    /// Owns the memory `bytes` and `starts` point into.
     private let storage: Storage
+    // Copies of the storage's pointers and count, so a lookup reads the table's own stored values:
+    // going through `storage` retained and released the object on every key of every contact in a
+    // debug build (6% of a debug import).
+    private let bytes: UnsafeMutablePointer<UInt8>
+    private let starts: UnsafeMutablePointer<Int>
+    private let count: Int
 
     package init(_ names: [String]) {
         // readObject(keys:) marks the keys it has seen in a 64-bit set.
         precondition(names.count <= 64, "a JSONKeyTable holds at most 64 keys")
         storage = Storage(names)
+        bytes = storage.bytes
+        starts = storage.starts
+        count = storage.count
     }
 
     /// The index of `key` in the table, or nil for a key the table does not know.
     package func index(of key: UnsafeRawBufferPointer) -> Int? {
-        let storage = self.storage
         let length = key.count
         var index = 0
-        while index < storage.count {
-            let start = storage.starts[index]
-            if storage.starts[index + 1] - start == length,
-                length == 0 || memcmp(storage.bytes + start, key.baseAddress!, length) == 0
+        while index < count {
+            let start = starts[index]
+            if starts[index + 1] - start == length, length == 0 || memcmp(bytes + start, key.baseAddress!, length) == 0
             {
                 return index
             }

@@ -44,7 +44,7 @@ extension ConformanceChecker {
             }
             ?? " The sync before ended at anchor \(previous); the provider's last batch must return an anchor past the changes it sent (R40)."
         let symptom =
-            "a signal right after a sync that caught up brought \(report.updated) updates and \(report.deleted) deletions although nothing had changed."
+            "a signal right after a sync that caught up brought \(SizeScenario.counted(report.updated, "update")) and \(SizeScenario.counted(report.deleted, "deletion")) although nothing had changed."
         // The anchor is blamed only when the batch before did not move it past what it sent: one that
         // did, and ended the session with changes left, got moreComing wrong (issue 43, item 8).
         let explanation: String

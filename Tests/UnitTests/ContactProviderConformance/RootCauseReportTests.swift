@@ -60,7 +60,7 @@ struct RootCauseReportTests {
     )
     func namedMistakeFirst() {
         let mistake = LikelyMistake.explained(
-            "a signal right after a sync that caught up brought 1 updates",
+            "a signal right after a sync that caught up brought 1 update",
             by: "moreComing was false with one change still to come (off by one): the last batch ended the session")
         let report = ConformanceReport(
             provider: "p", seed: 1, operations: 10,

@@ -370,57 +370,38 @@ package struct StrictJSONReader {
 
 /// Keys matched as bytes, so reading a line allocates no key strings.
 ///
-/// (`@unchecked Sendable`: its pointers are to memory its storage owns, never written after `init`.)
+/// Every key's bytes, one after another: a lookup is a loop of length checks and `memcmp`s with no
+/// array, closure or generic iterator on its path. (A debug build spent 30% of an import in this
+/// lookup when it walked `[[UInt8]].enumerated()`: each step asked the runtime for generic and
+/// tuple metadata.) The table holds no object either: with a class owning the memory, a debug
+/// build retained and released it on every key of every contact (6% of a debug import). So the
+/// memory is never freed: a table is meant for a `static let`, which lives as long as the process.
+///
+/// (`@unchecked Sendable`: its pointers are to memory nobody writes after `init`.)
 package struct JSONKeyTable: @unchecked Sendable {
-    /// Every key's bytes, one after another, in memory the table owns: a lookup is a loop of
-    /// length checks and `memcmp`s with no array, closure or generic iterator on its path. (A debug
-    /// build spent 30% of an import in this lookup when it walked `[[UInt8]].enumerated()`: each
-    /// step asked the runtime for generic and tuple metadata.)
-    private final class Storage: @unchecked Sendable {
-        /// Immutable after `init`.
-        let bytes: UnsafeMutablePointer<UInt8>
-        /// Key `i` is `bytes[starts[i] ..< starts[i + 1]]`; `count + 1` entries.
-        let starts: UnsafeMutablePointer<Int>
-        let count: Int
-
-        init(_ names: [String]) {
-            count = names.count
-            starts = .allocate(capacity: names.count + 1)
-            let total = names.reduce(0) { $0 + $1.utf8.count }
-            bytes = .allocate(capacity: max(total, 1))
-            var offset = 0
-            for (index, name) in names.enumerated() {
-                starts[index] = offset
-                for byte in name.utf8 {
-                    bytes[offset] = byte
-                    offset += 1
-                }
-            }
-            starts[names.count] = offset
-        }
-
-        deinit {
-            bytes.deallocate()
-            starts.deallocate()
-        }
-    }
-
-    /// Owns the memory `bytes` and `starts` point into.
-    private let storage: Storage
-    // Copies of the storage's pointers and count, so a lookup reads the table's own stored values:
-    // going through `storage` retained and released the object on every key of every contact in a
-    // debug build (6% of a debug import).
+    /// Key `i` is `bytes[starts[i] ..< starts[i + 1]]`.
     private let bytes: UnsafeMutablePointer<UInt8>
+    /// `count + 1` entries.
     private let starts: UnsafeMutablePointer<Int>
     private let count: Int
 
+    /// A table of `names`, for a `static let` (its memory is never freed).
     package init(_ names: [String]) {
         // readObject(keys:) marks the keys it has seen in a 64-bit set.
         precondition(names.count <= 64, "a JSONKeyTable holds at most 64 keys")
-        storage = Storage(names)
-        bytes = storage.bytes
-        starts = storage.starts
-        count = storage.count
+        count = names.count
+        starts = .allocate(capacity: names.count + 1)
+        let total = names.reduce(0) { $0 + $1.utf8.count }
+        bytes = .allocate(capacity: max(total, 1))
+        var offset = 0
+        for (index, name) in names.enumerated() {
+            starts[index] = offset
+            for byte in name.utf8 {
+                bytes[offset] = byte
+                offset += 1
+            }
+        }
+        starts[names.count] = offset
     }
 
     /// The index of `key` in the table, or nil for a key the table does not know.

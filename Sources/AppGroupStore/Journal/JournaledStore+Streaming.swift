@@ -102,16 +102,25 @@ extension JournaledStore {
         return (snapshot, header, headerEnd, overlay)
     }
 
-    /// The live contacts of the snapshot with the overlay over it: the header's count, plus each
-    /// identifier the journal left live that the snapshot lacks, minus each it deleted that the
-    /// snapshot holds (a binary search of the sorted snapshot each: O(journal × log N)).
+    /// The live contacts of the snapshot with the overlay over it (``liveCount(_:header:headerEnd:liveness:)``).
     private func liveCount(
         _ snapshot: MappedFile, header: SnapshotHeader<Meta>, headerEnd: Int, overlay: JournalOverlay
     ) throws -> Int {
+        try liveCount(snapshot, header: header, headerEnd: headerEnd, liveness: overlay.values.mapValues { $0 != nil })
+    }
+
+    /// The live contacts once the journal's changes are applied to the snapshot, given whether the
+    /// journal left each identifier it touched live: the header's count, plus each such identifier
+    /// live now that the snapshot lacks, minus each deleted now that the snapshot holds (a binary
+    /// search of the sorted snapshot each: O(journal × log N)). `summary()` and `forEachContact`
+    /// count this one way.
+    func liveCount(
+        _ snapshot: MappedFile, header: SnapshotHeader<Meta>, headerEnd: Int, liveness: [String: Bool]
+    ) throws -> Int {
         var count = header.count
-        for (identifier, value) in overlay.values {
+        for (identifier, isLive) in liveness {
             let wasThere = try snapshotLine(snapshot, from: headerEnd, identifier: identifier) != nil
-            count += (value != nil ? 1 : 0) - (wasThere ? 1 : 0)
+            count += (isLive ? 1 : 0) - (wasThere ? 1 : 0)
         }
         return count
     }

@@ -24,9 +24,10 @@ extension JournaledStore {
     /// `load()` and `doctor` check every line.
     ///
     /// Otherwise the header's count is the one `load()` checks against the file; each identifier the
-    /// journal mentions is looked up in the sorted snapshot (binary search) to know whether an upsert
-    /// added a contact or replaced one, and whether a delete removed one. The journal is then checked
-    /// as `load()` checks it (every line decodes, seqs follow each other), so damage there is reported.
+    /// journal mentions is looked up once in the sorted snapshot (binary search) to know whether its
+    /// last change added a contact, replaced one or removed one (``liveCount(_:header:headerEnd:liveness:)``).
+    /// The journal is then checked as `load()` checks it (every line decodes, seqs follow each other),
+    /// so damage there is reported.
     package func summary() throws -> StoreSummary<Meta> {
         try withLock(.shared) {
             guard let snapshot = try openSnapshot() else {
@@ -43,20 +44,15 @@ extension JournaledStore {
                 return StoreSummary(
                     generation: header.generation, headSeq: newest.seq, count: newest.count, meta: newest.meta)
             }
-            var count = header.count
             var meta = header.meta
             var headSeq = header.baseSeq
             guard let journal = try openJournalForReading(),
                 let start = try journalHeaderEnd(journal, snapshot: header)
             else {
-                return StoreSummary(generation: header.generation, headSeq: headSeq, count: count, meta: meta)
+                return StoreSummary(generation: header.generation, headSeq: headSeq, count: header.count, meta: meta)
             }
-            // Whether each identifier the journal touched is live now (first answer: in the snapshot).
+            // Whether the journal left each identifier it touched live (its last entry for it decides).
             var live: [String: Bool] = [:]
-            func isLive(_ identifier: String) throws -> Bool {
-                if let known = live[identifier] { return known }
-                return try snapshotLine(snapshot, from: headerEnd, identifier: identifier) != nil
-            }
             let decoder = JSONDecoder()
             var lines = LineCursor(journal, path: journalPath, from: start, lineNumber: 2)
             while let line = lines.next() {
@@ -64,17 +60,12 @@ extension JournaledStore {
                 guard entry.seq == headSeq + 1 else {
                     throw lines.malformed("sequence number \(entry.seq) does not follow \(headSeq)")
                 }
-                for record in entry.upsert ?? [] {
-                    if try !isLive(record.identifier) { count += 1 }
-                    live[record.identifier] = true
-                }
-                for identifier in entry.delete ?? [] {
-                    if try isLive(identifier) { count -= 1 }
-                    live[identifier] = false
-                }
+                for record in entry.upsert ?? [] { live[record.identifier] = true }
+                for identifier in entry.delete ?? [] { live[identifier] = false }
                 if let entryMeta = entry.meta { meta = entryMeta }
                 headSeq = entry.seq
             }
+            let count = try liveCount(snapshot, header: header, headerEnd: headerEnd, liveness: live)
             return StoreSummary(generation: header.generation, headSeq: headSeq, count: count, meta: meta)
         }
     }

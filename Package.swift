@@ -218,7 +218,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "AppGroupStore", "ContactProviderSystem", "ContactsHostKit", "ContactsHostConformance",
-                "ContactProviderTesting",
+                "ContactProviderTesting", "Contacts",
             ],
             path: "Sources/TestSupport"),
         .testTarget(

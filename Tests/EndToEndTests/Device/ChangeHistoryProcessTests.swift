@@ -10,26 +10,6 @@ import Testing
 @Suite(
     "The change history across processes: exactly what changed since a token, drop-everything after reset and disable")
 struct ChangeHistoryProcessTests {
-    /// Writes each event as a line: `drop`, `add Ada <container>`, `update Ada`, `delete <identifier>`,
-    /// `add group Friends`, `member Ada + Friends`, `member Ada - Friends`, `delete group <identifier>`.
-    final class Recorder: NSObject, CNChangeHistoryEventVisitor {
-        var lines: [String] = []
-        func visit(_ event: CNChangeHistoryDropEverythingEvent) { lines.append("drop") }
-        func visit(_ event: CNChangeHistoryAddContactEvent) {
-            lines.append("add \(event.contact.givenName) \(event.containerIdentifier ?? "nil")")
-        }
-        func visit(_ event: CNChangeHistoryUpdateContactEvent) { lines.append("update \(event.contact.givenName)") }
-        func visit(_ event: CNChangeHistoryDeleteContactEvent) { lines.append("delete \(event.contactIdentifier)") }
-        func visit(_ event: CNChangeHistoryAddGroupEvent) { lines.append("add group \(event.group.name)") }
-        func visit(_ event: CNChangeHistoryDeleteGroupEvent) { lines.append("delete group \(event.groupIdentifier)") }
-        func visit(_ event: CNChangeHistoryAddMemberToGroupEvent) {
-            lines.append("member \(event.member.givenName) + \(event.group.name)")
-        }
-        func visit(_ event: CNChangeHistoryRemoveMemberFromGroupEvent) {
-            lines.append("member \(event.member.givenName) - \(event.group.name)")
-        }
-    }
-
     /// The events since `token` as lines, and the token to ask from next.
     private func fetch(
         _ store: CNContactStore, from token: Data?, groups: Bool = false, excluding authors: [String]? = nil
@@ -39,8 +19,8 @@ struct ChangeHistoryProcessTests {
         request.includeGroupChanges = groups
         request.excludedTransactionAuthors = authors
         let result = try ContactsChangeHistory.enumerator(for: request, in: store)
-        let recorder = Recorder()
-        for case let event as CNChangeHistoryEvent in result.value { event.accept(recorder) }
+        let recorder = ChangeHistoryRecorder(containers: true)
+        recorder.record(result.value)
         return (recorder.lines, result.currentHistoryToken)
     }
 

@@ -8,32 +8,6 @@ import Testing
 /// coalesced as Apple's are; the token's coding; what Swift may not call.
 @Suite("CNChangeHistory: events from a token, coalesced; tokens; the enumerator Swift may not call")
 struct CNChangeHistoryTests {
-    /// Writes each event as a line a test compares: `drop`, `add Ada CNContainer.local`, `update Ada`,
-    /// `delete <identifier>`, `add group Friends`, `member Ada + Friends`, ….
-    final class Recorder: NSObject, CNChangeHistoryEventVisitor {
-        var lines: [String] = []
-        var contacts: [CNContact] = []
-        func visit(_ event: CNChangeHistoryDropEverythingEvent) { lines.append("drop") }
-        func visit(_ event: CNChangeHistoryAddContactEvent) {
-            contacts.append(event.contact)
-            lines.append("add \(event.contact.givenName) \(event.containerIdentifier ?? "nil")")
-        }
-        func visit(_ event: CNChangeHistoryUpdateContactEvent) {
-            contacts.append(event.contact)
-            lines.append("update \(event.contact.givenName)")
-        }
-        func visit(_ event: CNChangeHistoryDeleteContactEvent) { lines.append("delete \(event.contactIdentifier)") }
-        func visit(_ event: CNChangeHistoryAddGroupEvent) { lines.append("add group \(event.group.name)") }
-        func visit(_ event: CNChangeHistoryUpdateGroupEvent) { lines.append("update group \(event.group.name)") }
-        func visit(_ event: CNChangeHistoryDeleteGroupEvent) { lines.append("delete group \(event.groupIdentifier)") }
-        func visit(_ event: CNChangeHistoryAddMemberToGroupEvent) {
-            lines.append("member \(event.member.givenName) + \(event.group.name)")
-        }
-        func visit(_ event: CNChangeHistoryRemoveMemberFromGroupEvent) {
-            lines.append("member \(event.member.givenName) - \(event.group.name)")
-        }
-    }
-
     private func fetch(
         _ store: CNContactStore, from token: Data?, groups: Bool = false, mutable: Bool = false
     ) throws -> (lines: [String], contacts: [CNContact], token: Data) {
@@ -42,8 +16,8 @@ struct CNChangeHistoryTests {
         request.includeGroupChanges = groups
         request.mutableObjects = mutable
         let result = try ContactsChangeHistory.enumerator(for: request, in: store)
-        let recorder = Recorder()
-        for case let event as CNChangeHistoryEvent in result.value { event.accept(recorder) }
+        let recorder = ChangeHistoryRecorder(containers: true)
+        recorder.record(result.value)
         return (recorder.lines, recorder.contacts, result.currentHistoryToken)
     }
 

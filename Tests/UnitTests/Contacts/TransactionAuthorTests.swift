@@ -9,24 +9,6 @@ import Testing
 /// out, coalescing what is left as the DocC of `excludedTransactionAuthors` says.
 @Suite("Transaction authors: a fetch excluding an author leaves that author's saves out, contacts and groups")
 struct TransactionAuthorTests {
-    /// Writes each event as a line: `add Ada`, `update Ada`, `delete <identifier>`, `add group Friends`, ….
-    final class Recorder: NSObject, CNChangeHistoryEventVisitor {
-        var lines: [String] = []
-        func visit(_ event: CNChangeHistoryDropEverythingEvent) { lines.append("drop") }
-        func visit(_ event: CNChangeHistoryAddContactEvent) { lines.append("add \(event.contact.givenName)") }
-        func visit(_ event: CNChangeHistoryUpdateContactEvent) { lines.append("update \(event.contact.givenName)") }
-        func visit(_ event: CNChangeHistoryDeleteContactEvent) { lines.append("delete \(event.contactIdentifier)") }
-        func visit(_ event: CNChangeHistoryAddGroupEvent) { lines.append("add group \(event.group.name)") }
-        func visit(_ event: CNChangeHistoryUpdateGroupEvent) { lines.append("update group \(event.group.name)") }
-        func visit(_ event: CNChangeHistoryDeleteGroupEvent) { lines.append("delete group \(event.groupIdentifier)") }
-        func visit(_ event: CNChangeHistoryAddMemberToGroupEvent) {
-            lines.append("member \(event.member.givenName) + \(event.group.name)")
-        }
-        func visit(_ event: CNChangeHistoryRemoveMemberFromGroupEvent) {
-            lines.append("member \(event.member.givenName) - \(event.group.name)")
-        }
-    }
-
     private func fetch(_ store: CNContactStore, from token: Data?, excluding authors: [String]?, groups: Bool = false)
         throws -> [String]
     {
@@ -35,8 +17,8 @@ struct TransactionAuthorTests {
         request.excludedTransactionAuthors = authors
         request.includeGroupChanges = groups
         let result = try ContactsChangeHistory.enumerator(for: request, in: store)
-        let recorder = Recorder()
-        for case let event as CNChangeHistoryEvent in result.value { event.accept(recorder) }
+        let recorder = ChangeHistoryRecorder(containers: false)
+        recorder.record(result.value)
         return recorder.lines
     }
 

@@ -22,10 +22,15 @@ extension JournaledStore {
     ///
     /// - Returns: false (writing nothing) when the store's generation is no longer `state`'s:
     ///   someone reset it meanwhile, and the caller's view is stale.
+    ///
+    /// `upsertsAreDistinct`: the caller checked that no identifier comes twice in `upsert`.
     package func append(
-        upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, to state: inout StoreState<Meta>
+        upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, to state: inout StoreState<Meta>,
+        upsertsAreDistinct: Bool = false
     ) throws -> Bool {
-        try append(upsert: upsert, delete: delete, meta: meta, to: &state, startingSync: nil) != nil
+        try append(
+            upsert: upsert, delete: delete, meta: meta, to: &state, upsertsAreDistinct: upsertsAreDistinct,
+            startingSync: nil) != nil
     }
 
     /// `append(upsert:delete:meta:to:)`, with the entry's `fdatasync` started on another thread
@@ -33,11 +38,16 @@ extension JournaledStore {
     /// ``PendingSync`` says so. Call its `wait()` before the next append (see ``PendingSync``).
     ///
     /// - Returns: nil (writing nothing) when the store's generation is no longer `state`'s.
+    ///
+    /// `upsertsAreDistinct`: the caller checked that no identifier comes twice in `upsert`.
     package func appendStartingSync(
         upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, to state: inout StoreState<Meta>,
-        sync: @escaping PendingSync.SyncFunction = PendingSync.fdatasync
+        upsertsAreDistinct: Bool = false, sync: @escaping PendingSync.SyncFunction = PendingSync.fdatasync
     ) throws -> PendingSync? {
-        switch try append(upsert: upsert, delete: delete, meta: meta, to: &state, startingSync: sync) {
+        switch try append(
+            upsert: upsert, delete: delete, meta: meta, to: &state, upsertsAreDistinct: upsertsAreDistinct,
+            startingSync: sync)
+        {
         case .started(let pending): pending
         case .synced, nil: nil
         }
@@ -51,7 +61,7 @@ extension JournaledStore {
     /// The one append-and-apply: durable before it returns (`startingSync` nil), or with the sync started.
     private func append(
         upsert: [ContactRecord], delete: [String], meta: Meta?, to state: inout StoreState<Meta>,
-        startingSync sync: PendingSync.SyncFunction?
+        upsertsAreDistinct: Bool, startingSync sync: PendingSync.SyncFunction?
     ) throws -> AppendOutcome? {
         try withLock(.exclusive) {
             let known = Writer.KnownEnd(
@@ -70,7 +80,7 @@ extension JournaledStore {
             // The live count rides in the entry's line, so `status` reads one line, not the journal.
             let seq = try writer.append(
                 upsert: upsert, delete: delete, meta: meta, durable: sync == nil, normalized: true,
-                liveCount: state.count(afterUpserting: upsert, deleting: delete))
+                liveCount: state.count(afterUpserting: upsert, deleting: delete, distinct: upsertsAreDistinct))
             let outcome: AppendOutcome = try sync.map { .started(try writer.startSync($0)) } ?? .synced
             if state.membersOnly {
                 state.apply(seq: seq, upserted: upsert, deleted: delete, meta: meta)

@@ -48,8 +48,19 @@ package struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
 
     /// How many contacts are live once an entry with these upserts and deletes is applied (upserts
     /// first, then deletes, as `apply` does): one hash lookup per identifier, and a set only for the
-    /// identifiers the state does not hold yet (one entry may name a contact twice).
-    func count(afterUpserting upsert: [ContactRecord], deleting delete: [String]) -> Int {
+    /// identifiers the state does not hold yet (one entry may name a contact twice), unless the
+    /// caller knows the upserts are `distinct` and there is nothing to delete (a content page the
+    /// engine checked: a full sync of a million contacts builds no second set of them).
+    func count(afterUpserting upsert: [ContactRecord], deleting delete: [String], distinct: Bool = false) -> Int {
+        if distinct, delete.isEmpty {
+            var result = count
+            var index = 0
+            while index < upsert.count {
+                if !contains(upsert[index].identifier) { result += 1 }
+                index += 1
+            }
+            return result
+        }
         var added: Set<String> = []
         for record in upsert where !contains(record.identifier) { added.insert(record.identifier) }
         var result = count + added.count

@@ -9,8 +9,11 @@ extension SyncEngine {
     /// Commits a page or batch (R24, R34). `overlapped`: another step follows, so the `fdatasync`
     /// runs while the provider enumerates it; every commit first waits for the one before, so at most
     /// the last written page is not yet durable (see ``PendingSync``).
+    ///
+    /// `upsertsAreDistinct`: the caller checked no identifier comes twice (a content page, R19's check).
     func commit(
-        upsert: [ContactRecord], delete: [String], meta: SyncState, itemsLimit: Int, overlapped: Bool = false
+        upsert: [ContactRecord], delete: [String], meta: SyncState, itemsLimit: Int, overlapped: Bool = false,
+        upsertsAreDistinct: Bool = false
     ) throws {
         try finishPendingSync()
         // Counted (one hash per contact) only when the page could reach the limit even if all of it
@@ -29,7 +32,8 @@ extension SyncEngine {
             if overlapped {
                 let start = state.journalOffset
                 let pending = try store.appendStartingSync(
-                    upsert: upsert, delete: delete, meta: meta, to: &state, sync: journalSync)
+                    upsert: upsert, delete: delete, meta: meta, to: &state, upsertsAreDistinct: upsertsAreDistinct,
+                    sync: journalSync)
                 if let pending {
                     pendingSync = (
                         pending, state.headSeq, state.generation, start, state.journalOffset, state.journalInode
@@ -37,7 +41,8 @@ extension SyncEngine {
                 }
                 written = pending != nil
             } else {
-                written = try store.append(upsert: upsert, delete: delete, meta: meta, to: &state)
+                written = try store.append(
+                    upsert: upsert, delete: delete, meta: meta, to: &state, upsertsAreDistinct: upsertsAreDistinct)
             }
         } catch {
             throw SaveFailure(reason: "\(error)")

@@ -28,7 +28,8 @@ extension SyncEngine {
             await driver.enumerateContent(in: page, observer: observer)
         }
         let ids = result.items.map(\.identifier)
-        if Set(ids).count != ids.count {
+        let distinct = Set(ids).count == ids.count
+        if !distinct {
             report.warnings.append(
                 "\(FrameworkRule.r19): a page delivered the same identifier twice; the last value wins")
         }
@@ -55,7 +56,7 @@ extension SyncEngine {
             }
             try commit(
                 upsert: result.items, delete: [], meta: SyncState(phase: .content, nextPage: next),
-                itemsLimit: configuration.itemsLimit, overlapped: true)
+                itemsLimit: configuration.itemsLimit, overlapped: true, upsertsAreDistinct: distinct)
             report.pages += 1
             report.updated += result.items.count
             recordStep("page", updated: result.items.count, position: next)
@@ -73,7 +74,7 @@ extension SyncEngine {
             let anchor = SyncPosition(generationMarker: marker, offset: 0)
             try commit(
                 upsert: result.items, delete: [], meta: SyncState(phase: .changes, anchor: anchor),
-                itemsLimit: configuration.itemsLimit)
+                itemsLimit: configuration.itemsLimit, upsertsAreDistinct: distinct)
             report.pages += 1
             report.updated += result.items.count
             recordStep("page", updated: result.items.count, position: anchor)

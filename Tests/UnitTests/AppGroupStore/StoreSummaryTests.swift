@@ -90,7 +90,8 @@ struct StoreSummaryTests {
                     let deletes = (0..<random.below(3)).map { _ in "id-\(random.below(30))" }
                     let written = try store.append(
                         upsert: identifiers.map { StoreFixtures.contact($0, given: "G\(step)") },
-                        delete: deletes + deletes.prefix(random.below(2)), meta: Tag(value: step), to: &state)
+                        delete: deletes + deletes.prefix(random.below(2)), meta: Tag(value: step), to: &state,
+                        upsertsAreDistinct: Set(identifiers).count == identifiers.count)
                     #expect(written, "seed \(seed) step \(step)")
                 case 7:
                     // A writer without the state: its line has no count, so the summary counts in full.

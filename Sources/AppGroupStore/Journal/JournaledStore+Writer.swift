@@ -101,40 +101,17 @@ extension JournaledStore {
                 return
             }
             // Find the last complete line; cut off a torn tail left by a crash.
-            var chunk = 4096
-            while true {
-                let from = max(headerEnd, size - chunk)
-                let tail = try SecureFile.read(fd: fd, path: path, offset: from, count: size - from)
-                guard let lastNewline = tail.lastIndex(of: 0x0A) else {
-                    if from == headerEnd {
-                        try truncate(to: headerEnd)
-                        head = header.baseSeq
-                        end = headerEnd
-                        return
-                    }
-                    chunk *= 4
-                    continue
-                }
-                let completeEnd = from + (lastNewline - tail.startIndex) + 1
-                let lineData = tail[tail.startIndex..<lastNewline]
-                let lastLine: Data.SubSequence
-                let lastLineStart: Int
-                if let previousNewline = lineData.lastIndex(of: 0x0A) {
-                    lastLine = lineData[(previousNewline + 1)...]
-                    lastLineStart = from + (previousNewline + 1 - tail.startIndex)
-                } else if from == headerEnd {
-                    lastLine = lineData
-                    lastLineStart = headerEnd
-                } else {
-                    chunk *= 4
-                    continue
-                }
-                // Check the last complete line before cutting anything off: a damaged journal stays as it was.
-                head = try lastSeq(lastLine, startingAt: lastLineStart)
-                if completeEnd < fileSize { try truncate(to: completeEnd) }
-                end = completeEnd
+            guard let last = try JournalTail.lastCompleteLine(fd: fd, path: path, from: headerEnd, to: size) else {
+                try truncate(to: headerEnd)
+                head = header.baseSeq
+                end = headerEnd
                 return
             }
+            let completeEnd = last.start + last.bytes.count + 1
+            // Check the last complete line before cutting anything off: a damaged journal stays as it was.
+            head = try lastSeq(last.bytes, startingAt: last.start)
+            if completeEnd < fileSize { try truncate(to: completeEnd) }
+            end = completeEnd
         }
 
         /// The seq of the last complete line, which must be a whole, readable entry: appending after a

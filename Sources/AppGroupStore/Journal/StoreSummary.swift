@@ -92,7 +92,7 @@ extension JournaledStore {
             journalHeader.format == StoreFormat.version, journalHeader.generation == header.generation,
             journalHeader.baseSeq == header.baseSeq
         else { return nil }
-        guard let line = try lastCompleteLine(fd: fd, from: newline + 1, to: end),
+        guard let line = try JournalTail.lastCompleteLine(fd: fd, path: journalPath, from: newline + 1, to: end)?.bytes,
             let prefix = LineCoding.fastSeqAndLiveCount(line), prefix.seq > header.baseSeq
         else { return nil }
         let entry: JournalEntry<Meta>? = line.withUnsafeBytes {
@@ -102,38 +102,5 @@ extension JournaledStore {
             return nil
         }
         return (prefix.seq, prefix.liveCount, entry.meta ?? header.meta)
-    }
-
-    /// The last newline-terminated line in `start..<end` of the file (a torn tail after it is
-    /// ignored, as every reader ignores it), read in growing chunks from the end.
-    private func lastCompleteLine(fd: Int32, from start: Int, to end: Int) throws -> Data? {
-        var chunk = 1 << 20
-        while true {
-            let from = max(start, end - chunk)
-            let tail = try SecureFile.read(fd: fd, path: journalPath, offset: from, count: end - from)
-            // Through the raw bytes: `Data`'s own index walk checks exclusive access per byte, which
-            // was a third of `status`'s time for a page's line of 400 kB.
-            let line: Range<Int>?? = tail.withUnsafeBytes { bytes in
-                guard let lastNewline = Self.lastNewline(in: bytes, before: bytes.count) else {
-                    return from == start ? .some(nil) : nil
-                }
-                if let previous = Self.lastNewline(in: bytes, before: lastNewline) {
-                    return (previous + 1)..<lastNewline
-                }
-                return from == start ? 0..<lastNewline : nil
-            }
-            if let line { return line.map { tail.subdata(in: $0) } }
-            chunk *= 4
-        }
-    }
-
-    /// The offset of the last newline in `bytes[..<limit]`.
-    private static func lastNewline(in bytes: UnsafeRawBufferPointer, before limit: Int) -> Int? {
-        var index = limit - 1
-        while index >= 0 {
-            if bytes[index] == 0x0A { return index }
-            index -= 1
-        }
-        return nil
     }
 }

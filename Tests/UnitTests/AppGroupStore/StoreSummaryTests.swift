@@ -43,12 +43,7 @@ struct StoreSummaryTests {
                 default:
                     try store.append(meta: Tag(value: -step))
                 }
-                let loaded = try store.load()
-                let summary = try store.summary()
-                #expect(summary.count == loaded.count, "seed \(seed) step \(step)")
-                #expect(summary.meta == loaded.meta, "seed \(seed) step \(step)")
-                #expect(summary.headSeq == loaded.headSeq, "seed \(seed) step \(step)")
-                #expect(summary.generation == loaded.generation, "seed \(seed) step \(step)")
+                try expectSummaryAgreesWithLoad(store, "seed \(seed) step \(step)")
             }
         }
     }
@@ -103,12 +98,7 @@ struct StoreSummaryTests {
                 default:
                     _ = try store.append(meta: Tag(value: -step), to: &state)
                 }
-                let loaded = try store.load()
-                let summary = try store.summary()
-                #expect(summary.count == loaded.count, "seed \(seed) step \(step)")
-                #expect(summary.meta == loaded.meta, "seed \(seed) step \(step)")
-                #expect(summary.headSeq == loaded.headSeq, "seed \(seed) step \(step)")
-                #expect(summary.generation == loaded.generation, "seed \(seed) step \(step)")
+                try expectSummaryAgreesWithLoad(store, "seed \(seed) step \(step)")
             }
         }
     }
@@ -138,5 +128,17 @@ struct StoreSummaryTests {
             let damage = StoreFixtures.malformedLocation { _ = try store.load() }
             #expect(damage?.line == 4, "load() reads every line and reports the damaged one")
         }
+    }
+
+    /// The summary's count, metadata, head and generation are those of a full `load()`.
+    private func expectSummaryAgreesWithLoad(
+        _ store: JournaledStore<Tag>, _ context: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let loaded = try store.load()
+        let summary = try store.summary()
+        #expect(summary.count == loaded.count, "\(context)", sourceLocation: sourceLocation)
+        #expect(summary.meta == loaded.meta, "\(context)", sourceLocation: sourceLocation)
+        #expect(summary.headSeq == loaded.headSeq, "\(context)", sourceLocation: sourceLocation)
+        #expect(summary.generation == loaded.generation, "\(context)", sourceLocation: sourceLocation)
     }
 }

@@ -72,7 +72,8 @@ extension JournaledStore {
             guard writer.generation == state.generation else { return nil }
             // Mapping copies every record (a retain per field): only when an identifier needs it.
             let upsert =
-                upsert.allSatisfy { Self.isASCII($0.identifier) } ? upsert : upsert.map(IdentifierRules.normalized)
+                upsert.allSatisfy { IdentifierRules.isASCII($0.identifier) }
+                ? upsert : upsert.map(IdentifierRules.normalized)
             let delete = delete.map(IdentifierRules.normalized)
             if writer.headSeq != state.headSeq {
                 try applyJournalUnlocked(to: &state)
@@ -118,11 +119,6 @@ extension JournaledStore {
             _ = fdatasync(fd)  // best effort: the disk just failed one
             return true
         }
-    }
-
-    /// ASCII identifiers are already in NFC.
-    private static func isASCII(_ identifier: String) -> Bool {
-        IdentifierRules.isASCII(identifier)
     }
 
     /// Empties the store and starts a new generation that forgets all history.

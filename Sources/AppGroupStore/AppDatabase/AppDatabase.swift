@@ -17,12 +17,16 @@ package final class AppDatabase {
     }
 
     /// Adds a contact. A missing identifier gets a new UUID; a given one must not exist yet.
+    ///
+    /// Every write here knows how it changes the number of contacts (a new one, an update of one it
+    /// found, deletes of ones it found), so each entry carries the live count and `status` or
+    /// `signal` read the journal's last line, not the journal (issue 44).
     @discardableResult
     package func add(_ record: ContactRecord) throws -> ContactRecord {
         var record = IdentifierRules.normalized(record)
         if record.identifier.isEmpty {
             record.identifier = UUID().uuidString
-            try store.append(upsert: [record])
+            try store.write { try $0.append(upsert: [record], liveCountChange: 1) }
             return record
         }
         try IdentifierRules.validate(record.identifier)
@@ -30,7 +34,7 @@ package final class AppDatabase {
             if try writer.lookup(record.identifier) != nil {
                 throw StoreError.duplicateIdentifier(record.identifier)
             }
-            try writer.append(upsert: [record])
+            try writer.append(upsert: [record], liveCountChange: 1)
         }
         return record
     }
@@ -43,7 +47,7 @@ package final class AppDatabase {
             guard var record = try writer.lookup(identifier) else { throw StoreError.notFound(identifier: identifier) }
             try change(&record)
             record.identifier = identifier
-            try writer.append(upsert: [record])
+            try writer.append(upsert: [record], liveCountChange: 0)
             return record
         }
     }
@@ -67,7 +71,7 @@ package final class AppDatabase {
                     throw StoreError.notFound(identifier: identifier)
                 }
             }
-            try writer.append(delete: unique)
+            try writer.append(delete: unique, liveCountChange: -unique.count)
         }
     }
 
@@ -112,17 +116,20 @@ package final class AppDatabase {
     package func upsert(
         count: Int, batchSize: Int = 8192, progress: ((Int) -> Void)? = nil, record: (Int) throws -> ContactRecord
     ) throws -> (added: Int, updated: Int) {
-        // Only which identifiers exist matters here: do not decode the whole address book.
-        let existing = try JournaledStore<NoMetadata>(directory: store.directory, retainsContacts: false).load()
         var added = 0
         var updated = 0
         var written = 0
         do {
             try store.write { writer in
+                // Only which identifiers exist matters here: do not decode the whole address book. Read
+                // under the lock, so whether each contact is new is exact: its line carries the live count.
+                let existing = try writer.identifiers()
                 var seen = Set<String>()
                 seen.reserveCapacity(count)
                 var batch: [ContactRecord] = []
                 batch.reserveCapacity(min(batchSize, count))
+                var batchAdds: [Bool] = []
+                batchAdds.reserveCapacity(min(batchSize, count))
                 for index in 0..<count {
                     var next = IdentifierRules.normalized(try record(index))
                     if next.identifier.isEmpty {
@@ -130,28 +137,27 @@ package final class AppDatabase {
                     } else {
                         try IdentifierRules.validate(next.identifier)
                     }
-                    if existing.contains(next.identifier) || !seen.insert(next.identifier).inserted {
-                        updated += 1
-                    } else {
-                        added += 1
-                    }
+                    let isNew = !existing.contains(next.identifier) && seen.insert(next.identifier).inserted
+                    if isNew { added += 1 } else { updated += 1 }
                     batch.append(next)
+                    batchAdds.append(isNew)
                     if batch.count == batchSize || index == count - 1 {
                         // One entry per contact (providers count changes by seq), one write and one
                         // fdatasync per batch.
                         do {
-                            try writer.appendEach(batch)
+                            try writer.appendEach(batch, added: batchAdds)
                             written += batch.count
                         } catch {
                             // The batch did not fit (a full disk): write it one contact at a time, so
                             // the import stops with every contact that fits saved, and says how many.
                             // Each durable: a writeback hole must stay where readers look for one (JournalHoles).
-                            for contact in batch {
-                                try writer.append(upsert: [contact])
+                            for (contact, isNew) in zip(batch, batchAdds) {
+                                try writer.append(upsert: [contact], liveCountChange: isNew ? 1 : 0)
                                 written += 1
                             }
                         }
                         batch.removeAll(keepingCapacity: true)
+                        batchAdds.removeAll(keepingCapacity: true)
                         progress?(written)
                     }
                 }

@@ -9,9 +9,14 @@ extension JournaledStore {
         private var fd: Int32 = -1
         private var head: Int
         private var end: Int
-        /// Where the journal ended, and its head, when it was last known durable: a failed `fdatasync`
-        /// cuts the file back to here (issue 42, item 2), so a change that was refused is never readable.
-        private var lastDurable: (end: Int, head: Int) = (0, 0)
+        /// How many contacts are live at the journal's end, when the writer knows: from the snapshot's
+        /// header over an empty journal, or from a last line that carries its count, then kept by each
+        /// append whose caller knows what it changes (``append(upsert:delete:meta:author:durable:liveCountChange:)``,
+        /// ``appendEach(_:added:)``). nil once a line without a count is written.
+        private var liveCount: Int?
+        /// Where the journal ended, its head and live count, when it was last known durable: a failed
+        /// `fdatasync` cuts the file back to here (issue 42, item 2), so a change that was refused is never readable.
+        private var lastDurable: (end: Int, head: Int, liveCount: Int?) = (0, 0, nil)
 
         /// What a caller with an up-to-date state already knows about the journal's end.
         struct KnownEnd {
@@ -42,7 +47,7 @@ extension JournaledStore {
             {
                 head = known.headSeq
                 end = known.offset
-                lastDurable = (end, head)
+                lastDurable = (end, head, nil)
                 return
             }
             // A journal of another generation is rewritten below only once proven superseded.
@@ -50,7 +55,7 @@ extension JournaledStore {
                 _ = try store.journalHeaderEnd(journal, snapshot: header)
             }
             try openJournal()
-            lastDurable = (end, head)
+            lastDurable = (end, head, liveCount)
         }
 
         /// The store's generation.
@@ -98,6 +103,7 @@ extension JournaledStore {
                 fd = try SecureFile.open(path, flags: O_RDWR, create: true)
                 head = header.baseSeq
                 end = try currentSize()
+                liveCount = header.count
                 return
             }
             // Find the last complete line; cut off a torn tail left by a crash.
@@ -105,6 +111,7 @@ extension JournaledStore {
                 try truncate(to: headerEnd)
                 head = header.baseSeq
                 end = headerEnd
+                liveCount = header.count
                 return
             }
             let completeEnd = last.start + last.bytes.count + 1
@@ -112,6 +119,9 @@ extension JournaledStore {
             head = try lastSeq(last.bytes, startingAt: last.start)
             if completeEnd < fileSize { try truncate(to: completeEnd) }
             end = completeEnd
+            if let counted = LineCoding.fastSeqAndLiveCount(last.bytes), counted.seq == head {
+                liveCount = counted.liveCount
+            }
         }
 
         /// The seq of the last complete line, which must be a whole, readable entry: appending after a
@@ -180,6 +190,22 @@ extension JournaledStore {
             try append(upsert: upsert, delete: delete, meta: meta, author: author, durable: durable, normalized: false)
         }
 
+        /// ``append(upsert:delete:meta:author:durable:)`` for a caller that knows how the entry changes
+        /// the number of live contacts (`liveCountChange`: +1 for a contact it checked is new, 0 for an
+        /// update of one it found, −k for k distinct contacts it found and deletes): the entry's line
+        /// then carries the live count when the writer knows the count before it, so
+        /// ``JournaledStore/summary()`` reads that line instead of the journal (the app database's
+        /// `add`, `update`, `delete` and imports; `status` and `signal` ask for its count).
+        @discardableResult
+        package func append(
+            upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, author: String? = nil,
+            durable: Bool = true, liveCountChange: Int
+        ) throws -> Int {
+            try append(
+                upsert: upsert, delete: delete, meta: meta, author: author, durable: durable, normalized: false,
+                liveCount: liveCount.map { $0 + liveCountChange })
+        }
+
         /// `normalized`: the caller already put every identifier in NFC (each record copy costs).
         /// `liveCount`: how many contacts are live once the entry is applied, when the caller knows
         /// (it holds the store's state); written in the entry's line for ``JournaledStore/summary()``.
@@ -196,6 +222,7 @@ extension JournaledStore {
             try writeAtEnd(line)
             end += line.count
             head += 1
+            self.liveCount = liveCount
             if durable { try sync() }
             return head
         }
@@ -220,10 +247,17 @@ extension JournaledStore {
 
         /// Appends one entry per record (seqs `headSeq + 1`…) with one write and one `fdatasync` for
         /// all of them (group commit): a crash leaves a prefix of whole lines, as readers expect.
-        package func appendEach(_ records: [ContactRecord]) throws {
+        ///
+        /// `added`, when the caller knows it, says of each record whether it adds a contact (true) or
+        /// replaces a live one (false): each line then carries the live count, as
+        /// ``append(upsert:delete:meta:author:durable:liveCountChange:)``'s do.
+        package func appendEach(_ records: [ContactRecord], added: [Bool]? = nil) throws {
             guard !records.isEmpty else { return }
+            precondition(added == nil || added?.count == records.count, "one added flag per record")
             let batchStart = end
             let headAtStart = head
+            let countAtStart = liveCount
+            var chunkCount = liveCount
             var lines = Data()
             var linesInChunk = 0
             // At most `JournalHoles.unsyncedLimit` bytes between two fdatasyncs (or one longer line):
@@ -239,22 +273,28 @@ extension JournaledStore {
                     _ = ftruncate(fd, off_t(batchStart))
                     end = batchStart
                     head = headAtStart
+                    liveCount = countAtStart
+                    // The batch's earlier chunks went too: a later cut-back must not reach past here.
+                    lastDurable = (batchStart, headAtStart, countAtStart)
                     throw error
                 }
                 end += lines.count
                 head += linesInChunk
-                lastDurable = (end, head)
+                liveCount = chunkCount
+                lastDurable = (end, head, liveCount)
                 CommitWitness.noteCommit()
                 lines.removeAll(keepingCapacity: true)
                 linesInChunk = 0
             }
-            for record in records {
+            for (index, record) in records.enumerated() {
+                let lineCount = added.flatMap { added in chunkCount.map { added[index] ? $0 + 1 : $0 } }
                 let line = try LineCoding.encodeEntryLine(
-                    seq: head + linesInChunk + 1, upsert: [IdentifierRules.normalized(record)], delete: nil,
-                    meta: Meta?.none)
+                    seq: head + linesInChunk + 1, liveCount: lineCount, upsert: [IdentifierRules.normalized(record)],
+                    delete: nil, meta: Meta?.none)
                 if !lines.isEmpty, lines.count + line.count > JournalHoles.unsyncedLimit { try flush() }
                 lines.append(line)
                 linesInChunk += 1
+                chunkCount = lineCount
             }
             try flush()
         }
@@ -271,7 +311,7 @@ extension JournaledStore {
         package func sync() throws {
             do {
                 try SecureFile.sync(fd: fd, path: store.journalPath)
-                lastDurable = (end, head)
+                lastDurable = (end, head, liveCount)
                 CommitWitness.noteCommit()
             } catch {
                 try cutBackToDurable(after: error)
@@ -288,6 +328,7 @@ extension JournaledStore {
             }
             end = lastDurable.end
             head = lastDurable.head
+            liveCount = lastDurable.liveCount
             _ = fdatasync(fd)
             throw failure
         }

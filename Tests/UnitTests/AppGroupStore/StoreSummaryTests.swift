@@ -130,9 +130,75 @@ struct StoreSummaryTests {
         }
     }
 
+    @Test(
+        "The app database's adds, updates, deletes and imports write the live count: its summary is the last line's, and agrees with a load (seeded)",
+        arguments: [UInt64(3), 300, 9001])
+    func appDatabaseWritesCountedEntries(seed: UInt64) throws {
+        try withTemporaryAppGroup { group in
+            var random = SeededRandom(seed: seed)
+            let database = AppDatabase(appGroup: group.appGroup)
+            var known: [String] = []
+            for step in 0..<120 {
+                switch random.below(10) {
+                case 0...3:
+                    let given = random.below(2) == 0 ? "" : "given-\(step)"
+                    known.append(try database.add(StoreFixtures.contact(given, given: "A\(step)")).identifier)
+                case 4...5 where !known.isEmpty:
+                    let identifier = known[random.below(known.count)]
+                    try database.update(identifier) { $0.familyName = "U\(step)" }
+                case 6 where !known.isEmpty:
+                    // Up to three contacts in one delete; a repeated identifier is one delete.
+                    let removed = (0..<min(known.count, 1 + random.below(3))).map { _ in
+                        known.remove(at: random.below(known.count))
+                    }
+                    try database.delete(removed + removed.prefix(1))
+                case 7:
+                    // An import mixing new contacts, existing ones and one given twice.
+                    var records = (0..<random.below(5)).map { StoreFixtures.contact("imp-\(step)-\($0)") }
+                    if let existing = known.randomElement(using: &random) { records.append(StoreFixtures.contact(existing)) }
+                    if let first = records.first { records.append(first) }
+                    try database.upsert(records)
+                    known = Array(Set(known + records.map(\.identifier)))
+                case 8:
+                    try database.store.compact()
+                default:
+                    // An identifier that exists is refused and writes nothing.
+                    if let first = known.first { _ = try? database.add(StoreFixtures.contact(first)) }
+                }
+                let journal = database.store.journalPath
+                let lines = access(journal, F_OK) == 0 ? try StoreFixtures.lines(journal).filter { !$0.isEmpty } : []
+                if lines.count > 1, let last = lines.last {
+                    #expect(last.hasPrefix(#"{"seq":"#) && last.contains(#","count":"#), "seed \(seed) step \(step): \(last)")
+                }
+                #expect(try database.store.summary().count == known.count, "seed \(seed) step \(step)")
+                try expectSummaryAgreesWithLoad(database.store, "seed \(seed) step \(step)")
+            }
+        }
+    }
+
+    @Test("After a line without a count, the app database's appends carry none until a compaction, and still agree")
+    func uncountedLineStopsTheChainUntilCompaction() throws {
+        try withTemporaryAppGroup { group in
+            let database = AppDatabase(appGroup: group.appGroup)
+            try database.add(StoreFixtures.contact("a"))
+            try database.store.append(upsert: [StoreFixtures.contact("b"), StoreFixtures.contact("a")])
+            try database.add(StoreFixtures.contact("c"))
+            #expect(try lastLine(database.store.journalPath)?.contains(#""count""#) == false)
+            try expectSummaryAgreesWithLoad(database.store, "after an uncounted line")
+            try database.store.compact()
+            try database.add(StoreFixtures.contact("d"))
+            #expect(try lastLine(database.store.journalPath)?.contains(#","count":4"#) == true)
+            try expectSummaryAgreesWithLoad(database.store, "after the compaction")
+        }
+    }
+
+    private func lastLine(_ path: String) throws -> String? {
+        try StoreFixtures.lines(path).last { !$0.isEmpty }
+    }
+
     /// The summary's count, metadata, head and generation are those of a full `load()`.
-    private func expectSummaryAgreesWithLoad(
-        _ store: JournaledStore<Tag>, _ context: String, sourceLocation: SourceLocation = #_sourceLocation
+    private func expectSummaryAgreesWithLoad<Meta>(
+        _ store: JournaledStore<Meta>, _ context: String, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let loaded = try store.load()
         let summary = try store.summary()

@@ -34,7 +34,7 @@ extension JournaledStore {
         guard retainsPreviousJournal, let previousGeneration = header.previousGeneration,
             let journal = try? MappedFile.openJournalIfPresent(previousJournalPath),
             let headerEnd = journal.newline(from: 0),
-            let journalHeader = try? JSONDecoder().decode(JournalHeader.self, from: journal.data(0..<headerEnd)),
+            let journalHeader = try? StoreHeaderCodec.decodeJournalHeader(journal.data(0..<headerEnd)),
             journalHeader.generation == previousGeneration, journalHeader.baseSeq <= seq,
             (try? headSeq(journal, start: headerEnd + 1, baseSeq: journalHeader.baseSeq)) == header.baseSeq
         else { return nil }

@@ -144,7 +144,8 @@ extension JournaledStore {
     private func decodeHeader(_ snapshot: MappedFile, end: Int) throws -> (SnapshotHeader<Meta>, Int) {
         let header: SnapshotHeader<Meta>
         do {
-            header = try JSONDecoder().decode(SnapshotHeader<Meta>.self, from: snapshot.data(0..<end))
+            header = try StoreHeaderCodec.decodeSnapshotHeader(
+                UnsafeRawBufferPointer(rebasing: snapshot.bytes[0..<end]))
         } catch {
             if let format = try? JSONDecoder().decode(FormatProbe.self, from: snapshot.data(0..<end)),
                 format.format != StoreFormat.version
@@ -187,7 +188,7 @@ extension JournaledStore {
             header = cached.header
         } else {
             do {
-                header = try JSONDecoder().decode(JournalHeader.self, from: line)
+                header = try StoreHeaderCodec.decodeJournalHeader(line)
             } catch {
                 throw StoreError.malformed(path: journalPath, line: 1, reason: LineCoding.reason(error))
             }

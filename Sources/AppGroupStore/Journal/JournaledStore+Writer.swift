@@ -88,7 +88,7 @@ extension JournaledStore {
             if let newline = headerData.firstIndex(of: 0x0A) {
                 let parsed: JournalHeader
                 do {
-                    parsed = try JSONDecoder().decode(JournalHeader.self, from: headerData[..<newline])
+                    parsed = try StoreHeaderCodec.decodeJournalHeader(Data(headerData[..<newline]))
                 } catch {
                     throw StoreError.malformed(path: path, line: 1, reason: LineCoding.reason(error))
                 }
@@ -147,7 +147,7 @@ extension JournaledStore {
             guard let newline = prefix.firstIndex(of: 0x0A) else { return nil }
             let line = Data(prefix[..<newline])
             if let cached = store.journalHeaderCache, cached.line == line { return cached.header.generation }
-            guard let parsed = try? JSONDecoder().decode(JournalHeader.self, from: line) else { return nil }
+            guard let parsed = try? StoreHeaderCodec.decodeJournalHeader(line) else { return nil }
             store.journalHeaderCache = (line, parsed)
             return parsed.generation
         }

@@ -88,7 +88,7 @@ extension JournaledStore {
             fd: fd, path: journalPath, size: Int(info.st_size), inode: UInt64(info.st_ino))
         let head = try SecureFile.read(fd: fd, path: journalPath, offset: 0, count: min(end, 4096))
         guard let newline = head.firstIndex(of: 0x0A),
-            let journalHeader = try? JSONDecoder().decode(JournalHeader.self, from: head[..<newline]),
+            let journalHeader = try? StoreHeaderCodec.decodeJournalHeader(Data(head[..<newline])),
             journalHeader.format == StoreFormat.version, journalHeader.generation == header.generation,
             journalHeader.baseSeq == header.baseSeq
         else { return nil }

@@ -50,7 +50,11 @@ struct XcodeBuildRecord: Codable, Equatable {
     /// The record beside `executable`, nil when it has none (a provider not built from an Xcode
     /// project: one failed `open`) or it cannot be read (then the next `enable` writes it again).
     static func read(forExecutable executable: String) -> XcodeBuildRecord? {
-        guard let data = FileManager.default.contents(atPath: path(forExecutable: executable)) else { return nil }
+        // Most executables have no record: `stat` says so without FileManager's cost of a missing file
+        // (paid by every `signal`, which checks whether the provider needs a rebuild).
+        let path = path(forExecutable: executable)
+        var info = stat()
+        guard stat(path, &info) == 0, let data = FileManager.default.contents(atPath: path) else { return nil }
         return try? JSONDecoder().decode(XcodeBuildRecord.self, from: data)
     }
 

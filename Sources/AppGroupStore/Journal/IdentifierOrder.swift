@@ -22,6 +22,23 @@ package enum IdentifierOrder {
 }
 
 extension IdentifierOrder {
+    /// Below zero, zero or above zero as `a` comes before `b`, equals it or comes after it: one
+    /// comparison where merging two ordered lists would ask `precedes` both ways.
+    package static func compare(_ a: String, _ b: String) -> Int {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                if common > 0, let left = x.baseAddress, let right = y.baseAddress {
+                    let order = memcmp(left, right, common)
+                    if order != 0 { return Int(order) }
+                }
+                return x.count - y.count
+            }
+        }
+    }
+
     /// Whether `identifiers` are in this order, each before the next (one pass).
     package static func isOrdered(_ identifiers: [String]) -> Bool {
         zip(identifiers, identifiers.dropFirst()).allSatisfy { precedes($0, $1) }

@@ -44,6 +44,22 @@ extension IdentifierOrder {
         zip(identifiers, identifiers.dropFirst()).allSatisfy { precedes($0, $1) }
     }
 
+    /// Whether no two of `records` have the same identifier: a pass of comparisons when they are
+    /// in this order, each before the next (a full sync's pages usually are), else through a set.
+    /// The engine checks every content page (R19); a set of each page's identifiers hashed every
+    /// contact of a full sync once more (`perf`, issue 44).
+    package static func areDistinct(_ records: [ContactRecord]) -> Bool {
+        var index = 1
+        while index < records.count, precedes(records[index - 1].identifier, records[index].identifier) {
+            index += 1
+        }
+        if index >= records.count { return true }
+        var seen: Set<String> = []
+        seen.reserveCapacity(records.count)
+        for record in records where !seen.insert(record.identifier).inserted { return false }
+        return true
+    }
+
     /// The identifiers of `ordered` (in this order, as a snapshot holds them) and of `added` (in any
     /// order), merged into one list in this order, each once, leaving out those `isKept` refuses.
     ///

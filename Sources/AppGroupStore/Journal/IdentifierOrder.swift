@@ -22,9 +22,42 @@ package enum IdentifierOrder {
 }
 
 extension IdentifierOrder {
+    /// Below zero, zero or above zero as `a` comes before `b`, equals it or comes after it: one
+    /// comparison where merging two ordered lists would ask `precedes` both ways.
+    package static func compare(_ a: String, _ b: String) -> Int {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                if common > 0, let left = x.baseAddress, let right = y.baseAddress {
+                    let order = memcmp(left, right, common)
+                    if order != 0 { return Int(order) }
+                }
+                return x.count - y.count
+            }
+        }
+    }
+
     /// Whether `identifiers` are in this order, each before the next (one pass).
     package static func isOrdered(_ identifiers: [String]) -> Bool {
         zip(identifiers, identifiers.dropFirst()).allSatisfy { precedes($0, $1) }
+    }
+
+    /// Whether no two of `records` have the same identifier: a pass of comparisons when they are
+    /// in this order, each before the next (a full sync's pages usually are), else through a set.
+    /// The engine checks every content page (R19); a set of each page's identifiers hashed every
+    /// contact of a full sync once more (`perf`, issue 44).
+    package static func areDistinct(_ records: [ContactRecord]) -> Bool {
+        var index = 1
+        while index < records.count, precedes(records[index - 1].identifier, records[index].identifier) {
+            index += 1
+        }
+        if index >= records.count { return true }
+        var seen: Set<String> = []
+        seen.reserveCapacity(records.count)
+        for record in records where !seen.insert(record.identifier).inserted { return false }
+        return true
     }
 
     /// The identifiers of `ordered` (in this order, as a snapshot holds them) and of `added` (in any

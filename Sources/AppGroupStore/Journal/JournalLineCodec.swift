@@ -43,9 +43,10 @@ enum JournalLineCodec {
                 upsert: { reader in
                     reader.skipWhitespace()
                     let start = reader.position
-                    // A full read, so a line that Foundation would refuse is never copied as it is.
-                    let record = try ContactRecordCodec.readRecord(&reader)
-                    return (record.identifier, start..<reader.position)
+                    // Checked as a full read checks it, so a line that Foundation would refuse is
+                    // never copied as it is; but not made into a record only to be dropped.
+                    let identifier = try ContactRecordCodec.checkRecord(&reader)
+                    return (identifier, start..<reader.position)
                 })
         return entry.map { ($0.seq, $0.upsert ?? [], $0.delete ?? [], $0.meta) }
     }

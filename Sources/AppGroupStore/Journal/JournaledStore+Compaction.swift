@@ -47,19 +47,6 @@ extension JournaledStore {
     /// Thrown inside ``compact(shouldStop:)`` when `shouldStop` said yes; nothing was changed.
     package struct CompactionInterrupted: Error {}
 
-    /// Where a contact's line comes from when compaction writes the new snapshot.
-    private enum CompactedLine {
-        case snapshot(Range<Int>)
-        case journal(Range<Int>)
-        case encoded(Data)
-
-        /// Where an unchanged contact's line starts in the old snapshot (its keys are carried from there).
-        var snapshotOffset: Int? {
-            if case .snapshot(let range) = self { return range.lowerBound }
-            return nil
-        }
-    }
-
     /// Folds the journal into a new snapshot with a new generation (anchors at the head stay valid).
     ///
     /// It keeps each contact as the byte range of its JSON in the snapshot or the journal, not as a
@@ -81,15 +68,11 @@ extension JournaledStore {
             }
             let encoder = LineCoding.encoder()
             let decoder = JSONDecoder()
-            var lines: [String: CompactedLine] = [:]
-            lines.reserveCapacity(header.count)
-            // The new snapshot's order, kept as the lines are read rather than sorted at the end
-            // (``IdentifierOrder/merge(ordered:added:isKept:)``): the snapshot's identifiers in its
-            // order, and those the journal adds, in the journal's.
-            var snapshotOrder: [String] = []
-            snapshotOrder.reserveCapacity(header.count)
-            var added: [String] = []
-            var deletedAny = false
+            // The new snapshot's lines in order, kept as they are read rather than sorted at the end
+            // (``CompactionFold``): the snapshot's in its order, and those the journal adds, in the journal's.
+            var fold = CompactionFold(
+                snapshotCount: header.count,
+                expectedCount: Self.expectedCount(snapshotCount: header.count, journal: journal, from: start))
             var snapshotLines = LineCursor(
                 snapshot, path: snapshotPath, from: headerEnd, lineNumber: 2, tornTail: .damage)
             var walked = 0
@@ -102,8 +85,7 @@ extension JournaledStore {
                 let identifier = try snapshotLines.decoding {
                     try decodeRecord(decoder, snapshot, line, retain: false).identifier
                 }
-                lines[identifier] = .snapshot(line)
-                snapshotOrder.append(identifier)
+                fold.snapshotLine(identifier, line)
             }
             // A contact cut short at the snapshot's end is refused, never left out of the next one.
             try snapshotLines.finish()
@@ -131,12 +113,9 @@ extension JournaledStore {
                     }
                     for item in ranges.upsert {
                         let range = (position + item.range.lowerBound)..<(position + item.range.upperBound)
-                        if lines.updateValue(.journal(range), forKey: item.identifier) == nil {
-                            added.append(item.identifier)
-                        }
+                        fold.upsert(item.identifier, .journal(range))
                     }
-                    for identifier in ranges.delete { lines[identifier] = nil }
-                    deletedAny = deletedAny || !ranges.delete.isEmpty
+                    for identifier in ranges.delete { fold.delete(identifier) }
                     if let entryMeta = ranges.meta { meta = entryMeta }
                 } else {
                     let entry = try journalLines.decoding {
@@ -147,34 +126,23 @@ extension JournaledStore {
                         throw journalLines.malformed("sequence number \(seq) does not follow \(headSeq)")
                     }
                     for record in entry.upsert ?? [] {
-                        let encoded = CompactedLine.encoded(try ContactRecordCodec.encode(record))
-                        if lines.updateValue(encoded, forKey: record.identifier) == nil {
-                            added.append(record.identifier)
-                        }
+                        fold.upsert(record.identifier, .encoded(try ContactRecordCodec.encode(record)))
                     }
-                    for identifier in entry.delete ?? [] { lines[identifier] = nil }
-                    deletedAny = deletedAny || !(entry.delete ?? []).isEmpty
+                    for identifier in entry.delete ?? [] { fold.delete(identifier) }
                     if let entryMeta = entry.meta { meta = entryMeta }
                 }
                 headSeq = seq
             }
             let generation = UUID().uuidString
-            // Without a deletion every identifier read is kept, and `added` holds none of the snapshot's.
-            let identifiers =
-                IdentifierOrder.isOrdered(snapshotOrder)
-                ? IdentifierOrder.merge(
-                    ordered: snapshotOrder, added: added, isKept: deletedAny ? { lines[$0] != nil } : { _ in true })
-                : lines.keys.sorted(by: IdentifierOrder.precedes)
-            snapshotOrder = []
-            added = []
+            let lines = fold.finish()
             let newHeader = SnapshotHeader(
                 format: StoreFormat.version, kind: "snapshot", generation: generation,
-                previousGeneration: header.generation, baseSeq: headSeq, count: identifiers.count, meta: meta)
+                previousGeneration: header.generation, baseSeq: headSeq, count: lines.count, meta: meta)
             // The registered indexes of the new snapshot, built in this pass: an unchanged contact's
             // keys are carried from the old index (when it is valid), a changed one's derived.
             var indexes = derivedIndexes.map { index in
                 DerivedIndexPass(
-                    builder: SearchIndexBuilder(index: index, expectedCount: identifiers.count),
+                    builder: SearchIndexBuilder(index: index, expectedCount: lines.count),
                     stored: (try? verifiedIndex(index, snapshot: snapshot, header: header)).map {
                         StoredIndexKeys(file: $0.file, bodyStart: $0.start)
                     })
@@ -186,8 +154,7 @@ extension JournaledStore {
                 buffer.append(UInt8(ascii: "\n"))
                 var written = 0
                 var askedAt = 0  // the buffer's size when `shouldStop` was last asked
-                for identifier in identifiers {
-                    let line = lines[identifier]!
+                for line in lines {
                     let offset = snapshotSize + buffer.count
                     switch line {
                     case .snapshot(let range): snapshot.append(range, to: &buffer)
@@ -235,6 +202,26 @@ extension JournaledStore {
                     expectedSnapshotSize: snapshotSize)
             }
         }
+    }
+
+    /// How many identifiers a compaction will hold, to size its lists (or dictionary) once: the live
+    /// count the journal's last line carries (appends write it there), when that is more than the
+    /// snapshot's. After a full sync the snapshot is empty and the journal holds every contact:
+    /// growing a dictionary step by step hashed every identifier again at each step (`perf`). Only
+    /// a size: a count no line carries gives the snapshot's, and no count reserves more than the
+    /// journal's bytes could hold (a contact's JSON takes at least 16 of them).
+    static func expectedCount(snapshotCount: Int, journal: MappedFile, from start: Int) -> Int {
+        let bytes = journal.bytes
+        var lineEnd = journal.size - 1
+        while lineEnd >= start, bytes[lineEnd] != 0x0A { lineEnd -= 1 }
+        guard lineEnd > start else { return snapshotCount }
+        var lineStart = lineEnd - 1
+        while lineStart >= start, bytes[lineStart] != 0x0A { lineStart -= 1 }
+        lineStart += 1
+        let prefix = journal.data(lineStart..<min(lineEnd, lineStart + 64))
+        guard let counted = LineCoding.fastSeqAndLiveCount(prefix) else { return snapshotCount }
+        let bound = snapshotCount + (journal.size - start) / 16
+        return max(snapshotCount, min(counted.liveCount, bound))
     }
 
     func currentHeadUnlocked() throws -> Int {

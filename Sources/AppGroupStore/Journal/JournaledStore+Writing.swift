@@ -78,13 +78,26 @@ extension JournaledStore {
             if writer.headSeq != state.headSeq {
                 try applyJournalUnlocked(to: &state)
             }
-            // The live count rides in the entry's line, so `status` reads one line, not the journal.
-            let seq = try writer.append(
-                upsert: upsert, delete: delete, meta: meta, durable: sync == nil, normalized: true,
-                liveCount: state.count(afterUpserting: upsert, deleting: delete, distinct: upsertsAreDistinct))
-            let outcome: AppendOutcome = try sync.map { .started(try writer.startSync($0)) } ?? .synced
+            // A membership-only state (the system engine's) with distinct upserts and nothing to
+            // delete (a content page) takes the identifiers in first: its count is then the entry's.
+            let inserted =
+                state.membersOnly && upsertsAreDistinct && delete.isEmpty ? state.insertMembers(upsert) : nil
+            let seq: Int
+            let outcome: AppendOutcome
+            do {
+                // The live count rides in the entry's line, so `status` reads one line, not the journal.
+                seq = try writer.append(
+                    upsert: upsert, delete: delete, meta: meta, durable: sync == nil, normalized: true,
+                    liveCount: inserted != nil
+                        ? state.count
+                        : state.count(afterUpserting: upsert, deleting: delete, distinct: upsertsAreDistinct))
+                outcome = try sync.map { .started(try writer.startSync($0)) } ?? .synced
+            } catch {
+                if let inserted { state.removeMembers(inserted) }
+                throw error
+            }
             if state.membersOnly {
-                state.apply(seq: seq, upserted: upsert, deleted: delete, meta: meta)
+                state.apply(seq: seq, upserted: inserted != nil ? [] : upsert, deleted: delete, meta: meta)
             } else {
                 let kept = retainsContacts ? upsert : upsert.map { ContactRecord(identifier: $0.identifier) }
                 state.apply(

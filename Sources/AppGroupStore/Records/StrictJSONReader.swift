@@ -190,6 +190,31 @@ package struct StrictJSONReader {
         throw GiveUp()
     }
 
+    /// Reads past a JSON string (not null), checking it exactly as `readString` does, without
+    /// making a `String` of it: what checking a line before its bytes are copied needs (compaction).
+    package mutating func skipString() throws {
+        try expect(0x22)
+        let start = position
+        var ascii = true
+        while position < end {
+            let byte = base[position]
+            if byte == 0x22 {
+                let bytes = UnsafeBufferPointer(start: base + start, count: position - start)
+                position += 1
+                if !ascii, String(validating: bytes, as: UTF8.self) == nil { throw GiveUp() }
+                return
+            }
+            if byte == 0x5C {
+                _ = try readEscapedString(from: start)
+                return
+            }
+            guard byte >= 0x20 else { throw GiveUp() }
+            if byte >= 0x80 { ascii = false }
+            position += 1
+        }
+        throw GiveUp()
+    }
+
     /// The slow half of `readString`: the string holds escapes.
     private mutating func readEscapedString(from start: Int) throws -> String {
         var bytes = [UInt8](UnsafeBufferPointer(start: base + start, count: position - start))

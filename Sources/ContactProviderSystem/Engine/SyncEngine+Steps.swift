@@ -27,8 +27,7 @@ extension SyncEngine {
         ) {
             await driver.enumerateContent(in: page, observer: observer)
         }
-        let ids = result.items.map(\.identifier)
-        let distinct = Set(ids).count == ids.count
+        let distinct = IdentifierOrder.areDistinct(result.items)
         if !distinct {
             report.warnings.append(
                 "\(FrameworkRule.r19): a page delivered the same identifier twice; the last value wins")

@@ -84,4 +84,18 @@ struct CompactionOrderTests {
             #expect(records.allSatisfy { expected[$0.identifier] == $0 })
         }
     }
+
+    @Test("areDistinct: true exactly when no identifier repeats, in order or not", arguments: 0..<20)
+    func distinctIdentifiers(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        var identifiers = (0..<random.below(40)).map { _ in Self.identifier(random.below(60)) }
+        if random.below(2) == 0 { identifiers.sort(by: IdentifierOrder.precedes) }
+        let records = identifiers.map { ContactRecord(identifier: $0) }
+        #expect(IdentifierOrder.areDistinct(records) == (Set(identifiers).count == identifiers.count), "seed \(seed)")
+        let unique = Set(identifiers).sorted(by: IdentifierOrder.precedes).map { ContactRecord(identifier: $0) }
+        #expect(IdentifierOrder.areDistinct(unique), "seed \(seed)")
+        if let first = unique.first {
+            #expect(!IdentifierOrder.areDistinct(unique + [first]), "a repeat after an ordered run (seed \(seed))")
+        }
+    }
 }

@@ -1,0 +1,78 @@
+import ContactProviderTesting
+import Foundation
+import TestSupport
+import Testing
+
+@testable import AppGroupStore
+
+/// Compaction checks each contact it copies with `ContactRecordCodec.checkRecord`, which reads past
+/// it without making the record: it must accept exactly what `readRecord` (the fast decoder) accepts,
+/// with the same identifier, or a line the fast decoder would leave to Foundation could be copied.
+@Suite("Contact check: checkRecord accepts what readRecord reads, and nothing else")
+struct ContactRecordCheckTests {
+    /// `checkRecord`'s answer and `readRecord`'s, each over the whole of `bytes`.
+    private static func both(_ bytes: Data) -> (checked: String?, read: String?) {
+        bytes.withUnsafeBytes { buffer in
+            (
+                StrictJSONReader.readWhole(buffer, ContactRecordCodec.checkRecord),
+                StrictJSONReader.readWhole(buffer, ContactRecordCodec.readRecord)?.identifier
+            )
+        }
+    }
+
+    @Test("Random contacts, every field, valid and invalid values: the same answer")
+    func randomContacts() throws {
+        var accepted = 0
+        for index in 0..<3000 {
+            var random = SeededRandom.forCase(index, seed: StoreCodecDifferentialTests.seed &+ 7)
+            let record = StoreCodecDifferentialTests.record(&random)
+            guard let line = try? LineCoding.encoder().encode(record) else { continue }
+            let (checked, read) = Self.both(line)
+            #expect(checked == read, "case \(index): \(String(decoding: line, as: UTF8.self))")
+            if read != nil { accepted += 1 }
+        }
+        #expect(accepted > 1000, "the generator must produce mostly valid contacts")
+    }
+
+    @Test("Damaged contact lines (cuts, stray bytes, bad values, duplicate keys, escapes): the same answer")
+    func damagedLines() throws {
+        var accepted = 0
+        var refused = 0
+        for index in 0..<8000 {
+            var random = SeededRandom.forCase(index, seed: StoreCodecDifferentialTests.seed &+ 8)
+            let record = StoreCodecDifferentialTests.record(&random)
+            guard let line = try? LineCoding.encoder().encode(record) else { continue }
+            let damaged = Data(StoreCodecDifferentialTests.mutate(Array(line), &random))
+            let (checked, read) = Self.both(damaged)
+            #expect(checked == read, "case \(index): \(String(decoding: damaged, as: UTF8.self))")
+            if read != nil { accepted += 1 } else { refused += 1 }
+        }
+        #expect(accepted > 500 && refused > 500, "accepted \(accepted), refused \(refused)")
+    }
+
+    @Test(
+        "Hand-picked values each path handles apart: escapes, non-ASCII, null labels, rare fields",
+        arguments: [
+            #"{"identifier":"a","givenName":"\u00e9\ud83d\ude00\/"}"#,
+            #"{"identifier":"a","givenName":"\ud800"}"#,
+            #"{"identifier":"a","givenName":"é中"}"#,
+            "{\"identifier\":\"a\",\"givenName\":\"\u{FF}\"}",
+            #"{"identifier":"a","phoneNumbers":[{"label":null,"value":"1"}]}"#,
+            #"{"identifier":"a","phoneNumbers":[{"label":"x"}]}"#,
+            #"{"identifier":"a","phoneNumbers":[{"value":null}]}"#,
+            #"{"identifier":"a","postalAddresses":[{"street":null,"city":"c","other":[1]}]}"#,
+            #"{"identifier":"a","postalAddresses":[{"street":1}]}"#,
+            #"{"identifier":"a","socialProfiles":[{"service":"s"}],"instantMessageAddresses":[{}]}"#,
+            #"{"identifier":"a","birthday":"1980-02-30"}"#, #"{"identifier":"a","birthday":"--02-03"}"#,
+            #"{"identifier":"a","imageData":"AQI="}"#, #"{"identifier":"a","imageData":"AQI"}"#,
+            #"{"identifier":"a","contactType":"person"}"#, #"{"identifier":"a","contactType":"Person"}"#,
+            #"{"identifier":"a","dates":[{"value":"--12-01"}]}"#, #"{"identifier":"a","dates":[{"value":"12-01"}]}"#,
+            #"{"identifier":"a","nonGregorianBirthday":{"calendar":"chinese","month":1,"day":1}}"#,
+            #"{"identifier":"a","note":"x","note":"y"}"#, #"{"givenName":"a"}"#, #"{"identifier":null}"#,
+            #"{"identifier":"a","jobTitle":"\u0000"}"#, "{\"identifier\":\"a\",\"jobTitle\":\"tab\tin\"}",
+        ])
+    func handPicked(line: String) {
+        let (checked, read) = Self.both(Data(line.utf8))
+        #expect(checked == read, "\(line)")
+    }
+}

@@ -116,8 +116,7 @@ enum JournalLineCodec {
                 index += 1
             }
         }
-        var writer = JSONWriter(buffer: [])
-        writer.buffer.reserveCapacity(64 + (upsert?.count ?? 0) * 200 + (delete?.count ?? 0) * 40)
+        var writer = JSONWriter(capacity: 64 + (upsert?.count ?? 0) * 512 + (delete?.count ?? 0) * 40)
         writer.open()
         writer.field("seq", seq)
         if let liveCount { writer.field("count", liveCount) }
@@ -125,30 +124,35 @@ enum JournalLineCodec {
             writer.key("author")
             writer.string(author)
         }
+        // Index loops, not `enumerated()`: a debug build runs that iterator generically.
         if let upsert {
             writer.key("upsert")
-            writer.buffer.append(UInt8(ascii: "["))
-            for (index, record) in upsert.enumerated() {
-                if index > 0 { writer.buffer.append(UInt8(ascii: ",")) }
-                try ContactRecordCodec.encode(record, into: &writer.buffer)
+            writer.byte(0x5B)  // [
+            var index = 0
+            while index < upsert.count {
+                if index > 0 { writer.byte(0x2C) }  // ,
+                try ContactRecordCodec.encode(upsert[index], into: &writer)
+                index += 1
             }
-            writer.buffer.append(UInt8(ascii: "]"))
+            writer.byte(0x5D)  // ]
         }
         if let delete {
             writer.key("delete")
-            writer.buffer.append(UInt8(ascii: "["))
-            for (index, identifier) in delete.enumerated() {
-                if index > 0 { writer.buffer.append(UInt8(ascii: ",")) }
-                writer.string(identifier)
+            writer.byte(0x5B)
+            var index = 0
+            while index < delete.count {
+                if index > 0 { writer.byte(0x2C) }
+                writer.string(delete[index])
+                index += 1
             }
-            writer.buffer.append(UInt8(ascii: "]"))
+            writer.byte(0x5D)
         }
         if let meta {
             writer.key("meta")
-            writer.buffer.append(contentsOf: try LineCoding.encoder().encode(meta))
+            writer.append(try LineCoding.encoder().encode(meta))
         }
         writer.close()
-        writer.buffer.append(UInt8(ascii: "\n"))
-        return Data(writer.buffer)
+        writer.byte(0x0A)  // \n
+        return writer.data
     }
 }

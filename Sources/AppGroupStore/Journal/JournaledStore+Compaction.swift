@@ -255,24 +255,25 @@ extension JournaledStore {
             format: StoreFormat.version, kind: "snapshot", generation: generation,
             previousGeneration: previousGeneration, replacedGeneration: replacedGeneration, baseSeq: baseSeq,
             count: records.count, meta: meta)
-        var bytes = [UInt8](try LineCoding.encoder().encode(header))
-        bytes.append(UInt8(ascii: "\n"))
-        bytes.reserveCapacity(bytes.count + records.count * 200)
+        var writer = JSONWriter(capacity: 256 + records.count * 200)
+        writer.append(try LineCoding.encoder().encode(header))
+        writer.byte(0x0A)  // \n
         var indexes = derivedIndexes.map { SearchIndexBuilder(index: $0, expectedCount: records.count) }
         for record in records {
-            let offset = bytes.count
-            try ContactRecordCodec.encode(record, into: &bytes)
-            bytes.append(UInt8(ascii: "\n"))
+            let offset = writer.count
+            try ContactRecordCodec.encode(record, into: &writer)
+            writer.byte(0x0A)
             for position in indexes.indices { indexes[position].append(offset: offset, record: record) }
         }
-        try SecureFile.replace(snapshotPath, with: Data(bytes))
+        let snapshotSize = writer.count
+        try SecureFile.replace(snapshotPath, with: writer.data)
         CommitWitness.noteCommit()
         afterReplacingSnapshot?()
         // After the snapshot is durable (see `compact`).
         for builder in indexes {
             builder.write(
                 to: path(of: builder.index), generation: generation, snapshotPath: snapshotPath,
-                expectedSnapshotSize: bytes.count)
+                expectedSnapshotSize: snapshotSize)
         }
     }
 

@@ -31,13 +31,16 @@ enum JournalLineCodec {
     /// The line's seq and, for each upserted contact, its identifier and the byte range of its JSON
     /// within `bytes` (compaction copies those bytes instead of decoding and re-encoding them).
     /// Nil when Foundation must decide.
-    static func fastRanges<Meta: Decodable>(_ bytes: UnsafeRawBufferPointer, metaType: Meta.Type) -> (
-        seq: Int, upsert: [(identifier: String, range: Range<Int>)], delete: [String], meta: Meta?
-    )? {
+    ///
+    /// `decoded` sees each upserted contact as it is read (compaction derives its index keys from
+    /// it, so the contact is not decoded a second time); what it returns is the contact's `tag`.
+    static func fastRanges<Meta: Decodable>(
+        _ bytes: UnsafeRawBufferPointer, metaType: Meta.Type, decoded: (ContactRecord) -> Int = { _ in -1 }
+    ) -> (seq: Int, upsert: [(identifier: String, range: Range<Int>, tag: Int)], delete: [String], meta: Meta?)? {
         let entry:
             (
-                seq: Int, author: String?, upsert: [(identifier: String, range: Range<Int>)]?, delete: [String]?,
-                meta: Meta?
+                seq: Int, author: String?, upsert: [(identifier: String, range: Range<Int>, tag: Int)]?,
+                delete: [String]?, meta: Meta?
             )? = readEntry(
                 bytes,
                 upsert: { reader in
@@ -45,7 +48,7 @@ enum JournalLineCodec {
                     let start = reader.position
                     // A full read, so a line that Foundation would refuse is never copied as it is.
                     let record = try ContactRecordCodec.readRecord(&reader)
-                    return (record.identifier, start..<reader.position)
+                    return (record.identifier, start..<reader.position, decoded(record))
                 })
         return entry.map { ($0.seq, $0.upsert ?? [], $0.delete ?? [], $0.meta) }
     }

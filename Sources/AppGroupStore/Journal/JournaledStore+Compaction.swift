@@ -50,8 +50,16 @@ extension JournaledStore {
     /// Where a contact's line comes from when compaction writes the new snapshot.
     private enum CompactedLine {
         case snapshot(Range<Int>)
-        case journal(Range<Int>)
+        /// `keys`: where the contact's index keys start in the compaction's derived keys (its
+        /// ``derivedIndexes``' keys, each followed by a newline), or -1 when it has none.
+        case journal(Range<Int>, keys: Int)
         case encoded(Data)
+
+        /// Where a journal contact's derived keys start, or -1.
+        var derivedKeys: Int {
+            if case .journal(_, let keys) = self { return keys }
+            return -1
+        }
 
         /// Where an unchanged contact's line starts in the old snapshot (its keys are carried from there).
         var snapshotOffset: Int? {
@@ -109,6 +117,11 @@ extension JournaledStore {
             try snapshotLines.finish()
             var headSeq = header.baseSeq
             var meta = header.meta
+            // The index keys of each contact the journal upserts, derived from the decoding that checks
+            // its line, so the index pass below does not decode it again: for each contact, each
+            // registered index's keys (`SearchIndexBuilder.appendKeys`) and a newline.
+            let indexCount = derivedIndexes.count
+            var derivedKeys: [UInt8] = []
             var journalLines = LineCursor(journal, path: journalPath, from: start, lineNumber: nil)
             var dropped = start
             var asked = start
@@ -124,14 +137,25 @@ extension JournaledStore {
                 }
                 let seq: Int
                 let line = UnsafeRawBufferPointer(rebasing: journal.bytes[range])
-                if let ranges = JournalLineCodec.fastRanges(line, metaType: Meta.self) {
+                let fast = JournalLineCodec.fastRanges(line, metaType: Meta.self) { record in
+                    guard indexCount > 0 else { return -1 }
+                    let start = derivedKeys.count
+                    var position = 0
+                    while position < indexCount {
+                        SearchIndexBuilder.appendKeys(of: record, index: derivedIndexes[position], to: &derivedKeys)
+                        derivedKeys.append(0x0A)
+                        position += 1
+                    }
+                    return start
+                }
+                if let ranges = fast {
                     seq = ranges.seq
                     guard seq == headSeq + 1 else {
                         throw journalLines.malformed("sequence number \(seq) does not follow \(headSeq)")
                     }
                     for item in ranges.upsert {
                         let range = (position + item.range.lowerBound)..<(position + item.range.upperBound)
-                        if lines.updateValue(.journal(range), forKey: item.identifier) == nil {
+                        if lines.updateValue(.journal(range, keys: item.tag), forKey: item.identifier) == nil {
                             added.append(item.identifier)
                         }
                     }
@@ -191,16 +215,31 @@ extension JournaledStore {
                     let offset = snapshotSize + buffer.count
                     switch line {
                     case .snapshot(let range): snapshot.append(range, to: &buffer)
-                    case .journal(let range): journal.append(range, to: &buffer)
+                    case .journal(let range, _): journal.append(range, to: &buffer)
                     case .encoded(let data): buffer.append(data)
                     }
-                    for position in indexes.indices {
-                        indexes[position].add(offset: offset, oldOffset: line.snapshotOffset) {
-                            switch line {
-                            case .snapshot(let range):
-                                return try ContactRecordCodec.decode(snapshot.bytes, range: range)
-                            case .journal(let range): return try ContactRecordCodec.decode(journal.bytes, range: range)
-                            case .encoded(let data): return try ContactRecordCodec.decode(data)
+                    if line.derivedKeys >= 0 {
+                        // Keys derived while the journal was read: each index's, newline-terminated.
+                        derivedKeys.withUnsafeBytes { all in
+                            var start = line.derivedKeys
+                            for position in indexes.indices {
+                                let newline = memchr(all.baseAddress! + start, 0x0A, all.count - start)!
+                                let end = all.baseAddress!.distance(to: UnsafeRawPointer(newline))
+                                indexes[position].add(
+                                    offset: offset, derivedKeys: UnsafeRawBufferPointer(rebasing: all[start..<end]))
+                                start = end + 1
+                            }
+                        }
+                    } else {
+                        for position in indexes.indices {
+                            indexes[position].add(offset: offset, oldOffset: line.snapshotOffset) {
+                                switch line {
+                                case .snapshot(let range):
+                                    return try ContactRecordCodec.decode(snapshot.bytes, range: range)
+                                case .journal(let range, _):
+                                    return try ContactRecordCodec.decode(journal.bytes, range: range)
+                                case .encoded(let data): return try ContactRecordCodec.decode(data)
+                                }
                             }
                         }
                     }

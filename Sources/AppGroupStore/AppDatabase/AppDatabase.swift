@@ -26,7 +26,7 @@ package final class AppDatabase {
         var record = IdentifierRules.normalized(record)
         if record.identifier.isEmpty {
             record.identifier = UUID().uuidString
-            try store.write { try $0.append(upsert: [record], liveCountChange: 1) }
+            _ = try store.write { try $0.append(upsert: [record], liveCountChange: 1) }
             return record
         }
         try IdentifierRules.validate(record.identifier)

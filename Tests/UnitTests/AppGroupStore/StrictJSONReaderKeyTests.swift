@@ -78,3 +78,52 @@ struct StrictJSONReaderKeyTests {
         }
     }
 }
+
+/// `readString` first skips whole 8-byte words of plain ASCII; a quote, backslash, control byte or
+/// non-ASCII byte anywhere in a word must stop the skip, so the string reads as Foundation reads it.
+@Suite("The strict reader's strings: the 8-byte skip stops at every special byte, wherever it is")
+struct StrictJSONReaderStringTests {
+    /// What `readString` makes of `json` (one JSON string, nothing after it), or nil when it gives up.
+    private func read(_ json: [UInt8]) -> String? {
+        json.withUnsafeBytes { raw in StrictJSONReader.readWhole(raw) { try $0.readString() } }
+    }
+
+    /// Foundation's reading of the same string (inside an array: a top-level fragment is allowed too,
+    /// but the array keeps the test independent of that option).
+    private func foundation(_ json: [UInt8]) -> String? {
+        try? JSONDecoder().decode([String].self, from: Data([0x5B] + json + [0x5D])).first
+    }
+
+    @Test func everySpecialByteAtEveryPosition() {
+        // Escapes as they appear in JSON text, raw control bytes, a raw quote (ends the string early,
+        // leaving bytes behind: invalid), and multi-byte UTF-8 (valid and invalid).
+        let specials: [[UInt8]] = [
+            Array(#"\""#.utf8), Array(#"\\"#.utf8), Array(#"\n"#.utf8), Array(#"\u00e9"#.utf8), Array(#"\/"#.utf8),
+            [0x00], [0x09], [0x1F], [0x22], Array("é".utf8), Array("🙂".utf8), [0xC3], [0xFF], [0x7F], [0x20],
+        ]
+        for length in 0...20 {
+            for position in 0...length {
+                for special in specials {
+                    var content = Array(repeating: UInt8(0x61), count: length)
+                    content.insert(contentsOf: special, at: position)
+                    let json = [0x22] + content + [0x22]
+                    let expected = foundation(json)
+                    let actual = read(json)
+                    // The strict reader may give up where Foundation reads; it must never disagree.
+                    if let actual { #expect(actual == expected, "\(json)") }
+                    if expected == nil { #expect(actual == nil, "\(json)") }
+                }
+            }
+        }
+    }
+
+    @Test func plainStringsOfEveryLengthAndUnterminatedOnes() {
+        for length in 0...40 {
+            let content = (0..<length).map { UInt8(0x30 + $0 % 40) }.map { $0 == 0x5C ? 0x5D : $0 }
+            let text = String(decoding: content, as: UTF8.self)
+            #expect(read([0x22] + content + [0x22]) == text, "length \(length)")
+            // No closing quote: the skip must not read past the end, and the reader gives up.
+            #expect(read([0x22] + content) == nil, "unterminated, length \(length)")
+        }
+    }
+}

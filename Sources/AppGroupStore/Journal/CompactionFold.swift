@@ -7,8 +7,16 @@ import Foundation
 /// it through run-time generic metadata and value witnesses (`perf`, issue 44).
 enum CompactedLine: Equatable {
     case snapshot(Range<Int>)
-    case journal(Range<Int>)
+    /// `keys`: where the contact's index keys start in the compaction's derived keys (its
+    /// `derivedIndexes`' keys, each followed by a newline), or -1 when it has none.
+    case journal(Range<Int>, keys: Int = -1)
     case encoded(Data)
+
+    /// Where a journal contact's derived keys start, or -1.
+    var derivedKeys: Int {
+        if case .journal(_, let keys) = self { return keys }
+        return -1
+    }
 
     /// Where an unchanged contact's line starts in the old snapshot (its keys are carried from there).
     var snapshotOffset: Int? {

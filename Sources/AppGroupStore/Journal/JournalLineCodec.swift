@@ -31,22 +31,33 @@ enum JournalLineCodec {
     /// The line's seq and, for each upserted contact, its identifier and the byte range of its JSON
     /// within `bytes` (compaction copies those bytes instead of decoding and re-encoding them).
     /// Nil when Foundation must decide.
-    static func fastRanges<Meta: Decodable>(_ bytes: UnsafeRawBufferPointer, metaType: Meta.Type) -> (
-        seq: Int, upsert: [(identifier: String, range: Range<Int>)], delete: [String], meta: Meta?
-    )? {
+    ///
+    /// With `decodesContacts`, `decoded` sees each upserted contact as it is read (compaction derives
+    /// its index keys from it, so the contact is not decoded a second time), and what it returns is the
+    /// contact's `tag`; without, each contact is only checked (`ContactRecordCodec.checkRecord`), its
+    /// tag -1.
+    static func fastRanges<Meta: Decodable>(
+        _ bytes: UnsafeRawBufferPointer, metaType: Meta.Type, decodesContacts: Bool = false,
+        decoded: (ContactRecord) -> Int = { _ in -1 }
+    ) -> (seq: Int, upsert: [(identifier: String, range: Range<Int>, tag: Int)], delete: [String], meta: Meta?)? {
         let entry:
             (
-                seq: Int, author: String?, upsert: [(identifier: String, range: Range<Int>)]?, delete: [String]?,
-                meta: Meta?
+                seq: Int, author: String?, upsert: [(identifier: String, range: Range<Int>, tag: Int)]?,
+                delete: [String]?, meta: Meta?
             )? = readEntry(
                 bytes,
                 upsert: { reader in
                     reader.skipWhitespace()
                     let start = reader.position
-                    // Checked as a full read checks it, so a line that Foundation would refuse is
-                    // never copied as it is; but not made into a record only to be dropped.
-                    let identifier = try ContactRecordCodec.checkRecord(&reader)
-                    return (identifier, start..<reader.position)
+                    guard decodesContacts else {
+                        // Checked as a full read checks it, so a line that Foundation would refuse is
+                        // never copied as it is; but not made into a record only to be dropped.
+                        let identifier = try ContactRecordCodec.checkRecord(&reader)
+                        return (identifier, start..<reader.position, -1)
+                    }
+                    // A full read, so a line that Foundation would refuse is never copied as it is.
+                    let record = try ContactRecordCodec.readRecord(&reader)
+                    return (record.identifier, start..<reader.position, decoded(record))
                 })
         return entry.map { ($0.seq, $0.upsert ?? [], $0.delete ?? [], $0.meta) }
     }
@@ -117,8 +128,7 @@ enum JournalLineCodec {
                 index += 1
             }
         }
-        var writer = JSONWriter(buffer: [])
-        writer.buffer.reserveCapacity(64 + (upsert?.count ?? 0) * 200 + (delete?.count ?? 0) * 40)
+        var writer = JSONWriter(capacity: 64 + (upsert?.count ?? 0) * 512 + (delete?.count ?? 0) * 40)
         writer.open()
         writer.field("seq", seq)
         if let liveCount { writer.field("count", liveCount) }
@@ -126,30 +136,35 @@ enum JournalLineCodec {
             writer.key("author")
             writer.string(author)
         }
+        // Index loops, not `enumerated()`: a debug build runs that iterator generically.
         if let upsert {
             writer.key("upsert")
-            writer.buffer.append(UInt8(ascii: "["))
-            for (index, record) in upsert.enumerated() {
-                if index > 0 { writer.buffer.append(UInt8(ascii: ",")) }
-                try ContactRecordCodec.encode(record, into: &writer.buffer)
+            writer.byte(0x5B)  // [
+            var index = 0
+            while index < upsert.count {
+                if index > 0 { writer.byte(0x2C) }  // ,
+                try ContactRecordCodec.encode(upsert[index], into: &writer)
+                index += 1
             }
-            writer.buffer.append(UInt8(ascii: "]"))
+            writer.byte(0x5D)  // ]
         }
         if let delete {
             writer.key("delete")
-            writer.buffer.append(UInt8(ascii: "["))
-            for (index, identifier) in delete.enumerated() {
-                if index > 0 { writer.buffer.append(UInt8(ascii: ",")) }
-                writer.string(identifier)
+            writer.byte(0x5B)
+            var index = 0
+            while index < delete.count {
+                if index > 0 { writer.byte(0x2C) }
+                writer.string(delete[index])
+                index += 1
             }
-            writer.buffer.append(UInt8(ascii: "]"))
+            writer.byte(0x5D)
         }
         if let meta {
             writer.key("meta")
-            writer.buffer.append(contentsOf: try LineCoding.encoder().encode(meta))
+            writer.append(try LineCoding.encoder().encode(meta))
         }
         writer.close()
-        writer.buffer.append(UInt8(ascii: "\n"))
-        return Data(writer.buffer)
+        writer.byte(0x0A)  // \n
+        return writer.data
     }
 }

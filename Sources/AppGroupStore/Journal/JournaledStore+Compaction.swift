@@ -91,6 +91,11 @@ extension JournaledStore {
             try snapshotLines.finish()
             var headSeq = header.baseSeq
             var meta = header.meta
+            // The index keys of each contact the journal upserts, derived from the decoding that checks
+            // its line, so the index pass below does not decode it again: for each contact, each
+            // registered index's keys (`SearchIndexBuilder.appendKeys`) and a newline.
+            let indexCount = derivedIndexes.count
+            var derivedKeys: [UInt8] = []
             var journalLines = LineCursor(journal, path: journalPath, from: start, lineNumber: nil)
             var dropped = start
             var asked = start
@@ -106,14 +111,26 @@ extension JournaledStore {
                 }
                 let seq: Int
                 let line = UnsafeRawBufferPointer(rebasing: journal.bytes[range])
-                if let ranges = JournalLineCodec.fastRanges(line, metaType: Meta.self) {
+                // Without an index the contacts are checked, not decoded (nothing would read them).
+                let fast = JournalLineCodec.fastRanges(line, metaType: Meta.self, decodesContacts: indexCount > 0) {
+                    record in
+                    let start = derivedKeys.count
+                    var position = 0
+                    while position < indexCount {
+                        SearchIndexBuilder.appendKeys(of: record, index: derivedIndexes[position], to: &derivedKeys)
+                        derivedKeys.append(0x0A)
+                        position += 1
+                    }
+                    return start
+                }
+                if let ranges = fast {
                     seq = ranges.seq
                     guard seq == headSeq + 1 else {
                         throw journalLines.malformed("sequence number \(seq) does not follow \(headSeq)")
                     }
                     for item in ranges.upsert {
                         let range = (position + item.range.lowerBound)..<(position + item.range.upperBound)
-                        fold.upsert(item.identifier, .journal(range))
+                        fold.upsert(item.identifier, .journal(range, keys: item.tag))
                     }
                     for identifier in ranges.delete { fold.delete(identifier) }
                     if let entryMeta = ranges.meta { meta = entryMeta }
@@ -158,16 +175,31 @@ extension JournaledStore {
                     let offset = snapshotSize + buffer.count
                     switch line {
                     case .snapshot(let range): snapshot.append(range, to: &buffer)
-                    case .journal(let range): journal.append(range, to: &buffer)
+                    case .journal(let range, _): journal.append(range, to: &buffer)
                     case .encoded(let data): buffer.append(data)
                     }
-                    for position in indexes.indices {
-                        indexes[position].add(offset: offset, oldOffset: line.snapshotOffset) {
-                            switch line {
-                            case .snapshot(let range):
-                                return try ContactRecordCodec.decode(snapshot.bytes, range: range)
-                            case .journal(let range): return try ContactRecordCodec.decode(journal.bytes, range: range)
-                            case .encoded(let data): return try ContactRecordCodec.decode(data)
+                    if line.derivedKeys >= 0 {
+                        // Keys derived while the journal was read: each index's, newline-terminated.
+                        derivedKeys.withUnsafeBytes { all in
+                            var start = line.derivedKeys
+                            for position in indexes.indices {
+                                let newline = memchr(all.baseAddress! + start, 0x0A, all.count - start)!
+                                let end = all.baseAddress!.distance(to: UnsafeRawPointer(newline))
+                                indexes[position].add(
+                                    offset: offset, derivedKeys: UnsafeRawBufferPointer(rebasing: all[start..<end]))
+                                start = end + 1
+                            }
+                        }
+                    } else {
+                        for position in indexes.indices {
+                            indexes[position].add(offset: offset, oldOffset: line.snapshotOffset) {
+                                switch line {
+                                case .snapshot(let range):
+                                    return try ContactRecordCodec.decode(snapshot.bytes, range: range)
+                                case .journal(let range, _):
+                                    return try ContactRecordCodec.decode(journal.bytes, range: range)
+                                case .encoded(let data): return try ContactRecordCodec.decode(data)
+                                }
                             }
                         }
                     }
@@ -242,24 +274,25 @@ extension JournaledStore {
             format: StoreFormat.version, kind: "snapshot", generation: generation,
             previousGeneration: previousGeneration, replacedGeneration: replacedGeneration, baseSeq: baseSeq,
             count: records.count, meta: meta)
-        var bytes = [UInt8](try LineCoding.encoder().encode(header))
-        bytes.append(UInt8(ascii: "\n"))
-        bytes.reserveCapacity(bytes.count + records.count * 200)
+        var writer = JSONWriter(capacity: 256 + records.count * 200)
+        writer.append(try LineCoding.encoder().encode(header))
+        writer.byte(0x0A)  // \n
         var indexes = derivedIndexes.map { SearchIndexBuilder(index: $0, expectedCount: records.count) }
         for record in records {
-            let offset = bytes.count
-            try ContactRecordCodec.encode(record, into: &bytes)
-            bytes.append(UInt8(ascii: "\n"))
+            let offset = writer.count
+            try ContactRecordCodec.encode(record, into: &writer)
+            writer.byte(0x0A)
             for position in indexes.indices { indexes[position].append(offset: offset, record: record) }
         }
-        try SecureFile.replace(snapshotPath, with: Data(bytes))
+        let snapshotSize = writer.count
+        try SecureFile.replace(snapshotPath, with: writer.data)
         CommitWitness.noteCommit()
         afterReplacingSnapshot?()
         // After the snapshot is durable (see `compact`).
         for builder in indexes {
             builder.write(
                 to: path(of: builder.index), generation: generation, snapshotPath: snapshotPath,
-                expectedSnapshotSize: bytes.count)
+                expectedSnapshotSize: snapshotSize)
         }
     }
 

@@ -293,6 +293,11 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
         storage = Storage(fields: Fields(identifier: identifier))
     }
 
+    /// A record of `fields` (a decoder that fills them first).
+    init(fields: Fields) {
+        storage = Storage(fields: fields)
+    }
+
     /// The fields, as a record printed or dumped shows them (not its storage).
     public var customMirror: Mirror {
         Mirror(self, children: Mirror(reflecting: storage.fields).children, displayStyle: .struct)

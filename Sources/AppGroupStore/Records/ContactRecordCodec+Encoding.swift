@@ -10,32 +10,32 @@ extension ContactRecordCodec {
 
     /// One contact as JSON (no newline).
     package static func encode(_ record: ContactRecord) throws -> Data {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(256)
-        try encode(record, into: &buffer)
-        return Data(buffer)
+        var writer = JSONWriter()
+        try encode(record, into: &writer)
+        return writer.data
     }
 
-    /// Appends one contact's JSON to `buffer`: the bytes it was read from while it still holds
+    /// Appends one contact's JSON to `writer`: the bytes it was read from while it still holds
     /// exactly what they say (``ContactRecord/verbatim``), else its fields encoded.
-    static func encode(_ record: ContactRecord, into buffer: inout [UInt8]) throws {
+    static func encode(_ record: ContactRecord, into writer: inout JSONWriter) throws {
         if let bytes = record.verbatim.bytes {
-            buffer.append(contentsOf: bytes)
+            writer.append(bytes)
             return
         }
         guard isEncodable(record) else {
             // Foundation's encoder throws the error `ContactRecord.encode(to:)` defines for this record.
-            buffer.append(contentsOf: try LineCoding.encoder().encode(record))
+            writer.append(try LineCoding.encoder().encode(record))
             return
         }
-        var writer = JSONWriter(buffer: buffer)
-        buffer = []
         writer.open()
-        for field in recordFields {
-            write(field, of: record, to: &writer)
+        // An index loop, not `for field in recordFields`: a debug build runs that iterator generically.
+        let fields = recordFields
+        var index = 0
+        while index < fields.count {
+            write(fields[index], of: record, to: &writer)
+            index += 1
         }
         writer.close()
-        buffer = writer.buffer
     }
 
     /// Writes one field of `record` (nothing when it is empty or absent), as Foundation's encoder
@@ -140,31 +140,111 @@ extension ContactRecordCodec {
 }
 
 /// Appends JSON to a byte buffer, escaping strings as Foundation's encoder does (slashes unescaped).
-package struct JSONWriter {
-    package var buffer: [UInt8]
+///
+/// The bytes live in memory the writer owns (`malloc`, grown with `realloc`), written with `memcpy`,
+/// not in an `[UInt8]`: a debug build (`swift run`) runs `Array.append(contentsOf:)` unspecialized,
+/// asking the runtime for generic metadata on every key and value of every contact written (the
+/// import's journal lines cost six times their release time; issue 44, item 5). Non-copyable, so
+/// the memory has one owner and is freed with it.
+package struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// How many bytes are written.
+    package private(set) var count = 0
     private var needsComma = false
 
-    package init(buffer: [UInt8]) {
-        self.buffer = buffer
+    /// An empty writer with room for `capacity` bytes before it grows.
+    package init(capacity: Int = 256) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    /// The bytes written so far (valid until the next write).
+    package var bytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base, count: count)
+    }
+
+    /// The bytes written, copied.
+    package var data: Data { Data(bytes: base, count: count) }
+
+    /// Makes room for `more` bytes.
+    private mutating func reserve(_ more: Int) {
+        guard capacity - count < more else { return }
+        var newCapacity = capacity * 2
+        while newCapacity - count < more { newCapacity *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
+    }
+
+    /// Appends one byte as it is. `@_transparent`: a debug build inlines nothing else, and this
+    /// runs for every quote, colon, comma and brace written.
+    @_transparent
+    package mutating func byte(_ value: UInt8) {
+        if count == capacity { reserve(1) }
+        base[count] = value
+        count += 1
+    }
+
+    /// Appends `length` bytes at `start` as they are.
+    package mutating func append(_ start: UnsafeRawPointer, count length: Int) {
+        guard length > 0 else { return }
+        reserve(length)
+        memcpy(base + count, start, length)
+        count += length
+    }
+
+    /// Appends `bytes` as they are.
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let start = bytes.baseAddress else { return }
+        append(start, count: bytes.count)
+    }
+
+    /// Appends `bytes` as they are.
+    package mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// Appends `data` as it is.
+    package mutating func append(_ data: Data) {
+        data.withUnsafeBytes { append($0) }
+    }
+
+    /// Appends `text`'s UTF-8 as it is (no quotes, no escaping: a number's text).
+    package mutating func raw(_ text: String) {
+        var text = text
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
     package mutating func open() {
-        buffer.append(0x7B)
+        byte(0x7B)
         needsComma = false
     }
 
     package mutating func close() {
-        buffer.append(0x7D)
+        byte(0x7D)
         needsComma = true
     }
 
     package mutating func key(_ name: StaticString) {
-        if needsComma { buffer.append(0x2C) }
-        buffer.append(0x22)
-        buffer.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        // Two appends, not an array literal: that would allocate an array for every key written.
-        buffer.append(0x22)
-        buffer.append(0x3A)
+        let length = name.utf8CodeUnitCount
+        // One check for room, then the bytes stored directly: `,"name":`.
+        reserve(length + 4)
+        if needsComma {
+            base[count] = 0x2C
+            count += 1
+        }
+        base[count] = 0x22
+        memcpy(base + count + 1, name.utf8Start, length)
+        base[count + 1 + length] = 0x22
+        base[count + 2 + length] = 0x3A
+        count += length + 3
         needsComma = true
     }
 
@@ -177,12 +257,13 @@ package struct JSONWriter {
 
     package mutating func field(_ name: StaticString, _ value: Int) {
         key(name)
-        buffer.append(contentsOf: String(value).utf8)
+        raw(String(value))
     }
 
     package mutating func field(_ name: StaticString, _ value: Bool) {
         key(name)
-        buffer.append(contentsOf: (value ? "true" : "false").utf8)
+        let text: StaticString = value ? "true" : "false"
+        append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
     package mutating func labeledStrings(_ name: StaticString, _ values: [ContactRecord.LabeledString]) {
@@ -190,67 +271,78 @@ package struct JSONWriter {
         // Not through the generic `array`: phones and e-mails are most contacts' arrays, and a debug
         // build looks up `[T]`'s metadata at run time on every generic call.
         key(name)
-        buffer.append(0x5B)
+        byte(0x5B)
         var index = 0
         while index < values.count {
-            if index > 0 { buffer.append(0x2C) }
+            if index > 0 { byte(0x2C) }
             open()
             if let label = values[index].label { field("label", label, always: true) }
             field("value", values[index].value, always: true)
             close()
             index += 1
         }
-        buffer.append(0x5D)
+        byte(0x5D)
         needsComma = true
     }
 
     package mutating func array<T>(_ name: StaticString, _ values: [T], _ element: (inout JSONWriter, T) -> Void) {
         key(name)
-        buffer.append(0x5B)
+        byte(0x5B)
         needsComma = false
         for value in values {
-            if needsComma { buffer.append(0x2C) }
+            if needsComma { byte(0x2C) }
             element(&self, value)
             needsComma = true
         }
-        buffer.append(0x5D)
+        byte(0x5D)
         needsComma = true
     }
 
     /// A quoted, escaped string.
     package mutating func string(_ value: String) {
-        buffer.append(0x22)
+        byte(0x22)
         var value = value
         value.withUTF8 { bytes in
+            guard let start = bytes.baseAddress else { return }
             // An index loop, not `enumerated()`: a debug build asks the runtime for generic metadata
             // at each step of that iterator.
             let count = bytes.count
             var clean = 0
             var index = 0
             while index < count {
-                let byte = bytes[index]
+                let byte = start[index]
                 if byte >= 0x20, byte != 0x22, byte != 0x5C {
                     index += 1
                     continue
                 }
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<index]))
+                append(start + clean, count: index - clean)
                 clean = index + 1
                 index += 1
+                self.byte(0x5C)
                 switch byte {
-                case 0x22: buffer.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: buffer.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: buffer.append(contentsOf: [0x5C, 0x6E])
-                case 0x0D: buffer.append(contentsOf: [0x5C, 0x72])
-                case 0x09: buffer.append(contentsOf: [0x5C, 0x74])
-                case 0x08: buffer.append(contentsOf: [0x5C, 0x62])
-                case 0x0C: buffer.append(contentsOf: [0x5C, 0x66])
+                case 0x22: self.byte(0x22)
+                case 0x5C: self.byte(0x5C)
+                case 0x0A: self.byte(0x6E)
+                case 0x0D: self.byte(0x72)
+                case 0x09: self.byte(0x74)
+                case 0x08: self.byte(0x62)
+                case 0x0C: self.byte(0x66)
                 default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    buffer.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                    // \u00XX, lowercase hex (0x61 a), as Foundation writes it.
+                    self.byte(0x75)
+                    self.byte(0x30)
+                    self.byte(0x30)
+                    self.byte(Self.hexDigit(byte >> 4))
+                    self.byte(Self.hexDigit(byte & 0xF))
                 }
             }
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
+            append(start + clean, count: count - clean)
         }
-        buffer.append(0x22)
+        byte(0x22)
+    }
+
+    /// The lowercase hex digit of `value` (0...15).
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? 0x30 + value : 0x61 + value - 10
     }
 }

@@ -70,7 +70,9 @@ package enum ContactRecordCodec {
     static let recordKeys = JSONKeyTable(recordFields.map(\.stringValue))
 
     static func readRecord(_ reader: inout StrictJSONReader) throws -> ContactRecord {
-        var record = ContactRecord(identifier: "")
+        // The fields are set on a plain struct, not through the record's accessors: each of those makes
+        // the storage unique and forgets its bytes, calls a debug build makes for every field read.
+        var record = ContactRecord.Fields(identifier: "")
         var hasIdentifier = false
         try reader.readObject(keys: recordKeys) { reader, index in
             let field = recordFields[index]
@@ -116,7 +118,7 @@ package enum ContactRecordCodec {
             }
         }
         guard hasIdentifier else { throw StrictJSONReader.GiveUp() }
-        return record
+        return ContactRecord(fields: record)
     }
 
     /// Reads past one contact exactly as `readRecord` reads it — accepting the same input, giving up

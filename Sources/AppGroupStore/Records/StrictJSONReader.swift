@@ -92,14 +92,33 @@ package struct StrictJSONReader {
     /// Reads an object whose keys are those of `keys`: calls `body` with each key's index in the
     /// table, skips keys the table does not know, and gives up on a key given twice (Foundation
     /// keeps the first of two equal keys; such a line is left to it).
+    ///
+    /// Its own loop, not a closure handed to ``readObject(_:)``: a debug build (`swift run`) pays
+    /// for a closure call, and for zeroing its frame, on every key of every contact read. The table
+    /// is searched from the key after the last one found: the store writes its keys in table order.
     package mutating func readObject(keys: JSONKeyTable, _ body: (inout StrictJSONReader, Int) throws -> Void) throws {
-        var seen: UInt64 = 0
-        try readObject { reader, key in
-            guard let index = keys.index(of: key) else { return try reader.skipValue() }
-            guard seen & (1 << index) == 0 else { throw GiveUp() }
-            seen |= 1 << index
-            try body(&reader, index)
+        try expect(0x7B)
+        if try peek() == 0x7D {
+            position += 1
+            return
         }
+        var seen: UInt64 = 0
+        var next = 0
+        repeat {
+            // A key equal to one of the table's (valid UTF-8 without a quote, backslash or control
+            // byte) needs no byte-by-byte check: it is the very key a full check would read.
+            let key = try keyUpToQuote()
+            if let index = keys.index(of: key, from: next) {
+                try finishKey(key, checked: true)
+                guard seen & (1 << index) == 0 else { throw GiveUp() }
+                seen |= 1 << index
+                next = index + 1
+                try body(&self, index)
+            } else {
+                try finishKey(key, checked: false)
+                try skipValue()
+            }
+        } while try memberFollows()
     }
 
     /// Reads an object, calling `body` with each key's bytes (keys with escapes are given up on).
@@ -109,35 +128,64 @@ package struct StrictJSONReader {
             position += 1
             return
         }
-        while true {
-            try expect(0x22)
+        repeat {
+            let key = try readKey()
+            try body(&self, key)
+        } while try memberFollows()
+    }
+
+    /// An object member's key and the colon after it: the key's bytes (escapes are given up on).
+    private mutating func readKey() throws -> UnsafeRawBufferPointer {
+        let key = try keyUpToQuote()
+        try finishKey(key, checked: false)
+        return key
+    }
+
+    /// The bytes from an opening quote (consumed) up to the next quote (found with `memchr`, not a
+    /// byte loop: a debug build pays several operations per byte of a loop), not yet checked.
+    private mutating func keyUpToQuote() throws -> UnsafeRawBufferPointer {
+        try expect(0x22)
+        guard position < end, let quote = memchr(base + position, 0x22, end - position) else { throw GiveUp() }
+        let start = UnsafeRawPointer(base + position)
+        return UnsafeRawBufferPointer(start: start, count: start.distance(to: quote))
+    }
+
+    /// Moves past `key` (from ``keyUpToQuote()``), its closing quote and the colon; unless
+    /// `checked`, first gives up on a key with an escape or a control byte, or that is not UTF-8.
+    private mutating func finishKey(_ key: UnsafeRawBufferPointer, checked: Bool) throws {
+        if !checked {
             let start = position
+            let stop = position + key.count
             var ascii = true
-            while position < end, base[position] != 0x22 {
-                let byte = base[position]
+            var index = start
+            while index < stop {
+                let byte = base[index]
                 guard byte != 0x5C, byte >= 0x20 else { throw GiveUp() }
                 if byte >= 0x80 { ascii = false }
-                position += 1
+                index += 1
             }
-            guard position < end else { throw GiveUp() }
-            let key = UnsafeRawBufferPointer(start: base + start, count: position - start)
             // A key Foundation cannot read as UTF-8 makes the line invalid, known key or not.
             if !ascii,
-                String(validating: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
-                    == nil
+                String(validating: UnsafeBufferPointer(start: base + start, count: key.count), as: UTF8.self) == nil
             {
                 throw GiveUp()
             }
+        }
+        position += key.count + 1
+        try expect(0x3A)
+    }
+
+    /// After an object member's value: true past a comma (another member follows), false past the
+    /// closing brace.
+    private mutating func memberFollows() throws -> Bool {
+        switch try peek() {
+        case 0x2C:
             position += 1
-            try expect(0x3A)
-            try body(&self, key)
-            switch try peek() {
-            case 0x2C: position += 1
-            case 0x7D:
-                position += 1
-                return
-            default: throw GiveUp()
-            }
+            return true
+        case 0x7D:
+            position += 1
+            return false
+        default: throw GiveUp()
         }
     }
 
@@ -173,6 +221,7 @@ package struct StrictJSONReader {
         try expect(0x22)
         let start = position
         var ascii = true
+        skipPlainASCIIWords()
         while position < end {
             let byte = base[position]
             if byte == 0x22 {
@@ -213,6 +262,28 @@ package struct StrictJSONReader {
             position += 1
         }
         throw GiveUp()
+    }
+
+    /// Moves past whole 8-byte words of string content in which no byte is a quote, a backslash,
+    /// a control byte or non-ASCII (the byte loop after it then reads the rest exactly as before).
+    ///
+    /// A debug build (`swift run`) runs a byte loop at several operations per byte; this tests
+    /// eight at once with the usual bit tricks on a word copied with `memcpy`: for a byte `b` of
+    /// the word `x`, the high bit of `(x - 0x01…) & ~x` is set for some byte exactly when some
+    /// byte is zero, and `(x - 0x20…) & ~x` when some byte is below 0x20.
+    @_transparent
+    mutating func skipPlainASCIIWords() {
+        var word: UInt64 = 0
+        while end - position >= 8 {
+            memcpy(&word, base + position, 8)
+            let quote = word ^ 0x2222_2222_2222_2222
+            let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+            let special =
+                ((quote &- 0x0101_0101_0101_0101) & ~quote) | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
+                | ((word &- 0x2020_2020_2020_2020) & ~word) | word
+            if special & 0x8080_8080_8080_8080 != 0 { return }
+            position += 8
+        }
     }
 
     /// The slow half of `readString`: the string holds escapes.
@@ -414,6 +485,12 @@ package struct JSONKeyTable: @unchecked Sendable {
     package init(_ names: [String]) {
         // readObject(keys:) marks the keys it has seen in a 64-bit set.
         precondition(names.count <= 64, "a JSONKeyTable holds at most 64 keys")
+        // Unique, so a search may start anywhere (`index(of:from:)`) and find the same index.
+        precondition(Set(names).count == names.count, "a JSONKeyTable's keys are distinct")
+        // `readObject(keys:)` takes input bytes equal to a key as checked: none may need checking.
+        precondition(
+            names.allSatisfy { $0.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C } },
+            "a JSONKeyTable's keys hold no quote, backslash or control character")
         count = names.count
         starts = .allocate(capacity: names.count + 1)
         let total = names.reduce(0) { $0 + $1.utf8.count }
@@ -431,15 +508,24 @@ package struct JSONKeyTable: @unchecked Sendable {
 
     /// The index of `key` in the table, or nil for a key the table does not know.
     package func index(of key: UnsafeRawBufferPointer) -> Int? {
+        index(of: key, from: 0)
+    }
+
+    /// ``index(of:)``, comparing from index `first` on (and then the ones before it): a reader that
+    /// expects the keys in the table's order starts after the last one it found.
+    package func index(of key: UnsafeRawBufferPointer, from first: Int) -> Int? {
         let length = key.count
-        var index = 0
-        while index < count {
+        var index = first >= 0 && first < count ? first : 0
+        var remaining = count
+        while remaining > 0 {
             let start = starts[index]
             if starts[index + 1] - start == length, length == 0 || memcmp(bytes + start, key.baseAddress!, length) == 0
             {
                 return index
             }
             index += 1
+            if index == count { index = 0 }
+            remaining -= 1
         }
         return nil
     }

@@ -19,26 +19,32 @@ struct SearchIndexBuilder {
     /// The line of the contact whose snapshot line starts at `offset`, its keys computed from `record`.
     mutating func append(offset: Int, record: ContactRecord) {
         body.append(contentsOf: String(offset).utf8)
+        Self.appendKeys(of: record, index: index, to: &body)
+        body.append(0x0A)
+        count += 1
+    }
+
+    /// What follows a contact's offset in `index`'s line (nothing, or a space before each word of
+    /// its keys), appended to `bytes`: ``append(offset:storedKeys:)`` takes these bytes back.
+    static func appendKeys(of record: ContactRecord, index: SearchIndex, to bytes: inout [UInt8]) {
         // Each key's words, separated by one space: a byte loop, not `utf8.split`, whose generic
         // slices cost a debug build 5% of an import's time.
         for var key in index.keys(record) {
-            key.withUTF8 { bytes in
+            key.withUTF8 { utf8 in
                 var start = 0
-                var index = 0
-                while index <= bytes.count {
-                    if index == bytes.count || bytes[index] == 0x20 || bytes[index] == 0x0A {
-                        if index > start {
-                            body.append(0x20)
-                            body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                var position = 0
+                while position <= utf8.count {
+                    if position == utf8.count || utf8[position] == 0x20 || utf8[position] == 0x0A {
+                        if position > start {
+                            bytes.append(0x20)
+                            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<position]))
                         }
-                        start = index + 1
+                        start = position + 1
                     }
-                    index += 1
+                    position += 1
                 }
             }
         }
-        body.append(0x0A)
-        count += 1
     }
 
     /// The line of a contact at `offset` whose keys come unchanged from an earlier index:
@@ -150,6 +156,13 @@ struct DerivedIndexPass {
     var stored: StoredIndexKeys?
     /// A contact whose keys could not be computed: no index is written (the next search builds one).
     var abandoned = false
+
+    /// The contact at `offset` of the new snapshot, whose keys were derived already (what
+    /// ``SearchIndexBuilder/appendKeys(of:index:to:)`` wrote for it).
+    mutating func add(offset: Int, derivedKeys: UnsafeRawBufferPointer) {
+        guard !abandoned else { return }
+        builder.append(offset: offset, storedKeys: derivedKeys)
+    }
 
     /// The contact at `offset` of the new snapshot: carried from `oldOffset` of the previous
     /// snapshot when the old index has it, otherwise derived from `record()` (decoded only then).

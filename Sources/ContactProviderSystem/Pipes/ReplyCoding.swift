@@ -17,8 +17,7 @@ package enum ReplyCoding {
         // A value Foundation refuses to write (a non-finite duration) gets Foundation's error.
         guard reply.report.map({ $0.durationMs.isFinite && ($0.callMilliseconds ?? []).allSatisfy(\.isFinite) }) ?? true
         else { return try foundationEncoder().encode(reply) }
-        var writer = JSONWriter(buffer: [])
-        writer.buffer.reserveCapacity(384)
+        var writer = JSONWriter(capacity: 384)
         writer.open()
         if let callsFile = reply.callsFile { writer.field("callsFile", callsFile, always: true) }
         if let error = reply.error { write(error, key: "error", into: &writer) }
@@ -28,7 +27,7 @@ package enum ReplyCoding {
         if let trace = reply.trace { writer.field("trace", trace, always: true) }
         writer.field("v", reply.v)
         writer.close()
-        return Data(writer.buffer)
+        return writer.data
     }
 
     /// The encoder whose output ``encode(_:)`` reproduces.
@@ -49,13 +48,13 @@ package enum ReplyCoding {
             case .callMilliseconds:
                 if let calls = report.callMilliseconds {
                     writer.array("callMilliseconds", calls) { writer, call in
-                        writer.buffer.append(contentsOf: number(call).utf8)
+                        writer.raw(number(call))
                     }
                 }
             case .deleted: writer.field("deleted", report.deleted)
             case .durationMs:
                 writer.key("durationMs")
-                writer.buffer.append(contentsOf: number(report.durationMs).utf8)
+                writer.raw(number(report.durationMs))
             case .enumeration: writer.field("enumeration", report.enumeration, always: true)
             case .error: if let error = report.error { write(error, key: "error", into: &writer) }
             case .nextPage: if let nextPage = report.nextPage { write(nextPage, key: "nextPage", into: &writer) }

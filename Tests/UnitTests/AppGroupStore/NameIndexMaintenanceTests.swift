@@ -142,6 +142,37 @@ struct NameIndexMaintenanceTests {
         }
     }
 
+    @Test(
+        "Keys derived while the compaction reads the journal (two indexes, contacts upserted again and deleted) are the keys a rebuild derives"
+    )
+    func journalKeysOfTwoIndexes() throws {
+        try withTemporaryAppGroup { group in
+            // A second index whose keys are of another shape: none for some contacts, spaces and newlines inside.
+            let other = SearchIndex(fileName: "other-index", keysVersion: "other-1") { record in
+                record.givenName.hasPrefix("A") ? [] : [record.identifier, "x\ny  z", record.familyName]
+            }
+            let indexes = [ContactSearch.nameIndex, other]
+            let store = JournaledStore<NoMetadata>(directory: group.appGroup.contactsDirectory, derivedIndexes: indexes)
+            var random = SeededRandom(seed: 5)
+            try store.append(upsert: (0..<20).map { contact("c-\($0)", &random) })
+            try store.compact()
+            try store.append(upsert: [contact("c-3", &random), contact("c-30", &random)])
+            try store.append(upsert: [contact("c-3", &random), contact("c-31", &random)], delete: ["c-4"])
+            try store.append(delete: ["c-31"])
+            try store.append(upsert: [contact("c-30", &random)])
+            try store.compact()
+            for index in indexes {
+                let path = store.path(of: index)
+                let written = try Data(contentsOf: URL(fileURLWithPath: path))
+                try FileManager.default.removeItem(atPath: path)
+                let use = try store.search(index, candidate: { _ in true }, matches: { _ in true }).use
+                #expect(use == .rebuilt(written: true), "\(index.fileName)")
+                let rebuilt = try Data(contentsOf: URL(fileURLWithPath: path))
+                #expect(try IndexFile(written) == IndexFile(rebuilt), "\(index.fileName)")
+            }
+        }
+    }
+
     @Test("A compaction over a damaged or missing old index derives every contact's keys and writes a valid index")
     func compactionOverDamagedIndex() throws {
         try withTemporaryAppGroup { group in

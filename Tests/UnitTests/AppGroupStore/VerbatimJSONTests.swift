@@ -18,9 +18,9 @@ struct VerbatimJSONTests {
     }
 
     private func encoded(_ record: ContactRecord) throws -> String {
-        var buffer: [UInt8] = []
-        try ContactRecordCodec.encode(record, into: &buffer)
-        return String(decoding: buffer, as: UTF8.self)
+        var writer = JSONWriter()
+        try ContactRecordCodec.encode(record, into: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// One change to each stored field of a record.

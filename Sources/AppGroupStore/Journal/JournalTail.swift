@@ -15,18 +15,29 @@ enum JournalTail {
             let tail = try SecureFile.read(fd: fd, path: path, offset: from, count: end - from)
             // Through the raw bytes: `Data`'s own index walk checks exclusive access per byte, which
             // was a third of `status`'s time for a page's line of 400 kB.
-            let line: Range<Int>?? = tail.withUnsafeBytes { bytes in
+            let found: Search = tail.withUnsafeBytes { bytes in
                 guard let lineEnd = lastNewline(in: bytes, before: bytes.count) else {
-                    return from == start ? .some(nil) : nil
+                    return from == start ? .none : .readMore
                 }
                 if let previous = lastNewline(in: bytes, before: lineEnd) {
-                    return (previous + 1)..<lineEnd
+                    return .line((previous + 1)..<lineEnd)
                 }
-                return from == start ? 0..<lineEnd : nil
+                return from == start ? .line(0..<lineEnd) : .readMore
             }
-            if let line { return line.map { (from + $0.lowerBound, tail.subdata(in: $0)) } }
-            chunk *= 4
+            switch found {
+            case .line(let line): return (from + line.lowerBound, tail.subdata(in: line))
+            case .none: return nil
+            case .readMore: chunk *= 4
+            }
         }
+    }
+
+    /// What one chunk from the end told. Not an optional of an optional: a `nil` meant "read more" in
+    /// one branch and "no line" in another, and a line longer than the first chunk was taken for none.
+    private enum Search {
+        case line(Range<Int>)
+        case none
+        case readMore
     }
 
     /// The offset of the last newline in `bytes[..<limit]`.

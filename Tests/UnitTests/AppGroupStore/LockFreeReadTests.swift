@@ -55,7 +55,9 @@ struct LockFreeReadTests {
             #expect(try database.get("journal-only") != nil)
             #expect(try database.get("c005")?.note == "changed")
             #expect(try database.store.summary().count == 21)
-            #expect(opened == 4, "each read went without the lock, once")
+            // The summary answers from the journal's last line, which carries the live count (the app
+            // database writes it): it reads the header and the tail itself, not through that open.
+            #expect(opened == 3, "each read of the contacts went without the lock, once")
         }
     }
 

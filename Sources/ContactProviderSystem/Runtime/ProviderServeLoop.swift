@@ -78,9 +78,12 @@ final class ProviderServeLoop {
             if !stopping, pending.isEmpty, engine.isCompactionDue,
                 !NamedPipe.waitReadable(requests, timeoutSeconds: Self.compactionPause)
             {
-                engine.compactIfNeeded(shouldStop: { [self] in
-                    !pending.isEmpty || NamedPipe.waitReadable(requests, timeoutSeconds: 0)
-                })
+                // At background priority (``BackgroundPriority``): readers of the store meanwhile
+                // come first on a busy machine. This loop waits for it, so nothing else runs here.
+                let requests = requests
+                _ = BackgroundPriority.run {
+                    engine.compactIfNeeded(shouldStop: { NamedPipe.waitReadable(requests, timeoutSeconds: 0) })
+                }
             }
             await probes(round.probes)
         }

@@ -4,5 +4,5 @@
 import ContactsHostKit
 
 HostTool.startProcess(program: "contacts-host")
-let code = await HostTool.main(arguments: Array(CommandLine.arguments.dropFirst()), commands: HostTool.commands)
+let code = HostTool.mainOnThisThread(arguments: Array(CommandLine.arguments.dropFirst()), commands: HostTool.commands)
 HostTool.endProcess(code)

@@ -19,6 +19,14 @@ extension HostTool {
         }
     }
 
+    /// ``main(arguments:output:commands:)`` run to its end on the calling thread (the main thread)
+    /// rather than on the work pool a top-level `await` hands it to: no thread switch between the
+    /// start, the command and the exit, which a busy machine makes cost milliseconds each
+    /// (``CallingThread``; issue 44). The host's commands need no parallelism of their own.
+    package static func mainOnThisThread(arguments: [String], commands: [Command]) -> Int32 {
+        CallingThread.run { await main(arguments: arguments, commands: commands) }
+    }
+
     /// What such an executable does last: exits with `code`.
     package static func endProcess(_ code: Int32) -> Never {
         // Diagnostics for contacts-bench: this process's own peak memory (VmHWM; a spawned child's

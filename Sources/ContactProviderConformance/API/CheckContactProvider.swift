@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import ContactProvider
 import ContactProviderSystem
 import Foundation
@@ -207,15 +208,5 @@ struct TemporaryDirectory {
     func remove() {
         try? FileManager.default.removeItem(atPath: appGroup.path)
         Durability.unmarkEphemeral(appGroup.path)
-    }
-}
-
-/// Quoting for command lines a person pastes into a POSIX shell.
-enum ShellWord {
-    /// `word` unchanged when it is safe as is, else in single quotes.
-    static func quote(_ word: String) -> String {
-        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%")
-        if !word.isEmpty, word.allSatisfy({ safe.contains($0) }) { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -142,8 +142,10 @@ package enum DemoCommand {
             configuration.batchSize = DomainConfiguration.defaultBatchSize
         }
         out.out("7. invalidate() → the provider's invalidate() ran and the process exited.")
-        let groupOption = context.appGroupSource == .default ? " --app-group \(group.path)" : ""
-        let tool = invocation()
+        // Always named: the App Group chosen by a flag or by a variable set for this command only
+        // would not be the one a pasted command runs in.
+        let groupOption = " --app-group \(ShellWord.quote(group.path))"
+        let tool = ShellWord.quote(invocation())
         out.out(
             "\nTry it yourself: \(tool)\(groupOption) add --given-name Ada --family-name Lovelace && \(tool)\(groupOption) signal --wait --trace"
         )

@@ -1,3 +1,4 @@
+import CommandLineToolkit
 import Foundation
 
 /// The debugger command for a provider built from an Xcode project, as `enable` and `status` print
@@ -8,7 +9,8 @@ enum ProviderDebugging {
     /// `gdb --args EXECUTABLE --foreground --app-group GROUP`: the provider serves from the debugger's
     /// terminal, in the App Group `contacts-host` uses, and `signal` drives it instead of launching one.
     static func command(executable: String, appGroup: String) -> String {
-        ["gdb", "--args", executable, "--foreground", "--app-group", appGroup].map(quote).joined(separator: " ")
+        ["gdb", "--args", executable, "--foreground", "--app-group", appGroup].map(ShellWord.quote)
+            .joined(separator: " ")
     }
 
     /// The lines `enable` and `status` print for a provider built from an Xcode project (none for
@@ -17,14 +19,7 @@ enum ProviderDebugging {
         guard let executable, let record = XcodeBuildRecord.read(forExecutable: executable) else { return [] }
         return [
             "built from: \(record.project) (target \(record.target)); an edit there is built by the next signal",
-            "debug: \(command(executable: executable, appGroup: appGroup)), then 'run'; in another terminal: contacts-host signal --wait",
+            "debug: \(command(executable: executable, appGroup: appGroup)), then 'run'; in another terminal: contacts-host --app-group \(ShellWord.quote(appGroup)) signal --wait",
         ]
-    }
-
-    /// `word` as a POSIX shell reads it: unchanged when safe, else in single quotes.
-    static func quote(_ word: String) -> String {
-        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%")
-        if !word.isEmpty, word.allSatisfy({ safe.contains($0) }) { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

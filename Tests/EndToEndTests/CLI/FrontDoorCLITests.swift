@@ -1,4 +1,5 @@
 import AppGroupStore
+import CommandLineToolkit
 import Foundation
 import TestSupport
 import Testing
@@ -83,6 +84,27 @@ struct FrontDoorCLITests {
             #expect(again.exitCode == 0, "\(again)")
             let named = again.stdout.split(separator: "\n").last.map(String.init) ?? ""
             #expect(named.hasPrefix("Try it yourself: contacts-host --app-group \(demoPath) add "), "\(named)")
+        }
+    }
+
+    @Test("demo in an App Group chosen by --app-group prints a command that runs in it, as pasted into a new shell")
+    func demoCommandNamesTheChosenGroup() throws {
+        try withTemporaryAppGroup { group in
+            // No App Group variable and a home of its own: a pasted command without the group would
+            // add the contact to the default App Group under that home, not to this one.
+            let environment = homeEnvironment(group)
+            let demo = try host(["--app-group", group.path, "demo"], environment)
+            #expect(demo.exitCode == 0, "\(demo)")
+            let lastLine = demo.stdout.split(separator: "\n").last.map(String.init) ?? ""
+            let prefix = "Try it yourself: "
+            #expect(lastLine.hasPrefix(prefix), "\(lastLine)")
+            #expect(lastLine.contains("--app-group \(ShellWord.quote(group.path)) add "), "\(lastLine)")
+            let pasted = try ProcessRunner.run(
+                "/bin/sh", ["-c", String(lastLine.dropFirst(prefix.count))], environment: environment,
+                currentDirectory: "/")
+            #expect(pasted.exitCode == 0, "\(pasted)")
+            #expect(try CLIHarness.database(group).all().contains { $0.givenName == "Ada" })
+            _ = try HostRunner.process.run(["invalidate"], in: group)
         }
     }
 

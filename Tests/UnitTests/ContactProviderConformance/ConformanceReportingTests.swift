@@ -99,14 +99,6 @@ struct ConformanceReportingTests {
         #expect(throws: ConformanceBackendError.self) { try backend.update(record) }
     }
 
-    @Test("reproduce lines quote what a shell would split or expand")
-    func shellQuoting() {
-        #expect(ShellWord.quote("/usr/bin/contacts-host") == "/usr/bin/contacts-host")
-        #expect(ShellWord.quote("exec:python3 a.py") == "'exec:python3 a.py'")
-        #expect(ShellWord.quote("it's $HOME") == #"'it'\''s $HOME'"#)
-        #expect(ShellWord.quote("") == "''")
-    }
-
     static let sample = ConformanceReport(
         provider: "/p/<demo> & co", seed: 7, operations: 10,
         results: [

@@ -61,6 +61,28 @@ struct LockFreeReadTests {
         }
     }
 
+    @Test("with the lock held and a last line without a count, the summary counts in full without the lock")
+    func heldLockFullCount() throws {
+        try withTemporaryAppGroup { group in
+            let database = try database(group)
+            // A writer without the store's state (a raw append) writes no live count: the summary
+            // must look each journal identifier up in the snapshot, reading the journal lock-free.
+            try database.store.append(upsert: [StoreFixtures.contact("c003"), StoreFixtures.contact("raw-only")])
+            try database.store.append(delete: ["c007", "unknown"])
+            let expected = try database.store.summary()
+            #expect(expected.count == 21)  // 20 + journal-only + raw-only - c007
+            let held = try HeldLock(database.store.lockPath)
+            var opened = 0
+            database.store.beforeOpeningJournalWithoutLock = { opened += 1 }
+            defer { withExtendedLifetime(held) {} }  // held until the read is done
+            let summary = try database.store.summary()
+            #expect(summary.count == expected.count)
+            #expect(summary.headSeq == expected.headSeq)
+            #expect(summary.generation == expected.generation)
+            #expect(opened == 1, "the full count read the journal without the lock, once")
+        }
+    }
+
     @Test("a compaction between the snapshot and the journal: the read starts over on the new generation")
     func compactionBetween() throws {
         try withTemporaryAppGroup { group in

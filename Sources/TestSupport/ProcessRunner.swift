@@ -18,7 +18,19 @@ package struct ProcessResult: Sendable, CustomStringConvertible {
     }
 
     package var description: String {
-        "exit \(exitCode)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+        "exit \(exitCode)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" + namedLogTail
+    }
+
+    /// The last lines of the provider log that stderr names (`… (its log: PATH)`), read now: a
+    /// failing test's App Group, and the log with it, is removed when the test ends, and a rare
+    /// "the provider exited before answering" could not be explained without it.
+    private var namedLogTail: String {
+        guard let start = stderr.range(of: "(its log: "),
+            let end = stderr[start.upperBound...].firstIndex(of: ")"),
+            let log = try? String(contentsOfFile: String(stderr[start.upperBound..<end]), encoding: .utf8)
+        else { return "" }
+        let lines = log.split(separator: "\n", omittingEmptySubsequences: false).suffix(40)
+        return "--- the log it names, last \(lines.count) lines\n" + lines.joined(separator: "\n")
     }
 
     /// stdout without the trailing newline.

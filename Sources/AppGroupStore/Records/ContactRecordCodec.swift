@@ -34,6 +34,16 @@ package enum ContactRecordCodec {
         fastDecode(bytes)
     }
 
+    /// ``decodeIfPlain(_:)``'s answer without the record: the identifier of the contact in `bytes`
+    /// exactly when `decodeIfPlain` would decode it, nil when Foundation must decide.
+    ///
+    /// For a pass that only checks (an import checks every contact before writing any, then decodes
+    /// each again to write it): making a record only to drop it was most of that pass's time in a
+    /// debug build. `ContactRecordCheckTests` hold it to `decodeIfPlain`.
+    package static func identifierIfPlain(_ bytes: UnsafeRawBufferPointer) -> String? {
+        StrictJSONReader.readWhole(bytes, checkRecord)
+    }
+
     /// The fast path alone: the record, or nil when Foundation must decide.
     ///
     /// `keepingBytes`: the record also carries `bytes` (``ContactRecord/verbatim``), so that writing

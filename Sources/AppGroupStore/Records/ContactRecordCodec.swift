@@ -84,14 +84,17 @@ package enum ContactRecordCodec {
         // the storage unique and forgets its bytes, calls a debug build makes for every field read.
         var record = ContactRecord.Fields(identifier: "")
         var hasIdentifier = false
-        try reader.readObject(keys: recordKeys) { reader, index in
+        // A loop, not `readObject(keys:)`'s closure: a debug build zeroes this switch's large frame on
+        // every call, once per key of every contact.
+        var members = StrictJSONReader.ObjectMembers()
+        while let index = try reader.nextMember(of: recordKeys, &members) {
             let field = recordFields[index]
             if field == .identifier {
                 record.identifier = try reader.readString()
                 hasIdentifier = true
-                return
+                continue
             }
-            if try reader.consumeNull() { return }  // decodeIfPresent: null is absent
+            if try reader.consumeNull() { continue }  // decodeIfPresent: null is absent
             // Exhaustive on purpose: a new field of ContactRecord is read here or the build fails.
             switch field {
             case .identifier: break  // read above
@@ -138,13 +141,14 @@ package enum ContactRecordCodec {
     /// `ContactRecordCheckTests` hold it to `readRecord` on random and damaged lines.
     static func checkRecord(_ reader: inout StrictJSONReader) throws -> String {
         var identifier: String?
-        try reader.readObject(keys: recordKeys) { reader, index in
+        var members = StrictJSONReader.ObjectMembers()
+        while let index = try reader.nextMember(of: recordKeys, &members) {
             let field = recordFields[index]
             if field == .identifier {
                 identifier = try reader.readString()
-                return
+                continue
             }
-            if try reader.consumeNull() { return }  // decodeIfPresent: null is absent
+            if try reader.consumeNull() { continue }  // decodeIfPresent: null is absent
             // Exhaustive on purpose, as in `readRecord`: a new field is checked here or the build fails.
             switch field {
             case .identifier: break  // read above
@@ -199,9 +203,11 @@ package enum ContactRecordCodec {
     /// `readLabeledStrings`' checks without the values: each element an object whose `label` is a
     /// string or null and whose `value` is a string, and is there.
     private static func checkLabeledStrings(_ reader: inout StrictJSONReader) throws {
-        try reader.readArray { reader in
+        var elements = StrictJSONReader.ArrayElements()
+        while try reader.nextElement(&elements) {
             var hasValue = false
-            try reader.readObject(keys: labeledStringKeys) { reader, index in
+            var members = StrictJSONReader.ObjectMembers()
+            while let index = try reader.nextMember(of: labeledStringKeys, &members) {
                 if index == 0 {
                     if try !reader.consumeNull() { try reader.skipString() }
                 } else {
@@ -237,11 +243,15 @@ package enum ContactRecordCodec {
     private static func readLabeledStrings(_ reader: inout StrictJSONReader) throws -> [ContactRecord.LabeledString] {
         // Not through the generic `readArray`: phones and e-mails are most contacts' arrays, and a
         // debug build looks up `[T]`'s metadata at run time on every generic call.
+        // Loops, not `readArray` and `readObject(keys:)` with closures: a closure call (and its
+        // frame's zeroing) per element and per key in a debug build.
         var values: [ContactRecord.LabeledString] = []
-        try reader.readArray { reader in
+        var elements = StrictJSONReader.ArrayElements()
+        while try reader.nextElement(&elements) {
             var label: String?
             var value: String?
-            try reader.readObject(keys: labeledStringKeys) { reader, index in
+            var members = StrictJSONReader.ObjectMembers()
+            while let index = try reader.nextMember(of: labeledStringKeys, &members) {
                 if index == 0 {
                     if try !reader.consumeNull() { label = try reader.readString() }
                 } else {

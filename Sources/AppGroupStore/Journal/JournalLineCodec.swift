@@ -35,10 +35,11 @@ enum JournalLineCodec {
     /// With `decodesContacts`, `decoded` sees each upserted contact as it is read (compaction derives
     /// its index keys from it, so the contact is not decoded a second time), and what it returns is the
     /// contact's `tag`; without, each contact is only checked (`ContactRecordCodec.checkRecord`), its
-    /// tag -1.
+    /// tag -1. `keeping` names the fields `decoded` needs (`ContactRecordCodec.fieldMask`; the others
+    /// are checked and left empty).
     static func fastRanges<Meta: Decodable>(
         _ bytes: UnsafeRawBufferPointer, metaType: Meta.Type, decodesContacts: Bool = false,
-        decoded: (ContactRecord) -> Int = { _ in -1 }
+        keeping kept: UInt64 = ContactRecordCodec.allFields, decoded: (ContactRecord) -> Int = { _ in -1 }
     ) -> (seq: Int, upsert: [(identifier: String, range: Range<Int>, tag: Int)], delete: [String], meta: Meta?)? {
         // Its own loops, not the generic `readEntry` with a closure per contact: a debug build runs
         // generic code unspecialized, looking up the metadata of `[Element]` and the entry's tuple at
@@ -64,7 +65,7 @@ enum JournalLineCodec {
                         let start = reader.position
                         if decodesContacts {
                             // A full read, so a line that Foundation would refuse is never copied as it is.
-                            let record = try ContactRecordCodec.readRecord(&reader)
+                            let record = try ContactRecordCodec.readRecord(&reader, keeping: kept)
                             upsert.append((record.identifier, start..<reader.position, decoded(record)))
                         } else {
                             // Checked as a full read checks it, so a line that Foundation would refuse is

@@ -48,8 +48,10 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
         @exclusivity(unchecked) var fields: Fields
         @exclusivity(unchecked) var verbatim: VerbatimJSON
 
-        init(fields: Fields, verbatim: VerbatimJSON = VerbatimJSON()) {
-            self.fields = fields
+        // `consuming`, and consumed: a debug build otherwise copies the 28 fields (a retain each) and
+        // then destroys the argument, for every record a decoder makes.
+        init(fields: consuming Fields, verbatim: VerbatimJSON = VerbatimJSON()) {
+            self.fields = consume fields
             self.verbatim = verbatim
         }
     }
@@ -294,8 +296,8 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
     }
 
     /// A record of `fields` (a decoder that fills them first).
-    init(fields: Fields) {
-        storage = Storage(fields: fields)
+    init(fields: consuming Fields) {
+        storage = Storage(fields: consume fields)
     }
 
     /// The fields, as a record printed or dumped shows them (not its storage).

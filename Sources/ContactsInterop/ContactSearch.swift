@@ -117,6 +117,9 @@ public enum ContactSearch {
     /// names each); nil for any other text.
     static func asciiWords(_ text: String) -> [String]? {
         var text = text
+        // Read from a local, not the static: a debug build retains and releases a static array on
+        // every access, here once per byte.
+        let folding = asciiFolding
         return text.withUTF8 { bytes -> [String]? in
             var words: [String] = []
             // An index loop, not `for byte in bytes`: a debug build runs that through the generic iterator.
@@ -127,25 +130,28 @@ public enum ContactSearch {
             while index < bytes.count {
                 let byte = bytes[index]
                 guard byte < 0x80 else { return nil }
-                let folded = asciiFolding[Int(byte)]
+                let folded = folding[Int(byte)]
                 if folded == unknown { return nil }
                 if folded == separator {
-                    if index > start { words.append(foldedWord(bytes, from: start, to: index)) }
+                    if index > start { words.append(foldedWord(bytes, from: start, to: index, folding)) }
                     start = index + 1
                 }
                 index += 1
             }
-            if index > start { words.append(foldedWord(bytes, from: start, to: index)) }
+            if index > start { words.append(foldedWord(bytes, from: start, to: index, folding)) }
             return words
         }
     }
 
-    /// The ASCII bytes `start..<end` of `bytes`, folded (every one is known to fold to one byte).
-    private static func foldedWord(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String {
+    /// The ASCII bytes `start..<end` of `bytes`, folded by `folding` (`asciiFolding`; every one is
+    /// known to fold to one byte).
+    private static func foldedWord(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, _ folding: [UInt16]
+    ) -> String {
         String(unsafeUninitializedCapacity: end - start) { word in
             var offset = 0
             while start + offset < end {
-                word[offset] = UInt8(asciiFolding[Int(bytes[start + offset])])
+                word[offset] = UInt8(folding[Int(bytes[start + offset])])
                 offset += 1
             }
             return offset

@@ -105,11 +105,14 @@ package enum ContactRecordCodec {
         // the storage unique and forgets its bytes, calls a debug build makes for every field read.
         var record = ContactRecord.Fields(identifier: "")
         var hasIdentifier = false
+        // The table from a local, not the static: a debug build retains and releases a static array
+        // on every access, here once per key.
+        let fields = recordFields
         // A loop, not `readObject(keys:)`'s closure: a debug build zeroes this switch's large frame on
         // every call, once per key of every contact.
         var members = StrictJSONReader.ObjectMembers()
         while let index = try reader.nextMember(of: recordKeys, &members) {
-            let field = recordFields[index]
+            let field = fields[index]
             if field == .identifier {
                 record.identifier = try reader.readString()
                 hasIdentifier = true
@@ -166,9 +169,10 @@ package enum ContactRecordCodec {
     /// `ContactRecordCheckTests` hold it to `readRecord` on random and damaged lines.
     static func checkRecord(_ reader: inout StrictJSONReader) throws -> String {
         var identifier: String?
+        let fields = recordFields  // a local: see `readRecord`
         var members = StrictJSONReader.ObjectMembers()
         while let index = try reader.nextMember(of: recordKeys, &members) {
-            let field = recordFields[index]
+            let field = fields[index]
             if field == .identifier {
                 identifier = try reader.readString()
                 continue

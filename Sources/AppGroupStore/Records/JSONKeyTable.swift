@@ -16,6 +16,13 @@ package struct JSONKeyTable: @unchecked Sendable {
     /// `count + 1` entries.
     private let starts: UnsafeMutablePointer<Int>
     private let count: Int
+    /// The longest key's length in bytes.
+    private let maximumLength: Int
+    /// For each length `0...maximumLength`, the first key of that length (-1: none); then
+    /// `nextOfLength[i]`, the next key after `i` of the same length (-1: none). A key out of table
+    /// order is found among the keys of its length, not by walking past all the others.
+    private let firstOfLength: UnsafeMutablePointer<Int>
+    private let nextOfLength: UnsafeMutablePointer<Int>
 
     /// A table of `names`, for a `static let` (its memory is never freed).
     package init(_ names: [String]) {
@@ -40,6 +47,16 @@ package struct JSONKeyTable: @unchecked Sendable {
             }
         }
         starts[names.count] = offset
+        maximumLength = names.map(\.utf8.count).max() ?? 0
+        firstOfLength = .allocate(capacity: maximumLength + 1)
+        firstOfLength.initialize(repeating: -1, count: maximumLength + 1)
+        nextOfLength = .allocate(capacity: max(names.count, 1))
+        // From the last key back, so each length's chain is in table order.
+        for index in names.indices.reversed() {
+            let length = starts[index + 1] - starts[index]
+            nextOfLength[index] = firstOfLength[length]
+            firstOfLength[length] = index
+        }
     }
 
     /// The index of `key` in the table, or nil for a key the table does not know.
@@ -47,21 +64,25 @@ package struct JSONKeyTable: @unchecked Sendable {
         index(of: key, from: 0)
     }
 
-    /// ``index(of:)``, comparing from index `first` on (and then the ones before it): a reader that
-    /// expects the keys in the table's order starts after the last one it found.
+    /// ``index(of:)``, comparing index `first` first (then the keys of the same length): a reader
+    /// that expects the keys in the table's order asks for the one after the last it found.
+    ///
+    /// Keys are distinct, so the order of the comparisons changes the cost, never the answer. The
+    /// store writes its keys in table order (the first comparison finds them); an import file
+    /// written by `JSONEncoder` has them in any order, and walking the whole table for each key
+    /// cost a debug build several operations per entry passed, for every key of every contact.
     package func index(of key: UnsafeRawBufferPointer, from first: Int) -> Int? {
         let length = key.count
-        var index = first >= 0 && first < count ? first : 0
-        var remaining = count
-        while remaining > 0 {
-            let start = starts[index]
-            if starts[index + 1] - start == length, length == 0 || memcmp(bytes + start, key.baseAddress!, length) == 0
-            {
-                return index
-            }
-            index += 1
-            if index == count { index = 0 }
-            remaining -= 1
+        guard length <= maximumLength else { return nil }
+        if first >= 0, first < count, starts[first + 1] - starts[first] == length,
+            length == 0 || memcmp(bytes + starts[first], key.baseAddress!, length) == 0
+        {
+            return first
+        }
+        var index = firstOfLength[length]
+        while index >= 0 {
+            if length == 0 || memcmp(bytes + starts[index], key.baseAddress!, length) == 0 { return index }
+            index = nextOfLength[index]
         }
         return nil
     }

@@ -41,7 +41,12 @@ package enum ContactRecordCodec {
     /// each again to write it): making a record only to drop it was most of that pass's time in a
     /// debug build. `ContactRecordCheckTests` hold it to `decodeIfPlain`.
     package static func identifierIfPlain(_ bytes: UnsafeRawBufferPointer) -> String? {
-        StrictJSONReader.readWhole(bytes, checkRecord)
+        // `readWhole(bytes, checkRecord)` written out: the generic `readWhole` runs unspecialized in a
+        // debug build (a closure call and run-time metadata for its result), once per contact.
+        guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        var reader = StrictJSONReader(pointer, count: bytes.count)
+        guard let identifier = try? checkRecord(&reader), (try? reader.finish()) != nil else { return nil }
+        return identifier
     }
 
     /// The fast path alone: the record, or nil when Foundation must decide.
@@ -49,7 +54,10 @@ package enum ContactRecordCodec {
     /// `keepingBytes`: the record also carries `bytes` (``ContactRecord/verbatim``), so that writing
     /// it unchanged copies them instead of encoding it: for the records a content page hands on.
     static func fastDecode(_ bytes: UnsafeRawBufferPointer, keepingBytes: Bool = false) -> ContactRecord? {
-        guard var record = StrictJSONReader.readWhole(bytes, readRecord) else { return nil }
+        // `readWhole(bytes, readRecord)` written out, as in `identifierIfPlain`.
+        guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        var reader = StrictJSONReader(pointer, count: bytes.count)
+        guard var record = try? readRecord(&reader), (try? reader.finish()) != nil else { return nil }
         if keepingBytes { record.verbatim = VerbatimJSON(bytes) }
         return record
     }

@@ -71,6 +71,7 @@ package struct JSONKeyTable: @unchecked Sendable {
     /// store writes its keys in table order (the first comparison finds them); an import file
     /// written by `JSONEncoder` has them in any order, and walking the whole table for each key
     /// cost a debug build several operations per entry passed, for every key of every contact.
+    @_transparent  // inlined even at -Onone: `nextMember` asks once per key of every object read
     package func index(of key: UnsafeRawBufferPointer, from first: Int) -> Int? {
         let length = key.count
         guard length <= maximumLength else { return nil }

@@ -4,7 +4,9 @@ import Foundation
 extension ContactSearch {
     /// The app database's name index (`contacts/name-index`): each snapshot contact's folded name words.
     /// Derived data (see ``SearchIndex``); bump the version whenever `nameWords` changes.
-    package static let nameIndex = SearchIndex(fileName: "name-index", keysVersion: "name-1") { nameWords($0) }
+    package static let nameIndex = SearchIndex(
+        fileName: "name-index", keysVersion: "name-1", fields: nameFields
+    ) { nameWords($0) }
 
     /// The contacts of `store` that match `query`, in the store's order — the same answer as
     /// `search(store.load().contacts, query)`. A name query reads the name index (built on the

@@ -35,31 +35,57 @@ enum JournalLineCodec {
     /// With `decodesContacts`, `decoded` sees each upserted contact as it is read (compaction derives
     /// its index keys from it, so the contact is not decoded a second time), and what it returns is the
     /// contact's `tag`; without, each contact is only checked (`ContactRecordCodec.checkRecord`), its
-    /// tag -1.
+    /// tag -1. `keeping` names the fields `decoded` needs (`ContactRecordCodec.fieldMask`; the others
+    /// are checked and left empty).
     static func fastRanges<Meta: Decodable>(
         _ bytes: UnsafeRawBufferPointer, metaType: Meta.Type, decodesContacts: Bool = false,
-        decoded: (ContactRecord) -> Int = { _ in -1 }
+        keeping kept: UInt64 = ContactRecordCodec.allFields, decoded: (ContactRecord) -> Int = { _ in -1 }
     ) -> (seq: Int, upsert: [(identifier: String, range: Range<Int>, tag: Int)], delete: [String], meta: Meta?)? {
-        let entry:
-            (
-                seq: Int, author: String?, upsert: [(identifier: String, range: Range<Int>, tag: Int)]?,
-                delete: [String]?, meta: Meta?
-            )? = readEntry(
-                bytes,
-                upsert: { reader in
-                    reader.skipWhitespace()
-                    let start = reader.position
-                    guard decodesContacts else {
-                        // Checked as a full read checks it, so a line that Foundation would refuse is
-                        // never copied as it is; but not made into a record only to be dropped.
-                        let identifier = try ContactRecordCodec.checkRecord(&reader)
-                        return (identifier, start..<reader.position, -1)
+        // Its own loops, not the generic `readEntry` with a closure per contact: a debug build runs
+        // generic code unspecialized, looking up the metadata of `[Element]` and the entry's tuple at
+        // run time on every line, and zeroes a closure's frame per key and per contact (compaction
+        // reads every journal line of an import this way).
+        StrictJSONReader.readWhole(bytes) { reader in
+            var seq: Int?
+            var upsert: [(identifier: String, range: Range<Int>, tag: Int)] = []
+            var delete: [String] = []
+            var meta: Meta?
+            var members = StrictJSONReader.ObjectMembers()
+            while let index = try reader.nextMember(of: entryKeys, &members) {
+                if index == 0 {
+                    seq = try reader.readInt()
+                    continue
+                }
+                if try reader.consumeNull() { continue }
+                switch index {
+                case 1:
+                    var elements = StrictJSONReader.ArrayElements()
+                    while try reader.nextElement(&elements) {
+                        reader.skipWhitespace()
+                        let start = reader.position
+                        if decodesContacts {
+                            // A full read, so a line that Foundation would refuse is never copied as it is.
+                            let record = try ContactRecordCodec.readRecord(&reader, keeping: kept)
+                            upsert.append((record.identifier, start..<reader.position, decoded(record)))
+                        } else {
+                            // Checked as a full read checks it, so a line that Foundation would refuse is
+                            // never copied as it is; but not made into a record only to be dropped.
+                            let identifier = try ContactRecordCodec.checkRecord(&reader)
+                            upsert.append((identifier, start..<reader.position, -1))
+                        }
                     }
-                    // A full read, so a line that Foundation would refuse is never copied as it is.
-                    let record = try ContactRecordCodec.readRecord(&reader)
-                    return (record.identifier, start..<reader.position, decoded(record))
-                })
-        return entry.map { ($0.seq, $0.upsert ?? [], $0.delete ?? [], $0.meta) }
+                case 2:
+                    var elements = StrictJSONReader.ArrayElements()
+                    while try reader.nextElement(&elements) { delete.append(try reader.readString()) }
+                case 3:
+                    meta = try readMeta(&reader, in: bytes)
+                default:
+                    _ = try reader.readString()  // the author: checked as `readEntry` checks it, not kept
+                }
+            }
+            guard let seq else { throw StrictJSONReader.GiveUp() }
+            return (seq, upsert, delete, meta)
+        }
     }
 
     /// Walks one journal line: its seq, its author, each element of `upsert` read by `element`, the

@@ -96,6 +96,11 @@ extension JournaledStore {
             // registered index's keys (`SearchIndexBuilder.appendKeys`) and a newline.
             let indexCount = derivedIndexes.count
             var derivedKeys: [UInt8] = []
+            // Only the fields the indexes read are made (the rest checked): all, if one does not say.
+            var keptFields: UInt64 = 0
+            for index in derivedIndexes {
+                keptFields |= index.fields.map(ContactRecordCodec.fieldMask) ?? ContactRecordCodec.allFields
+            }
             var journalLines = LineCursor(journal, path: journalPath, from: start, lineNumber: nil)
             var dropped = start
             var asked = start
@@ -112,8 +117,9 @@ extension JournaledStore {
                 let seq: Int
                 let line = UnsafeRawBufferPointer(rebasing: journal.bytes[range])
                 // Without an index the contacts are checked, not decoded (nothing would read them).
-                let fast = JournalLineCodec.fastRanges(line, metaType: Meta.self, decodesContacts: indexCount > 0) {
-                    record in
+                let fast = JournalLineCodec.fastRanges(
+                    line, metaType: Meta.self, decodesContacts: indexCount > 0, keeping: keptFields
+                ) { record in
                     let start = derivedKeys.count
                     var position = 0
                     while position < indexCount {

@@ -286,11 +286,16 @@ extension JournaledStore {
                 lines.removeAll(keepingCapacity: true)
                 linesInChunk = 0
             }
-            for (index, record) in records.enumerated() {
-                let lineCount = added.flatMap { added in chunkCount.map { added[index] ? $0 + 1 : $0 } }
+            // An index loop and plain conditions, not `enumerated()` and `flatMap`/`map` closures: a
+            // debug build runs those generically, and an import writes every contact through here.
+            var index = 0
+            while index < records.count {
+                var lineCount: Int?  // the live count only when the caller says which contacts are new
+                if let added, let count = chunkCount { lineCount = added[index] ? count + 1 : count }
                 let line = try LineCoding.encodeEntryLine(
-                    seq: head + linesInChunk + 1, liveCount: lineCount, upsert: [IdentifierRules.normalized(record)],
-                    delete: nil, meta: Meta?.none)
+                    seq: head + linesInChunk + 1, liveCount: lineCount,
+                    upsert: [IdentifierRules.normalized(records[index])], delete: nil, meta: Meta?.none)
+                index += 1
                 if !lines.isEmpty, lines.count + line.count > JournalHoles.unsyncedLimit { try flush() }
                 lines.append(line)
                 linesInChunk += 1

@@ -48,8 +48,10 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
         @exclusivity(unchecked) var fields: Fields
         @exclusivity(unchecked) var verbatim: VerbatimJSON
 
-        init(fields: Fields, verbatim: VerbatimJSON = VerbatimJSON()) {
-            self.fields = fields
+        // `consuming`, and consumed: a debug build otherwise copies the 28 fields (a retain each) and
+        // then destroys the argument, for every record a decoder makes.
+        init(fields: consuming Fields, verbatim: VerbatimJSON = VerbatimJSON()) {
+            self.fields = consume fields
             self.verbatim = verbatim
         }
     }
@@ -294,8 +296,8 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
     }
 
     /// A record of `fields` (a decoder that fills them first).
-    init(fields: Fields) {
-        storage = Storage(fields: fields)
+    init(fields: consuming Fields) {
+        storage = Storage(fields: consume fields)
     }
 
     /// The fields, as a record printed or dumped shows them (not its storage).
@@ -513,6 +515,22 @@ public enum IdentifierRules {
         return copy
     }
 
+    /// Whether `text` holds a control character (below U+0020, or U+007F): a loop over its UTF-8
+    /// bytes, not `unicodeScalars.contains(where:)`, which a debug build runs through the generic
+    /// iterator, twice for every contact imported. Each such character is one byte, and every byte of
+    /// a longer UTF-8 sequence is 0x80 or above, so the bytes tell exactly what the scalars would.
+    static func hasControlCharacter(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] < 0x20 || bytes[index] == 0x7F { return true }
+                index += 1
+            }
+            return false
+        }
+    }
+
     /// The longest identifier accepted, in UTF-8 bytes.
     public static let maximumLength = 256
 
@@ -524,7 +542,7 @@ public enum IdentifierRules {
         if identifier.utf8.count > maximumLength {
             throw StoreError.invalidIdentifier(identifier, reason: "it is longer than \(maximumLength) bytes")
         }
-        if identifier.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        if hasControlCharacter(identifier) {
             throw StoreError.invalidIdentifier(identifier, reason: "it contains a control character")
         }
     }

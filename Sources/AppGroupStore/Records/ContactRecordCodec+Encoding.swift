@@ -29,10 +29,12 @@ extension ContactRecordCodec {
         }
         writer.open()
         // An index loop, not `for field in recordFields`: a debug build runs that iterator generically.
+        // The values come from one copy of the stored fields, not through the record's getters.
+        let stored = record.fields
         let fields = recordFields
         var index = 0
         while index < fields.count {
-            write(fields[index], of: record, to: &writer)
+            write(fields[index], of: stored, to: &writer)
             index += 1
         }
         writer.close()
@@ -41,7 +43,9 @@ extension ContactRecordCodec {
     /// Writes one field of `record` (nothing when it is empty or absent), as Foundation's encoder
     /// writes it. Exhaustive on purpose (no `default:`): a field added to the table is written here
     /// or the build fails.
-    private static func write(_ field: ContactRecord.Field, of record: ContactRecord, to writer: inout JSONWriter) {
+    private static func write(
+        _ field: ContactRecord.Field, of record: ContactRecord.Fields, to writer: inout JSONWriter
+    ) {
         switch field {
         case .identifier: writer.field("identifier", record.identifier, always: true)
         case .namePrefix: writer.field("namePrefix", record.namePrefix)

@@ -34,12 +34,30 @@ package enum ContactRecordCodec {
         fastDecode(bytes)
     }
 
+    /// ``decodeIfPlain(_:)``'s answer without the record: the identifier of the contact in `bytes`
+    /// exactly when `decodeIfPlain` would decode it, nil when Foundation must decide.
+    ///
+    /// For a pass that only checks (an import checks every contact before writing any, then decodes
+    /// each again to write it): making a record only to drop it was most of that pass's time in a
+    /// debug build. `ContactRecordCheckTests` hold it to `decodeIfPlain`.
+    package static func identifierIfPlain(_ bytes: UnsafeRawBufferPointer) -> String? {
+        // `readWhole(bytes, checkRecord)` written out: the generic `readWhole` runs unspecialized in a
+        // debug build (a closure call and run-time metadata for its result), once per contact.
+        guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        var reader = StrictJSONReader(pointer, count: bytes.count)
+        guard let identifier = try? checkRecord(&reader), (try? reader.finish()) != nil else { return nil }
+        return identifier
+    }
+
     /// The fast path alone: the record, or nil when Foundation must decide.
     ///
     /// `keepingBytes`: the record also carries `bytes` (``ContactRecord/verbatim``), so that writing
     /// it unchanged copies them instead of encoding it: for the records a content page hands on.
     static func fastDecode(_ bytes: UnsafeRawBufferPointer, keepingBytes: Bool = false) -> ContactRecord? {
-        guard var record = StrictJSONReader.readWhole(bytes, readRecord) else { return nil }
+        // `readWhole(bytes, readRecord)` written out, as in `identifierIfPlain`.
+        guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        var reader = StrictJSONReader(pointer, count: bytes.count)
+        guard var record = try? readRecord(&reader), (try? reader.finish()) != nil else { return nil }
         if keepingBytes { record.verbatim = VerbatimJSON(bytes) }
         return record
     }
@@ -70,18 +88,49 @@ package enum ContactRecordCodec {
     static let recordKeys = JSONKeyTable(recordFields.map(\.stringValue))
 
     static func readRecord(_ reader: inout StrictJSONReader) throws -> ContactRecord {
+        try readRecord(&reader, keeping: allFields)
+    }
+
+    /// Every field of the table, as a mask for ``readRecord(_:keeping:)``.
+    static let allFields = UInt64.max
+
+    /// The mask of `fields` for ``readRecord(_:keeping:)``: bit `i` stands for `recordFields[i]`.
+    static func fieldMask(_ fields: [ContactRecord.Field]) -> UInt64 {
+        var mask: UInt64 = 0
+        for field in fields {
+            if let index = recordFields.firstIndex(of: field) { mask |= 1 << UInt64(index) }
+        }
+        return mask
+    }
+
+    /// `readRecord`, making only the fields `kept` names (``fieldMask(_:)``) and the identifier: the
+    /// others are checked exactly as `checkRecord` checks them, so the same input is accepted, but
+    /// left empty. For a reader that needs a few fields of every contact (a compaction deriving the
+    /// name index's keys): making each contact's phones and e-mails only to drop them was a tenth of
+    /// a debug import's time. `ContactRecordCheckTests` hold it to `readRecord`.
+    static func readRecord(_ reader: inout StrictJSONReader, keeping kept: UInt64) throws -> ContactRecord {
         // The fields are set on a plain struct, not through the record's accessors: each of those makes
         // the storage unique and forgets its bytes, calls a debug build makes for every field read.
         var record = ContactRecord.Fields(identifier: "")
         var hasIdentifier = false
-        try reader.readObject(keys: recordKeys) { reader, index in
-            let field = recordFields[index]
+        // The table from a local, not the static: a debug build retains and releases a static array
+        // on every access, here once per key.
+        let fields = recordFields
+        // A loop, not `readObject(keys:)`'s closure: a debug build zeroes this switch's large frame on
+        // every call, once per key of every contact.
+        var members = StrictJSONReader.ObjectMembers()
+        while let index = try reader.nextMember(of: recordKeys, &members) {
+            let field = fields[index]
             if field == .identifier {
                 record.identifier = try reader.readString()
                 hasIdentifier = true
-                return
+                continue
             }
-            if try reader.consumeNull() { return }  // decodeIfPresent: null is absent
+            if try reader.consumeNull() { continue }  // decodeIfPresent: null is absent
+            if kept & (1 << UInt64(index)) == 0 {
+                try checkValue(of: field, &reader)
+                continue
+            }
             // Exhaustive on purpose: a new field of ContactRecord is read here or the build fails.
             switch field {
             case .identifier: break  // read above
@@ -128,34 +177,41 @@ package enum ContactRecordCodec {
     /// `ContactRecordCheckTests` hold it to `readRecord` on random and damaged lines.
     static func checkRecord(_ reader: inout StrictJSONReader) throws -> String {
         var identifier: String?
-        try reader.readObject(keys: recordKeys) { reader, index in
-            let field = recordFields[index]
+        let fields = recordFields  // a local: see `readRecord`
+        var members = StrictJSONReader.ObjectMembers()
+        while let index = try reader.nextMember(of: recordKeys, &members) {
+            let field = fields[index]
             if field == .identifier {
                 identifier = try reader.readString()
-                return
+                continue
             }
-            if try reader.consumeNull() { return }  // decodeIfPresent: null is absent
-            // Exhaustive on purpose, as in `readRecord`: a new field is checked here or the build fails.
-            switch field {
-            case .identifier: break  // read above
-            case .namePrefix, .givenName, .middleName, .familyName, .nameSuffix, .nickname, .organizationName,
-                .departmentName, .jobTitle, .note, .previousFamilyName, .phoneticGivenName, .phoneticMiddleName,
-                .phoneticFamilyName, .phoneticOrganizationName:
-                try reader.skipString()
-            case .phoneNumbers, .emailAddresses, .urlAddresses, .contactRelations: try checkLabeledStrings(&reader)
-            case .postalAddresses: try checkStringObjects(&reader, keys: postalKeys)
-            case .socialProfiles: try checkStringObjects(&reader, keys: socialKeys)
-            case .instantMessageAddresses: try checkStringObjects(&reader, keys: instantMessageKeys)
-            // Rarer values, read as `readRecord` reads them (their checks are the reading).
-            case .birthday: _ = try readBirthday(&reader)
-            case .imageData: _ = try readImageData(&reader)
-            case .contactType: _ = try readContactType(&reader)
-            case .nonGregorianBirthday: _ = try readNonGregorianDate(&reader)
-            case .dates: _ = try readDates(&reader)
-            }
+            if try reader.consumeNull() { continue }  // decodeIfPresent: null is absent
+            try checkValue(of: field, &reader)
         }
         guard let identifier else { throw StrictJSONReader.GiveUp() }
         return identifier
+    }
+
+    /// Reads past the value (not null) of `field` as `readRecord` reads it, without making it.
+    private static func checkValue(of field: ContactRecord.Field, _ reader: inout StrictJSONReader) throws {
+        // Exhaustive on purpose, as in `readRecord`: a new field is checked here or the build fails.
+        switch field {
+        case .identifier: _ = try reader.readString()
+        case .namePrefix, .givenName, .middleName, .familyName, .nameSuffix, .nickname, .organizationName,
+            .departmentName, .jobTitle, .note, .previousFamilyName, .phoneticGivenName, .phoneticMiddleName,
+            .phoneticFamilyName, .phoneticOrganizationName:
+            try reader.skipString()
+        case .phoneNumbers, .emailAddresses, .urlAddresses, .contactRelations: try checkLabeledStrings(&reader)
+        case .postalAddresses: try checkStringObjects(&reader, keys: postalKeys)
+        case .socialProfiles: try checkStringObjects(&reader, keys: socialKeys)
+        case .instantMessageAddresses: try checkStringObjects(&reader, keys: instantMessageKeys)
+        // Rarer values, read as `readRecord` reads them (their checks are the reading).
+        case .birthday: _ = try readBirthday(&reader)
+        case .imageData: _ = try readImageData(&reader)
+        case .contactType: _ = try readContactType(&reader)
+        case .nonGregorianBirthday: _ = try readNonGregorianDate(&reader)
+        case .dates: _ = try readDates(&reader)
+        }
     }
 
     private static func readBirthday(_ reader: inout StrictJSONReader) throws -> String {
@@ -189,9 +245,11 @@ package enum ContactRecordCodec {
     /// `readLabeledStrings`' checks without the values: each element an object whose `label` is a
     /// string or null and whose `value` is a string, and is there.
     private static func checkLabeledStrings(_ reader: inout StrictJSONReader) throws {
-        try reader.readArray { reader in
+        var elements = StrictJSONReader.ArrayElements()
+        while try reader.nextElement(&elements) {
             var hasValue = false
-            try reader.readObject(keys: labeledStringKeys) { reader, index in
+            var members = StrictJSONReader.ObjectMembers()
+            while let index = try reader.nextMember(of: labeledStringKeys, &members) {
                 if index == 0 {
                     if try !reader.consumeNull() { try reader.skipString() }
                 } else {
@@ -227,11 +285,15 @@ package enum ContactRecordCodec {
     private static func readLabeledStrings(_ reader: inout StrictJSONReader) throws -> [ContactRecord.LabeledString] {
         // Not through the generic `readArray`: phones and e-mails are most contacts' arrays, and a
         // debug build looks up `[T]`'s metadata at run time on every generic call.
+        // Loops, not `readArray` and `readObject(keys:)` with closures: a closure call (and its
+        // frame's zeroing) per element and per key in a debug build.
         var values: [ContactRecord.LabeledString] = []
-        try reader.readArray { reader in
+        var elements = StrictJSONReader.ArrayElements()
+        while try reader.nextElement(&elements) {
             var label: String?
             var value: String?
-            try reader.readObject(keys: labeledStringKeys) { reader, index in
+            var members = StrictJSONReader.ObjectMembers()
+            while let index = try reader.nextMember(of: labeledStringKeys, &members) {
                 if index == 0 {
                     if try !reader.consumeNull() { label = try reader.readString() }
                 } else {

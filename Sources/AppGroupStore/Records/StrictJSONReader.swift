@@ -77,6 +77,7 @@ package struct StrictJSONReader {
     }
 
     /// Consumes `null` if it comes next.
+    @_transparent  // inlined even at -Onone: asked before nearly every value of every contact read
     package mutating func consumeNull() throws -> Bool {
         guard try peek() == 0x6E else { return false }
         try literal("null")
@@ -93,32 +94,64 @@ package struct StrictJSONReader {
     /// table, skips keys the table does not know, and gives up on a key given twice (Foundation
     /// keeps the first of two equal keys; such a line is left to it).
     ///
-    /// Its own loop, not a closure handed to ``readObject(_:)``: a debug build (`swift run`) pays
-    /// for a closure call, and for zeroing its frame, on every key of every contact read. The table
-    /// is searched from the key after the last one found: the store writes its keys in table order.
+    /// The hot readers (a contact, its phones and e-mails, a journal line) use ``nextMember(of:_:)``
+    /// in a loop of their own instead: a debug build (`swift run`) pays for a closure call, and for
+    /// zeroing the closure's frame, on every key of every contact read.
     package mutating func readObject(keys: JSONKeyTable, _ body: (inout StrictJSONReader, Int) throws -> Void) throws {
-        try expect(0x7B)
-        if try peek() == 0x7D {
-            position += 1
-            return
+        var members = ObjectMembers()
+        while let index = try nextMember(of: keys, &members) {
+            try body(&self, index)
         }
-        var seen: UInt64 = 0
-        var next = 0
-        repeat {
-            // A key equal to one of the table's (valid UTF-8 without a quote, backslash or control
-            // byte) needs no byte-by-byte check: it is the very key a full check would read.
-            let key = try keyUpToQuote()
-            if let index = keys.index(of: key, from: next) {
-                try finishKey(key, checked: true)
-                guard seen & (1 << index) == 0 else { throw GiveUp() }
-                seen |= 1 << index
-                next = index + 1
-                try body(&self, index)
-            } else {
-                try finishKey(key, checked: false)
-                try skipValue()
+    }
+
+    /// Where a reader is in an object read member by member (``nextMember(of:_:)``).
+    package struct ObjectMembers {
+        /// The table indexes of the keys read so far, one bit each.
+        fileprivate var seen: UInt64 = 0
+        /// Where the next key is looked for first: the store writes its keys in table order.
+        fileprivate var next = 0
+        /// Whether the opening brace was read.
+        fileprivate var started = false
+
+        package init() {}
+    }
+
+    /// The object's next known key, as its index in `keys`, or nil past the closing brace: the
+    /// caller reads the key's value, then asks again. The first call reads the opening brace; keys
+    /// the table does not know are skipped (their values checked), a key given twice gives up.
+    ///
+    /// Written `while let index = try reader.nextMember(of: keys, &members) { … }`, an object is read
+    /// without a closure call per key (``readObject(keys:_:)`` is that loop). Not to be asked again
+    /// once it answered nil.
+    package mutating func nextMember(of keys: JSONKeyTable, _ members: inout ObjectMembers) throws -> Int? {
+        if !members.started {
+            members.started = true
+            try expect(0x7B)
+            if try peek() == 0x7D {
+                position += 1
+                return nil
             }
-        } while try memberFollows()
+        } else if try !memberFollows() {
+            return nil
+        }
+        while true {
+            // A key equal to one of the table's (valid UTF-8 without a quote, backslash or control
+            // byte) needs no byte-by-byte check: it is the very key a full check would read. The
+            // table is searched from the key after the last one found.
+            let key = try keyUpToQuote()
+            if let index = keys.index(of: key, from: members.next) {
+                // `finishKey(key, checked: true)`, written out: one call fewer per key in a debug build.
+                position += key.count + 1
+                try expect(0x3A)
+                guard members.seen & (1 << index) == 0 else { throw GiveUp() }
+                members.seen |= 1 << index
+                members.next = index + 1
+                return index
+            }
+            try finishKey(key, checked: false)
+            try skipValue()
+            guard try memberFollows() else { return nil }
+        }
     }
 
     /// Reads an object, calling `body` with each key's bytes (keys with escapes are given up on).
@@ -143,6 +176,7 @@ package struct StrictJSONReader {
 
     /// The bytes from an opening quote (consumed) up to the next quote (found with `memchr`, not a
     /// byte loop: a debug build pays several operations per byte of a loop), not yet checked.
+    @_transparent  // inlined even at -Onone: once per key of every object read
     private mutating func keyUpToQuote() throws -> UnsafeRawBufferPointer {
         try expect(0x22)
         guard position < end, let quote = memchr(base + position, 0x22, end - position) else { throw GiveUp() }
@@ -177,6 +211,7 @@ package struct StrictJSONReader {
 
     /// After an object member's value: true past a comma (another member follows), false past the
     /// closing brace.
+    @_transparent  // inlined even at -Onone: once per key of every object read
     private mutating func memberFollows() throws -> Bool {
         switch try peek() {
         case 0x2C:
@@ -191,20 +226,41 @@ package struct StrictJSONReader {
 
     /// Reads an array, calling `body` once per element.
     package mutating func readArray(_ body: (inout StrictJSONReader) throws -> Void) throws {
-        try expect(0x5B)
-        if try peek() == 0x5D {
-            position += 1
-            return
-        }
-        while true {
+        var elements = ArrayElements()
+        while try nextElement(&elements) {
             try body(&self)
-            switch try peek() {
-            case 0x2C: position += 1
-            case 0x5D:
+        }
+    }
+
+    /// Where a reader is in an array read element by element (``nextElement(_:)``).
+    package struct ArrayElements {
+        /// Whether the opening bracket was read.
+        fileprivate var started = false
+
+        package init() {}
+    }
+
+    /// Whether another element of the array follows (the caller then reads it, and asks again);
+    /// false past the closing bracket. The first call reads the opening bracket. Written
+    /// `while try reader.nextElement(&elements) { … }`: an array without a closure call per element.
+    package mutating func nextElement(_ elements: inout ArrayElements) throws -> Bool {
+        if !elements.started {
+            elements.started = true
+            try expect(0x5B)
+            if try peek() == 0x5D {
                 position += 1
-                return
-            default: throw GiveUp()
+                return false
             }
+            return true
+        }
+        switch try peek() {
+        case 0x2C:
+            position += 1
+            return true
+        case 0x5D:
+            position += 1
+            return false
+        default: throw GiveUp()
         }
     }
 
@@ -245,6 +301,7 @@ package struct StrictJSONReader {
         try expect(0x22)
         let start = position
         var ascii = true
+        skipPlainASCIIWords()
         while position < end {
             let byte = base[position]
             if byte == 0x22 {
@@ -461,72 +518,5 @@ package struct StrictJSONReader {
         let start = position
         try skipValue()
         return start..<position
-    }
-}
-
-/// Keys matched as bytes, so reading a line allocates no key strings.
-///
-/// Every key's bytes, one after another: a lookup is a loop of length checks and `memcmp`s with no
-/// array, closure or generic iterator on its path. (A debug build spent 30% of an import in this
-/// lookup when it walked `[[UInt8]].enumerated()`: each step asked the runtime for generic and
-/// tuple metadata.) The table holds no object either: with a class owning the memory, a debug
-/// build retained and released it on every key of every contact (6% of a debug import). So the
-/// memory is never freed: a table is meant for a `static let`, which lives as long as the process.
-///
-/// (`@unchecked Sendable`: its pointers are to memory nobody writes after `init`.)
-package struct JSONKeyTable: @unchecked Sendable {
-    /// Key `i` is `bytes[starts[i] ..< starts[i + 1]]`.
-    private let bytes: UnsafeMutablePointer<UInt8>
-    /// `count + 1` entries.
-    private let starts: UnsafeMutablePointer<Int>
-    private let count: Int
-
-    /// A table of `names`, for a `static let` (its memory is never freed).
-    package init(_ names: [String]) {
-        // readObject(keys:) marks the keys it has seen in a 64-bit set.
-        precondition(names.count <= 64, "a JSONKeyTable holds at most 64 keys")
-        // Unique, so a search may start anywhere (`index(of:from:)`) and find the same index.
-        precondition(Set(names).count == names.count, "a JSONKeyTable's keys are distinct")
-        // `readObject(keys:)` takes input bytes equal to a key as checked: none may need checking.
-        precondition(
-            names.allSatisfy { $0.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C } },
-            "a JSONKeyTable's keys hold no quote, backslash or control character")
-        count = names.count
-        starts = .allocate(capacity: names.count + 1)
-        let total = names.reduce(0) { $0 + $1.utf8.count }
-        bytes = .allocate(capacity: max(total, 1))
-        var offset = 0
-        for (index, name) in names.enumerated() {
-            starts[index] = offset
-            for byte in name.utf8 {
-                bytes[offset] = byte
-                offset += 1
-            }
-        }
-        starts[names.count] = offset
-    }
-
-    /// The index of `key` in the table, or nil for a key the table does not know.
-    package func index(of key: UnsafeRawBufferPointer) -> Int? {
-        index(of: key, from: 0)
-    }
-
-    /// ``index(of:)``, comparing from index `first` on (and then the ones before it): a reader that
-    /// expects the keys in the table's order starts after the last one it found.
-    package func index(of key: UnsafeRawBufferPointer, from first: Int) -> Int? {
-        let length = key.count
-        var index = first >= 0 && first < count ? first : 0
-        var remaining = count
-        while remaining > 0 {
-            let start = starts[index]
-            if starts[index + 1] - start == length, length == 0 || memcmp(bytes + start, key.baseAddress!, length) == 0
-            {
-                return index
-            }
-            index += 1
-            if index == count { index = 0 }
-            remaining -= 1
-        }
-        return nil
     }
 }

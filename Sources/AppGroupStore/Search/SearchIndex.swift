@@ -26,11 +26,19 @@ package struct SearchIndex: Sendable {
     package let keysVersion: String
     /// A contact's keys (words without spaces or newlines; such bytes inside a key split it).
     package let keys: @Sendable (ContactRecord) -> [String]
+    /// The only fields `keys` reads, when it says so (nil: any field). A compaction then decodes
+    /// just these of each contact it indexes (the others are checked, not made).
+    package let fields: [ContactRecord.Field]?
 
-    /// An index stored as `fileName`, built with `keys` (versioned by `keysVersion`).
-    package init(fileName: String, keysVersion: String, keys: @escaping @Sendable (ContactRecord) -> [String]) {
+    /// An index stored as `fileName`, built with `keys` (versioned by `keysVersion`), which reads
+    /// only `fields` of a contact (nil: any field).
+    package init(
+        fileName: String, keysVersion: String, fields: [ContactRecord.Field]? = nil,
+        keys: @escaping @Sendable (ContactRecord) -> [String]
+    ) {
         self.fileName = fileName
         self.keysVersion = keysVersion
+        self.fields = fields
         self.keys = keys
     }
 

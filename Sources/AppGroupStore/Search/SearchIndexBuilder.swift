@@ -29,7 +29,12 @@ struct SearchIndexBuilder {
     static func appendKeys(of record: ContactRecord, index: SearchIndex, to bytes: inout [UInt8]) {
         // Each key's words, separated by one space: a byte loop, not `utf8.split`, whose generic
         // slices cost a debug build 5% of an import's time.
-        for var key in index.keys(record) {
+        // An index loop, not `for key in …`: a debug build runs that through the generic iterator.
+        let keys = index.keys(record)
+        var next = 0
+        while next < keys.count {
+            var key = keys[next]
+            next += 1
             key.withUTF8 { utf8 in
                 var start = 0
                 var position = 0

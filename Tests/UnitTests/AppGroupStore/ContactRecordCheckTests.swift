@@ -50,6 +50,65 @@ struct ContactRecordCheckTests {
         #expect(accepted > 500 && refused > 500, "accepted \(accepted), refused \(refused)")
     }
 
+    /// `identifierIfPlain` (the import's check) and `decodeIfPlain` (its write), over the whole of `bytes`.
+    private static func importAnswers(_ bytes: Data) -> (checked: String?, decoded: String?) {
+        bytes.withUnsafeBytes { buffer in
+            (ContactRecordCodec.identifierIfPlain(buffer), ContactRecordCodec.decodeIfPlain(buffer)?.identifier)
+        }
+    }
+
+    @Test("The import's check: identifierIfPlain answers as decodeIfPlain, on contacts as JSONEncoder writes them")
+    func importCheckAgreesWithDecode() throws {
+        var accepted = 0
+        var refused = 0
+        for index in 0..<3000 {
+            var random = SeededRandom.forCase(index, seed: StoreCodecDifferentialTests.seed &+ 9)
+            let record = StoreCodecDifferentialTests.record(&random)
+            // An import file's contacts come from Foundation's encoder: any key order, escaped slashes.
+            let encoder = JSONEncoder()
+            if random.chance(0.3) { encoder.outputFormatting = [.prettyPrinted] }
+            guard let written = try? encoder.encode(record) else { continue }
+            let line = random.chance(0.5) ? Data(StoreCodecDifferentialTests.mutate(Array(written), &random)) : written
+            let (checked, decoded) = Self.importAnswers(line)
+            #expect(checked == decoded, "case \(index): \(String(decoding: line, as: UTF8.self))")
+            if decoded != nil { accepted += 1 } else { refused += 1 }
+        }
+        #expect(accepted > 500 && refused > 500, "accepted \(accepted), refused \(refused)")
+    }
+
+    @Test("readRecord(keeping:) accepts what readRecord reads and makes exactly the fields kept (random masks)")
+    func partialRecords() throws {
+        let blank = ContactRecord(identifier: "")
+        let simple = ContactRecord.Field.allCases.filter {
+            $0.text(of: blank) != nil || $0.labeledStrings(of: blank) != nil
+        }
+        var accepted = 0
+        for index in 0..<3000 {
+            var random = SeededRandom.forCase(index, seed: StoreCodecDifferentialTests.seed &+ 10)
+            let record = StoreCodecDifferentialTests.record(&random)
+            guard let written = try? LineCoding.encoder().encode(record) else { continue }
+            let line = random.chance(0.3) ? Data(StoreCodecDifferentialTests.mutate(Array(written), &random)) : written
+            let kept = simple.filter { _ in random.chance(0.5) }
+            let mask = ContactRecordCodec.fieldMask(kept)
+            let (partial, full) = line.withUnsafeBytes { buffer in
+                (
+                    StrictJSONReader.readWhole(buffer) { try ContactRecordCodec.readRecord(&$0, keeping: mask) },
+                    StrictJSONReader.readWhole(buffer, ContactRecordCodec.readRecord)
+                )
+            }
+            #expect((partial == nil) == (full == nil), "case \(index): \(String(decoding: line, as: UTF8.self))")
+            guard let partial, let full else { continue }
+            accepted += 1
+            var expected = ContactRecord(identifier: full.identifier)
+            for field in kept {
+                if let text = field.text(of: full) { field.setText(text, in: &expected) }
+                if let values = field.labeledStrings(of: full) { field.setLabeledStrings(values, in: &expected) }
+            }
+            #expect(partial == expected, "case \(index): kept \(kept): \(String(decoding: line, as: UTF8.self))")
+        }
+        #expect(accepted > 1000, "the generator must produce mostly valid contacts")
+    }
+
     @Test(
         "Hand-picked values each path handles apart: escapes, non-ASCII, null labels, rare fields",
         arguments: [
@@ -74,5 +133,7 @@ struct ContactRecordCheckTests {
     func handPicked(line: String) {
         let (checked, read) = Self.both(Data(line.utf8))
         #expect(checked == read, "\(line)")
+        let (importChecked, decoded) = Self.importAnswers(Data(line.utf8))
+        #expect(importChecked == decoded, "\(line)")
     }
 }

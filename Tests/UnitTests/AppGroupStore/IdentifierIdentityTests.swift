@@ -1,5 +1,6 @@
 import AppGroupStore
 import ContactProviderSystem
+import ContactProviderTesting
 import Foundation
 import TestSupport
 import Testing
@@ -9,6 +10,22 @@ import Testing
 struct IdentifierIdentityTests {
     static let composed = "caf\u{E9}"
     static let decomposed = "cafe\u{301}"
+
+    @Test("validate refuses a control character exactly as the scalars tell (seeded ASCII, control and non-ASCII text)")
+    func controlCharactersByBytes() {
+        var random = SeededRandom(seed: 44)
+        let pool: [Unicode.Scalar] = [
+            "a", "Z", " ", "~", "\u{7F}", "\u{0}", "\u{1F}", "\n", "\u{E9}", "\u{80}", "\u{9F}", "\u{4E2D}",
+            "\u{1F600}",
+            "\u{FEFF}",
+        ]
+        for _ in 0..<3000 {
+            var text = ""
+            for _ in 0..<random.int(1...8) { text.unicodeScalars.append(pool[random.below(pool.count)]) }
+            let control = text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            #expect(((try? IdentifierRules.validate(text)) == nil) == control, "\(text.unicodeScalars.map(\.value))")
+        }
+    }
 
     @Test("The two spellings differ in bytes but are one identifier")
     func spellings() {

@@ -281,6 +281,24 @@ struct StoreCodecDifferentialTests {
                 #expect(copied == (entry.upsert ?? []), "case \(index)")
                 #expect(ranges.upsert.map(\.identifier) == (entry.upsert ?? []).map(\.identifier))
             }
+            // Decoding the contacts (what a compaction with an index does) accepts the same lines, with
+            // the same ranges, and sees each contact as Foundation decodes it, in order.
+            var seen: [ContactRecord] = []
+            let decodedRanges = damaged.withUnsafeBytes {
+                JournalLineCodec.fastRanges($0, metaType: TestMeta.self, decodesContacts: true) { record in
+                    seen.append(record)
+                    return seen.count - 1
+                }
+            }
+            let checkedRanges = damaged.withUnsafeBytes { JournalLineCodec.fastRanges($0, metaType: TestMeta.self) }
+            #expect(
+                decodedRanges?.upsert.map(\.range) == checkedRanges?.upsert.map(\.range)
+                    && decodedRanges?.seq == checkedRanges?.seq,
+                "case \(index): \(String(decoding: damaged, as: UTF8.self))")
+            if let decodedRanges, case .value(let entry) = foundation {
+                #expect(seen == (entry.upsert ?? []), "case \(index)")
+                #expect(decodedRanges.upsert.map(\.tag) == Array(seen.indices), "case \(index)")
+            }
         }
     }
 

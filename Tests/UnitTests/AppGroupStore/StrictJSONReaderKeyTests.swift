@@ -126,4 +126,21 @@ struct StrictJSONReaderStringTests {
             #expect(read([0x22] + content) == nil, "unterminated, length \(length)")
         }
     }
+
+    @Test("index(of:from:) finds every key from every hint, among keys of equal lengths, and nothing else")
+    func lookupFromEveryHint() {
+        let names = ["ab", "cd", "ef", "abc", "x", "", "identifier", "givenName", "familyName", "é"]
+        let table = JSONKeyTable(names)
+        let strangers = ["ac", "abd", "y", "abcd", "identifiers", "givenNam", "é ", "xx", "familyname"]
+        for hint in -1...(names.count + 1) {
+            for (index, name) in names.enumerated() {
+                let found = Array(name.utf8).withUnsafeBytes { table.index(of: $0, from: hint) }
+                #expect(found == index, "\(name) from \(hint)")
+            }
+            for name in strangers {
+                let found = Array(name.utf8).withUnsafeBytes { table.index(of: $0, from: hint) }
+                #expect(found == nil, "\(name) from \(hint)")
+            }
+        }
+    }
 }

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import AppGroupStore
 @testable import ContactsInterop
 
 @Suite("ContactSearch.words: the ASCII path folds and splits exactly as Foundation does")
@@ -28,6 +29,17 @@ struct ContactSearchWordsTests {
             let bytes = (0..<random.int(0...24)).map { _ in UInt8(random.below(128)) }
             let text = String(decoding: bytes, as: UTF8.self)
             #expect(ContactSearch.words(text) == ContactSearch.foundationWords(text), "\(bytes)")
+        }
+    }
+
+    @Test("nameWords reads only nameFields: a record holding just those has the same words (seeded)")
+    func nameFieldsSuffice() {
+        for index in 0..<2000 {
+            var random = SeededRandom.forCase(index, seed: StoreCodecDifferentialTests.seed &+ 11)
+            let record = StoreCodecDifferentialTests.record(&random)
+            var names = ContactRecord(identifier: record.identifier)
+            for field in ContactSearch.nameFields { field.setText(field.text(of: record) ?? "", in: &names) }
+            #expect(ContactSearch.nameWords(names) == ContactSearch.nameWords(record), "case \(index): \(record)")
         }
     }
 }

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Keys matched as bytes, so reading a line allocates no key strings.
+///
+/// Every key's bytes, one after another: a lookup is a loop of length checks and `memcmp`s with no
+/// array, closure or generic iterator on its path. (A debug build spent 30% of an import in this
+/// lookup when it walked `[[UInt8]].enumerated()`: each step asked the runtime for generic and
+/// tuple metadata.) The table holds no object either: with a class owning the memory, a debug
+/// build retained and released it on every key of every contact (6% of a debug import). So the
+/// memory is never freed: a table is meant for a `static let`, which lives as long as the process.
+///
+/// (`@unchecked Sendable`: its pointers are to memory nobody writes after `init`.)
+package struct JSONKeyTable: @unchecked Sendable {
+    /// Key `i` is `bytes[starts[i] ..< starts[i + 1]]`.
+    private let bytes: UnsafeMutablePointer<UInt8>
+    /// `count + 1` entries.
+    private let starts: UnsafeMutablePointer<Int>
+    private let count: Int
+    /// The longest key's length in bytes.
+    private let maximumLength: Int
+    /// For each length `0...maximumLength`, the first key of that length (-1: none); then
+    /// `nextOfLength[i]`, the next key after `i` of the same length (-1: none). A key out of table
+    /// order is found among the keys of its length, not by walking past all the others.
+    private let firstOfLength: UnsafeMutablePointer<Int>
+    private let nextOfLength: UnsafeMutablePointer<Int>
+
+    /// A table of `names`, for a `static let` (its memory is never freed).
+    package init(_ names: [String]) {
+        // readObject(keys:) marks the keys it has seen in a 64-bit set.
+        precondition(names.count <= 64, "a JSONKeyTable holds at most 64 keys")
+        // Unique, so a search may start anywhere (`index(of:from:)`) and find the same index.
+        precondition(Set(names).count == names.count, "a JSONKeyTable's keys are distinct")
+        // `readObject(keys:)` takes input bytes equal to a key as checked: none may need checking.
+        precondition(
+            names.allSatisfy { $0.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C } },
+            "a JSONKeyTable's keys hold no quote, backslash or control character")
+        count = names.count
+        starts = .allocate(capacity: names.count + 1)
+        let total = names.reduce(0) { $0 + $1.utf8.count }
+        bytes = .allocate(capacity: max(total, 1))
+        var offset = 0
+        for (index, name) in names.enumerated() {
+            starts[index] = offset
+            for byte in name.utf8 {
+                bytes[offset] = byte
+                offset += 1
+            }
+        }
+        starts[names.count] = offset
+        maximumLength = names.map(\.utf8.count).max() ?? 0
+        firstOfLength = .allocate(capacity: maximumLength + 1)
+        firstOfLength.initialize(repeating: -1, count: maximumLength + 1)
+        nextOfLength = .allocate(capacity: max(names.count, 1))
+        // From the last key back, so each length's chain is in table order.
+        for index in names.indices.reversed() {
+            let length = starts[index + 1] - starts[index]
+            nextOfLength[index] = firstOfLength[length]
+            firstOfLength[length] = index
+        }
+    }
+
+    /// The index of `key` in the table, or nil for a key the table does not know.
+    package func index(of key: UnsafeRawBufferPointer) -> Int? {
+        index(of: key, from: 0)
+    }
+
+    /// ``index(of:)``, comparing index `first` first (then the keys of the same length): a reader
+    /// that expects the keys in the table's order asks for the one after the last it found.
+    ///
+    /// Keys are distinct, so the order of the comparisons changes the cost, never the answer. The
+    /// store writes its keys in table order (the first comparison finds them); an import file
+    /// written by `JSONEncoder` has them in any order, and walking the whole table for each key
+    /// cost a debug build several operations per entry passed, for every key of every contact.
+    @_transparent  // inlined even at -Onone: `nextMember` asks once per key of every object read
+    package func index(of key: UnsafeRawBufferPointer, from first: Int) -> Int? {
+        let length = key.count
+        guard length <= maximumLength else { return nil }
+        if first >= 0, first < count, starts[first + 1] - starts[first] == length,
+            length == 0 || memcmp(bytes + starts[first], key.baseAddress!, length) == 0
+        {
+            return first
+        }
+        var index = firstOfLength[length]
+        while index >= 0 {
+            if length == 0 || memcmp(bytes + starts[index], key.baseAddress!, length) == 0 { return index }
+            index = nextOfLength[index]
+        }
+        return nil
+    }
+}

@@ -28,7 +28,7 @@ package struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
     /// state (does it exist? how many?) at a third of the memory of a million-contact `order`,
     /// `positions` and `snapshotLines`.
     var membersOnly = false
-    var members: Set<String> = []
+    var members = IdentifierSet()
 
     /// An empty, not yet initialised store.
     package static var empty: StoreState {
@@ -95,7 +95,7 @@ package struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
         var index = 0
         while index < upsert.count {
             let identifier = upsert[index].identifier
-            if members.insert(identifier).inserted { inserted.append(identifier) }
+            if members.insert(identifier) { inserted.append(identifier) }
             index += 1
         }
         return inserted

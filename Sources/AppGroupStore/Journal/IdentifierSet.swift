@@ -4,33 +4,41 @@
 /// `Set<String>` keeps no hashes, so each of its growths hashes every identifier again (a full
 /// sync of a million contacts grows it twenty times: about as many hashes again as inserts), and
 /// each occupied slot a probe passes costs a string comparison, a cache miss into the other
-/// string's storage. Here a probe compares the 32-bit hashes first, in their own array, and a
-/// growth moves hashes and strings without reading a byte of either (`perf`: the set was a fifth of
-/// the provider's CPU in a full sync).
+/// string's storage. Here the table holds 8-byte entries, a 32-bit hash and the identifier's place
+/// in an array the identifiers are appended to: an insert touches one random slot (the strings'
+/// array grows at its end), a probe compares hashes before strings, and a growth moves entries
+/// without reading a byte of any string (`perf`: the set was a fifth of the provider's CPU in a
+/// full sync).
 ///
 /// The same identity as `Set<String>` (canonical equivalence): identifiers are kept and hashed in
 /// NFC (``IdentifierRules/normalized(_:)``, a no-op for ASCII), so equal strings have equal bytes.
 /// The hash is the standard library's (`Hasher`, seeded per process), as resistant to chosen
 /// collisions as `Set`'s.
 struct IdentifierSet: Sendable {
-    /// Each slot's hash, never 0; 0 marks an empty slot.
-    private var hashes: [UInt32] = []
-    /// Each slot's identifier (NFC), "" in an empty slot.
+    /// Open-addressed slots, linear probing: `hash << 32 | (index + 1)` of the identifier at
+    /// `keys[index]`; 0 marks an empty slot.
+    private var table: [UInt64] = []
+    /// The identifiers held (NFC), in no particular order: a removal moves the last one into the hole.
     private var keys: [String] = []
+    /// `keys[i]`'s hash, so that a removal finds the slot of the identifier it moves.
+    private var keyHashes: [UInt32] = []
+
     /// The number of identifiers held.
-    private(set) var count = 0
+    var count: Int { keys.count }
 
     init() {}
 
     /// Room for `minimumCapacity` identifiers without growing.
     mutating func reserveCapacity(_ minimumCapacity: Int) {
+        keys.reserveCapacity(minimumCapacity)
+        keyHashes.reserveCapacity(minimumCapacity)
         let needed = Self.slots(for: minimumCapacity)
-        if needed > hashes.count { resize(to: needed) }
+        if needed > table.count { resize(to: needed) }
     }
 
     /// Whether an identifier canonically equivalent to `identifier` is held.
     func contains(_ identifier: String) -> Bool {
-        guard count > 0 else { return false }
+        guard !keys.isEmpty else { return false }
         let key = IdentifierRules.normalized(identifier)
         return find(key, hash: Self.hash(key)).found
     }
@@ -40,76 +48,89 @@ struct IdentifierSet: Sendable {
     mutating func insert(_ identifier: String) -> Bool {
         let key = IdentifierRules.normalized(identifier)
         let hash = Self.hash(key)
-        if hashes.isEmpty || (count + 1) > hashes.count / 4 * 3 {
+        if table.isEmpty || keys.count + 1 > table.count / 4 * 3 {
             // The probe after a growth lands elsewhere, so grow first (if the key is new).
-            if hashes.isEmpty || !find(key, hash: hash).found {
-                resize(to: Swift.max(Self.slots(for: count + 1), hashes.count * 2))
-            } else {
-                return false
-            }
+            guard table.isEmpty || !find(key, hash: hash).found else { return false }
+            resize(to: Swift.max(Self.slots(for: keys.count + 1), table.count * 2))
         }
         let (slot, found) = find(key, hash: hash)
         if found { return false }
-        hashes[slot] = hash
-        keys[slot] = key
-        count += 1
+        table[slot] = UInt64(hash) << 32 | UInt64(keys.count + 1)
+        keys.append(key)
+        keyHashes.append(hash)
         return true
     }
 
     /// Removes `identifier` (or an equivalent one); returns whether it was held.
     @discardableResult
     mutating func remove(_ identifier: String) -> Bool {
-        guard count > 0 else { return false }
+        guard !keys.isEmpty else { return false }
         let key = IdentifierRules.normalized(identifier)
-        var (slot, found) = find(key, hash: Self.hash(key))
+        let (slot, found) = find(key, hash: Self.hash(key))
         guard found else { return false }
-        // Backward-shift deletion: later slots of the run move up into the hole when their home
-        // slot allows it, so lookups never need tombstones.
-        let mask = hashes.count - 1
-        var next = (slot + 1) & mask
-        while hashes[next] != 0 {
-            let home = Int(hashes[next]) & mask
-            // Whether `home` lies cyclically outside (slot, next]: then the entry may move to `slot`.
-            let distanceToNext = (next - home) & mask
-            let distanceToSlot = (slot - home) & mask
-            if distanceToSlot < distanceToNext {
-                hashes[slot] = hashes[next]
-                keys.swapAt(slot, next)
-                slot = next
+        let index = Int(table[slot] & 0xFFFF_FFFF) - 1
+        removeSlot(slot)
+        // The last identifier moves into the hole in `keys`; its slot is told its new place.
+        let last = keys.count - 1
+        if index != last {
+            let lastSlot = slotOfIndex(last, hash: keyHashes[last])
+            table[lastSlot] = UInt64(keyHashes[last]) << 32 | UInt64(index + 1)
+            keys.swapAt(index, last)
+            keyHashes[index] = keyHashes[last]
+        }
+        keys.removeLast()
+        keyHashes.removeLast()
+        return true
+    }
+
+    /// Empties `slot` by backward-shift deletion: later entries of the run move up into the hole
+    /// when their home slot allows it, so lookups never need tombstones.
+    private mutating func removeSlot(_ slot: Int) {
+        let mask = table.count - 1
+        var hole = slot
+        var next = (hole + 1) & mask
+        while table[next] != 0 {
+            let home = Int(truncatingIfNeeded: table[next] >> 32) & mask
+            // The entry may move to the hole unless its home lies cyclically in (hole, next].
+            if (hole - home) & mask < (next - home) & mask {
+                table[hole] = table[next]
+                hole = next
             }
             next = (next + 1) & mask
         }
-        hashes[slot] = 0
-        keys[slot] = ""
-        count -= 1
-        return true
+        table[hole] = 0
+    }
+
+    /// The slot whose entry points at `keys[index]`.
+    private func slotOfIndex(_ index: Int, hash: UInt32) -> Int {
+        let mask = table.count - 1
+        var slot = Int(hash) & mask
+        while table[slot] & 0xFFFF_FFFF != UInt64(index + 1) { slot = (slot + 1) & mask }
+        return slot
     }
 
     /// The slot holding `key` (found) or the empty slot that ends its probe (not found).
     private func find(_ key: String, hash: UInt32) -> (slot: Int, found: Bool) {
-        let mask = hashes.count - 1
+        let mask = table.count - 1
         var slot = Int(hash) & mask
         while true {
-            let stored = hashes[slot]
-            if stored == 0 { return (slot, false) }
-            if stored == hash, keys[slot] == key { return (slot, true) }
+            let entry = table[slot]
+            if entry == 0 { return (slot, false) }
+            if UInt32(truncatingIfNeeded: entry >> 32) == hash, keys[Int(entry & 0xFFFF_FFFF) - 1] == key {
+                return (slot, true)
+            }
             slot = (slot + 1) & mask
         }
     }
 
     private mutating func resize(to slots: Int) {
-        let oldHashes = hashes
-        var oldKeys = keys
-        hashes = Array(repeating: 0, count: slots)
-        keys = Array(repeating: "", count: slots)
+        let old = table
+        table = Array(repeating: 0, count: slots)
         let mask = slots - 1
-        for index in oldHashes.indices where oldHashes[index] != 0 {
-            let hash = oldHashes[index]
-            var slot = Int(hash) & mask
-            while hashes[slot] != 0 { slot = (slot + 1) & mask }
-            hashes[slot] = hash
-            // Swapped out, not copied: no retain and release per identifier.
-            swap(&keys[slot], &oldKeys[index])
+        for entry in old where entry != 0 {
+            var slot = Int(truncatingIfNeeded: entry >> 32) & mask
+            while table[slot] != 0 { slot = (slot + 1) & mask }
+            table[slot] = entry
         }
     }
 

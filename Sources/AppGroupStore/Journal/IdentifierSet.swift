@@ -61,6 +61,46 @@ struct IdentifierSet: Sendable {
         return true
     }
 
+    /// Inserts `identifiers` (a page of them), calling `inserted` with the index of each one that
+    /// was not held yet.
+    ///
+    /// Two passes: the first hashes every identifier and reads its home slot, loads that do not
+    /// wait on one another, so the processor overlaps their cache misses; the second inserts into
+    /// slots by then in cache, straight into a home slot still empty (an identifier whose home slot
+    /// is empty is not held: it would sit in the run that starts there).
+    mutating func insert(_ identifiers: [String], inserted: (Int) -> Void) {
+        guard !identifiers.isEmpty else { return }
+        let needed = Self.slots(for: keys.count + identifiers.count)
+        if needed > table.count { resize(to: Swift.max(needed, table.count * 2)) }
+        var normalized: [String] = []
+        normalized.reserveCapacity(identifiers.count)
+        var hashes: [UInt32] = []
+        hashes.reserveCapacity(identifiers.count)
+        var homeWasEmpty: [Bool] = []
+        homeWasEmpty.reserveCapacity(identifiers.count)
+        let mask = table.count - 1
+        for identifier in identifiers {
+            let key = IdentifierRules.normalized(identifier)
+            let hash = Self.hash(key)
+            normalized.append(key)
+            hashes.append(hash)
+            homeWasEmpty.append(table[Int(hash) & mask] == 0)
+        }
+        for index in normalized.indices {
+            let hash = hashes[index]
+            var slot = Int(hash) & mask
+            if !(homeWasEmpty[index] && table[slot] == 0) {
+                let probe = find(normalized[index], hash: hash)
+                if probe.found { continue }
+                slot = probe.slot
+            }
+            table[slot] = UInt64(hash) << 32 | UInt64(keys.count + 1)
+            keys.append(normalized[index])
+            keyHashes.append(hash)
+            inserted(index)
+        }
+    }
+
     /// Removes `identifier` (or an equivalent one); returns whether it was held.
     @discardableResult
     mutating func remove(_ identifier: String) -> Bool {

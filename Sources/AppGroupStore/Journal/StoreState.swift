@@ -91,13 +91,9 @@ package struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
     /// first and applying after hashed each identifier twice (`perf`, issue 44). If the entry is not
     /// written, ``removeMembers(_:)`` takes the returned identifiers out again.
     mutating func insertMembers(_ upsert: [ContactRecord]) -> [String] {
+        let identifiers = upsert.map(\.identifier)
         var inserted: [String] = []
-        var index = 0
-        while index < upsert.count {
-            let identifier = upsert[index].identifier
-            if members.insert(identifier) { inserted.append(identifier) }
-            index += 1
-        }
+        members.insert(identifiers) { inserted.append(identifiers[$0]) }
         return inserted
     }
 

@@ -49,6 +49,30 @@ struct IdentifierSetTests {
         }
     }
 
+    @Test(
+        "Pages inserted at once (repeats within a page, equivalent forms, removals between pages) as Set<String>",
+        arguments: 0..<30)
+    func pagesMatchSet(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        var set = IdentifierSet()
+        var reference: Set<String> = []
+        let universe = 1 + random.below(2000)
+        for page in 0..<random.below(40) {
+            let identifiers = (0..<random.below(300)).map { _ in Self.identifier(random.below(universe)) }
+            var inserted: [Int] = []
+            set.insert(identifiers) { inserted.append($0) }
+            let expected = identifiers.indices.filter { reference.insert(identifiers[$0]).inserted }
+            #expect(inserted == expected, "seed \(seed), page \(page)")
+            for _ in 0..<random.below(50) {
+                let identifier = Self.identifier(random.below(universe))
+                #expect(set.remove(identifier) == (reference.remove(identifier) != nil), "seed \(seed), page \(page)")
+            }
+            #expect(set.count == reference.count, "seed \(seed), page \(page): count")
+        }
+        let wrong = (0..<universe).map(Self.identifier).filter { set.contains($0) != reference.contains($0) }
+        #expect(wrong.isEmpty, "seed \(seed): \(wrong.prefix(5))")
+    }
+
     @Test("Canonically equivalent identifiers are one member, as in Set<String>")
     func canonicalEquivalence() {
         var set = IdentifierSet()

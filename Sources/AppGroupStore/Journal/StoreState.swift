@@ -28,7 +28,7 @@ package struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
     /// state (does it exist? how many?) at a third of the memory of a million-contact `order`,
     /// `positions` and `snapshotLines`.
     var membersOnly = false
-    var members: Set<String> = []
+    var members = IdentifierSet()
 
     /// An empty, not yet initialised store.
     package static var empty: StoreState {
@@ -91,13 +91,9 @@ package struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
     /// first and applying after hashed each identifier twice (`perf`, issue 44). If the entry is not
     /// written, ``removeMembers(_:)`` takes the returned identifiers out again.
     mutating func insertMembers(_ upsert: [ContactRecord]) -> [String] {
+        let identifiers = upsert.map(\.identifier)
         var inserted: [String] = []
-        var index = 0
-        while index < upsert.count {
-            let identifier = upsert[index].identifier
-            if members.insert(identifier).inserted { inserted.append(identifier) }
-            index += 1
-        }
+        members.insert(identifiers) { inserted.append(identifiers[$0]) }
         return inserted
     }
 

@@ -38,18 +38,31 @@ public final class CardDAVBackend: AppGroupConfiguringBackend, @unchecked Sendab
 
     /// A backend for `argument`, the text after `carddav:` (`http://127.0.0.1:5232/user/book/`).
     ///
+    /// - Parameter requestTimeoutSeconds: how long one request to the server may take (see
+    ///   ``init(collection:username:passwordFile:requestTimeoutSeconds:)``).
     /// - Throws: ``CardDAVBackendError`` when `argument` is not an http(s) URL with a host, or the
     ///   password file cannot be read.
-    public convenience init(argument: String, username: String? = nil, passwordFile: String? = nil) throws {
+    public convenience init(
+        argument: String, username: String? = nil, passwordFile: String? = nil, requestTimeoutSeconds: Double = 30
+    ) throws {
         guard let url = ConformanceBackendKind.cardDAVCollection(argument) else {
             throw CardDAVBackendError("carddav: needs an http or https address book URL, got '\(argument)'")
         }
-        try self.init(collection: url, username: username, passwordFile: passwordFile)
+        try self.init(
+            collection: url, username: username, passwordFile: passwordFile,
+            requestTimeoutSeconds: requestTimeoutSeconds)
     }
 
     /// A backend for the address book at `collection`, with basic authentication when `username`
     /// is given (the password is read from `passwordFile`, never passed as text).
-    public init(collection: URL, username: String? = nil, passwordFile: String? = nil) throws {
+    ///
+    /// - Parameter requestTimeoutSeconds: how long one request to the server may take before the
+    ///   kit reports it failed. A conformance run passes its own time scale (three times
+    ///   `--page-timeout`, at least 30 s): on a busy machine a local Radicale once took more than the
+    ///   fixed 30 s to delete an address book, and the run failed a rule it had not checked.
+    public init(
+        collection: URL, username: String? = nil, passwordFile: String? = nil, requestTimeoutSeconds: Double = 30
+    ) throws {
         self.collection = collection
         self.username = username
         self.passwordFile = passwordFile
@@ -67,7 +80,7 @@ public final class CardDAVBackend: AppGroupConfiguringBackend, @unchecked Sendab
             authorization = nil
         }
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 30
+        configuration.timeoutIntervalForRequest = requestTimeoutSeconds
         session = URLSession(configuration: configuration, delegate: RefuseChallenges(), delegateQueue: nil)
     }
 

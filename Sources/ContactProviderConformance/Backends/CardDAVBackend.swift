@@ -38,8 +38,12 @@ public final class CardDAVBackend: AppGroupConfiguringBackend, @unchecked Sendab
 
     /// A backend for `argument`, the text after `carddav:` (`http://127.0.0.1:5232/user/book/`).
     ///
-    /// - Parameter requestTimeoutSeconds: how long one request to the server may take (see
-    ///   ``init(collection:username:passwordFile:requestTimeoutSeconds:)``).
+    /// - Parameters:
+    ///   - argument: the address book's URL, as written after `carddav:`.
+    ///   - username: the user for basic authentication, if the server asks for one.
+    ///   - passwordFile: the file that holds the password (never passed as text).
+    ///   - requestTimeoutSeconds: how long one request to the server may take (see
+    ///     ``init(collection:username:passwordFile:requestTimeoutSeconds:)``).
     /// - Throws: ``CardDAVBackendError`` when `argument` is not an http(s) URL with a host, or the
     ///   password file cannot be read.
     public convenience init(
@@ -56,10 +60,14 @@ public final class CardDAVBackend: AppGroupConfiguringBackend, @unchecked Sendab
     /// A backend for the address book at `collection`, with basic authentication when `username`
     /// is given (the password is read from `passwordFile`, never passed as text).
     ///
-    /// - Parameter requestTimeoutSeconds: how long one request to the server may take before the
-    ///   kit reports it failed. A conformance run passes its own time scale (three times
-    ///   `--page-timeout`, at least 30 s): on a busy machine a local Radicale once took more than the
-    ///   fixed 30 s to delete an address book, and the run failed a rule it had not checked.
+    /// - Parameters:
+    ///   - collection: the address book collection's URL.
+    ///   - username: the user for basic authentication, if the server asks for one.
+    ///   - passwordFile: the file that holds the password (never passed as text).
+    ///   - requestTimeoutSeconds: how long one request to the server may take before the kit
+    ///     reports it failed. A conformance run passes its own time scale (three times
+    ///     `--page-timeout`, at least 30 s): on a busy machine a local Radicale once took more than
+    ///     the fixed 30 s to delete an address book, and the run failed a rule it had not checked.
     public init(
         collection: URL, username: String? = nil, passwordFile: String? = nil, requestTimeoutSeconds: Double = 30
     ) throws {

@@ -33,42 +33,26 @@ package enum CallingThread {
 /// The task executor of ``CallingThread``: a queue of jobs that the calling thread runs in order
 /// until the entry point finishes.
 private final class CallingThreadExecutor: TaskExecutor {
-    private struct State {
-        var jobs: [UnownedJob] = []
-        var next = 0
-        var finished = false
-    }
-    private let state = Mutex(State())
+    private let jobs = Mutex<[UnownedJob]>([])
     /// Counts jobs enqueued plus the finish: the calling thread sleeps on it between jobs.
     private let ready = DispatchSemaphore(value: 0)
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        state.withLock { $0.jobs.append(job) }
+        jobs.withLock { $0.append(job) }
         ready.signal()
     }
 
+    /// Wakes the calling thread with no job queued: that is the end (each job has its own signal).
     func finish() {
-        state.withLock { $0.finished = true }
         ready.signal()
     }
 
     func runUntilFinished() {
         while true {
             ready.wait()
-            let job: UnownedJob? = state.withLock { state in
-                guard state.next < state.jobs.count else { return nil }
-                defer {
-                    state.next += 1
-                    // The queue is drained from the front: compact it when it empties, so a long
-                    // command does not keep every job it ever ran.
-                    if state.next == state.jobs.count {
-                        state.jobs.removeAll(keepingCapacity: true)
-                        state.next = 0
-                    }
-                }
-                return state.jobs[state.next]
-            }
+            // The queue holds a job or two at a time (one chain of work): taking from its front is cheap.
+            let job = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
             guard let job else { return }  // the finish, with no job left before it
             job.runSynchronously(on: asUnownedTaskExecutor())
         }

@@ -82,24 +82,32 @@ enum JournalHoles {
     /// ``committedEnd(of:)`` for a file open at `fd` whose size is `size`, reading only the region a
     /// hole can be in.
     static func committedEnd(fd: Int32, path: String, size: Int, inode: UInt64) throws -> Int {
+        var window = FileWindow(fd: fd, path: path, size: size)
+        return try committedEnd(&window, inode: inode)
+    }
+
+    /// ``committedEnd(of:)`` for the file `window` reads (its inode is `inode`), searched through the
+    /// window rather than read whole: the region is up to 2 MiB, and a caller that goes on to read
+    /// the last line finds it still in the window.
+    static func committedEnd(_ window: inout FileWindow, inode: UInt64) throws -> Int {
+        let size = window.size
         guard size > 0 else { return 0 }
+        let path = window.path
         if let known = verified.withLock({ $0[path] }), known.inode == inode, known.end == size { return size }
-        // Read back far enough to hold the region and the start of the line it begins in.
-        var from = max(0, size - 2 * unsyncedLimit - 4096)
-        while true {
-            let tail = try SecureFile.read(fd: fd, path: path, offset: from, count: size - from)
-            let end: Int? = tail.withUnsafeBytes { buffer in
-                // Both the region and the line a zero is found in must start inside what was read (or
-                // at the file's start): otherwise read further back.
-                guard from == 0 || searchStart(in: buffer) > 0 else { return nil }
-                let end = committedEnd(of: buffer, from: searchStart(in: buffer), fileOffset: from)
-                return from == 0 || end > 0 || buffer.count == 0 ? end : nil
+        // The start of the last line, complete or torn (the newline ending it does not count).
+        let lastLineEnd = size - 1
+        let lastLineStart = try window.lastIndex(of: 0x0A, in: 0..<lastLineEnd).map { $0 + 1 } ?? 0
+        var position = max(0, min(size - 2 * unsyncedLimit, lastLineStart))
+        while let zero = try window.firstIndex(of: 0, in: position..<window.size) {
+            let runEnd = try window.firstIndex(notEqualTo: 0, in: zero..<window.size) ?? window.size
+            // Write-back goes by whole blocks, so the zeros of a hole run to a block's end or to the
+            // end of the file. Other zeros (a flipped byte) are damage for the line's decoder to report.
+            if runEnd == window.size || runEnd % blockSize == 0 {
+                return try window.lastIndex(of: 0x0A, in: 0..<zero).map { $0 + 1 } ?? 0
             }
-            if let end {
-                if from + end == size { verified.withLock { $0[path] = (inode, size) } }
-                return from + end
-            }
-            from = max(0, from - max(size - from, 1 << 20))
+            position = runEnd
         }
+        if window.size == size { verified.withLock { $0[path] = (inode, size) } }
+        return window.size
     }
 }

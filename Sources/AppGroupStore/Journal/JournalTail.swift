@@ -4,49 +4,27 @@ import Foundation
 /// appends, and what `summary()` answers from when that line carries the live count.
 enum JournalTail {
     /// The last newline-terminated line within `start..<end` of the file open at `fd` (bytes after
-    /// it, a torn tail, are not part of it), read in chunks that grow from the end: its offset in the
-    /// file and its bytes without the newline; nil when no newline ends a line in that range.
+    /// it, a torn tail, are not part of it): its offset in the file and its bytes without the
+    /// newline; nil when no newline ends a line in that range.
     static func lastCompleteLine(fd: Int32, path: String, from start: Int, to end: Int) throws -> (
         start: Int, bytes: Data
     )? {
-        var chunk = 64 * 1024
-        while true {
-            let from = max(start, end - chunk)
-            let tail = try SecureFile.read(fd: fd, path: path, offset: from, count: end - from)
-            // Through the raw bytes: `Data`'s own index walk checks exclusive access per byte, which
-            // was a third of `status`'s time for a page's line of 400 kB.
-            let found: Search = tail.withUnsafeBytes { bytes in
-                guard let lineEnd = lastNewline(in: bytes, before: bytes.count) else {
-                    return from == start ? .none : .readMore
-                }
-                if let previous = lastNewline(in: bytes, before: lineEnd) {
-                    return .line((previous + 1)..<lineEnd)
-                }
-                return from == start ? .line(0..<lineEnd) : .readMore
-            }
-            switch found {
-            case .line(let line): return (from + line.lowerBound, tail.subdata(in: line))
-            case .none: return nil
-            case .readMore: chunk *= 4
-            }
-        }
+        var window = FileWindow(fd: fd, path: path, size: end)
+        return try lastCompleteLine(&window, from: start, to: end)
     }
 
-    /// What one chunk from the end told. Not an optional of an optional: a `nil` meant "read more" in
-    /// one branch and "no line" in another, and a line longer than the first chunk was taken for none.
-    private enum Search {
-        case line(Range<Int>)
-        case none
-        case readMore
-    }
-
-    /// The offset of the last newline in `bytes[..<limit]`.
-    private static func lastNewline(in bytes: UnsafeRawBufferPointer, before limit: Int) -> Int? {
-        var index = limit - 1
-        while index >= 0 {
-            if bytes[index] == 0x0A { return index }
-            index -= 1
-        }
-        return nil
+    /// ``lastCompleteLine(fd:path:from:to:)`` through `window`: its two newlines are found in the
+    /// window (the writeback-hole check before it has just read that end of the file), and only
+    /// the line itself is read into memory.
+    static func lastCompleteLine(_ window: inout FileWindow, from start: Int, to end: Int) throws -> (
+        start: Int, bytes: Data
+    )? {
+        guard let lineEnd = try window.lastIndex(of: 0x0A, in: start..<end) else { return nil }
+        let lineStart = try window.lastIndex(of: 0x0A, in: start..<lineEnd).map { $0 + 1 } ?? start
+        let bytes = try SecureFile.read(fd: window.fd, path: window.path, offset: lineStart, count: lineEnd - lineStart)
+        // Shorter than found: the file was cut meanwhile (a writer removing a torn tail), and a line
+        // that is not whole is no line.
+        guard bytes.count == lineEnd - lineStart else { return nil }
+        return (lineStart, bytes)
     }
 }

@@ -83,21 +83,21 @@ extension JournaledStore {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
-        // The committed bytes: a writeback hole and what follows it were never acknowledged.
-        let end = try JournalHoles.committedEnd(
-            fd: fd, path: journalPath, size: Int(info.st_size), inode: UInt64(info.st_ino))
+        // The committed bytes: a writeback hole and what follows it were never acknowledged. One
+        // window serves the hole check and the search for the last line, which lies in what it read.
+        var window = FileWindow(fd: fd, path: journalPath, size: Int(info.st_size))
+        let end = try JournalHoles.committedEnd(&window, inode: UInt64(info.st_ino))
         let head = try SecureFile.read(fd: fd, path: journalPath, offset: 0, count: min(end, 4096))
         guard let newline = head.firstIndex(of: 0x0A),
             let journalHeader = try? StoreHeaderCodec.decodeJournalHeader(Data(head[..<newline])),
             journalHeader.format == StoreFormat.version, journalHeader.generation == header.generation,
             journalHeader.baseSeq == header.baseSeq
         else { return nil }
-        guard let line = try JournalTail.lastCompleteLine(fd: fd, path: journalPath, from: newline + 1, to: end)?.bytes,
+        guard let line = try JournalTail.lastCompleteLine(&window, from: newline + 1, to: end)?.bytes,
             let prefix = LineCoding.fastSeqAndLiveCount(line), prefix.seq > header.baseSeq
         else { return nil }
-        let entry: JournalEntry<Meta>? = line.withUnsafeBytes {
-            JournalLineCodec.fastEntry($0, identifiersOnly: true)
-        }
+        // Only the seq and the metadata are kept: the line's contacts are checked, not built.
+        let entry = line.withUnsafeBytes { JournalLineCodec.fastSeqAndMeta($0, metaType: Meta.self) }
         guard let entry, entry.seq == prefix.seq, entry.meta != nil || Meta.self == NoMetadata.self else {
             return nil
         }

@@ -42,7 +42,7 @@ extension SizeRun {
     }
 
     /// At most this many `status` runs per compaction (S2).
-    static let statusSamples = 5
+    static let statusSamples = 10
 
     /// P9: the README tour's bulk write behind a live anchor: `contacts-host generate 1000` on a
     /// synced store, then one signal. Issue 44, item 3: it must arrive as a change enumeration of

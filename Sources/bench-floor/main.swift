@@ -5,10 +5,13 @@
 //
 //   bench-floor                               start and exit: the start-up floor
 //   bench-floor append FILE                   + one line appended and fdatasync'd (`add`)
-//   bench-floor serve REQUESTS SYNCS DIR      a peer (the provider's stand-in): for each request line
-//                                             read from the FIFO REQUESTS, SYNCS lines appended and
-//                                             fdatasync'd in DIR, then "ok" written to the reply FIFO
-//                                             the line names; "stop" ends it
+//   bench-floor serve REQUESTS STEPS DIR      a peer (the provider's stand-in): for each request line
+//                                             read from the FIFO REQUESTS, the durable writes STEPS
+//                                             names in DIR, one letter each: `a` a line appended and
+//                                             fdatasync'd, `r` a file replaced (a temporary file
+//                                             written and fsync'd, renamed over it, the directory
+//                                             fsync'd); a number N is N appends. Then "ok" written to
+//                                             the reply FIFO the line names; "stop" ends it
 //   bench-floor ring REQUESTS DIR             a reply FIFO made in DIR, its path written to REQUESTS,
 //                                             the reply awaited (`signal --wait`)
 //   bench-floor spin                          a busy loop until killed: the load of the loaded figures
@@ -27,6 +30,22 @@ func appendDurably(_ path: String) {
     close(fd)
 }
 
+/// Replaces `path` durably, as `SecureFile.replace` does: a temporary file written and fsync'd,
+/// renamed over `path`, and the directory fsync'd so the rename survives a power cut.
+func replaceDurably(_ path: String, directory: String) {
+    let temporary = path + ".tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { fail("cannot open \(temporary)") }
+    _ = "{\"floor\":true}\n".withCString { write(fd, $0, strlen($0)) }
+    fsync(fd)
+    close(fd)
+    guard rename(temporary, path) == 0 else { fail("cannot rename \(temporary)") }
+    let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard directoryFD >= 0 else { fail("cannot open \(directory)") }
+    fsync(directoryFD)
+    close(directoryFD)
+}
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("bench-floor: \(message)\n".utf8))
     exit(1)
@@ -39,7 +58,8 @@ case "append" where arguments.count == 3:
     appendDurably(arguments[2])
 case "serve" where arguments.count == 5:
     let requests = arguments[2]
-    let syncs = Int(arguments[3]) ?? 0
+    let steps: [Character] = Int(arguments[3]).map { Array(repeating: "a", count: $0) } ?? Array(arguments[3])
+    guard steps.allSatisfy({ $0 == "a" || $0 == "r" }) else { fail("STEPS: letters a and r, or a number") }
     let directory = arguments[4]
     mkfifo(requests, 0o600)
     // Opened read-write, so the FIFO never reports end-of-file between two writers.
@@ -49,7 +69,13 @@ case "serve" where arguments.count == 5:
     while getline(&line, &capacity, input) > 0, let line {
         let reply = String(cString: line).trimmingCharacters(in: .newlines)
         if reply == "stop" { break }
-        for index in 0..<syncs { appendDurably(directory + "/sync-\(index)") }
+        for (index, step) in steps.enumerated() {
+            if step == "a" {
+                appendDurably(directory + "/sync-\(index)")
+            } else {
+                replaceDurably(directory + "/report-\(index).json", directory: directory)
+            }
+        }
         let fd = open(reply, O_WRONLY | O_CLOEXEC)
         if fd >= 0 {
             _ = "ok\n".withCString { write(fd, $0, 3) }
@@ -82,5 +108,5 @@ case "spin" where arguments.count == 2:
         if state == 0 { _ = write(2, "", 0) }  // a possible side effect: the loop is not optimized away
     }
 default:
-    fail("usage: bench-floor [append FILE | serve REQUESTS SYNCS DIR | ring REQUESTS DIR | spin]")
+    fail("usage: bench-floor [append FILE | serve REQUESTS STEPS DIR | ring REQUESTS DIR | spin]")
 }

@@ -245,14 +245,15 @@ final class SizeRun {
         // Each command against a trivial executable doing the same I/O (bench-floor's modes, docs/
         // benchmarks.md "The CLI floors"): add appends and fdatasyncs one line; a signal rings a
         // waiting peer process over a FIFO and waits for its reply, the peer making the sync's
-        // durable writes first (a one-change sync 3 fdatasyncs, an idle one 2: the system store's
-        // commit, last-sync.json and its directory).
+        // durable writes first. A one-change sync appends to the system store's journal and to the
+        // sync history, and replaces last-sync.json ("aar"); the first idle sync after it only
+        // replaces last-sync.json ("r").
         let floorTool = products + "/bench-floor"
         let floorDirectory = group.path + "/bench-floor"
         try FileManager.default.createDirectory(atPath: floorDirectory, withIntermediateDirectories: true)
-        let changePeer = try FloorPeer(tool: floorTool, syncs: 3, directory: floorDirectory + "/peer-change")
+        let changePeer = try FloorPeer(tool: floorTool, steps: "aar", directory: floorDirectory + "/peer-change")
         defer { changePeer.stop() }
-        let idlePeer = try FloorPeer(tool: floorTool, syncs: 2, directory: floorDirectory + "/peer-idle")
+        let idlePeer = try FloorPeer(tool: floorTool, steps: "r", directory: floorDirectory + "/peer-idle")
         defer { idlePeer.stop() }
         var startFloor: [Double] = []
         var appendFloor: [Double] = []

@@ -142,28 +142,40 @@ struct BenchError: Error, CustomStringConvertible {
 /// A `bench-floor serve` process: the provider's stand-in in the signal floors. It waits on its
 /// FIFO as the provider does, makes `syncs` durable appends per request, and replies.
 final class FloorPeer: CustomStringConvertible {
-    /// Durable appends per request.
-    let syncs: Int
+    /// The durable writes per request, one letter each: `a` an append and its fdatasync, `r` a
+    /// file replaced (temporary file, fsync, rename, directory fsync), as `bench-floor serve` takes them.
+    let steps: String
     private let process: Process
     private let requests: String
     private let tool: String
     private let directory: String
 
-    init(tool: String, syncs: Int, directory: String) throws {
+    init(tool: String, steps: String, directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.tool = tool
-        self.syncs = syncs
+        self.steps = steps
         self.directory = directory
         requests = directory + "/requests.fifo"
         guard mkfifo(requests, 0o600) == 0 else { throw BenchError("cannot make \(requests)") }
         process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["serve", requests, String(syncs), directory]
+        process.arguments = ["serve", requests, steps, directory]
         try process.run()
     }
 
     /// What a figure's note says of this floor.
-    var description: String { "bench-floor ring (FIFO round trip to a peer that makes \(syncs) fdatasyncs)" }
+    var description: String {
+        let appends = steps.filter { $0 == "a" }.count
+        let replaces = steps.filter { $0 == "r" }.count
+        var writes: [String] = []
+        if appends > 0 { writes.append("\(appends) durable append\(appends == 1 ? "" : "s") (fdatasync)") }
+        if replaces > 0 {
+            writes.append(
+                "\(replaces) durable replace\(replaces == 1 ? "" : "s") (temporary file, fsync, rename, directory fsync)"
+            )
+        }
+        return "bench-floor ring (FIFO round trip to a peer that makes \(writes.joined(separator: " and ")))"
+    }
 
     /// One `bench-floor ring` to this peer, timed as the commands are.
     func ring(environment: [String: String]) throws -> Double {

@@ -44,6 +44,7 @@ extension JournaledStore {
     /// `verifyingValues`: every line is decoded whole, as a retaining load decodes it (so it is
     /// refused as `load()` refuses it), whatever is kept (``verify()``).
     func loadUnlocked(retain: Bool? = nil, verifyingValues: Bool = false) throws -> StoreState<Meta> {
+        fullLoads += 1
         let retain = retain ?? retainsContacts
         guard let snapshot = try openSnapshot() else { return .empty }
         let (header, headerEnd) = try parseHeader(snapshot)

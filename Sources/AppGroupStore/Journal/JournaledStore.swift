@@ -37,6 +37,9 @@ package final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     package var lockPath: String { directory + "/lock" }
 
     private var lockStorage: FileLock?
+    /// How many times this store was read whole (every snapshot line): what a refresh that finds the
+    /// files it knows avoids, and tests count.
+    package internal(set) var fullLoads = 0
     /// The journal file as `changes(after:)` last read it, and its newest seq then.
     var lastJournalEnd: (end: JournalEnd, headSeq: Int)?
 

@@ -30,6 +30,22 @@ package struct StoreState<Meta: Codable & Equatable & Sendable>: Sendable {
     var membersOnly = false
     var members = IdentifierSet()
 
+    /// Moves a state onto the files a compaction left (``JournaledStore/CompactionOutcome``), when it
+    /// had read exactly the journal that was folded: the contacts are the same, only the generation,
+    /// the base seq and the journal changed. Only a membership-only state (the engine's) is moved: the
+    /// others hold byte positions in the old snapshot. Any other state is left as it is, and the next
+    /// refresh loads the store again, as it would have.
+    package mutating func rebase(after outcome: JournaledStore<Meta>.CompactionOutcome) {
+        guard membersOnly, generation == outcome.foldedGeneration, journalInode == outcome.foldedJournalInode,
+            journalOffset == outcome.foldedJournalEnd, headSeq == outcome.baseSeq
+        else { return }
+        previousGeneration = generation
+        generation = outcome.generation
+        baseSeq = outcome.baseSeq
+        journalInode = outcome.journalInode
+        journalOffset = outcome.journalSize
+    }
+
     /// An empty, not yet initialised store.
     package static var empty: StoreState {
         StoreState(

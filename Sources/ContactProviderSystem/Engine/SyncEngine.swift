@@ -251,7 +251,7 @@ public final class SyncEngine {
     /// whether it compacted.
     @discardableResult
     package func compactIfNeeded(shouldStop: () -> Bool = { false }) -> Bool {
-        (try? store.compactIfNeeded(shouldStop: shouldStop)) ?? false
+        (try? store.compactIfNeeded(keeping: &state, shouldStop: shouldStop)) ?? false
     }
 
     var configurationCache: (data: Data, configuration: DomainConfiguration)?

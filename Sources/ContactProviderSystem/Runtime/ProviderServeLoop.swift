@@ -26,6 +26,11 @@ final class ProviderServeLoop {
     /// How long the doorbells must pause before a due compaction starts (see `run`): longer than the
     /// gap between two signals of a script or a test, short beside a person's.
     static let compactionPause = 0.05
+    /// The longest pause asked for after attempts that doorbells abandoned (``CompactionBackoff``).
+    static let longestCompactionPause = 1.6
+    /// The pause the next compaction waits for.
+    private var compactionBackoff = CompactionBackoff(
+        shortest: ProviderServeLoop.compactionPause, longest: ProviderServeLoop.longestCompactionPause)
 
     init(runtime: ProviderRuntime, session: ProviderSession, requests: Int32, configuration: DomainConfiguration) {
         self.runtime = runtime
@@ -75,15 +80,19 @@ final class ProviderServeLoop {
             // store's first lines), and a burst of signals (a script, the kit, the bench) would pay
             // it at each one: a debug build's one-change sync at 1,000,000 contacts took 3× its
             // figure at 1,000 that way (`contacts-bench --goals`, issue 27).
+            // Each abandoned attempt doubles the pause the next one waits for (``CompactionBackoff``):
+            // signals a tenth of a second apart (a script, the bench's loop) otherwise started one
+            // at every gap, and each of them waited for it to give way.
             if !stopping, pending.isEmpty, engine.isCompactionDue,
-                !NamedPipe.waitReadable(requests, timeoutSeconds: Self.compactionPause)
+                !NamedPipe.waitReadable(requests, timeoutSeconds: compactionBackoff.pause)
             {
                 // At background priority (``BackgroundPriority``): readers of the store meanwhile
                 // come first on a busy machine. This loop waits for it, so nothing else runs here.
                 let requests = requests
-                _ = BackgroundPriority.run {
+                let compacted = BackgroundPriority.run {
                     engine.compactIfNeeded(shouldStop: { NamedPipe.waitReadable(requests, timeoutSeconds: 0) })
                 }
+                compactionBackoff.record(finished: compacted || !engine.isCompactionDue)
             }
             await probes(round.probes)
         }

@@ -94,7 +94,7 @@ struct LockFreeReadTests {
             var opened = 0
             database.store.beforeOpeningJournalWithoutLock = {
                 opened += 1
-                if opened == 1 { held.released { try? other.compact() } }
+                if opened == 1 { held.released { _ = try? other.compact() } }
             }
             #expect(summary(try database.all()) == expected)
             #expect(opened == 2, "the first attempt paired the old snapshot with the new journal and started over")
@@ -232,7 +232,7 @@ struct LockFreeReadTests {
             var opened = 0
             database.store.beforeOpeningJournalWithoutLock = {
                 opened += 1
-                held.released { try? other.compact() }
+                held.released { _ = try? other.compact() }
             }
             #expect(throws: StoreError.self) { try database.all() }
             #expect(opened == JournaledStore<NoMetadata>.lockFreeAttempts)

@@ -53,18 +53,38 @@ extension SystemClient {
     ) throws {
         let interrupted = { HostInterrupt.isRaised }
         try doorbellLock.withLock(.shared, shouldStop: interrupted) {
-            try ringHoldingLock(line, wait: wait, timeout: timeout, launch: executable, retryIfUnreachable: true)
+            try ringHoldingLock(
+                line, wait: wait, timeout: timeout, launch: executable, retryIfUnreachable: true,
+                retryIfReaderLeft: true)
         }
     }
 
-    /// `ringDoorbell`'s work, with the doorbell lock held.
+    /// How long a host waits for a provider that is leaving to release the domain: one that no
+    /// longer reads its pipe (removed under it) notices within a check interval
+    /// (`NamedPipe.pathCheckIntervalSeconds`); one that closed its pipe is exiting, and lets go of
+    /// its lock at once (exit closes both) unless something holds it up.
+    static let leavingProviderGraceSeconds = 3 * NamedPipe.pathCheckIntervalSeconds
+
+    /// `ringDoorbell`'s work, with the doorbell lock held. Each `retry…` allows one more ring after
+    /// that mishap, so a call launches at most a bounded number of providers.
     func ringHoldingLock(
-        _ line: Data, wait: Bool, timeout: Double, launch executable: String?, retryIfUnreachable: Bool
+        _ line: Data, wait: Bool, timeout: Double, launch executable: String?, retryIfUnreachable: Bool,
+        retryIfReaderLeft: Bool
     ) throws {
         switch try NamedPipe.openForWriting(paths.requests) {
         case .opened(let fd):
-            defer { close(fd) }
-            try deliver(fd, line, wait: wait, timeout: timeout)
+            let delivery: Delivery
+            do {
+                defer { close(fd) }
+                delivery = try deliver(fd, line, wait: wait, timeout: timeout)
+            }
+            guard delivery == .readerLeft else { return }
+            // The provider that was serving closed its pipe between our open and our write: it was
+            // killed, crashed or was ending after an invalidate (an idle one closes it only under the
+            // doorbell lock, exclusively, so never mid-ring). The line reached nobody.
+            try ringAgainAfterReaderLeft(
+                line, wait: wait, timeout: timeout, launch: executable, retryIfUnreachable: retryIfUnreachable,
+                retry: retryIfReaderLeft)
         case .noReader:
             guard let executable else { return }  // nothing running: nothing to invalidate
             guard !executable.isEmpty else { throw ClientError.noExtension }
@@ -76,42 +96,91 @@ extension SystemClient {
                 wake.signal()
             }
             LaunchBackoff.launched(attempt, pid: pid, paths: paths)
-            let fd: Int32
+            let reader: Reader
             do {
-                fd = try openWhenReaderArrives(timeout: timeout, wake: wake, launchedExited: exited)
+                reader = try openWhenReaderArrives(timeout: timeout, wake: wake, launchedExited: exited)
             } catch ClientError.providerUnreachable(let holder, let path, _) {
                 // That provider notices its pipe is gone within a check interval and leaves
                 // (`NamedPipe.pathCheckIntervalSeconds`): wait for it, then launch once more.
-                let grace = 3 * NamedPipe.pathCheckIntervalSeconds
+                let grace = Self.leavingProviderGraceSeconds
                 guard retryIfUnreachable, waitForProviderExit(timeout: grace) else {
                     throw ClientError.providerUnreachable(pid: holder, path: path, seconds: grace)
                 }
                 return try ringHoldingLock(
-                    line, wait: wait, timeout: timeout, launch: executable, retryIfUnreachable: false)
+                    line, wait: wait, timeout: timeout, launch: executable, retryIfUnreachable: false,
+                    retryIfReaderLeft: retryIfReaderLeft)
             } catch ClientError.timeout(let seconds, let log) {
                 // It never opened its FIFO: a provider stuck at start is ended, not left behind.
                 ProcessReaper.end(pid: pid, tagMatching: { _ in false })
                 throw ClientError.timeout(seconds: seconds, log: log)
             }
-            defer { close(fd) }
-            try deliver(fd, line, wait: wait, timeout: timeout)
+            let delivery: Delivery
+            do {
+                defer { close(reader.fd) }
+                delivery = try deliver(reader.fd, line, wait: wait, timeout: timeout)
+            }
+            guard delivery == .readerLeft else { return }
+            // The provider this call launched opened its pipe and died before reading: a start
+            // failure, which `LaunchBackoff` has counted. It is reported, not relaunched at once: a
+            // provider that crashes at start would otherwise use up the free launches two a signal.
+            guard !reader.isLaunched else { throw ClientError.providerExited(log: paths.providerLog) }
+            // The one already serving (ours refused to run beside it) was leaving: as above.
+            try ringAgainAfterReaderLeft(
+                line, wait: wait, timeout: timeout, launch: executable, retryIfUnreachable: retryIfUnreachable,
+                retry: retryIfReaderLeft)
         }
+    }
+
+    /// After a doorbell found the request pipe's reader gone (``Delivery/readerLeft``): waits up to
+    /// ``leavingProviderGraceSeconds`` for that provider to release the domain's lock, then rings
+    /// once more (launching a provider when `executable` is given, as any ring does).
+    ///
+    /// The line was one atomic write that failed whole, so no provider has it, and ringing again
+    /// cannot deliver it twice. A caller must not hear "the provider exited" for a request no
+    /// provider ever received, just because it rang while the last one was exiting. Once only
+    /// (`retry`): a second reader that leaves, or a provider that keeps the lock past the grace,
+    /// is reported as ``ClientError/providerExited(log:)``.
+    func ringAgainAfterReaderLeft(
+        _ line: Data, wait: Bool, timeout: Double, launch executable: String?, retryIfUnreachable: Bool, retry: Bool
+    ) throws {
+        guard retry, waitForProviderExit(timeout: Self.leavingProviderGraceSeconds) else {
+            throw ClientError.providerExited(log: paths.providerLog)
+        }
+        try ringHoldingLock(
+            line, wait: wait, timeout: timeout, launch: executable, retryIfUnreachable: retryIfUnreachable,
+            retryIfReaderLeft: false)
+    }
+
+    /// What became of a doorbell written to the request pipe.
+    enum Delivery: Equatable {
+        /// A reader has the line (or, not waiting, one has a backlog that already asks for a sync).
+        case delivered
+        /// The write failed with EPIPE: the reader closed the pipe after our open, and the line,
+        /// one write of at most `PIPE_BUF` bytes, reached nobody.
+        case readerLeft
     }
 
     /// Rings the doorbell. A full pipe (a backlog of doorbells) is waited out when an answer is
     /// wanted; otherwise the doorbell is coalesced with the backlog, which already asks for a sync.
-    func deliver(_ fd: Int32, _ line: Data, wait: Bool, timeout: Double) throws {
+    func deliver(_ fd: Int32, _ line: Data, wait: Bool, timeout: Double) throws -> Delivery {
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
         let rang: Bool
         do {
             rang = try NamedPipe.ring(fd, line, path: paths.requests, timeoutSeconds: wait ? timeout : 0)
         } catch PipeError.io(_, "write", EPIPE) {
-            // The provider closed its end between our open and our write: it exited (or crashed) just
-            // then, which is what a caller must hear, not a broken pipe.
-            throw ClientError.providerExited(log: paths.providerLog)
+            // Not an error of its own: the caller decides (the provider was exiting; ring again).
+            return .readerLeft
         }
         if !rang, wait { throw ClientError.timeout(seconds: timeout, log: paths.providerLog) }
+        return .delivered
+    }
+
+    /// The request pipe opened for writing, and whose reader it reached.
+    struct Reader {
+        var fd: Int32
+        /// Whether the reader is the provider this call launched (not one that was already serving).
+        var isLaunched: Bool
     }
 
     /// Opens the request FIFO for writing once the launched provider opens it for reading.
@@ -122,7 +191,7 @@ extension SystemClient {
     /// Both waits run on `MonotonicSemaphore` (CLOCK_MONOTONIC): a wall-clock step while the
     /// provider starts neither ends the wait early nor lengthens it (issue 31 item 8).
     func openWhenReaderArrives(timeout: Double, wake: MonotonicSemaphore, launchedExited: ExitFlag) throws
-        -> Int32
+        -> Reader
     {
         try NamedPipe.ensure(paths.requests)
         let path = paths.requests
@@ -139,7 +208,7 @@ extension SystemClient {
             guard let fd = result.fd, fd >= 0 else {
                 throw PipeError.io(path: path, operation: "open", errno: result.error)
             }
-            return fd
+            return Reader(fd: fd, isLaunched: true)
         }
         // Not opened: release the blocked open, then decide.
         let releaser = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -148,7 +217,8 @@ extension SystemClient {
         if let fd = result.fd, fd >= 0 { close(fd) }
         if !timedOut, launchedExited.isSet {
             if case .opened(let fd) = try NamedPipe.openForWriting(path) {
-                return fd  // the launched process refused because another provider serves: use that one
+                // The launched process refused because another provider serves: use that one.
+                return Reader(fd: fd, isLaunched: false)
             }
             // Refused, yet nobody reads the pipe: the provider holding the lock reads one that was
             // removed or replaced. Said at once, instead of a wait or "exited before answering".

@@ -241,6 +241,12 @@ final class ProviderServeLoop {
         }
         // Whatever the extension changed during its invalidation: an iOS process ends with it persisted.
         session.persistState()
+        // Under the doorbell lock, exclusively, as the idle exit drains: no host is mid-ring, so no
+        // doorbell written after this last drain is lost with the pipe's close. A host that rings
+        // once the lock is free finds no reader (or EPIPE) and launches the next provider.
+        let doorbellLock = try? FileLock(path: runtime.paths.doorbellLock)
+        let lockedDoorbell = requestsOpen && (try? doorbellLock?.lock(.exclusive)) != nil
+        defer { if lockedDoorbell { doorbellLock?.unlock() } }
         pending += requestsOpen ? runtime.drain(requests, into: &buffer) : []
         for message in pending where message.reply == true {
             if let id = message.id { exitWaiters.append(Waiter(id: id, fd: runtime.openReply(id), trace: false)) }

@@ -100,16 +100,8 @@ struct FileWindow: ~Copyable {
         guard offset < size else { return false }
         let from = forward ? offset : max(0, offset + 1 - Self.capacity)
         let wanted = min(Self.capacity, size - from)
-        var filled = 0
-        while filled < wanted {
-            let read = pread(fd, buffer.baseAddress! + filled, wanted - filled, off_t(from + filled))
-            if read < 0 {
-                if errno == EINTR { continue }
-                throw StoreError.io(path: path, operation: "read", errno: errno)
-            }
-            if read == 0 { break }
-            filled += read
-        }
+        let filled = try SecureFile.read(
+            fd: fd, path: path, offset: from, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
         start = from
         count = filled
         if filled < wanted { size = from + filled }

@@ -215,20 +215,25 @@ package enum SecureFile {
     /// Reads up to `count` bytes at `offset`.
     package static func read(fd: Int32, path: String, offset: Int, count: Int) throws -> Data {
         var data = Data(count: count)
-        var filled = 0
-        try data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
-            while filled < count {
-                let n = pread(fd, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw StoreError.io(path: path, operation: "read", errno: errno)
-                }
-                if n == 0 { break }
-                filled += n
-            }
-        }
+        let filled = try data.withUnsafeMutableBytes { try read(fd: fd, path: path, offset: offset, into: $0) }
         if filled < count { data.removeSubrange(filled..<count) }
         return data
+    }
+
+    /// Fills `buffer` from `offset` (retrying short reads and `EINTR`); returns how many bytes it
+    /// read, fewer than the buffer holds only at the end of the file.
+    static func read(fd: Int32, path: String, offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset + filled))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.io(path: path, operation: "read", errno: errno)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        return filled
     }
 
     /// Writes all of `data` to `fd` at its current position (retrying short writes).

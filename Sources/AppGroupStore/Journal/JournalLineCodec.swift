@@ -88,41 +88,6 @@ enum JournalLineCodec {
         }
     }
 
-    /// The line's seq and `meta`, its contacts and deletions checked as ``fastRanges(_:metaType:decodesContacts:keeping:decoded:)``
-    /// checks them but not kept: what ``JournaledStore/summary()`` needs of the journal's last line,
-    /// often a page of a thousand contacts, whose records it would otherwise build only to drop.
-    /// Nil when Foundation must decide.
-    static func fastSeqAndMeta<Meta: Decodable>(_ bytes: UnsafeRawBufferPointer, metaType: Meta.Type) -> (
-        seq: Int, meta: Meta?
-    )? {
-        StrictJSONReader.readWhole(bytes) { reader in
-            var seq: Int?
-            var meta: Meta?
-            var members = StrictJSONReader.ObjectMembers()
-            while let index = try reader.nextMember(of: entryKeys, &members) {
-                if index == 0 {
-                    seq = try reader.readInt()
-                    continue
-                }
-                if try reader.consumeNull() { continue }
-                switch index {
-                case 1:
-                    var elements = StrictJSONReader.ArrayElements()
-                    while try reader.nextElement(&elements) { _ = try ContactRecordCodec.checkRecord(&reader) }
-                case 2:
-                    var elements = StrictJSONReader.ArrayElements()
-                    while try reader.nextElement(&elements) { try reader.skipString() }
-                case 3:
-                    meta = try readMeta(&reader, in: bytes)
-                default:
-                    try reader.skipString()  // the author
-                }
-            }
-            guard let seq else { throw StrictJSONReader.GiveUp() }
-            return (seq, meta)
-        }
-    }
-
     /// Walks one journal line: its seq, its author, each element of `upsert` read by `element`, the
     /// deleted identifiers and `meta` (absent or null keys are nil). Nil when Foundation must decide.
     private static func readEntry<Element, Meta: Decodable>(

@@ -97,7 +97,7 @@ extension JournaledStore {
             let prefix = LineCoding.fastSeqAndLiveCount(line), prefix.seq > header.baseSeq
         else { return nil }
         // Only the seq and the metadata are kept: the line's contacts are checked, not built.
-        let entry = line.withUnsafeBytes { JournalLineCodec.fastSeqAndMeta($0, metaType: Meta.self) }
+        let entry = line.withUnsafeBytes { JournalLineCodec.fastRanges($0, metaType: Meta.self) }
         guard let entry, entry.seq == prefix.seq, entry.meta != nil || Meta.self == NoMetadata.self else {
             return nil
         }

@@ -140,6 +140,23 @@ enum JournalLineCodec {
         return decoded
     }
 
+    /// The line ``fastEntryLine(seq:liveCount:author:upsert:delete:meta:)`` writes for one upserted
+    /// contact and nothing else, the contact given as the store's JSON of it (`ContactRecordCodec.encode`'s
+    /// bytes, or ``ContactTranscoder``'s): an import's lines, without a record to encode.
+    static func entryLine(seq: Int, liveCount: Int?, contact: UnsafeRawBufferPointer) -> Data {
+        var writer = JSONWriter(capacity: 64 + contact.count)
+        writer.open()
+        writer.field("seq", seq)
+        if let liveCount { writer.field("count", liveCount) }
+        writer.key("upsert")
+        writer.byte(0x5B)  // [
+        writer.append(contact)
+        writer.byte(0x5D)  // ]
+        writer.close()
+        writer.byte(0x0A)  // \n
+        return writer.data
+    }
+
     /// A journal line, `{"seq":N` first, ending in a newline; nil when a record must go through
     /// Foundation (which then throws the error `ContactRecord.encode(to:)` defines).
     static func fastEntryLine<Meta: Encodable>(

@@ -175,6 +175,12 @@ package struct JSONWriter: ~Copyable {
     /// The bytes written, copied.
     package var data: Data { Data(bytes: base, count: count) }
 
+    /// Forgets the bytes written, keeping the memory: a writer reused for one value after another.
+    package mutating func removeAll() {
+        count = 0
+        needsComma = false
+    }
+
     /// Makes room for `more` bytes.
     private mutating func reserve(_ more: Int) {
         guard capacity - count < more else { return }

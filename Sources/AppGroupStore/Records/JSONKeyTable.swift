@@ -59,6 +59,11 @@ package struct JSONKeyTable: @unchecked Sendable {
         }
     }
 
+    /// The bytes of key `index` (memory the table never frees): a writer copies a key from here.
+    package func key(at index: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: bytes + starts[index], count: starts[index + 1] - starts[index])
+    }
+
     /// The index of `key` in the table, or nil for a key the table does not know.
     package func index(of key: UnsafeRawBufferPointer) -> Int? {
         index(of: key, from: 0)

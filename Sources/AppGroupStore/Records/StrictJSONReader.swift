@@ -297,7 +297,17 @@ package struct StrictJSONReader {
 
     /// Reads past a JSON string (not null), checking it exactly as `readString` does, without
     /// making a `String` of it: what checking a line before its bytes are copied needs (compaction).
+    @_transparent  // one call, as before it shared ``skipUnescapedString()``'s body
     package mutating func skipString() throws {
+        _ = try skipUnescapedString()
+    }
+
+    /// Reads past a JSON string (not null), checking it exactly as `readString` does; the offsets of
+    /// its quotes, both included, when it holds no escape, nil when it does. A string without escapes
+    /// is written back by `JSONWriter.string` byte for byte (this reader refuses raw control bytes),
+    /// so a transcoder copies such a range instead of making a `String` to write
+    /// (`ContactTranscoder`).
+    package mutating func skipUnescapedString() throws -> Range<Int>? {
         try expect(0x22)
         let start = position
         var ascii = true
@@ -308,11 +318,11 @@ package struct StrictJSONReader {
                 let bytes = UnsafeBufferPointer(start: base + start, count: position - start)
                 position += 1
                 if !ascii, String(validating: bytes, as: UTF8.self) == nil { throw GiveUp() }
-                return
+                return (start - 1)..<position
             }
             if byte == 0x5C {
                 _ = try readEscapedString(from: start)
-                return
+                return nil
             }
             guard byte >= 0x20 else { throw GiveUp() }
             if byte >= 0x80 { ascii = false }

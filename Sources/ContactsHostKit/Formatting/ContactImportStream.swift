@@ -75,6 +75,15 @@ package struct ContactImportStream {
         }
     }
 
+    /// Copies the contact at `index` (already checked by `check`) into `batch` in the store's form and
+    /// returns its identifier, when `ContactTranscoder` copies it; nil when `record(at:)` must decode it.
+    package func transcode(at index: Int, into batch: inout ContactBatch) -> String? {
+        if isSeedFormat { return nil }
+        return data.withUnsafeBytes { bytes in
+            batch.transcode(UnsafeRawBufferPointer(rebasing: bytes[elements[index]]))
+        }
+    }
+
     /// The identifier of the contact at `index`, or nil when Foundation refuses it or it repeats a key.
     ///
     /// A plain contact is only checked (`identifierIfPlain`), not made into a record: `record(at:)`

@@ -1,0 +1,188 @@
+import Foundation
+
+// The JSON bytes in this file are hex literals, not `UInt8(ascii:)`: that initializer is a function
+// call in a debug build. 0x22 "  0x2C ,  0x3A :  0x5B [  0x5D ]  0x7B {  0x7D }
+
+/// Rewrites one contact's JSON as the store writes it — what `ContactRecordCodec.encode` writes for
+/// the record `ContactRecordCodec.decodeIfPlain` makes of it — without making the record.
+///
+/// An import writes every contact of its file to the journal: decoding each into a record only to
+/// encode it again was a third of a debug import's time, mostly calls per value that a release build
+/// inlines. An import file comes from `JSONEncoder` (keys in any order, nulls, empty values), the
+/// store's line has the table's keys in order with empty values left out; this copies each value's
+/// bytes into that order instead. It takes the contacts it can copy exactly: an identifier that is
+/// ASCII (already in the form `IdentifierRules.normalized` makes) and not empty, the text fields, and
+/// phones, e-mails, URLs and relations; every string without an escape (`JSONWriter` would write an
+/// escaped one differently). Anything else — another field with a value, an escape, any input
+/// `decodeIfPlain` refuses — answers nil, and the caller decodes the contact as before.
+/// `ContactTranscoderTests` hold it to `encode(decodeIfPlain(_:))` on random and damaged contacts.
+///
+/// Non-copyable: it owns its scratch memory, reused from one contact to the next.
+package struct ContactTranscoder: ~Copyable {
+    /// The members copied so far, in the order the input gives them: `,"key":value` each.
+    private var scratch = JSONWriter(capacity: 1024)
+    /// For each index of `ContactRecordCodec.recordKeys`: where its member starts in `scratch`, and
+    /// where it ends (two entries per field).
+    private let members: UnsafeMutablePointer<Int>
+
+    /// The fields copied as one string each (bit `i` stands for `recordFields[i]`).
+    private static let textFields = mask { $0.kind == .text }
+    /// The fields copied as an array of labeled strings.
+    private static let labeledStringFields = mask { $0.kind == .labeledStrings }
+
+    private static func mask(_ include: (ContactRecord.Field) -> Bool) -> UInt64 {
+        ContactRecordCodec.fieldMask(ContactRecordCodec.recordFields.filter(include))
+    }
+
+    private static let labeledStringKeys = JSONKeyTable(["label", "value"])
+
+    /// A transcoder with empty scratch memory.
+    package init() {
+        members = .allocate(capacity: 2 * 64)
+    }
+
+    deinit {
+        members.deallocate()
+    }
+
+    /// Appends the store's JSON of the contact in `bytes` (the whole of it one object, white space
+    /// around it allowed) to `output`, and returns its identifier; nil, with `output` unchanged, when
+    /// the contact is not one this copies (the caller then decodes it).
+    package mutating func transcode(_ bytes: UnsafeRawBufferPointer, into output: inout JSONWriter) -> String? {
+        guard let input = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        var reader = StrictJSONReader(input, count: bytes.count)
+        guard let (identifier, present) = try? readMembers(&reader, input), (try? reader.finish()) != nil else {
+            return nil
+        }
+        // `{"identifier":"…"`, then each member in the table's order: as `encode` writes them.
+        output.byte(0x7B)
+        output.byte(0x22)
+        output.append(ContactRecordCodec.recordKeys.key(at: 0))
+        output.byte(0x22)
+        output.byte(0x3A)
+        output.append(input + identifier.lowerBound, count: identifier.count)
+        let copied = scratch.bytes.baseAddress!
+        var index = 1
+        while index < 64 {
+            if present & (1 << UInt64(index)) != 0 {
+                let start = members[2 * index]
+                output.append(copied + start, count: members[2 * index + 1] - start)
+            }
+            index += 1
+        }
+        output.byte(0x7D)
+        // The identifier without its quotes (ASCII, checked below).
+        return String(
+            decoding: UnsafeBufferPointer(start: input + identifier.lowerBound + 1, count: identifier.count - 2),
+            as: UTF8.self)
+    }
+
+    /// Reads the contact object as `ContactRecordCodec.readRecord` reads it (giving up wherever it
+    /// does), copying each member to `scratch`: the identifier's range in `input` (quotes included)
+    /// and the set of fields copied. Gives up, too, on whatever this does not copy.
+    private mutating func readMembers(_ reader: inout StrictJSONReader, _ input: UnsafePointer<UInt8>) throws -> (
+        Range<Int>, UInt64
+    ) {
+        scratch.removeAll()
+        let text = Self.textFields
+        let labeled = Self.labeledStringFields
+        let keys = ContactRecordCodec.recordKeys
+        var identifier: Range<Int>?
+        var present: UInt64 = 0
+        var members = StrictJSONReader.ObjectMembers()
+        while let index = try reader.nextMember(of: keys, &members) {
+            let bit: UInt64 = 1 << UInt64(index)
+            if index == 0 {
+                identifier = try Self.unescapedString(&reader)
+                continue
+            }
+            if try reader.consumeNull() { continue }  // decodeIfPresent: null is absent
+            let start = scratch.count
+            if text & bit != 0 {
+                let value = try Self.unescapedString(&reader)
+                // An empty string is left out, as `JSONWriter.field` leaves it out.
+                guard value.count > 2 else { continue }
+                member(index, keys)
+                scratch.append(input + value.lowerBound, count: value.count)
+            } else if labeled & bit != 0 {
+                var elements = StrictJSONReader.ArrayElements()
+                var written = 0
+                while try reader.nextElement(&elements) {
+                    if written == 0 {
+                        member(index, keys)
+                        scratch.byte(0x5B)
+                    } else {
+                        scratch.byte(0x2C)
+                    }
+                    written += 1
+                    try labeledString(&reader, input)
+                }
+                // An empty array is left out, as `JSONWriter.labeledStrings` leaves it out.
+                guard written > 0 else { continue }
+                scratch.byte(0x5D)
+            } else {
+                // A field `ContactRecordCodec` reads: the caller decodes this contact.
+                throw StrictJSONReader.GiveUp()
+            }
+            self.members[2 * index] = start
+            self.members[2 * index + 1] = scratch.count
+            present |= bit
+        }
+        // `readRecord` requires the identifier; an empty one gets a new identifier from the caller,
+        // and one beyond ASCII may change under `IdentifierRules.normalized`: both are decoded.
+        guard let identifier, identifier.count > 2 else { throw StrictJSONReader.GiveUp() }
+        var position = identifier.lowerBound + 1
+        while position < identifier.upperBound - 1 {
+            guard input[position] < 0x80 else { throw StrictJSONReader.GiveUp() }
+            position += 1
+        }
+        return (identifier, present)
+    }
+
+    /// A string read as `readString` reads it, as the range of its bytes with the quotes; gives up
+    /// on one with an escape, which `JSONWriter.string` would write differently.
+    @_transparent
+    private static func unescapedString(_ reader: inout StrictJSONReader) throws -> Range<Int> {
+        guard let range = try reader.skipUnescapedString() else { throw StrictJSONReader.GiveUp() }
+        return range
+    }
+
+    /// `,"key":` of field `index`.
+    private mutating func member(_ index: Int, _ keys: JSONKeyTable) {
+        scratch.byte(0x2C)
+        scratch.byte(0x22)
+        scratch.append(keys.key(at: index))
+        scratch.byte(0x22)
+        scratch.byte(0x3A)
+    }
+
+    /// One element of a labeled-string array, read as `readLabeledStrings` reads it, copied as
+    /// `JSONWriter.labeledStrings` writes it: `{"label":…,"value":…}`, the label left out when null
+    /// or absent.
+    private mutating func labeledString(_ reader: inout StrictJSONReader, _ input: UnsafePointer<UInt8>) throws {
+        var label: Range<Int>?
+        var value: Range<Int>?
+        var members = StrictJSONReader.ObjectMembers()
+        while let index = try reader.nextMember(of: Self.labeledStringKeys, &members) {
+            if index == 0 {
+                if try reader.consumeNull() { continue }
+                label = try Self.unescapedString(&reader)
+            } else {
+                value = try Self.unescapedString(&reader)
+            }
+        }
+        guard let value else { throw StrictJSONReader.GiveUp() }  // readLabeledStrings requires it
+        scratch.byte(0x7B)
+        if let label {
+            scratch.append(Self.labelKey.utf8Start, count: Self.labelKey.utf8CodeUnitCount)
+            scratch.append(input + label.lowerBound, count: label.count)
+            scratch.byte(0x2C)
+        }
+        scratch.append(Self.valueKey.utf8Start, count: Self.valueKey.utf8CodeUnitCount)
+        scratch.append(input + value.lowerBound, count: value.count)
+        scratch.byte(0x7D)
+    }
+
+    private static let labelKey: StaticString = #""label":"#
+    private static let valueKey: StaticString = #""value":"#
+}

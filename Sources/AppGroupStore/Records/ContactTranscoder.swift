@@ -17,10 +17,15 @@ import Foundation
 /// `decodeIfPlain` refuses — answers nil, and the caller decodes the contact as before.
 /// `ContactTranscoderTests` hold it to `encode(decodeIfPlain(_:))` on random and damaged contacts.
 ///
-/// Non-copyable: it owns its scratch memory, reused from one contact to the next.
+/// Non-copyable: it owns its scratch memory, reused from one contact to the next. Its bytes are
+/// written here, not through `JSONWriter`: a debug build compiles each file apart and inlines a
+/// transparent function only into callers in its own file, so each `JSONWriter.byte` was a call.
 package struct ContactTranscoder: ~Copyable {
-    /// The members copied so far, in the order the input gives them: `,"key":value` each.
-    private var scratch = JSONWriter(capacity: 1024)
+    /// The members copied so far, in the order the input gives them (`,"key":value` each), then
+    /// the contact assembled from them in the table's order.
+    private var scratch: UnsafeMutablePointer<UInt8>
+    private var capacity = 1024
+    private var count = 0
     /// For each index of `ContactRecordCodec.recordKeys`: where its member starts in `scratch`, and
     /// where it ends (two entries per field).
     private let members: UnsafeMutablePointer<Int>
@@ -38,10 +43,12 @@ package struct ContactTranscoder: ~Copyable {
 
     /// A transcoder with empty scratch memory.
     package init() {
+        scratch = .allocate(capacity: capacity)
         members = .allocate(capacity: 2 * 64)
     }
 
     deinit {
+        scratch.deallocate()
         members.deallocate()
     }
 
@@ -51,29 +58,35 @@ package struct ContactTranscoder: ~Copyable {
     package mutating func transcode(_ bytes: UnsafeRawBufferPointer, into output: inout JSONWriter) -> String? {
         guard let input = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var reader = StrictJSONReader(input, count: bytes.count)
+        count = 0
         guard let (identifier, present) = try? readMembers(&reader, input), (try? reader.finish()) != nil else {
             return nil
         }
-        // `{"identifier":"…"`, then each member in the table's order: as `encode` writes them.
-        output.byte(0x7B)
-        output.byte(0x22)
-        output.append(ContactRecordCodec.recordKeys.key(at: 0))
-        output.byte(0x22)
-        output.byte(0x3A)
-        output.append(input + identifier.lowerBound, count: identifier.count)
-        let copied = scratch.bytes.baseAddress!
+        // `{"identifier":"…"`, then each member in the table's order (as `encode` writes them),
+        // assembled after the members and appended in one piece.
+        let start = count
+        let identifierLength = identifier.upperBound - identifier.lowerBound
+        put(0x7B)
+        put(0x22)
+        put(ContactRecordCodec.recordKeys.key(at: 0))
+        put(0x22)
+        put(0x3A)
+        put(input + identifier.lowerBound, identifierLength)
         var index = 1
         while index < 64 {
             if present & (1 << UInt64(index)) != 0 {
-                let start = members[2 * index]
-                output.append(copied + start, count: members[2 * index + 1] - start)
+                let member = members[2 * index]
+                // `scratch` may move as it grows: the member is copied from where it is now.
+                reserve(members[2 * index + 1] - member)
+                put(scratch + member, members[2 * index + 1] - member)
             }
             index += 1
         }
-        output.byte(0x7D)
+        put(0x7D)
+        output.append(scratch + start, count: count - start)
         // The identifier without its quotes (ASCII, checked below).
         return String(
-            decoding: UnsafeBufferPointer(start: input + identifier.lowerBound + 1, count: identifier.count - 2),
+            decoding: UnsafeBufferPointer(start: input + identifier.lowerBound + 1, count: identifierLength - 2),
             as: UTF8.self)
     }
 
@@ -83,7 +96,6 @@ package struct ContactTranscoder: ~Copyable {
     private mutating func readMembers(_ reader: inout StrictJSONReader, _ input: UnsafePointer<UInt8>) throws -> (
         Range<Int>, UInt64
     ) {
-        scratch.removeAll()
         let text = Self.textFields
         let labeled = Self.labeledStringFields
         let keys = ContactRecordCodec.recordKeys
@@ -93,44 +105,48 @@ package struct ContactTranscoder: ~Copyable {
         while let index = try reader.nextMember(of: keys, &members) {
             let bit: UInt64 = 1 << UInt64(index)
             if index == 0 {
-                identifier = try Self.unescapedString(&reader)
+                identifier = try reader.unescapedString(nullable: false)
                 continue
             }
-            if try reader.consumeNull() { continue }  // decodeIfPresent: null is absent
-            let start = scratch.count
+            let start = count
             if text & bit != 0 {
-                let value = try Self.unescapedString(&reader)
-                // An empty string is left out, as `JSONWriter.field` leaves it out.
-                guard value.count > 2 else { continue }
+                // Null is absent (decodeIfPresent) and an empty string left out (`JSONWriter.field`):
+                // both come back as at most the two quotes.
+                let value = try reader.unescapedString(nullable: true)
+                guard value.upperBound - value.lowerBound > 2 else { continue }
                 member(index, keys)
-                scratch.append(input + value.lowerBound, count: value.count)
+                put(input + value.lowerBound, value.upperBound - value.lowerBound)
             } else if labeled & bit != 0 {
+                if try reader.consumeNull() { continue }  // decodeIfPresent: null is absent
                 var elements = StrictJSONReader.ArrayElements()
                 var written = 0
                 while try reader.nextElement(&elements) {
                     if written == 0 {
                         member(index, keys)
-                        scratch.byte(0x5B)
+                        put(0x5B)
                     } else {
-                        scratch.byte(0x2C)
+                        put(0x2C)
                     }
                     written += 1
                     try labeledString(&reader, input)
                 }
                 // An empty array is left out, as `JSONWriter.labeledStrings` leaves it out.
                 guard written > 0 else { continue }
-                scratch.byte(0x5D)
+                put(0x5D)
             } else {
+                if try reader.consumeNull() { continue }  // decodeIfPresent: null is absent
                 // A field `ContactRecordCodec` reads: the caller decodes this contact.
                 throw StrictJSONReader.GiveUp()
             }
             self.members[2 * index] = start
-            self.members[2 * index + 1] = scratch.count
+            self.members[2 * index + 1] = count
             present |= bit
         }
         // `readRecord` requires the identifier; an empty one gets a new identifier from the caller,
         // and one beyond ASCII may change under `IdentifierRules.normalized`: both are decoded.
-        guard let identifier, identifier.count > 2 else { throw StrictJSONReader.GiveUp() }
+        guard let identifier, identifier.upperBound - identifier.lowerBound > 2 else {
+            throw StrictJSONReader.GiveUp()
+        }
         var position = identifier.lowerBound + 1
         while position < identifier.upperBound - 1 {
             guard input[position] < 0x80 else { throw StrictJSONReader.GiveUp() }
@@ -139,50 +155,73 @@ package struct ContactTranscoder: ~Copyable {
         return (identifier, present)
     }
 
-    /// A string read as `readString` reads it, as the range of its bytes with the quotes; gives up
-    /// on one with an escape, which `JSONWriter.string` would write differently.
-    @_transparent
-    private static func unescapedString(_ reader: inout StrictJSONReader) throws -> Range<Int> {
-        guard let range = try reader.skipUnescapedString() else { throw StrictJSONReader.GiveUp() }
-        return range
-    }
-
     /// `,"key":` of field `index`.
     private mutating func member(_ index: Int, _ keys: JSONKeyTable) {
-        scratch.byte(0x2C)
-        scratch.byte(0x22)
-        scratch.append(keys.key(at: index))
-        scratch.byte(0x22)
-        scratch.byte(0x3A)
+        put(0x2C)
+        put(0x22)
+        put(keys.key(at: index))
+        put(0x22)
+        put(0x3A)
     }
 
     /// One element of a labeled-string array, read as `readLabeledStrings` reads it, copied as
     /// `JSONWriter.labeledStrings` writes it: `{"label":…,"value":…}`, the label left out when null
     /// or absent.
     private mutating func labeledString(_ reader: inout StrictJSONReader, _ input: UnsafePointer<UInt8>) throws {
-        var label: Range<Int>?
+        var label = 0..<0
         var value: Range<Int>?
         var members = StrictJSONReader.ObjectMembers()
         while let index = try reader.nextMember(of: Self.labeledStringKeys, &members) {
             if index == 0 {
-                if try reader.consumeNull() { continue }
-                label = try Self.unescapedString(&reader)
+                label = try reader.unescapedString(nullable: true)
             } else {
-                value = try Self.unescapedString(&reader)
+                value = try reader.unescapedString(nullable: false)
             }
         }
         guard let value else { throw StrictJSONReader.GiveUp() }  // readLabeledStrings requires it
-        scratch.byte(0x7B)
-        if let label {
-            scratch.append(Self.labelKey.utf8Start, count: Self.labelKey.utf8CodeUnitCount)
-            scratch.append(input + label.lowerBound, count: label.count)
-            scratch.byte(0x2C)
+        put(0x7B)
+        // A null label comes back empty, without quotes, and is left out; an empty one is written.
+        if label.upperBound > label.lowerBound {
+            put(Self.labelKey.utf8Start, Self.labelKey.utf8CodeUnitCount)
+            put(input + label.lowerBound, label.upperBound - label.lowerBound)
+            put(0x2C)
         }
-        scratch.append(Self.valueKey.utf8Start, count: Self.valueKey.utf8CodeUnitCount)
-        scratch.append(input + value.lowerBound, count: value.count)
-        scratch.byte(0x7D)
+        put(Self.valueKey.utf8Start, Self.valueKey.utf8CodeUnitCount)
+        put(input + value.lowerBound, value.upperBound - value.lowerBound)
+        put(0x7D)
     }
 
     private static let labelKey: StaticString = #""label":"#
     private static let valueKey: StaticString = #""value":"#
+
+    // MARK: Scratch bytes
+
+    /// Makes room for `more` bytes.
+    private mutating func reserve(_ more: Int) {
+        guard capacity - count < more else { return }
+        var newCapacity = capacity * 2
+        while newCapacity - count < more { newCapacity *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: scratch, count: count)
+        scratch.deallocate()
+        scratch = grown
+        capacity = newCapacity
+    }
+
+    @_transparent  // inlined even at -Onone: once per quote, colon, comma and bracket copied
+    private mutating func put(_ byte: UInt8) {
+        if count == capacity { reserve(1) }
+        scratch[count] = byte
+        count += 1
+    }
+
+    private mutating func put(_ start: UnsafeRawPointer, _ length: Int) {
+        reserve(length)
+        memcpy(scratch + count, start, length)
+        count += length
+    }
+
+    private mutating func put(_ bytes: UnsafeRawBufferPointer) {
+        put(bytes.baseAddress!, bytes.count)
+    }
 }

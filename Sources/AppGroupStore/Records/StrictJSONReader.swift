@@ -297,17 +297,41 @@ package struct StrictJSONReader {
 
     /// Reads past a JSON string (not null), checking it exactly as `readString` does, without
     /// making a `String` of it: what checking a line before its bytes are copied needs (compaction).
-    @_transparent  // one call, as before it shared ``skipUnescapedString()``'s body
     package mutating func skipString() throws {
-        _ = try skipUnescapedString()
+        try expect(0x22)
+        let start = position
+        var ascii = true
+        skipPlainASCIIWords()
+        while position < end {
+            let byte = base[position]
+            if byte == 0x22 {
+                let bytes = UnsafeBufferPointer(start: base + start, count: position - start)
+                position += 1
+                if !ascii, String(validating: bytes, as: UTF8.self) == nil { throw GiveUp() }
+                return
+            }
+            if byte == 0x5C {
+                _ = try readEscapedString(from: start)
+                return
+            }
+            guard byte >= 0x20 else { throw GiveUp() }
+            if byte >= 0x80 { ascii = false }
+            position += 1
+        }
+        throw GiveUp()
     }
 
-    /// Reads past a JSON string (not null), checking it exactly as `readString` does; the offsets of
-    /// its quotes, both included, when it holds no escape, nil when it does. A string without escapes
-    /// is written back by `JSONWriter.string` byte for byte (this reader refuses raw control bytes),
-    /// so a transcoder copies such a range instead of making a `String` to write
-    /// (`ContactTranscoder`).
-    package mutating func skipUnescapedString() throws -> Range<Int>? {
+    /// Reads past a JSON string, checking it exactly as `readString` does, and answers the offsets
+    /// of its quotes, both included; with `nullable`, reads past `null` too (as `consumeNull` does)
+    /// and answers an empty range. Gives up on a string with an escape: one without is written back
+    /// by `JSONWriter.string` byte for byte (this reader refuses raw control bytes), so a transcoder
+    /// copies its range instead of making a `String` to write (`ContactTranscoder`). One call per
+    /// value: a debug build inlines a transparent helper only into callers in its own file.
+    package mutating func unescapedString(nullable: Bool) throws -> Range<Int> {
+        if nullable, try peek() == 0x6E {
+            try literal("null")
+            return position..<position
+        }
         try expect(0x22)
         let start = position
         var ascii = true
@@ -320,11 +344,7 @@ package struct StrictJSONReader {
                 if !ascii, String(validating: bytes, as: UTF8.self) == nil { throw GiveUp() }
                 return (start - 1)..<position
             }
-            if byte == 0x5C {
-                _ = try readEscapedString(from: start)
-                return nil
-            }
-            guard byte >= 0x20 else { throw GiveUp() }
+            guard byte != 0x5C, byte >= 0x20 else { throw GiveUp() }
             if byte >= 0x80 { ascii = false }
             position += 1
         }
@@ -528,5 +548,33 @@ package struct StrictJSONReader {
         let start = position
         try skipValue()
         return start..<position
+    }
+}
+
+// Here, not in JSONKeyTable.swift: a debug build compiles each file apart, and inlines a transparent
+// function only into callers in the same file; `nextMember` asks once per key of every object read.
+extension JSONKeyTable {
+    /// ``index(of:)``, comparing index `first` first (then the keys of the same length): a reader
+    /// that expects the keys in the table's order asks for the one after the last it found.
+    ///
+    /// Keys are distinct, so the order of the comparisons changes the cost, never the answer. The
+    /// store writes its keys in table order (the first comparison finds them); an import file
+    /// written by `JSONEncoder` has them in any order, and walking the whole table for each key
+    /// cost a debug build several operations per entry passed, for every key of every contact.
+    @_transparent  // inlined even at -Onone: `nextMember` asks once per key of every object read
+    package func index(of key: UnsafeRawBufferPointer, from first: Int) -> Int? {
+        let length = key.count
+        guard length <= maximumLength else { return nil }
+        if first >= 0, first < count, starts[first + 1] - starts[first] == length,
+            length == 0 || memcmp(bytes + starts[first], key.baseAddress!, length) == 0
+        {
+            return first
+        }
+        var index = firstOfLength[length]
+        while index >= 0 {
+            if length == 0 || memcmp(bytes + starts[index], key.baseAddress!, length) == 0 { return index }
+            index = nextOfLength[index]
+        }
+        return nil
     }
 }

@@ -117,8 +117,8 @@ extension JournaledStore {
                 let seq: Int
                 let line = UnsafeRawBufferPointer(rebasing: journal.bytes[range])
                 // Without an index the contacts are checked, not decoded (nothing would read them).
-                let fast = JournalLineCodec.fastRanges(
-                    line, metaType: Meta.self, decodesContacts: indexCount > 0, keeping: keptFields
+                var fast = JournalLineCodec.fastLineRanges(
+                    line, decodesContacts: indexCount > 0, keeping: keptFields
                 ) { record in
                     let start = derivedKeys.count
                     var position = 0
@@ -129,17 +129,31 @@ extension JournaledStore {
                     }
                     return start
                 }
+                // A meta Foundation cannot decode sends the whole line to Foundation, which reports it.
+                var lineMeta: Meta?
+                if let metaRange = fast?.meta {
+                    lineMeta = JournalLineCodec.decodeMeta(Meta.self, UnsafeRawBufferPointer(rebasing: line[metaRange]))
+                    if lineMeta == nil { fast = nil }
+                }
                 if let ranges = fast {
                     seq = ranges.seq
                     guard seq == headSeq + 1 else {
                         throw journalLines.malformed("sequence number \(seq) does not follow \(headSeq)")
                     }
-                    for item in ranges.upsert {
-                        let range = (position + item.range.lowerBound)..<(position + item.range.upperBound)
-                        fold.upsert(item.identifier, .journal(range, keys: item.tag))
+                    // Index loops, not `for … in`: a debug build runs that iterator generically, per line.
+                    var item = 0
+                    while item < ranges.upsert.count {
+                        let upserted = ranges.upsert[item]
+                        let range = (position + upserted.range.lowerBound)..<(position + upserted.range.upperBound)
+                        fold.upsert(upserted.identifier, .journal(range, keys: upserted.tag))
+                        item += 1
                     }
-                    for identifier in ranges.delete { fold.delete(identifier) }
-                    if let entryMeta = ranges.meta { meta = entryMeta }
+                    item = 0
+                    while item < ranges.delete.count {
+                        fold.delete(ranges.delete[item])
+                        item += 1
+                    }
+                    if let lineMeta { meta = lineMeta }
                 } else {
                     let entry = try journalLines.decoding {
                         try decoder.decode(JournalEntry<Meta>.self, from: journal.data(range))

@@ -205,7 +205,8 @@ package struct JSONWriter: ~Copyable {
     /// Appends `length` bytes at `start` as they are.
     package mutating func append(_ start: UnsafeRawPointer, count length: Int) {
         guard length > 0 else { return }
-        reserve(length)
+        // Asked here, not only inside: a debug build makes every call it is written with.
+        if capacity - count < length { reserve(length) }
         memcpy(base + count, start, length)
         count += length
     }

@@ -215,8 +215,9 @@ package struct ContactTranscoder: ~Copyable {
         count += 1
     }
 
+    @_transparent  // inlined even at -Onone: once per value copied
     private mutating func put(_ start: UnsafeRawPointer, _ length: Int) {
-        reserve(length)
+        if capacity - count < length { reserve(length) }
         memcpy(scratch + count, start, length)
         count += length
     }

@@ -30,15 +30,6 @@ package struct ContactTranscoder: ~Copyable {
     /// where it ends (two entries per field).
     private let members: UnsafeMutablePointer<Int>
 
-    /// The fields copied as one string each (bit `i` stands for `recordFields[i]`).
-    private static let textFields = mask { $0.kind == .text }
-    /// The fields copied as an array of labeled strings.
-    private static let labeledStringFields = mask { $0.kind == .labeledStrings }
-
-    private static func mask(_ include: (ContactRecord.Field) -> Bool) -> UInt64 {
-        ContactRecordCodec.fieldMask(ContactRecordCodec.recordFields.filter(include))
-    }
-
     private static let labeledStringKeys = JSONKeyTable(["label", "value"])
 
     /// A transcoder with empty scratch memory.
@@ -96,8 +87,9 @@ package struct ContactTranscoder: ~Copyable {
     private mutating func readMembers(_ reader: inout StrictJSONReader, _ input: UnsafePointer<UInt8>) throws -> (
         Range<Int>, UInt64
     ) {
-        let text = Self.textFields
-        let labeled = Self.labeledStringFields
+        // The fields copied: one string each, or an array of labeled strings.
+        let text = ContactRecordCodec.textFields
+        let labeled = ContactRecordCodec.labeledStringFields
         let keys = ContactRecordCodec.recordKeys
         var identifier: Range<Int>?
         var present: UInt64 = 0

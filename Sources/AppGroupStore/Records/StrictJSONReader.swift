@@ -321,6 +321,17 @@ package struct StrictJSONReader {
         throw GiveUp()
     }
 
+    /// `consumeNull`, else `skipString`, in one call: a debug build inlines a transparent helper
+    /// only into callers in its own file, so the readers of contacts (`ContactRecordCodec`) paid two
+    /// calls for each optional string they check.
+    package mutating func skipStringOrNull() throws {
+        if try peek() == 0x6E {
+            try literal("null")
+            return
+        }
+        try skipString()
+    }
+
     /// Reads past a JSON string, checking it exactly as `readString` does, and answers the offsets
     /// of its quotes, both included; with `nullable`, reads past `null` too (as `consumeNull` does)
     /// and answers an empty range. Gives up on a string with an escape: one without is written back

@@ -31,6 +31,8 @@ package struct ContactImportStream {
     package static func check(_ data: Data) throws -> ContactImportStream? {
         var data = data
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = Data(data.dropFirst(3)) }
+        // An empty file is the whole-document path's to report (the scanner needs an address).
+        guard !data.isEmpty else { return nil }
         let scanned: (elements: [Range<Int>], topLevelArray: Bool)? = data.withUnsafeBytes { bytes in
             var scanner = Scanner(bytes: bytes)
             return scanner.document()
@@ -153,10 +155,18 @@ package struct ContactImportStream {
     /// Finds the contact elements; gives up (nil) on anything but the two plain shapes.
     private struct Scanner {
         let bytes: UnsafeRawBufferPointer
+        /// `bytes`, read through a pointer in the loops that visit every byte: a debug build makes a
+        /// call of each buffer subscript (a pointer's is inlined).
+        let base: UnsafePointer<UInt8>
+        /// `bytes.count`.
+        let end: Int
         var position = 0
 
+        /// A scanner of `bytes`, which must not be empty (an empty buffer has no address).
         init(bytes: UnsafeRawBufferPointer) {
             self.bytes = bytes
+            end = bytes.count
+            base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         }
 
         mutating func document() -> (elements: [Range<Int>], topLevelArray: Bool)? {
@@ -237,8 +247,8 @@ package struct ContactImportStream {
         private mutating func skipValue() -> Range<Int>? {
             let start = position
             var depth = 0
-            while position < bytes.count {
-                let byte = bytes[position]
+            while position < end {
+                let byte = base[position]
                 switch byte {
                 case 0x22:
                     guard skipString() else { return nil }
@@ -268,17 +278,15 @@ package struct ContactImportStream {
             position += 1
             // Most strings hold no escape: libc's memchr finds the closing quote without the byte loop
             // below, which costs several calls per byte in a debug build (issue 44, item 5).
-            if position < bytes.count, let base = bytes.baseAddress,
-                let quote = memchr(base + position, 0x22, bytes.count - position)
-            {
-                let stop = base.distance(to: UnsafeRawPointer(quote))
+            if position < end, let quote = memchr(base + position, 0x22, end - position) {
+                let stop = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(quote))
                 if memchr(base + position, 0x5C, stop - position) == nil {
                     position = stop + 1
                     return true
                 }
             }
-            while position < bytes.count {
-                switch bytes[position] {
+            while position < end {
+                switch base[position] {
                 case 0x5C: position += 2
                 case 0x22:
                     position += 1
@@ -304,8 +312,8 @@ package struct ContactImportStream {
 
         @_transparent  // inlined even at -Onone: called per token of the import (issue 44, item 5)
         private mutating func skipSpace() {
-            while position < bytes.count {
-                switch bytes[position] {
+            while position < end {
+                switch base[position] {
                 case 0x20, 0x09, 0x0A, 0x0D: position += 1
                 default: return
                 }
@@ -314,7 +322,7 @@ package struct ContactImportStream {
 
         @_transparent  // inlined even at -Onone: called per token of the import (issue 44, item 5)
         private func peek(_ byte: UInt8) -> Bool {
-            position < bytes.count && bytes[position] == byte
+            position < end && base[position] == byte
         }
 
         @_transparent  // inlined even at -Onone: called per token of the import (issue 44, item 5)

@@ -32,13 +32,14 @@ enum JournalLineCodec {
     /// within `bytes` (compaction copies those bytes instead of decoding and re-encoding them).
     /// Nil when Foundation must decide.
     ///
-    /// ``fastLineRanges(_:decodesContacts:keeping:decoded:)`` with the line's `meta` decoded (nil
+    /// ``fastLineRanges(_:into:decodesContacts:keeping:decoded:)`` with the line's `meta` decoded (nil
     /// when Foundation cannot decode it as `Meta`: the whole line is then Foundation's to decide).
     static func fastRanges<Meta: Decodable>(
         _ bytes: UnsafeRawBufferPointer, metaType: Meta.Type, decodesContacts: Bool = false,
         keeping kept: UInt64 = ContactRecordCodec.allFields, decoded: (ContactRecord) -> Int = { _ in -1 }
     ) -> (seq: Int, upsert: [UpsertedRange], delete: [String], meta: Meta?)? {
-        guard let ranges = fastLineRanges(bytes, decodesContacts: decodesContacts, keeping: kept, decoded: decoded)
+        var ranges = LineRanges()
+        guard fastLineRanges(bytes, into: &ranges, decodesContacts: decodesContacts, keeping: kept, decoded: decoded)
         else { return nil }
         var meta: Meta?
         if let range = ranges.meta {
@@ -50,7 +51,7 @@ enum JournalLineCodec {
         return (ranges.seq, ranges.upsert, ranges.delete, meta)
     }
 
-    /// One upserted contact of a journal line, as ``fastLineRanges(_:decodesContacts:keeping:decoded:)``
+    /// One upserted contact of a journal line, as ``fastLineRanges(_:into:decodesContacts:keeping:decoded:)``
     /// finds it: its identifier, the range of its JSON in the line, and the tag `decoded` gave it (-1
     /// when the contact was only checked).
     struct UpsertedRange {
@@ -59,7 +60,7 @@ enum JournalLineCodec {
         let tag: Int
     }
 
-    /// What ``fastLineRanges(_:decodesContacts:keeping:decoded:)`` reads of a line: `meta` is the
+    /// What ``fastLineRanges(_:into:decodesContacts:keeping:decoded:)`` reads of a line: `meta` is the
     /// range of the line's meta value, checked as JSON and not yet decoded (nil when absent or null).
     struct LineRanges {
         var seq = 0
@@ -68,7 +69,7 @@ enum JournalLineCodec {
         var meta: Range<Int>?
     }
 
-    /// A journal line's keys as ``fastLineRanges(_:decodesContacts:keeping:decoded:)`` reads them:
+    /// A journal line's keys as ``fastLineRanges(_:into:decodesContacts:keeping:decoded:)`` reads them:
     /// with `count`, so it is read as a known key rather than skipped as an unknown one.
     private static let rangeKeys = JSONKeyTable(["seq", "count", "upsert", "delete", "meta", "author"])
 
@@ -83,14 +84,20 @@ enum JournalLineCodec {
     /// contact's `tag`; without, each contact is only checked (`ContactRecordCodec.checkRecord`), its
     /// tag -1. `keeping` names the fields `decoded` needs (`ContactRecordCodec.fieldMask`; the others
     /// are checked and left empty).
+    ///
+    /// The answer is written to `ranges` (emptied first, its arrays' memory kept: a compaction reuses
+    /// one for every line); false when Foundation must decide.
     static func fastLineRanges(
-        _ bytes: UnsafeRawBufferPointer, decodesContacts: Bool, keeping kept: UInt64,
+        _ bytes: UnsafeRawBufferPointer, into ranges: inout LineRanges, decodesContacts: Bool, keeping kept: UInt64,
         decoded: (ContactRecord) -> Int
-    ) -> LineRanges? {
+    ) -> Bool {
+        ranges.seq = 0
+        ranges.upsert.removeAll(keepingCapacity: true)
+        ranges.delete.removeAll(keepingCapacity: true)
+        ranges.meta = nil
         // `readWhole` and `readEntry` written out: each is generic, and takes a closure per line.
-        guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
         var reader = StrictJSONReader(pointer, count: bytes.count)
-        var ranges = LineRanges()
         do {
             var hasSeq = false
             var members = StrictJSONReader.ObjectMembers()
@@ -138,12 +145,12 @@ enum JournalLineCodec {
                     _ = try reader.readString()  // the author: checked as `readEntry` checks it, not kept
                 }
             }
-            guard hasSeq else { return nil }
+            guard hasSeq else { return false }
             try reader.finish()
         } catch {
-            return nil
+            return false
         }
-        return ranges
+        return true
     }
 
     /// A line's `meta` (the bytes of its value) decoded by Foundation as `Meta`; nil when it cannot

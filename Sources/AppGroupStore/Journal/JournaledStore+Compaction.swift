@@ -102,6 +102,8 @@ extension JournaledStore {
                 keptFields |= index.fields.map(ContactRecordCodec.fieldMask) ?? ContactRecordCodec.allFields
             }
             var journalLines = LineCursor(journal, path: journalPath, from: start, lineNumber: nil)
+            // One for every line: its arrays' memory is reused, not allocated per line.
+            var lineRanges = JournalLineCodec.LineRanges()
             var dropped = start
             var asked = start
             while let range = journalLines.next() {
@@ -118,7 +120,7 @@ extension JournaledStore {
                 let line = UnsafeRawBufferPointer(rebasing: journal.bytes[range])
                 // Without an index the contacts are checked, not decoded (nothing would read them).
                 var fast = JournalLineCodec.fastLineRanges(
-                    line, decodesContacts: indexCount > 0, keeping: keptFields
+                    line, into: &lineRanges, decodesContacts: indexCount > 0, keeping: keptFields
                 ) { record in
                     let start = derivedKeys.count
                     var position = 0
@@ -131,26 +133,26 @@ extension JournaledStore {
                 }
                 // A meta Foundation cannot decode sends the whole line to Foundation, which reports it.
                 var lineMeta: Meta?
-                if let metaRange = fast?.meta {
+                if fast, let metaRange = lineRanges.meta {
                     lineMeta = JournalLineCodec.decodeMeta(Meta.self, UnsafeRawBufferPointer(rebasing: line[metaRange]))
-                    if lineMeta == nil { fast = nil }
+                    if lineMeta == nil { fast = false }
                 }
-                if let ranges = fast {
-                    seq = ranges.seq
+                if fast {
+                    seq = lineRanges.seq
                     guard seq == headSeq + 1 else {
                         throw journalLines.malformed("sequence number \(seq) does not follow \(headSeq)")
                     }
                     // Index loops, not `for … in`: a debug build runs that iterator generically, per line.
                     var item = 0
-                    while item < ranges.upsert.count {
-                        let upserted = ranges.upsert[item]
+                    while item < lineRanges.upsert.count {
+                        let upserted = lineRanges.upsert[item]
                         let range = (position + upserted.range.lowerBound)..<(position + upserted.range.upperBound)
                         fold.upsert(upserted.identifier, .journal(range, keys: upserted.tag))
                         item += 1
                     }
                     item = 0
-                    while item < ranges.delete.count {
-                        fold.delete(ranges.delete[item])
+                    while item < lineRanges.delete.count {
+                        fold.delete(lineRanges.delete[item])
                         item += 1
                     }
                     if let lineMeta { meta = lineMeta }

@@ -63,15 +63,15 @@ package struct ContactTranscoder: ~Copyable {
         put(0x22)
         put(0x3A)
         put(input + identifier.lowerBound, identifierLength)
-        var index = 1
-        while index < 64 {
-            if present & (1 << UInt64(index)) != 0 {
-                let member = members[2 * index]
-                // `scratch` may move as it grows: the member is copied from where it is now.
-                reserve(members[2 * index + 1] - member)
-                put(scratch + member, members[2 * index + 1] - member)
-            }
-            index += 1
+        // The fields present, lowest first: a handful, not a loop over all 64 bits per contact.
+        var remaining = present
+        while remaining != 0 {
+            let index = remaining.trailingZeroBitCount
+            remaining &= remaining &- 1
+            let member = members[2 * index]
+            // `scratch` may move as it grows: the member is copied from where it is now.
+            reserve(members[2 * index + 1] - member)
+            put(scratch + member, members[2 * index + 1] - member)
         }
         put(0x7D)
         output.append(scratch + start, count: count - start)

@@ -214,8 +214,9 @@ enum JournalLineCodec {
     /// The line ``fastEntryLine(seq:liveCount:author:upsert:delete:meta:)`` writes for one upserted
     /// contact and nothing else, the contact given as the store's JSON of it (`ContactRecordCodec.encode`'s
     /// bytes, or ``ContactTranscoder``'s): an import's lines, without a record to encode.
-    static func entryLine(seq: Int, liveCount: Int?, contact: UnsafeRawBufferPointer) -> Data {
-        var writer = JSONWriter(capacity: 64 + contact.count)
+    /// Appended to `writer` (an appender reuses one writer for every line: no allocation per line).
+    static func writeEntryLine(seq: Int, liveCount: Int?, contact: UnsafeRawBufferPointer, to writer: inout JSONWriter)
+    {
         writer.open()
         writer.field("seq", seq)
         if let liveCount { writer.field("count", liveCount) }
@@ -225,7 +226,6 @@ enum JournalLineCodec {
         writer.byte(0x5D)  // ]
         writer.close()
         writer.byte(0x0A)  // \n
-        return writer.data
     }
 
     /// A journal line, `{"seq":N` first, ending in a newline; nil when a record must go through

@@ -261,6 +261,8 @@ extension JournaledStore {
             let countAtStart = liveCount
             var chunkCount = liveCount
             var lines = Data()
+            // A copied contact's line, written here first: one writer for every line, not one per line.
+            var copiedLine = JSONWriter(capacity: 1024)
             var linesInChunk = 0
             // At most `JournalHoles.unsyncedLimit` bytes between two fdatasyncs (or one longer line):
             // a power cut's writeback hole can then only be where readers look for one.
@@ -295,17 +297,24 @@ extension JournaledStore {
                 var lineCount: Int?  // the live count, when the journal's is known
                 if let count = chunkCount { lineCount = added[index] ? count + 1 : count }
                 let seq = head + linesInChunk + 1
-                let line: Data
+                var recordLine: Data?
                 if let record = batch.record(at: index) {
-                    line = try LineCoding.encodeEntryLine(
+                    recordLine = try LineCoding.encodeEntryLine(
                         seq: seq, liveCount: lineCount, upsert: [IdentifierRules.normalized(record)], delete: nil,
                         meta: Meta?.none)
                 } else {
-                    line = JournalLineCodec.entryLine(seq: seq, liveCount: lineCount, contact: batch.json(at: index))
+                    copiedLine.removeAll()
+                    JournalLineCodec.writeEntryLine(
+                        seq: seq, liveCount: lineCount, contact: batch.json(at: index), to: &copiedLine)
                 }
                 index += 1
-                if !lines.isEmpty, lines.count + line.count > JournalHoles.unsyncedLimit { try flush() }
-                lines.append(line)
+                let length = recordLine?.count ?? copiedLine.count
+                if !lines.isEmpty, lines.count + length > JournalHoles.unsyncedLimit { try flush() }
+                if let recordLine {
+                    lines.append(recordLine)
+                } else {
+                    lines.append(copiedLine.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length)
+                }
                 linesInChunk += 1
                 chunkCount = lineCount
             }

@@ -5,8 +5,8 @@ extension ContactSearch {
     /// The app database's name index (`contacts/name-index`): each snapshot contact's folded name words.
     /// Derived data (see ``SearchIndex``); bump the version whenever `nameWords` changes.
     package static let nameIndex = SearchIndex(
-        fileName: "name-index", keysVersion: "name-1", fields: nameFields
-    ) { nameWords($0) }
+        fileName: "name-index", keysVersion: "name-1", fields: nameFields,
+        appendKeys: { appendNameKeys($0, to: &$1) }, keys: { nameWords($0) })
 
     /// The contacts of `store` that match `query`, in the store's order — the same answer as
     /// `search(store.load().contacts, query)`. A name query reads the name index (built on the

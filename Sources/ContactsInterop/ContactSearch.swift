@@ -102,7 +102,7 @@ public enum ContactSearch {
     /// whitespace, or `unknown` when its folding is not one ASCII byte (then text holding it takes
     /// Foundation's path). Computed from Foundation itself, so the two paths agree by construction;
     /// `ContactSearchWordsTests` checks them against each other.
-    private static let asciiFolding: [UInt16] = (0..<128).map { byte in
+    static let asciiFolding: [UInt16] = (0..<128).map { byte in
         let character = Character(Unicode.Scalar(UInt8(byte)))
         if character.isWhitespace { return separator }
         let folded = Array(
@@ -110,8 +110,8 @@ public enum ContactSearch {
         return folded.count == 1 && folded[0] < 0x80 && !Character(Unicode.Scalar(folded[0])).isWhitespace
             ? UInt16(folded[0]) : unknown
     }
-    private static let separator: UInt16 = 0x100
-    private static let unknown: UInt16 = 0x200
+    static let separator: UInt16 = 0x100
+    static let unknown: UInt16 = 0x200
 
     /// `words` for ASCII text without Foundation (a name index of a million contacts folds five
     /// names each); nil for any other text.

@@ -112,9 +112,14 @@ package final class AppDatabase {
     ///
     /// An invalid identifier stops the import there (the contacts before it stay written, and
     /// `PartialImport` says so); check identifiers first to refuse such input as a whole.
+    ///
+    /// `transcode`, when given, is asked first for each contact: it may copy the contact's JSON into
+    /// the batch (`ContactBatch.transcode`) and answer its identifier, and `record` is then not asked
+    /// for that contact (an import copies each contact instead of decoding and encoding it).
     @discardableResult
     package func upsert(
-        count: Int, batchSize: Int = 8192, progress: ((Int) -> Void)? = nil, record: (Int) throws -> ContactRecord
+        count: Int, batchSize: Int = 8192, progress: ((Int) -> Void)? = nil,
+        transcode: ((Int, inout ContactBatch) -> String?)? = nil, record: (Int) throws -> ContactRecord
     ) throws -> (added: Int, updated: Int) {
         var added = 0
         var updated = 0
@@ -126,38 +131,45 @@ package final class AppDatabase {
                 let existing = try writer.identifiers()
                 var seen = Set<String>()
                 seen.reserveCapacity(count)
-                var batch: [ContactRecord] = []
-                batch.reserveCapacity(min(batchSize, count))
-                var batchAdds: [Bool] = []
-                batchAdds.reserveCapacity(min(batchSize, count))
+                var batch = ContactBatch(capacity: min(batchSize, count))
                 for index in 0..<count {
-                    var next = IdentifierRules.normalized(try record(index))
-                    if next.identifier.isEmpty {
-                        next.identifier = UUID().uuidString
+                    if let transcode, let identifier = transcode(index, &batch) {
+                        // ASCII and not empty (what `ContactTranscoder` copies): already normalized.
+                        try IdentifierRules.validate(identifier)
+                        let isNew = !existing.contains(identifier) && seen.insert(identifier).inserted
+                        if isNew { added += 1 } else { updated += 1 }
+                        batch.appendTranscoded(isNew: isNew)
                     } else {
-                        try IdentifierRules.validate(next.identifier)
+                        var next = IdentifierRules.normalized(try record(index))
+                        if next.identifier.isEmpty {
+                            next.identifier = UUID().uuidString
+                        } else {
+                            try IdentifierRules.validate(next.identifier)
+                        }
+                        let isNew = !existing.contains(next.identifier) && seen.insert(next.identifier).inserted
+                        if isNew { added += 1 } else { updated += 1 }
+                        batch.append(next, isNew: isNew)
                     }
-                    let isNew = !existing.contains(next.identifier) && seen.insert(next.identifier).inserted
-                    if isNew { added += 1 } else { updated += 1 }
-                    batch.append(next)
-                    batchAdds.append(isNew)
                     if batch.count == batchSize || index == count - 1 {
                         // One entry per contact (providers count changes by seq), one write and one
                         // fdatasync per batch.
                         do {
-                            try writer.appendEach(batch, added: batchAdds)
+                            try writer.appendEach(batch)
                             written += batch.count
                         } catch {
                             // The batch did not fit (a full disk): write it one contact at a time, so
                             // the import stops with every contact that fits saved, and says how many.
                             // Each durable: a writeback hole must stay where readers look for one (JournalHoles).
-                            for (contact, isNew) in zip(batch, batchAdds) {
-                                try writer.append(upsert: [contact], liveCountChange: isNew ? 1 : 0)
+                            var position = 0
+                            while position < batch.count {
+                                try writer.append(
+                                    upsert: [try batch.decodedRecord(at: position)],
+                                    liveCountChange: batch.added[position] ? 1 : 0)
                                 written += 1
+                                position += 1
                             }
                         }
-                        batch.removeAll(keepingCapacity: true)
-                        batchAdds.removeAll(keepingCapacity: true)
+                        batch.removeAll()
                         progress?(written)
                     }
                 }

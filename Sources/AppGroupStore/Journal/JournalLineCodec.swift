@@ -32,33 +32,91 @@ enum JournalLineCodec {
     /// within `bytes` (compaction copies those bytes instead of decoding and re-encoding them).
     /// Nil when Foundation must decide.
     ///
+    /// ``fastLineRanges(_:into:decodesContacts:keeping:decoded:)`` with the line's `meta` decoded (nil
+    /// when Foundation cannot decode it as `Meta`: the whole line is then Foundation's to decide).
+    static func fastRanges<Meta: Decodable>(
+        _ bytes: UnsafeRawBufferPointer, metaType: Meta.Type, decodesContacts: Bool = false,
+        keeping kept: UInt64 = ContactRecordCodec.allFields, decoded: (ContactRecord) -> Int = { _ in -1 }
+    ) -> (seq: Int, upsert: [UpsertedRange], delete: [String], meta: Meta?)? {
+        var ranges = LineRanges()
+        guard fastLineRanges(bytes, into: &ranges, decodesContacts: decodesContacts, keeping: kept, decoded: decoded)
+        else { return nil }
+        var meta: Meta?
+        if let range = ranges.meta {
+            guard let decoded = decodeMeta(Meta.self, UnsafeRawBufferPointer(rebasing: bytes[range])) else {
+                return nil
+            }
+            meta = decoded
+        }
+        return (ranges.seq, ranges.upsert, ranges.delete, meta)
+    }
+
+    /// One upserted contact of a journal line, as ``fastLineRanges(_:into:decodesContacts:keeping:decoded:)``
+    /// finds it: its identifier, the range of its JSON in the line, and the tag `decoded` gave it (-1
+    /// when the contact was only checked).
+    struct UpsertedRange {
+        let identifier: String
+        let range: Range<Int>
+        let tag: Int
+    }
+
+    /// What ``fastLineRanges(_:into:decodesContacts:keeping:decoded:)`` reads of a line: `meta` is the
+    /// range of the line's meta value, checked as JSON and not yet decoded (nil when absent or null).
+    struct LineRanges {
+        var seq = 0
+        var upsert: [UpsertedRange] = []
+        var delete: [String] = []
+        var meta: Range<Int>?
+    }
+
+    /// A journal line's keys as ``fastLineRanges(_:into:decodesContacts:keeping:decoded:)`` reads them:
+    /// with `count`, so it is read as a known key rather than skipped as an unknown one.
+    private static let rangeKeys = JSONKeyTable(["seq", "count", "upsert", "delete", "meta", "author"])
+
+    /// ``fastRanges(_:metaType:decodesContacts:keeping:decoded:)`` without decoding `meta`, and
+    /// without a generic parameter: a debug build runs a generic function unspecialized, asking the
+    /// runtime for the metadata of its result (a tuple holding `Meta?`) on every line, and compaction
+    /// reads every journal line of an import this way. The caller decodes the meta (``decodeMeta(_:_:)``)
+    /// when there is one, rarely.
+    ///
     /// With `decodesContacts`, `decoded` sees each upserted contact as it is read (compaction derives
     /// its index keys from it, so the contact is not decoded a second time), and what it returns is the
     /// contact's `tag`; without, each contact is only checked (`ContactRecordCodec.checkRecord`), its
     /// tag -1. `keeping` names the fields `decoded` needs (`ContactRecordCodec.fieldMask`; the others
     /// are checked and left empty).
-    static func fastRanges<Meta: Decodable>(
-        _ bytes: UnsafeRawBufferPointer, metaType: Meta.Type, decodesContacts: Bool = false,
-        keeping kept: UInt64 = ContactRecordCodec.allFields, decoded: (ContactRecord) -> Int = { _ in -1 }
-    ) -> (seq: Int, upsert: [(identifier: String, range: Range<Int>, tag: Int)], delete: [String], meta: Meta?)? {
-        // Its own loops, not the generic `readEntry` with a closure per contact: a debug build runs
-        // generic code unspecialized, looking up the metadata of `[Element]` and the entry's tuple at
-        // run time on every line, and zeroes a closure's frame per key and per contact (compaction
-        // reads every journal line of an import this way).
-        StrictJSONReader.readWhole(bytes) { reader in
-            var seq: Int?
-            var upsert: [(identifier: String, range: Range<Int>, tag: Int)] = []
-            var delete: [String] = []
-            var meta: Meta?
+    ///
+    /// The answer is written to `ranges` (emptied first, its arrays' memory kept: a compaction reuses
+    /// one for every line); false when Foundation must decide.
+    static func fastLineRanges(
+        _ bytes: UnsafeRawBufferPointer, into ranges: inout LineRanges, decodesContacts: Bool, keeping kept: UInt64,
+        decoded: (ContactRecord) -> Int
+    ) -> Bool {
+        ranges.seq = 0
+        ranges.upsert.removeAll(keepingCapacity: true)
+        ranges.delete.removeAll(keepingCapacity: true)
+        ranges.meta = nil
+        // `readWhole` and `readEntry` written out: each is generic, and takes a closure per line.
+        guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
+        var reader = StrictJSONReader(pointer, count: bytes.count)
+        do {
+            var hasSeq = false
             var members = StrictJSONReader.ObjectMembers()
-            while let index = try reader.nextMember(of: entryKeys, &members) {
-                if index == 0 {
-                    seq = try reader.readInt()
+            while let index = try reader.nextMember(of: rangeKeys, &members) {
+                switch index {
+                case 0:
+                    ranges.seq = try reader.readInt()
+                    hasSeq = true
                     continue
+                case 1:
+                    // Skipped as an unknown key's value is skipped (readers take the count from the line's start).
+                    try reader.skipValue()
+                    continue
+                default:
+                    break
                 }
                 if try reader.consumeNull() { continue }
                 switch index {
-                case 1:
+                case 2:
                     var elements = StrictJSONReader.ArrayElements()
                     while try reader.nextElement(&elements) {
                         reader.skipWhitespace()
@@ -66,26 +124,39 @@ enum JournalLineCodec {
                         if decodesContacts {
                             // A full read, so a line that Foundation would refuse is never copied as it is.
                             let record = try ContactRecordCodec.readRecord(&reader, keeping: kept)
-                            upsert.append((record.identifier, start..<reader.position, decoded(record)))
+                            ranges.upsert.append(
+                                UpsertedRange(
+                                    identifier: record.identifier, range: start..<reader.position,
+                                    tag: decoded(record)))
                         } else {
                             // Checked as a full read checks it, so a line that Foundation would refuse is
                             // never copied as it is; but not made into a record only to be dropped.
                             let identifier = try ContactRecordCodec.checkRecord(&reader)
-                            upsert.append((identifier, start..<reader.position, -1))
+                            ranges.upsert.append(
+                                UpsertedRange(identifier: identifier, range: start..<reader.position, tag: -1))
                         }
                     }
-                case 2:
-                    var elements = StrictJSONReader.ArrayElements()
-                    while try reader.nextElement(&elements) { delete.append(try reader.readString()) }
                 case 3:
-                    meta = try readMeta(&reader, in: bytes)
+                    var elements = StrictJSONReader.ArrayElements()
+                    while try reader.nextElement(&elements) { ranges.delete.append(try reader.readString()) }
+                case 4:
+                    ranges.meta = try reader.valueRange()
                 default:
                     _ = try reader.readString()  // the author: checked as `readEntry` checks it, not kept
                 }
             }
-            guard let seq else { throw StrictJSONReader.GiveUp() }
-            return (seq, upsert, delete, meta)
+            guard hasSeq else { return false }
+            try reader.finish()
+        } catch {
+            return false
         }
+        return true
+    }
+
+    /// A line's `meta` (the bytes of its value) decoded by Foundation as `Meta`; nil when it cannot
+    /// be, and the whole line is then Foundation's to decide (which reports the error with its line).
+    static func decodeMeta<Meta: Decodable>(_ type: Meta.Type, _ bytes: UnsafeRawBufferPointer) -> Meta? {
+        try? JSONDecoder().decode(Meta.self, from: Data(bytes))
     }
 
     /// Walks one journal line: its seq, its author, each element of `upsert` read by `element`, the
@@ -138,6 +209,23 @@ enum JournalLineCodec {
             throw StrictJSONReader.GiveUp()
         }
         return decoded
+    }
+
+    /// The line ``fastEntryLine(seq:liveCount:author:upsert:delete:meta:)`` writes for one upserted
+    /// contact and nothing else, the contact given as the store's JSON of it (`ContactRecordCodec.encode`'s
+    /// bytes, or ``ContactTranscoder``'s): an import's lines, without a record to encode.
+    /// Appended to `writer` (an appender reuses one writer for every line: no allocation per line).
+    static func writeEntryLine(seq: Int, liveCount: Int?, contact: UnsafeRawBufferPointer, to writer: inout JSONWriter)
+    {
+        writer.open()
+        writer.field("seq", seq)
+        if let liveCount { writer.field("count", liveCount) }
+        writer.key("upsert")
+        writer.byte(0x5B)  // [
+        writer.append(contact)
+        writer.byte(0x5D)  // ]
+        writer.close()
+        writer.byte(0x0A)  // \n
     }
 
     /// A journal line, `{"seq":N` first, ending in a newline; nil when a record must go through

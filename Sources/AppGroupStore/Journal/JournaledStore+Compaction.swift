@@ -138,6 +138,8 @@ extension JournaledStore {
                 keptFields |= index.fields.map(ContactRecordCodec.fieldMask) ?? ContactRecordCodec.allFields
             }
             var journalLines = LineCursor(journal, path: journalPath, from: start, lineNumber: nil)
+            // One for every line: its arrays' memory is reused, not allocated per line.
+            var lineRanges = JournalLineCodec.LineRanges()
             var dropped = start
             var asked = start
             while let range = journalLines.next() {
@@ -153,8 +155,8 @@ extension JournaledStore {
                 let seq: Int
                 let line = UnsafeRawBufferPointer(rebasing: journal.bytes[range])
                 // Without an index the contacts are checked, not decoded (nothing would read them).
-                let fast = JournalLineCodec.fastRanges(
-                    line, metaType: Meta.self, decodesContacts: indexCount > 0, keeping: keptFields
+                var fast = JournalLineCodec.fastLineRanges(
+                    line, into: &lineRanges, decodesContacts: indexCount > 0, keeping: keptFields
                 ) { record in
                     let start = derivedKeys.count
                     var position = 0
@@ -165,17 +167,31 @@ extension JournaledStore {
                     }
                     return start
                 }
-                if let ranges = fast {
-                    seq = ranges.seq
+                // A meta Foundation cannot decode sends the whole line to Foundation, which reports it.
+                var lineMeta: Meta?
+                if fast, let metaRange = lineRanges.meta {
+                    lineMeta = JournalLineCodec.decodeMeta(Meta.self, UnsafeRawBufferPointer(rebasing: line[metaRange]))
+                    if lineMeta == nil { fast = false }
+                }
+                if fast {
+                    seq = lineRanges.seq
                     guard seq == headSeq + 1 else {
                         throw journalLines.malformed("sequence number \(seq) does not follow \(headSeq)")
                     }
-                    for item in ranges.upsert {
-                        let range = (position + item.range.lowerBound)..<(position + item.range.upperBound)
-                        fold.upsert(item.identifier, .journal(range, keys: item.tag))
+                    // Index loops, not `for … in`: a debug build runs that iterator generically, per line.
+                    var item = 0
+                    while item < lineRanges.upsert.count {
+                        let upserted = lineRanges.upsert[item]
+                        let range = (position + upserted.range.lowerBound)..<(position + upserted.range.upperBound)
+                        fold.upsert(upserted.identifier, .journal(range, keys: upserted.tag))
+                        item += 1
                     }
-                    for identifier in ranges.delete { fold.delete(identifier) }
-                    if let entryMeta = ranges.meta { meta = entryMeta }
+                    item = 0
+                    while item < lineRanges.delete.count {
+                        fold.delete(lineRanges.delete[item])
+                        item += 1
+                    }
+                    if let lineMeta { meta = lineMeta }
                 } else {
                     let entry = try journalLines.decoding {
                         try decoder.decode(JournalEntry<Meta>.self, from: journal.data(range))

@@ -12,7 +12,7 @@ extension JournaledStore {
         /// How many contacts are live at the journal's end, when the writer knows: from the snapshot's
         /// header over an empty journal, or from a last line that carries its count, then kept by each
         /// append whose caller knows what it changes (``append(upsert:delete:meta:author:durable:liveCountChange:)``,
-        /// ``appendEach(_:added:)``). nil once a line without a count is written.
+        /// ``appendEach(_:)``). nil once a line without a count is written.
         private var liveCount: Int?
         /// Where the journal ended, its head and live count, when it was last known durable: a failed
         /// `fdatasync` cuts the file back to here (issue 42, item 2), so a change that was refused is never readable.
@@ -245,20 +245,24 @@ extension JournaledStore {
             }
         }
 
-        /// Appends one entry per record (seqs `headSeq + 1`…) with one write and one `fdatasync` for
-        /// all of them (group commit): a crash leaves a prefix of whole lines, as readers expect.
+        /// Appends one entry per contact of `batch` (seqs `headSeq + 1`…) with one write and one
+        /// `fdatasync` for all of them (group commit): a crash leaves a prefix of whole lines, as
+        /// readers expect.
         ///
-        /// `added`, when the caller knows it, says of each record whether it adds a contact (true) or
-        /// replaces a live one (false): each line then carries the live count, as
-        /// ``append(upsert:delete:meta:author:durable:liveCountChange:)``'s do.
-        package func appendEach(_ records: [ContactRecord], added: [Bool]? = nil) throws {
-            guard !records.isEmpty else { return }
-            precondition(added == nil || added?.count == records.count, "one added flag per record")
+        /// The batch says of each contact whether it adds one or replaces a live one: each line then
+        /// carries the live count, as ``append(upsert:delete:meta:author:durable:liveCountChange:)``'s do.
+        /// A contact whose JSON the batch holds encoded is written as those bytes, the same line its
+        /// record would make.
+        package func appendEach(_ batch: borrowing ContactBatch) throws {
+            guard batch.count > 0 else { return }
+            let added = batch.added
             let batchStart = end
             let headAtStart = head
             let countAtStart = liveCount
             var chunkCount = liveCount
             var lines = Data()
+            // A copied contact's line, written here first: one writer for every line, not one per line.
+            var copiedLine = JSONWriter(capacity: 1024)
             var linesInChunk = 0
             // At most `JournalHoles.unsyncedLimit` bytes between two fdatasyncs (or one longer line):
             // a power cut's writeback hole can then only be where readers look for one.
@@ -289,15 +293,28 @@ extension JournaledStore {
             // An index loop and plain conditions, not `enumerated()` and `flatMap`/`map` closures: a
             // debug build runs those generically, and an import writes every contact through here.
             var index = 0
-            while index < records.count {
-                var lineCount: Int?  // the live count only when the caller says which contacts are new
-                if let added, let count = chunkCount { lineCount = added[index] ? count + 1 : count }
-                let line = try LineCoding.encodeEntryLine(
-                    seq: head + linesInChunk + 1, liveCount: lineCount,
-                    upsert: [IdentifierRules.normalized(records[index])], delete: nil, meta: Meta?.none)
+            while index < batch.count {
+                var lineCount: Int?  // the live count, when the journal's is known
+                if let count = chunkCount { lineCount = added[index] ? count + 1 : count }
+                let seq = head + linesInChunk + 1
+                var recordLine: Data?
+                if let record = batch.record(at: index) {
+                    recordLine = try LineCoding.encodeEntryLine(
+                        seq: seq, liveCount: lineCount, upsert: [IdentifierRules.normalized(record)], delete: nil,
+                        meta: Meta?.none)
+                } else {
+                    copiedLine.removeAll()
+                    JournalLineCodec.writeEntryLine(
+                        seq: seq, liveCount: lineCount, contact: batch.json(at: index), to: &copiedLine)
+                }
                 index += 1
-                if !lines.isEmpty, lines.count + line.count > JournalHoles.unsyncedLimit { try flush() }
-                lines.append(line)
+                let length = recordLine?.count ?? copiedLine.count
+                if !lines.isEmpty, lines.count + length > JournalHoles.unsyncedLimit { try flush() }
+                if let recordLine {
+                    lines.append(recordLine)
+                } else {
+                    lines.append(copiedLine.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length)
+                }
                 linesInChunk += 1
                 chunkCount = lineCount
             }

@@ -175,6 +175,12 @@ package struct JSONWriter: ~Copyable {
     /// The bytes written, copied.
     package var data: Data { Data(bytes: base, count: count) }
 
+    /// Forgets the bytes written, keeping the memory: a writer reused for one value after another.
+    package mutating func removeAll() {
+        count = 0
+        needsComma = false
+    }
+
     /// Makes room for `more` bytes.
     private mutating func reserve(_ more: Int) {
         guard capacity - count < more else { return }
@@ -199,7 +205,8 @@ package struct JSONWriter: ~Copyable {
     /// Appends `length` bytes at `start` as they are.
     package mutating func append(_ start: UnsafeRawPointer, count length: Int) {
         guard length > 0 else { return }
-        reserve(length)
+        // Asked here, not only inside: a debug build makes every call it is written with.
+        if capacity - count < length { reserve(length) }
         memcpy(base + count, start, length)
         count += length
     }

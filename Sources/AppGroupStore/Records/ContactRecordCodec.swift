@@ -91,6 +91,11 @@ package enum ContactRecordCodec {
         try readRecord(&reader, keeping: allFields)
     }
 
+    /// The fields of one string each (`ContactRecord.Field.Kind.text`), as a mask (``fieldMask(_:)``).
+    static let textFields = fieldMask(recordFields.filter { $0.kind == .text })
+    /// The fields of labeled strings (`ContactRecord.Field.Kind.labeledStrings`), as a mask.
+    static let labeledStringFields = fieldMask(recordFields.filter { $0.kind == .labeledStrings })
+
     /// Every field of the table, as a mask for ``readRecord(_:keeping:)``.
     static let allFields = UInt64.max
 
@@ -116,6 +121,8 @@ package enum ContactRecordCodec {
         // The table from a local, not the static: a debug build retains and releases a static array
         // on every access, here once per key.
         let fields = recordFields
+        let text = textFields
+        let labeled = labeledStringFields
         // A loop, not `readObject(keys:)`'s closure: a debug build zeroes this switch's large frame on
         // every call, once per key of every contact.
         var members = StrictJSONReader.ObjectMembers()
@@ -126,9 +133,18 @@ package enum ContactRecordCodec {
                 hasIdentifier = true
                 continue
             }
+            let bit: UInt64 = 1 << UInt64(index)
+            if kept & bit == 0, text & bit != 0 {
+                try reader.skipStringOrNull()  // as `checkRecord` checks it, in one call
+                continue
+            }
             if try reader.consumeNull() { continue }  // decodeIfPresent: null is absent
-            if kept & (1 << UInt64(index)) == 0 {
-                try checkValue(of: field, &reader)
+            if kept & bit == 0 {
+                if labeled & bit != 0 {
+                    try checkLabeledStrings(&reader)
+                } else {
+                    try checkValue(of: field, &reader)
+                }
                 continue
             }
             // Exhaustive on purpose: a new field of ContactRecord is read here or the build fails.
@@ -178,14 +194,26 @@ package enum ContactRecordCodec {
     static func checkRecord(_ reader: inout StrictJSONReader) throws -> String {
         var identifier: String?
         let fields = recordFields  // a local: see `readRecord`
+        let text = textFields
+        let labeled = labeledStringFields
         var members = StrictJSONReader.ObjectMembers()
         while let index = try reader.nextMember(of: recordKeys, &members) {
+            let bit: UInt64 = 1 << UInt64(index)
+            // The common kinds first, each in one call (see `skipStringOrNull`), not through `checkValue`.
+            if text & bit != 0 {
+                try reader.skipStringOrNull()  // decodeIfPresent: null is absent
+                continue
+            }
             let field = fields[index]
             if field == .identifier {
                 identifier = try reader.readString()
                 continue
             }
             if try reader.consumeNull() { continue }  // decodeIfPresent: null is absent
+            if labeled & bit != 0 {
+                try checkLabeledStrings(&reader)
+                continue
+            }
             try checkValue(of: field, &reader)
         }
         guard let identifier else { throw StrictJSONReader.GiveUp() }
@@ -251,7 +279,7 @@ package enum ContactRecordCodec {
             var members = StrictJSONReader.ObjectMembers()
             while let index = try reader.nextMember(of: labeledStringKeys, &members) {
                 if index == 0 {
-                    if try !reader.consumeNull() { try reader.skipString() }
+                    try reader.skipStringOrNull()
                 } else {
                     try reader.skipString()
                     hasValue = true

@@ -11,18 +11,20 @@ import Foundation
 ///
 /// (`@unchecked Sendable`: its pointers are to memory nobody writes after `init`.)
 package struct JSONKeyTable: @unchecked Sendable {
+    // Not private: ``index(of:from:)`` is defined beside its hot caller (StrictJSONReader.swift).
+
     /// Key `i` is `bytes[starts[i] ..< starts[i + 1]]`.
-    private let bytes: UnsafeMutablePointer<UInt8>
+    let bytes: UnsafeMutablePointer<UInt8>
     /// `count + 1` entries.
-    private let starts: UnsafeMutablePointer<Int>
-    private let count: Int
+    let starts: UnsafeMutablePointer<Int>
+    let count: Int
     /// The longest key's length in bytes.
-    private let maximumLength: Int
+    let maximumLength: Int
     /// For each length `0...maximumLength`, the first key of that length (-1: none); then
     /// `nextOfLength[i]`, the next key after `i` of the same length (-1: none). A key out of table
     /// order is found among the keys of its length, not by walking past all the others.
-    private let firstOfLength: UnsafeMutablePointer<Int>
-    private let nextOfLength: UnsafeMutablePointer<Int>
+    let firstOfLength: UnsafeMutablePointer<Int>
+    let nextOfLength: UnsafeMutablePointer<Int>
 
     /// A table of `names`, for a `static let` (its memory is never freed).
     package init(_ names: [String]) {
@@ -59,32 +61,13 @@ package struct JSONKeyTable: @unchecked Sendable {
         }
     }
 
+    /// The bytes of key `index` (memory the table never frees): a writer copies a key from here.
+    package func key(at index: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: bytes + starts[index], count: starts[index + 1] - starts[index])
+    }
+
     /// The index of `key` in the table, or nil for a key the table does not know.
     package func index(of key: UnsafeRawBufferPointer) -> Int? {
         index(of: key, from: 0)
-    }
-
-    /// ``index(of:)``, comparing index `first` first (then the keys of the same length): a reader
-    /// that expects the keys in the table's order asks for the one after the last it found.
-    ///
-    /// Keys are distinct, so the order of the comparisons changes the cost, never the answer. The
-    /// store writes its keys in table order (the first comparison finds them); an import file
-    /// written by `JSONEncoder` has them in any order, and walking the whole table for each key
-    /// cost a debug build several operations per entry passed, for every key of every contact.
-    @_transparent  // inlined even at -Onone: `nextMember` asks once per key of every object read
-    package func index(of key: UnsafeRawBufferPointer, from first: Int) -> Int? {
-        let length = key.count
-        guard length <= maximumLength else { return nil }
-        if first >= 0, first < count, starts[first + 1] - starts[first] == length,
-            length == 0 || memcmp(bytes + starts[first], key.baseAddress!, length) == 0
-        {
-            return first
-        }
-        var index = firstOfLength[length]
-        while index >= 0 {
-            if length == 0 || memcmp(bytes + starts[index], key.baseAddress!, length) == 0 { return index }
-            index = nextOfLength[index]
-        }
-        return nil
     }
 }

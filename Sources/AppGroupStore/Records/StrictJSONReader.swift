@@ -138,17 +138,19 @@ package struct StrictJSONReader {
             // A key equal to one of the table's (valid UTF-8 without a quote, backslash or control
             // byte) needs no byte-by-byte check: it is the very key a full check would read. The
             // table is searched from the key after the last one found.
-            let key = try keyUpToQuote()
-            if let index = keys.index(of: key, from: members.next) {
+            // The key as a length from `position`, not a buffer: a debug build calls a buffer's
+            // `count` and `baseAddress`, three times per key.
+            let length = try keyLengthUpToQuote()
+            if let index = keys.index(ofKeyAt: base + position, length: length, from: members.next) {
                 // `finishKey(key, checked: true)`, written out: one call fewer per key in a debug build.
-                position += key.count + 1
+                position += length + 1
                 try expect(0x3A)
                 guard members.seen & (1 << index) == 0 else { throw GiveUp() }
                 members.seen |= 1 << index
                 members.next = index + 1
                 return index
             }
-            try finishKey(key, checked: false)
+            try finishKey(UnsafeRawBufferPointer(start: base + position, count: length), checked: false)
             try skipValue()
             guard try memberFollows() else { return nil }
         }
@@ -178,10 +180,16 @@ package struct StrictJSONReader {
     /// byte loop: a debug build pays several operations per byte of a loop), not yet checked.
     @_transparent  // inlined even at -Onone: once per key of every object read
     private mutating func keyUpToQuote() throws -> UnsafeRawBufferPointer {
+        let length = try keyLengthUpToQuote()
+        return UnsafeRawBufferPointer(start: base + position, count: length)
+    }
+
+    /// ``keyUpToQuote()``'s length: the key's bytes are `length` from `position`.
+    @_transparent  // inlined even at -Onone: once per key of every object read
+    private mutating func keyLengthUpToQuote() throws -> Int {
         try expect(0x22)
         guard position < end, let quote = memchr(base + position, 0x22, end - position) else { throw GiveUp() }
-        let start = UnsafeRawPointer(base + position)
-        return UnsafeRawBufferPointer(start: start, count: start.distance(to: quote))
+        return UnsafeRawPointer(base + position).distance(to: quote)
     }
 
     /// Moves past `key` (from ``keyUpToQuote()``), its closing quote and the colon; unless
@@ -315,6 +323,47 @@ package struct StrictJSONReader {
                 return
             }
             guard byte >= 0x20 else { throw GiveUp() }
+            if byte >= 0x80 { ascii = false }
+            position += 1
+        }
+        throw GiveUp()
+    }
+
+    /// `consumeNull`, else `skipString`, in one call: a debug build inlines a transparent helper
+    /// only into callers in its own file, so the readers of contacts (`ContactRecordCodec`) paid two
+    /// calls for each optional string they check.
+    package mutating func skipStringOrNull() throws {
+        if try peek() == 0x6E {
+            try literal("null")
+            return
+        }
+        try skipString()
+    }
+
+    /// Reads past a JSON string, checking it exactly as `readString` does, and answers the offsets
+    /// of its quotes, both included; with `nullable`, reads past `null` too (as `consumeNull` does)
+    /// and answers an empty range. Gives up on a string with an escape: one without is written back
+    /// by `JSONWriter.string` byte for byte (this reader refuses raw control bytes), so a transcoder
+    /// copies its range instead of making a `String` to write (`ContactTranscoder`). One call per
+    /// value: a debug build inlines a transparent helper only into callers in its own file.
+    package mutating func unescapedString(nullable: Bool) throws -> Range<Int> {
+        if nullable, try peek() == 0x6E {
+            try literal("null")
+            return position..<position
+        }
+        try expect(0x22)
+        let start = position
+        var ascii = true
+        skipPlainASCIIWords()
+        while position < end {
+            let byte = base[position]
+            if byte == 0x22 {
+                let bytes = UnsafeBufferPointer(start: base + start, count: position - start)
+                position += 1
+                if !ascii, String(validating: bytes, as: UTF8.self) == nil { throw GiveUp() }
+                return (start - 1)..<position
+            }
+            guard byte != 0x5C, byte >= 0x20 else { throw GiveUp() }
             if byte >= 0x80 { ascii = false }
             position += 1
         }
@@ -518,5 +567,38 @@ package struct StrictJSONReader {
         let start = position
         try skipValue()
         return start..<position
+    }
+}
+
+// Here, not in JSONKeyTable.swift: a debug build compiles each file apart, and inlines a transparent
+// function only into callers in the same file; `nextMember` asks once per key of every object read.
+extension JSONKeyTable {
+    /// ``index(of:)``, comparing index `first` first (then the keys of the same length): a reader
+    /// that expects the keys in the table's order asks for the one after the last it found.
+    ///
+    /// Keys are distinct, so the order of the comparisons changes the cost, never the answer. The
+    /// store writes its keys in table order (the first comparison finds them); an import file
+    /// written by `JSONEncoder` has them in any order, and walking the whole table for each key
+    /// cost a debug build several operations per entry passed, for every key of every contact.
+    package func index(of key: UnsafeRawBufferPointer, from first: Int) -> Int? {
+        guard let start = key.baseAddress else { return index(ofKeyAt: nil, length: 0, from: first) }
+        return index(ofKeyAt: start.assumingMemoryBound(to: UInt8.self), length: key.count, from: first)
+    }
+
+    /// ``index(of:from:)`` of the `length` bytes at `start` (nil only when `length` is 0).
+    @_transparent  // inlined even at -Onone: `nextMember` asks once per key of every object read
+    func index(ofKeyAt start: UnsafePointer<UInt8>?, length: Int, from first: Int) -> Int? {
+        guard length <= maximumLength else { return nil }
+        if first >= 0, first < count, starts[first + 1] - starts[first] == length,
+            length == 0 || memcmp(bytes + starts[first], start!, length) == 0
+        {
+            return first
+        }
+        var index = firstOfLength[length]
+        while index >= 0 {
+            if length == 0 || memcmp(bytes + starts[index], start!, length) == 0 { return index }
+            index = nextOfLength[index]
+        }
+        return nil
     }
 }

@@ -27,10 +27,18 @@ struct SearchIndexBuilder {
     /// What follows a contact's offset in `index`'s line (nothing, or a space before each word of
     /// its keys), appended to `bytes`: ``append(offset:storedKeys:)`` takes these bytes back.
     static func appendKeys(of record: ContactRecord, index: SearchIndex, to bytes: inout [UInt8]) {
+        if let appendKeys = index.appendKeys {
+            appendKeys(record, &bytes)
+            return
+        }
+        appendKeys(index.keys(record), to: &bytes)
+    }
+
+    /// What follows a contact's offset for `keys`: a space before each word of each key.
+    static func appendKeys(_ keys: [String], to bytes: inout [UInt8]) {
         // Each key's words, separated by one space: a byte loop, not `utf8.split`, whose generic
         // slices cost a debug build 5% of an import's time.
         // An index loop, not `for key in …`: a debug build runs that through the generic iterator.
-        let keys = index.keys(record)
         var next = 0
         while next < keys.count {
             var key = keys[next]

@@ -288,7 +288,7 @@ enum ContactCommands {
                         count: total,
                         progress: { done in
                             ticker.set("writing \(done)/\(total) contacts")
-                        }, record: stream.record(at:))
+                        }, transcode: stream.transcode(at:into:), record: stream.record(at:))
                 } else {
                     // Anything unusual (an error to report with its line): the whole document at once.
                     let records = try ContactImport.decode(data, source: source)

@@ -42,4 +42,33 @@ struct ContactSearchWordsTests {
             #expect(ContactSearch.nameWords(names) == ContactSearch.nameWords(record), "case \(index): \(record)")
         }
     }
+
+    /// What the name index's line holds after a contact's offset, through `appendNameKeys` (the
+    /// index's `appendKeys`) and through the words themselves.
+    private static func bothKeys(_ record: ContactRecord) -> (direct: [UInt8], fromWords: [UInt8]) {
+        var direct: [UInt8] = [9]
+        SearchIndexBuilder.appendKeys(of: record, index: ContactSearch.nameIndex, to: &direct)
+        var fromWords: [UInt8] = [9]
+        SearchIndexBuilder.appendKeys(ContactSearch.nameWords(record), to: &fromWords)
+        return (direct, fromWords)
+    }
+
+    @Test("The name index's keys written directly are the bytes its words make (every ASCII byte, random names)")
+    func directKeys() {
+        var random = SeededRandom(seed: 2027)
+        var names: [String] = ["", " ", "Ada  LOVELACE ", "\tZoë\n", "e\u{301}cole", "中 文", "a\u{2028}b", "\r\n"]
+        for byte in UInt8(0)..<0x80 { names.append("Ab" + String(Character(Unicode.Scalar(byte))) + "Cd") }
+        let pieces = ["a", "Z", " ", "  ", "\t", "\n", "-", "'", "é", "ß", "İ", "ﬁ", "中", "\u{0}", "\u{7f}", "\u{a0}"]
+        for _ in 0..<1000 { names.append((0..<random.int(0...8)).map { _ in random.pick(pieces) }.joined()) }
+        for (index, name) in names.enumerated() {
+            var record = ContactRecord(identifier: "c")
+            record.givenName = name
+            record.familyName = names[(index * 7) % names.count]
+            if random.chance(0.3) { record.organizationName = names[(index * 13) % names.count] }
+            if random.chance(0.2) { record.nickname = name }
+            if random.chance(0.2) { record.middleName = "Q." }
+            let (direct, fromWords) = Self.bothKeys(record)
+            #expect(direct == fromWords, "\(record.givenName.debugDescription) \(record.familyName.debugDescription)")
+        }
+    }
 }

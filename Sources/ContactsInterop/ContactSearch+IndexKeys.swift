@@ -1,0 +1,91 @@
+import AppGroupStore
+import Foundation
+
+// The name index's keys written as its lines hold them, without making the words.
+extension ContactSearch {
+    /// `nameWords(record)` as a name index line holds them after the contact's offset — a space
+    /// before each word — appended to `bytes`: the index's `appendKeys`, exactly what
+    /// `SearchIndexBuilder` makes of `nameWords`, which `ContactSearchWordsTests` checks.
+    ///
+    /// A compaction indexes every contact an import wrote: making each word a `String` in an array,
+    /// then reading its bytes back, was a tenth of a debug import (calls per byte and per word that a
+    /// release build inlines). An ASCII name is folded byte by byte from a table here; any other
+    /// takes `foundationWords`, as `words` does.
+    static func appendNameKeys(_ record: ContactRecord, to bytes: inout [UInt8]) {
+        appendKeys(of: record.givenName, to: &bytes)
+        appendKeys(of: record.middleName, to: &bytes)
+        appendKeys(of: record.familyName, to: &bytes)
+        appendKeys(of: record.nickname, to: &bytes)
+        appendKeys(of: record.organizationName, to: &bytes)
+    }
+
+    /// `asciiFolding` in memory that is never freed (read through a pointer: a debug build calls
+    /// an array's subscript, and retains a static array on every access). `nonisolated(unsafe)`:
+    /// nobody writes the memory after it is filled, once.
+    nonisolated(unsafe) private static let foldingTable: UnsafePointer<UInt16> = {
+        let table = UnsafeMutablePointer<UInt16>.allocate(capacity: 128)
+        var index = 0
+        while index < 128 {
+            table[index] = asciiFolding[index]
+            index += 1
+        }
+        return UnsafePointer(table)
+    }()
+
+    private static func appendKeys(of name: String, to bytes: inout [UInt8]) {
+        guard !name.isEmpty else { return }
+        var name = name
+        let folding = foldingTable
+        let done = name.withUTF8 { utf8 -> Bool in
+            guard let base = utf8.baseAddress else { return true }
+            let count = utf8.count
+            // `asciiWords`' condition first: every byte ASCII, with a one-byte folding.
+            var index = 0
+            while index < count {
+                let byte = base[index]
+                if byte >= 0x80 || folding[Int(byte)] == unknown { return false }
+                index += 1
+            }
+            // Each word folded, a space before it: at most one byte more than the name.
+            let folded = UnsafeMutablePointer<UInt8>.allocate(capacity: count + 1)
+            defer { folded.deallocate() }
+            var length = 0
+            var inWord = false
+            index = 0
+            while index < count {
+                let value = folding[Int(base[index])]
+                if value == separator {
+                    inWord = false
+                } else {
+                    if !inWord {
+                        folded[length] = 0x20
+                        length += 1
+                        inWord = true
+                    }
+                    folded[length] = UInt8(value)
+                    length += 1
+                }
+                index += 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: folded, count: length))
+            return true
+        }
+        if done { return }
+        // Foundation's words, each split at spaces and newlines as `SearchIndexBuilder` splits a key.
+        for word in foundationWords(name) {
+            var start = 0
+            let utf8 = Array(word.utf8)
+            for (position, byte) in utf8.enumerated() where byte == 0x20 || byte == 0x0A {
+                if position > start {
+                    bytes.append(0x20)
+                    bytes.append(contentsOf: utf8[start..<position])
+                }
+                start = position + 1
+            }
+            if utf8.count > start {
+                bytes.append(0x20)
+                bytes.append(contentsOf: utf8[start...])
+            }
+        }
+    }
+}

@@ -26,6 +26,9 @@ final class ProviderServeLoop {
     /// How long the doorbells must pause before a due compaction starts (see `run`): longer than the
     /// gap between two signals of a script or a test, short beside a person's.
     static let compactionPause = 0.05
+    /// How long an exit after `invalidate`, `shutdown` or a removed pipe waits for the doorbell lock
+    /// before it drains and closes without it (see `invalidateAndAnswerEveryone`).
+    static let exitDoorbellLockSeconds = 0.25
     /// The longest pause asked for after attempts that doorbells abandoned (``CompactionBackoff``).
     static let longestCompactionPause = 1.6
     /// The pause the next compaction waits for.
@@ -243,9 +246,13 @@ final class ProviderServeLoop {
         session.persistState()
         // Under the doorbell lock, exclusively, as the idle exit drains: no host is mid-ring, so no
         // doorbell written after this last drain is lost with the pipe's close. A host that rings
-        // once the lock is free finds no reader (or EPIPE) and launches the next provider.
+        // once the lock is free finds no reader (or EPIPE) and launches the next provider. Waited
+        // for briefly, not for the lock's usual time: a host also holds it (shared) while it waits
+        // for this provider to leave (a pipe removed under it, `providerUnreachable`), and then this
+        // exit must not wait for that host. A ring holds it for one write.
         let doorbellLock = try? FileLock(path: runtime.paths.doorbellLock)
-        let lockedDoorbell = requestsOpen && (try? doorbellLock?.lock(.exclusive)) != nil
+        let lockedDoorbell =
+            requestsOpen && (try? doorbellLock?.lock(.exclusive, timeout: Self.exitDoorbellLockSeconds)) != nil
         defer { if lockedDoorbell { doorbellLock?.unlock() } }
         pending += requestsOpen ? runtime.drain(requests, into: &buffer) : []
         for message in pending where message.reply == true {

@@ -49,8 +49,8 @@ package struct ContactImportStream {
         for index in scanned.elements.indices {
             let identifier: String
             if stream.isSeedFormat {
-                guard let record = stream.decodeSeed(index) else { return nil }
-                identifier = record.identifier
+                guard let seedIdentifier = stream.seedIdentifier(index) else { return nil }
+                identifier = seedIdentifier
             } else {
                 guard let checked = stream.checkedIdentifier(index) else { return nil }
                 identifier = checked
@@ -98,11 +98,70 @@ package struct ContactImportStream {
     /// Copies the contact at `index` (already checked by `check`) into `batch` in the store's form and
     /// returns its identifier, when `ContactTranscoder` copies it; nil when `record(at:)` must decode it.
     package func transcode(at index: Int, into batch: inout ContactBatch) -> String? {
-        if isSeedFormat { return nil }
-        return data.withUnsafeBytes { bytes in
-            batch.transcode(UnsafeRawBufferPointer(rebasing: bytes[elements[index]]))
+        data.withUnsafeBytes { bytes in
+            let element = UnsafeRawBufferPointer(rebasing: bytes[elements[index]])
+            guard isSeedFormat else { return batch.transcode(element) }
+            // A seed record is first written as the plain contact `ContactImport.convert` makes of
+            // it, whose JSON the transcoder then copies: no record is built for it, as for a plain file.
+            var plain = JSONWriter(capacity: element.count + 128)
+            guard Self.writePlainContact(ofSeed: element, to: &plain) else { return nil }
+            return batch.transcode(plain.bytes)
         }
     }
+
+    /// Writes the seed record in `bytes` as a plain contact's JSON, as `ContactImport.convert` maps
+    /// it: `firstName` and `lastName` to the given and family names, `phoneNumber` to a mobile phone,
+    /// `emailAddress` to an e-mail without a label. The values' JSON is copied as it is (the
+    /// transcoder refuses escapes it would write otherwise). False for anything `readSeed` would not
+    /// read: another key, a key twice, a value that is not a string (or null, for the last two).
+    static func writePlainContact(ofSeed bytes: UnsafeRawBufferPointer, to plain: inout JSONWriter) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let values: [Range<Int>?]? = StrictJSONReader.readWhole(bytes) { reader in
+            var values: [Range<Int>?] = [nil, nil, nil, nil, nil]
+            var members = StrictJSONReader.ObjectMembers()
+            while let index = try reader.nextMember(of: seedKeys, &members) {
+                if index >= 3, try reader.consumeNull() { continue }
+                reader.skipWhitespace()
+                guard try reader.peek() == 0x22 else { throw StrictJSONReader.GiveUp() }
+                values[index] = try reader.valueRange()
+            }
+            guard values[0] != nil, values[1] != nil, values[2] != nil else { throw StrictJSONReader.GiveUp() }
+            return values
+        }
+        guard let values else { return false }
+        func member(_ key: StaticString, _ range: Range<Int>) {
+            plain.key(key)
+            plain.append(base + range.lowerBound, count: range.count)
+        }
+        // `key` writes the comma before each member but the first of an object.
+        plain.open()
+        member("identifier", values[0]!)
+        member("givenName", values[1]!)
+        member("familyName", values[2]!)
+        if let phone = values[3] {
+            plain.key("phoneNumbers")
+            plain.byte(0x5B)
+            plain.open()
+            plain.key("label")
+            plain.string(Self.mobileLabel)
+            member("value", phone)
+            plain.close()
+            plain.byte(0x5D)
+        }
+        if let email = values[4] {
+            plain.key("emailAddresses")
+            plain.byte(0x5B)
+            plain.open()
+            member("value", email)
+            plain.close()
+            plain.byte(0x5D)
+        }
+        plain.close()
+        return true
+    }
+
+    /// The label `ContactImport.convert` gives a seed record's phone number.
+    private static let mobileLabel = Labels.stored("mobile")
 
     /// The identifier of the contact at `index`, or nil when Foundation refuses it or it repeats a key.
     ///
@@ -126,6 +185,15 @@ package struct ContactImportStream {
     private func looksLikeSeed(_ range: Range<Int>) -> Bool? {
         guard let object = try? JSONSerialization.jsonObject(with: data[range]) as? [String: Any] else { return nil }
         return object["firstName"] != nil || object["lastName"] != nil
+    }
+
+    /// The identifier of the seed record at `index` (`decodeSeed`'s, without converting the record:
+    /// the check only needs to know that it reads); nil when Foundation refuses it or it repeats a key.
+    private func seedIdentifier(_ index: Int) -> String? {
+        let fast: String? = data.withUnsafeBytes { bytes in
+            Self.readSeed(UnsafeRawBufferPointer(rebasing: bytes[elements[index]]))?.identifier
+        }
+        return fast ?? decodeSeed(index)?.identifier
     }
 
     /// The seed record at `index`, converted; nil when Foundation refuses it or it repeats a key.

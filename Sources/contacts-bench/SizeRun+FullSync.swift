@@ -121,7 +121,7 @@ extension SizeRun {
                 Figure(
                     id: "S2", path: "cli", n: n, medianMs: Measure.median(statusesWhileCompacting.map(\.ms)),
                     note:
-                        "contacts-host status right after a CLI full sync, once the provider held the system store's lock for its compaction, up to \(Self.statusSamples) runs per compaction while it held it; the compaction still held it when status ended in \(during) of \(statusesWhileCompacting.count) runs (issue 44, item 1: settled status is S1)"
+                        "contacts-host status right after a CLI full sync, once the provider held the system store's lock for its compaction, up to \(Self.statusSamples) runs per compaction while it held it (\(Self.statusSamples) per sync when the sync left none due); the compaction still held it when status ended in \(during) of \(statusesWhileCompacting.count) runs (issue 44, item 1: settled status is S1)"
                 ))
         }
         figures.append(

@@ -79,16 +79,9 @@ enum JournalHoles {
         return bytes.count
     }
 
-    /// ``committedEnd(of:)`` for a file open at `fd` whose size is `size`, reading only the region a
-    /// hole can be in.
-    static func committedEnd(fd: Int32, path: String, size: Int, inode: UInt64) throws -> Int {
-        var window = FileWindow(fd: fd, path: path, size: size)
-        return try committedEnd(&window, inode: inode)
-    }
-
-    /// ``committedEnd(of:)`` for the file `window` reads (its inode is `inode`), searched through the
-    /// window rather than read whole: the region is up to 2 MiB, and a caller that goes on to read
-    /// the last line finds it still in the window.
+    /// ``committedEnd(of:)`` for the file `window` reads (its inode is `inode`), reading only the
+    /// region a hole can be in, through the window rather than whole: the region is up to 2 MiB, and
+    /// a caller that goes on to read the last line finds it still in the window.
     static func committedEnd(_ window: inout FileWindow, inode: UInt64) throws -> Int {
         let size = window.size
         guard size > 0 else { return 0 }

@@ -3,19 +3,11 @@ import Foundation
 /// The journal's last complete line, read from the file's end: what a writer checks before it
 /// appends, and what `summary()` answers from when that line carries the live count.
 enum JournalTail {
-    /// The last newline-terminated line within `start..<end` of the file open at `fd` (bytes after
+    /// The last newline-terminated line within `start..<end` of the file `window` reads (bytes after
     /// it, a torn tail, are not part of it): its offset in the file and its bytes without the
-    /// newline; nil when no newline ends a line in that range.
-    static func lastCompleteLine(fd: Int32, path: String, from start: Int, to end: Int) throws -> (
-        start: Int, bytes: Data
-    )? {
-        var window = FileWindow(fd: fd, path: path, size: end)
-        return try lastCompleteLine(&window, from: start, to: end)
-    }
-
-    /// ``lastCompleteLine(fd:path:from:to:)`` through `window`: its two newlines are found in the
-    /// window (the writeback-hole check before it has just read that end of the file), and only
-    /// the line itself is read into memory.
+    /// newline; nil when no newline ends a line in that range. Its two newlines are found in the
+    /// window (the writeback-hole check before it has just read that end of the file), and only the
+    /// line itself is read into memory.
     static func lastCompleteLine(_ window: inout FileWindow, from start: Int, to end: Int) throws -> (
         start: Int, bytes: Data
     )? {

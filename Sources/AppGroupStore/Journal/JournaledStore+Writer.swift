@@ -76,7 +76,9 @@ extension JournaledStore {
             guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path, operation: "fstat", errno: errno) }
             let fileSize = Int(info.st_size)
             // An append with a writeback hole was never acknowledged: it is cut off with any torn tail.
-            let size = try JournalHoles.committedEnd(fd: fd, path: path, size: fileSize, inode: UInt64(info.st_ino))
+            // One window serves the hole check and the search for the last line below (as `summary()`).
+            var window = FileWindow(fd: fd, path: path, size: fileSize)
+            let size = try JournalHoles.committedEnd(&window, inode: UInt64(info.st_ino))
             // A missing, torn or stale header: the journal holds nothing committed for this generation.
             var headerData = try SecureFile.read(fd: fd, path: path, offset: 0, count: min(size, 4096))
             if !headerData.contains(0x0A), size > headerData.count {
@@ -107,7 +109,7 @@ extension JournaledStore {
                 return
             }
             // Find the last complete line; cut off a torn tail left by a crash.
-            guard let last = try JournalTail.lastCompleteLine(fd: fd, path: path, from: headerEnd, to: size) else {
+            guard let last = try JournalTail.lastCompleteLine(&window, from: headerEnd, to: size) else {
                 try truncate(to: headerEnd)
                 head = header.baseSeq
                 end = headerEnd

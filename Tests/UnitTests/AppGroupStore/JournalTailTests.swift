@@ -61,6 +61,7 @@ struct JournalTailTests {
         defer { close(fd) }
         var info = stat()
         fstat(fd, &info)
-        return try JournalTail.lastCompleteLine(fd: fd, path: path, from: start, to: Int(info.st_size))
+        var window = FileWindow(fd: fd, path: path, size: Int(info.st_size))
+        return try JournalTail.lastCompleteLine(&window, from: start, to: Int(info.st_size))
     }
 }

@@ -207,11 +207,7 @@ package struct StrictJSONReader {
                 index += 1
             }
             // A key Foundation cannot read as UTF-8 makes the line invalid, known key or not.
-            if !ascii,
-                String(validating: UnsafeBufferPointer(start: base + start, count: key.count), as: UTF8.self) == nil
-            {
-                throw GiveUp()
-            }
+            if !ascii { try checkUTF8(from: start, count: key.count) }
         }
         position += key.count + 1
         try expect(0x3A)
@@ -284,18 +280,29 @@ package struct StrictJSONReader {
     package mutating func readString() throws -> String {
         try expect(0x22)
         let start = position
+        guard let ascii = try scanToClosingQuote() else { return try readEscapedString(from: start) }
+        let bytes = UnsafeBufferPointer(start: base + start, count: position - 1 - start)
+        if ascii { return String(decoding: bytes, as: UTF8.self) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw GiveUp() }
+        return text
+    }
+
+    /// The loop of `readString`, `skipString` and `unescapedString`: moves through a string's content
+    /// (the opening quote already read) to its closing quote, which it consumes, and answers whether
+    /// the content is all ASCII; or stops at the first backslash and answers nil, `position` on it.
+    /// A control byte gives up. Transparent: inlined into those three even in a debug build, which
+    /// inlines it only into callers in this file.
+    @_transparent
+    private mutating func scanToClosingQuote() throws -> Bool? {
         var ascii = true
         skipPlainASCIIWords()
         while position < end {
             let byte = base[position]
             if byte == 0x22 {
-                let bytes = UnsafeBufferPointer(start: base + start, count: position - start)
                 position += 1
-                if ascii { return String(decoding: bytes, as: UTF8.self) }
-                guard let text = String(validating: bytes, as: UTF8.self) else { throw GiveUp() }
-                return text
+                return ascii
             }
-            if byte == 0x5C { return try readEscapedString(from: start) }
+            if byte == 0x5C { return nil }
             guard byte >= 0x20 else { throw GiveUp() }
             if byte >= 0x80 { ascii = false }
             position += 1
@@ -303,30 +310,24 @@ package struct StrictJSONReader {
         throw GiveUp()
     }
 
+    /// Gives up unless the `count` bytes at `start`, which hold some non-ASCII, are UTF-8.
+    @_transparent
+    private func checkUTF8(from start: Int, count: Int) throws {
+        guard String(validating: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self) != nil else {
+            throw GiveUp()
+        }
+    }
+
     /// Reads past a JSON string (not null), checking it exactly as `readString` does, without
     /// making a `String` of it: what checking a line before its bytes are copied needs (compaction).
     package mutating func skipString() throws {
         try expect(0x22)
         let start = position
-        var ascii = true
-        skipPlainASCIIWords()
-        while position < end {
-            let byte = base[position]
-            if byte == 0x22 {
-                let bytes = UnsafeBufferPointer(start: base + start, count: position - start)
-                position += 1
-                if !ascii, String(validating: bytes, as: UTF8.self) == nil { throw GiveUp() }
-                return
-            }
-            if byte == 0x5C {
-                _ = try readEscapedString(from: start)
-                return
-            }
-            guard byte >= 0x20 else { throw GiveUp() }
-            if byte >= 0x80 { ascii = false }
-            position += 1
+        guard let ascii = try scanToClosingQuote() else {
+            _ = try readEscapedString(from: start)
+            return
         }
-        throw GiveUp()
+        if !ascii { try checkUTF8(from: start, count: position - 1 - start) }
     }
 
     /// `consumeNull`, else `skipString`, in one call: a debug build inlines a transparent helper
@@ -353,21 +354,9 @@ package struct StrictJSONReader {
         }
         try expect(0x22)
         let start = position
-        var ascii = true
-        skipPlainASCIIWords()
-        while position < end {
-            let byte = base[position]
-            if byte == 0x22 {
-                let bytes = UnsafeBufferPointer(start: base + start, count: position - start)
-                position += 1
-                if !ascii, String(validating: bytes, as: UTF8.self) == nil { throw GiveUp() }
-                return (start - 1)..<position
-            }
-            guard byte != 0x5C, byte >= 0x20 else { throw GiveUp() }
-            if byte >= 0x80 { ascii = false }
-            position += 1
-        }
-        throw GiveUp()
+        guard let ascii = try scanToClosingQuote() else { throw GiveUp() }
+        if !ascii { try checkUTF8(from: start, count: position - 1 - start) }
+        return (start - 1)..<position
     }
 
     /// Moves past whole 8-byte words of string content in which no byte is a quote, a backslash,

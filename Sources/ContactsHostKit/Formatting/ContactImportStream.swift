@@ -187,29 +187,31 @@ package struct ContactImportStream {
         return object["firstName"] != nil || object["lastName"] != nil
     }
 
-    /// The identifier of the seed record at `index` (`decodeSeed`'s, without converting the record:
-    /// the check only needs to know that it reads); nil when Foundation refuses it or it repeats a key.
+    /// The identifier of the seed record at `index`: the check only needs to know that the record
+    /// reads, not to convert it. Nil when Foundation refuses it or it repeats a key.
     private func seedIdentifier(_ index: Int) -> String? {
-        let fast: String? = data.withUnsafeBytes { bytes in
-            Self.readSeed(UnsafeRawBufferPointer(rebasing: bytes[elements[index]]))?.identifier
-        }
-        return fast ?? decodeSeed(index)?.identifier
+        seed(at: index)?.identifier
     }
 
     /// The seed record at `index`, converted; nil when Foundation refuses it or it repeats a key.
+    private func decodeSeed(_ index: Int) -> ContactRecord? {
+        seed(at: index).map(ContactImport.convert)
+    }
+
+    /// The seed record at `index`; nil when Foundation refuses it or it repeats a key.
     ///
     /// The fast path reads the five keys with the store's strict reader and gives up on anything
     /// else (another key, an escape it leaves to Foundation, a type other than a string or a null
     /// optional); then Foundation decodes the element, as the whole-document path would.
-    private func decodeSeed(_ index: Int) -> ContactRecord? {
+    private func seed(at index: Int) -> ContactImport.SeedRecord? {
         data.withUnsafeBytes { bytes in
             let slice = UnsafeRawBufferPointer(rebasing: bytes[elements[index]])
-            if let seed = Self.readSeed(slice) { return ContactImport.convert(seed) }
+            if let seed = Self.readSeed(slice) { return seed }
             let element = Data(slice)
             guard let seed = try? JSONDecoder().decode(ContactImport.SeedRecord.self, from: element),
                 JSONDuplicateKeys.first(in: element) == nil
             else { return nil }
-            return ContactImport.convert(seed)
+            return seed
         }
     }
 

@@ -3,6 +3,13 @@ import Glibc
 /// `posix_spawn` and `exec` with Swift strings: the argument and environment arrays are C strings
 /// for the call only (freed after it), the one place the simulator's tools build them.
 package enum ProcessSpawn {
+    /// `POSIX_SPAWN_SETSID`, which Glibc's Swift overlay does not import: the child leads a session
+    /// of its own. The provider is launched so (it outlives the host, like a daemon's child), and so
+    /// are the bench's stand-ins for it and for other programs' load: on Linux a session is also a
+    /// scheduling group (autogroup; a desktop's session scopes likewise), so where a process is
+    /// placed changes how soon it gets a busy processor back.
+    package static let newSessionFlag: Int32 = 0x80
+
     /// Starts `path` with `arguments` (including argument 0) and `environment`; returns the child's
     /// pid, or the `posix_spawn` error number.
     package static func spawn(

@@ -1,9 +1,12 @@
+import CommandLineToolkit
 import Foundation
 import Glibc
 
 /// A busy process per processor (`bench-floor spin`) for the loaded figures: a goals run's loaded
 /// variant and `--only P5`'s loaded kit run, the figures a user sees while a build or a test run
-/// keeps every core busy.
+/// keeps every core busy. Each leads a session of its own (``SessionProcess``), as another
+/// program's load would: inside the bench's session it shared a scheduling group with the floor
+/// peer, whose wake-ups then came sooner than the provider's.
 final class BusyProcessors {
     /// What a loaded figure's path ends with (`library-loaded`, `cli-loaded`): the goals read a
     /// loaded variant's figures by it.
@@ -11,12 +14,12 @@ final class BusyProcessors {
 
     /// How many spin (the processors online).
     let count: Int
-    private let spinners: [Process]
+    private let spinners: [SessionProcess]
 
     init(products: String) throws {
         count = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         spinners = try (0..<count).map { _ in
-            try Process.run(URL(fileURLWithPath: products + "/bench-floor"), arguments: ["spin"])
+            try SessionProcess([products + "/bench-floor", "spin"])
         }
     }
 
@@ -28,11 +31,10 @@ final class BusyProcessors {
     /// What a loaded figure's note says about its load.
     var note: String { "meanwhile \(count) busy processes (bench-floor spin), one per processor" }
 
-    /// Ends the spinners. SIGKILL: a bench started by a thread that blocks signals (a test's) passes
-    /// the blocked mask on, and a SIGTERM would stay pending while the spinner spins on.
+    /// Ends the spinners (SIGKILL: a spinner has nothing to clean up).
     func stop() {
         for spinner in spinners {
-            kill(spinner.processIdentifier, SIGKILL)
+            spinner.send(SIGKILL)
             spinner.waitUntilExit()
         }
     }

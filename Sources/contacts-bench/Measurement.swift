@@ -140,12 +140,13 @@ struct BenchError: Error, CustomStringConvertible {
 }
 
 /// A `bench-floor serve` process: the provider's stand-in in the signal floors. It waits on its
-/// FIFO as the provider does, makes `syncs` durable appends per request, and replies.
+/// FIFO as the provider does, makes `steps`' durable writes per request, and replies. It leads a
+/// session of its own, as a launched provider does (``SessionProcess``).
 final class FloorPeer: CustomStringConvertible {
     /// The durable writes per request, one letter each: `a` an append and its fdatasync, `r` a
     /// file replaced (temporary file, fsync, rename, directory fsync), as `bench-floor serve` takes them.
     let steps: String
-    private let process: Process
+    private let process: SessionProcess
     private let requests: String
     private let tool: String
     private let directory: String
@@ -157,10 +158,7 @@ final class FloorPeer: CustomStringConvertible {
         self.directory = directory
         requests = directory + "/requests.fifo"
         guard mkfifo(requests, 0o600) == 0 else { throw BenchError("cannot make \(requests)") }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["serve", requests, steps, directory]
-        try process.run()
+        process = try SessionProcess([tool, "serve", requests, steps, directory])
     }
 
     /// What a figure's note says of this floor.
@@ -191,7 +189,7 @@ final class FloorPeer: CustomStringConvertible {
             _ = "stop\n".withCString { write(fd, $0, 5) }
             close(fd)
         } else {
-            process.terminate()
+            process.send(SIGTERM)
         }
         process.waitUntilExit()
     }

@@ -29,7 +29,9 @@ final class BusyProcessors {
     }
 
     /// What a loaded figure's note says about its load.
-    var note: String { "meanwhile \(count) busy processes (bench-floor spin), one per processor" }
+    var note: String {
+        "meanwhile \(count) busy processes (bench-floor spin), one per processor, each in a session of its own"
+    }
 
     /// Ends the spinners (SIGKILL: a spinner has nothing to clean up).
     func stop() {

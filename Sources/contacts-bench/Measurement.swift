@@ -172,7 +172,8 @@ final class FloorPeer: CustomStringConvertible {
                 "\(replaces) durable replace\(replaces == 1 ? "" : "s") (temporary file, fsync, rename, directory fsync)"
             )
         }
-        return "bench-floor ring (FIFO round trip to a peer that makes \(writes.joined(separator: " and ")))"
+        return
+            "bench-floor ring (FIFO round trip to a peer in a session of its own, as a launched provider is, that makes \(writes.joined(separator: " and ")))"
     }
 
     /// One `bench-floor ring` to this peer, timed as the commands are.

@@ -33,6 +33,8 @@ struct BenchmarkSmokeTests {
                 let note = cli["note"] as? String ?? ""
                 #expect(note.contains(id == "P1" ? "bench-floor append" : "bench-floor ring"), "\(note)")
                 #expect(note.contains("start-up floor"), "\(note)")
+                // The signal floors' peer is placed as the provider is (SessionProcess).
+                if id != "P1" { #expect(note.contains("peer in a session of its own"), "\(note)") }
             }
             // The full sync's CPU time beside SQLite's durable copy of the same rows (issue 44, item 4).
             let fullSync = try #require(
@@ -105,6 +107,8 @@ struct BenchmarkSmokeTests {
                             && ($0["configuration"] as? String == "debug") == debug
                     } ?? [:]
                 #expect((loaded["note"] as? String ?? "").contains("busy processes"), "\(id) \(path) loaded")
+                // Each spinner is another program's load, in a session of its own (SessionProcess).
+                #expect((loaded["note"] as? String ?? "").contains("each in a session of its own"), "\(id) \(path)")
             }
             #expect(figures.contains { $0["path"] as? String == "library-loaded" && $0["runMediansMs"] != nil })
             #expect(

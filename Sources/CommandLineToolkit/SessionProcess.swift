@@ -2,8 +2,7 @@ import Foundation
 import Glibc
 
 /// A child process leading a session of its own (``ProcessSpawn/newSessionFlag``), as the host
-/// launches a provider: `contacts-bench` starts its stand-ins so, the floor peer for the provider
-/// and the busy processes for other programs' load.
+/// launches a provider: `contacts-bench` starts the provider's stand-in in its signal floors so.
 ///
 /// Where a process is placed matters on a busy machine. Linux schedules each session as a group
 /// (autogroup), as a desktop's session scopes do: a process that wakes inside the group of the

@@ -99,7 +99,8 @@ enum JournalLineCodec {
     ) -> Bool {
         ranges.seq = 0
         ranges.upsert.removeAll(keepingCapacity: true)
-        ranges.delete.removeAll(keepingCapacity: true)
+        // Only when there is something to remove: a debug build calls the generic `removeAll` on every line.
+        if !ranges.delete.isEmpty { ranges.delete.removeAll(keepingCapacity: true) }
         ranges.meta = nil
         // `readWhole` and `readEntry` written out: each is generic, and takes a closure per line.
         guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }

@@ -296,9 +296,32 @@ package enum ContactRecordCodec {
 
     /// `readLabeledStrings`' checks without the values: each element an object whose `label` is a
     /// string or null and whose `value` is a string, and is there.
+    ///
+    /// An element written exactly as the store writes it (`{"label":…,"value":…}`, no white space)
+    /// or as `JSONEncoder` may (`{"value":…,"label":…}`) is checked by its bytes, string by string;
+    /// anything else, member by member. Both accept the same input: an element the exact form
+    /// matches has just those two keys, each read with the check the member loop gives it, and a
+    /// string that fails that check fails it in the member loop too. Two `nextMember` calls per
+    /// element were a fifth of a debug build's check of a contact (an import checks each twice).
     private static func checkLabeledStrings(_ reader: inout StrictJSONReader) throws {
         var elements = StrictJSONReader.ArrayElements()
         while try reader.nextElement(&elements) {
+            let start = reader.position
+            if reader.consumeExactly(#"{"label":"#) {
+                try reader.skipStringOrNull()
+                if reader.consumeExactly(#","value":"#) {
+                    try reader.skipString()
+                    if reader.consumeExactly("}") { continue }
+                }
+                reader.rewind(to: start)
+            } else if reader.consumeExactly(#"{"value":"#) {
+                try reader.skipString()
+                if reader.consumeExactly(#","label":"#) {
+                    try reader.skipStringOrNull()
+                    if reader.consumeExactly("}") { continue }
+                }
+                reader.rewind(to: start)
+            }
             var hasValue = false
             var members = StrictJSONReader.ObjectMembers()
             while let index = try reader.nextMember(of: labeledStringKeys, &members) {

@@ -98,7 +98,13 @@ enum JournalLineCodec {
         decoded: (ContactRecord) -> Int
     ) -> Bool {
         ranges.seq = 0
-        ranges.upsert.removeAll(keepingCapacity: true)
+        // One contact a line is the usual (an import writes one per line): `removeLast` keeps the
+        // capacity too, and is not the generic `replaceSubrange` a debug build runs `removeAll` through.
+        if ranges.upsert.count == 1 {
+            ranges.upsert.removeLast()
+        } else if !ranges.upsert.isEmpty {
+            ranges.upsert.removeAll(keepingCapacity: true)
+        }
         // Only when there is something to remove: a debug build calls the generic `removeAll` on every line.
         if !ranges.delete.isEmpty { ranges.delete.removeAll(keepingCapacity: true) }
         ranges.meta = nil

@@ -6,7 +6,9 @@ extension ContactSearch {
     /// Derived data (see ``SearchIndex``); bump the version whenever `nameWords` changes.
     package static let nameIndex = SearchIndex(
         fileName: "name-index", keysVersion: "name-1", fields: nameFields,
-        appendKeys: { appendNameKeys($0, to: &$1) }, keys: { nameWords($0) })
+        appendKeys: { appendNameKeys($0, to: &$1) },
+        fieldKeys: SearchIndex.FieldKeys(fields: nameFields, append: { appendKeys(utf8: $0, to: &$1) }),
+        keys: { nameWords($0) })
 
     /// The contacts of `store` that match `query`, in the store's order — the same answer as
     /// `search(store.load().contacts, query)`. A name query reads the name index (built on the

@@ -35,43 +35,50 @@ extension ContactSearch {
     private static func appendKeys(of name: String, to bytes: inout [UInt8]) {
         guard !name.isEmpty else { return }
         var name = name
+        name.withUTF8 { appendKeys(utf8: $0, to: &bytes) }
+    }
+
+    /// `appendKeys(of:to:)` of the name whose UTF-8 is `utf8` (valid UTF-8): the name index's
+    /// ``AppGroupStore/SearchIndex/FieldKeys``, so a compaction derives the keys from each contact's
+    /// stored JSON without making the record or the name's `String` (unless it is not ASCII).
+    static func appendKeys(utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        guard let base = utf8.baseAddress else { return }
         let folding = foldingTable
-        let done = name.withUTF8 { utf8 -> Bool in
-            guard let base = utf8.baseAddress else { return true }
-            let count = utf8.count
-            // `asciiWords`' condition first: every byte ASCII, with a one-byte folding.
-            var index = 0
-            while index < count {
-                let byte = base[index]
-                if byte >= 0x80 || folding[Int(byte)] == unknown { return false }
-                index += 1
+        // Locals: a debug build calls a static's accessor (and its once-check) on every read.
+        let separator = Self.separator
+        let unknown = Self.unknown
+        let count = utf8.count
+        // One pass, each word folded straight into `bytes` with a space before it, while checking
+        // `asciiWords`' condition (every byte ASCII, with a one-byte folding); a name that fails it
+        // is taken back out and given to Foundation. A second pass and a scratch buffer appended
+        // with the generic `append(contentsOf:)` were a tenth of a debug compaction's key derivation.
+        let mark = bytes.count
+        var inWord = false
+        var index = 0
+        while index < count {
+            let byte = base[index]
+            index += 1
+            let value = byte < 0x80 ? folding[Int(byte)] : unknown
+            if value == separator {
+                inWord = false
+                continue
             }
-            // Each word folded, a space before it: at most one byte more than the name.
-            let folded = UnsafeMutablePointer<UInt8>.allocate(capacity: count + 1)
-            defer { folded.deallocate() }
-            var length = 0
-            var inWord = false
-            index = 0
-            while index < count {
-                let value = folding[Int(base[index])]
-                if value == separator {
-                    inWord = false
-                } else {
-                    if !inWord {
-                        folded[length] = 0x20
-                        length += 1
-                        inWord = true
-                    }
-                    folded[length] = UInt8(value)
-                    length += 1
-                }
-                index += 1
+            if value == unknown {
+                bytes.removeLast(bytes.count - mark)
+                appendFoundationKeys(of: String(decoding: utf8, as: UTF8.self), to: &bytes)
+                return
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: folded, count: length))
-            return true
+            if !inWord {
+                bytes.append(0x20)
+                inWord = true
+            }
+            bytes.append(UInt8(truncatingIfNeeded: value))
         }
-        if done { return }
-        // Foundation's words, each split at spaces and newlines as `SearchIndexBuilder` splits a key.
+    }
+
+    /// The keys of a name that is not plain ASCII: Foundation's words (`foundationWords`, as `words`
+    /// takes them), each split at spaces and newlines as `SearchIndexBuilder` splits a key.
+    private static func appendFoundationKeys(of name: String, to bytes: inout [UInt8]) {
         for word in foundationWords(name) {
             var start = 0
             let utf8 = Array(word.utf8)

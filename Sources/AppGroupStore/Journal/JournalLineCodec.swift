@@ -85,15 +85,28 @@ enum JournalLineCodec {
     /// tag -1. `keeping` names the fields `decoded` needs (`ContactRecordCodec.fieldMask`; the others
     /// are checked and left empty).
     ///
+    /// With `captured` (and without `decodesContacts`), each contact is checked capturing those text
+    /// fields' JSON values into `fieldRanges` (`ContactRecordCodec.checkRecord(_:capturing:into:)`,
+    /// the ranges relative to `bytes`), and `checked` is asked for its tag right after: a compaction
+    /// derives the index keys from the captured values (``FieldKeyDeriver``), making no record.
+    ///
     /// The answer is written to `ranges` (emptied first, its arrays' memory kept: a compaction reuses
     /// one for every line); false when Foundation must decide.
     static func fastLineRanges(
         _ bytes: UnsafeRawBufferPointer, into ranges: inout LineRanges, decodesContacts: Bool, keeping kept: UInt64,
+        capturing captured: UInt64 = 0, into fieldRanges: UnsafeMutablePointer<Int>? = nil, checked: () -> Int = { -1 },
         decoded: (ContactRecord) -> Int
     ) -> Bool {
         ranges.seq = 0
-        ranges.upsert.removeAll(keepingCapacity: true)
-        ranges.delete.removeAll(keepingCapacity: true)
+        // One contact a line is the usual (an import writes one per line): `removeLast` keeps the
+        // capacity too, and is not the generic `replaceSubrange` a debug build runs `removeAll` through.
+        if ranges.upsert.count == 1 {
+            ranges.upsert.removeLast()
+        } else if !ranges.upsert.isEmpty {
+            ranges.upsert.removeAll(keepingCapacity: true)
+        }
+        // Only when there is something to remove: a debug build calls the generic `removeAll` on every line.
+        if !ranges.delete.isEmpty { ranges.delete.removeAll(keepingCapacity: true) }
         ranges.meta = nil
         // `readWhole` and `readEntry` written out: each is generic, and takes a closure per line.
         guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
@@ -131,9 +144,12 @@ enum JournalLineCodec {
                         } else {
                             // Checked as a full read checks it, so a line that Foundation would refuse is
                             // never copied as it is; but not made into a record only to be dropped.
-                            let identifier = try ContactRecordCodec.checkRecord(&reader)
+                            let identifier = try ContactRecordCodec.checkRecord(
+                                &reader, capturing: captured, into: fieldRanges)
                             ranges.upsert.append(
-                                UpsertedRange(identifier: identifier, range: start..<reader.position, tag: -1))
+                                UpsertedRange(
+                                    identifier: identifier, range: start..<reader.position,
+                                    tag: captured == 0 ? -1 : checked()))
                         }
                     }
                 case 3:

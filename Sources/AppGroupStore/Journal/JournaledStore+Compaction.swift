@@ -137,6 +137,10 @@ extension JournaledStore {
             for index in derivedIndexes {
                 keptFields |= index.fields.map(ContactRecordCodec.fieldMask) ?? ContactRecordCodec.allFields
             }
+            // Indexes whose keys are declared by field are derived from each contact's JSON as it is
+            // checked, no record made (``FieldKeyDeriver``); the others from the decoded record.
+            let deriver = FieldKeyDeriver(derivedIndexes)
+            let decodesContacts = indexCount > 0 && deriver == nil
             var journalLines = LineCursor(journal, path: journalPath, from: start, lineNumber: nil)
             // One for every line: its arrays' memory is reused, not allocated per line.
             var lineRanges = JournalLineCodec.LineRanges()
@@ -156,7 +160,17 @@ extension JournaledStore {
                 let line = UnsafeRawBufferPointer(rebasing: journal.bytes[range])
                 // Without an index the contacts are checked, not decoded (nothing would read them).
                 var fast = JournalLineCodec.fastLineRanges(
-                    line, into: &lineRanges, decodesContacts: indexCount > 0, keeping: keptFields
+                    line, into: &lineRanges, decodesContacts: decodesContacts, keeping: keptFields,
+                    capturing: deriver?.mask ?? 0, into: deriver?.ranges,
+                    checked: {
+                        guard let deriver else { return -1 }
+                        let start = derivedKeys.count
+                        let json = line.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                        if deriver.appendKeys(json: json, to: &derivedKeys) { return start }
+                        // Unreadable after all: this contact is decoded when the snapshot is written.
+                        derivedKeys.removeLast(derivedKeys.count - start)
+                        return -1
+                    }
                 ) { record in
                     let start = derivedKeys.count
                     var position = 0

@@ -192,15 +192,39 @@ package enum ContactRecordCodec {
     /// a million records only to drop them was a fifth of the provider's time after a full sync (`perf`).
     /// `ContactRecordCheckTests` hold it to `readRecord` on random and damaged lines.
     static func checkRecord(_ reader: inout StrictJSONReader) throws -> String {
+        try checkRecord(&reader, capturing: 0, into: nil)
+    }
+
+    /// ``checkRecord(_:)``, which with `captured` (text fields, as a mask: ``fieldMask(_:)``), the range of each such field's
+    /// JSON value in the reader's bytes (a string, or `null`) is written to `ranges` — its start at
+    /// `ranges[2 * i]`, its end at `ranges[2 * i + 1]` for table index `i`, the start -1 when the
+    /// field is absent — for a compaction that derives index keys from them (``FieldKeyDeriver``).
+    static func checkRecord(
+        _ reader: inout StrictJSONReader, capturing captured: UInt64, into ranges: UnsafeMutablePointer<Int>?
+    ) throws -> String {
         var identifier: String?
         let fields = recordFields  // a local: see `readRecord`
         let text = textFields
         let labeled = labeledStringFields
+        if let ranges {
+            var unset = captured
+            while unset != 0 {
+                ranges[2 * unset.trailingZeroBitCount] = -1
+                unset &= unset - 1
+            }
+        }
         var members = StrictJSONReader.ObjectMembers()
         while let index = try reader.nextMember(of: recordKeys, &members) {
             let bit: UInt64 = 1 << UInt64(index)
             // The common kinds first, each in one call (see `skipStringOrNull`), not through `checkValue`.
             if text & bit != 0 {
+                if captured & bit != 0, let ranges {
+                    reader.skipWhitespace()
+                    ranges[2 * index] = reader.position
+                    try reader.skipStringOrNull()  // decodeIfPresent: null is absent
+                    ranges[2 * index + 1] = reader.position
+                    continue
+                }
                 try reader.skipStringOrNull()  // decodeIfPresent: null is absent
                 continue
             }
@@ -272,9 +296,32 @@ package enum ContactRecordCodec {
 
     /// `readLabeledStrings`' checks without the values: each element an object whose `label` is a
     /// string or null and whose `value` is a string, and is there.
+    ///
+    /// An element written exactly as the store writes it (`{"label":…,"value":…}`, no white space)
+    /// or as `JSONEncoder` may (`{"value":…,"label":…}`) is checked by its bytes, string by string;
+    /// anything else, member by member. Both accept the same input: an element the exact form
+    /// matches has just those two keys, each read with the check the member loop gives it, and a
+    /// string that fails that check fails it in the member loop too. Two `nextMember` calls per
+    /// element were a fifth of a debug build's check of a contact (an import checks each twice).
     private static func checkLabeledStrings(_ reader: inout StrictJSONReader) throws {
         var elements = StrictJSONReader.ArrayElements()
         while try reader.nextElement(&elements) {
+            let start = reader.position
+            if reader.consumeExactly(#"{"label":"#) {
+                try reader.skipStringOrNull()
+                if reader.consumeExactly(#","value":"#) {
+                    try reader.skipString()
+                    if reader.consumeExactly("}") { continue }
+                }
+                reader.rewind(to: start)
+            } else if reader.consumeExactly(#"{"value":"#) {
+                try reader.skipString()
+                if reader.consumeExactly(#","label":"#) {
+                    try reader.skipStringOrNull()
+                    if reader.consumeExactly("}") { continue }
+                }
+                reader.rewind(to: start)
+            }
             var hasValue = false
             var members = StrictJSONReader.ObjectMembers()
             while let index = try reader.nextMember(of: labeledStringKeys, &members) {

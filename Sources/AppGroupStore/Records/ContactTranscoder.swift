@@ -159,15 +159,41 @@ package struct ContactTranscoder: ~Copyable {
     /// One element of a labeled-string array, read as `readLabeledStrings` reads it, copied as
     /// `JSONWriter.labeledStrings` writes it: `{"label":…,"value":…}`, the label left out when null
     /// or absent.
+    ///
+    /// An element written exactly `{"label":…,"value":…}` or `{"value":…,"label":…}` (no white
+    /// space: what the store and `JSONEncoder` write) is read by its bytes, value by value; any
+    /// other rewinds and is read member by member, which reads the same values from the same bytes
+    /// (as `ContactRecordCodec.checkLabeledStrings` does: two `nextMember` calls per phone and
+    /// e-mail were a third of a debug import's transcoding of them).
     private mutating func labeledString(_ reader: inout StrictJSONReader, _ input: UnsafePointer<UInt8>) throws {
         var label = 0..<0
         var value: Range<Int>?
-        var members = StrictJSONReader.ObjectMembers()
-        while let index = try reader.nextMember(of: Self.labeledStringKeys, &members) {
-            if index == 0 {
-                label = try reader.unescapedString(nullable: true)
-            } else {
+        let start = reader.position
+        if reader.consumeExactly(#"{"label":"#) {
+            label = try reader.unescapedString(nullable: true)
+            if reader.consumeExactly(#","value":"#) {
                 value = try reader.unescapedString(nullable: false)
+                if !reader.consumeExactly("}") { value = nil }
+            }
+        } else if reader.consumeExactly(#"{"value":"#) {
+            value = try reader.unescapedString(nullable: false)
+            if reader.consumeExactly(#","label":"#) {
+                label = try reader.unescapedString(nullable: true)
+                if !reader.consumeExactly("}") { value = nil }
+            } else {
+                value = nil
+            }
+        }
+        if value == nil {
+            reader.rewind(to: start)
+            label = 0..<0
+            var members = StrictJSONReader.ObjectMembers()
+            while let index = try reader.nextMember(of: Self.labeledStringKeys, &members) {
+                if index == 0 {
+                    label = try reader.unescapedString(nullable: true)
+                } else {
+                    value = try reader.unescapedString(nullable: false)
+                }
             }
         }
         guard let value else { throw StrictJSONReader.GiveUp() }  // readLabeledStrings requires it

@@ -84,6 +84,22 @@ package struct StrictJSONReader {
         return true
     }
 
+    /// Consumes `text` if the input at `position` is exactly its bytes, and says whether it did: no
+    /// white space is skipped and nothing checked but the bytes. For a reader that tries the form
+    /// its own writer uses first, and reads the value the general way (``rewind(to:)``) otherwise.
+    package mutating func consumeExactly(_ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard end - position >= count, memcmp(base + position, text.utf8Start, count) == 0 else { return false }
+        position += count
+        return true
+    }
+
+    /// Moves back to `start`, a position this reader was at: what it read since is read again.
+    package mutating func rewind(to start: Int) {
+        precondition(start >= 0 && start <= position, "a reader rewinds only to where it was")
+        position = start
+    }
+
     private mutating func literal(_ text: StaticString) throws {
         let count = text.utf8CodeUnitCount
         guard end - position >= count, memcmp(base + position, text.utf8Start, count) == 0 else { throw GiveUp() }

@@ -34,19 +34,24 @@ package struct SearchIndex: Sendable {
     /// uses it (a compaction indexes every contact an import wrote; making each word a `String`, then
     /// reading its bytes back, was a tenth of a debug import).
     package let appendKeys: (@Sendable (ContactRecord, inout [UInt8]) -> Void)?
+    /// The keys as a function of a few text fields' values, field by field, when they are that
+    /// (``FieldKeys``): a compaction then derives them from each contact's stored JSON without
+    /// making a `ContactRecord`.
+    package let fieldKeys: FieldKeys?
 
     /// An index stored as `fileName`, built with `keys` (versioned by `keysVersion`), which reads
     /// only `fields` of a contact (nil: any field); `appendKeys`, when given, writes what `keys` says
-    /// the way an index line holds it.
+    /// the way an index line holds it, and `fieldKeys`, when given, says the same field by field.
     package init(
         fileName: String, keysVersion: String, fields: [ContactRecord.Field]? = nil,
-        appendKeys: (@Sendable (ContactRecord, inout [UInt8]) -> Void)? = nil,
+        appendKeys: (@Sendable (ContactRecord, inout [UInt8]) -> Void)? = nil, fieldKeys: FieldKeys? = nil,
         keys: @escaping @Sendable (ContactRecord) -> [String]
     ) {
         self.fileName = fileName
         self.keysVersion = keysVersion
         self.fields = fields
         self.appendKeys = appendKeys
+        self.fieldKeys = fieldKeys
         self.keys = keys
     }
 

@@ -109,6 +109,40 @@ struct ContactRecordCheckTests {
         #expect(accepted > 1000, "the generator must produce mostly valid contacts")
     }
 
+    /// Labeled-string elements, each in one of the exact forms readers match by their bytes or a byte
+    /// away from one (white space, another or a repeated key, a null or a number value, a cut, an
+    /// escape or a control byte in a string). `ContactTranscoderTests` reads them too.
+    static let labeledStringElements = [
+        #"{"label":"l","value":"v"}"#, #"{"label":null,"value":"v"}"#, #"{"value":"v","label":"l"}"#,
+        #"{"value":"v","label":null}"#, #"{"label":"l","value":"v" }"#, #"{ "label":"l","value":"v"}"#,
+        #"{"label":"l", "value":"v"}"#, #"{"label" :"l","value":"v"}"#, #"{"label":"l","value":"v","x":1}"#,
+        #"{"label":"l","value":"v","label":"m"}"#, #"{"value":"v","label":"l","value":"w"}"#,
+        #"{"label":"l","value":null}"#, #"{"value":null,"label":"l"}"#, #"{"label":1,"value":"v"}"#,
+        #"{"label":"l","value":7}"#, #"{"label":"l"}"#, #"{"value":"v"}"#, #"{"label":"l","value":"v""#,
+        #"{"label":"l","value":"#, #"{"label":"\u00e9\"","value":"\\\/"}"#, #"{"label":"l","value":"\ud800"}"#,
+        "{\"label\":\"l\",\"value\":\"a\u{1}b\"}", #"{"label":"l","valuex":"v"}"#, #"{"labe":"l","value":"v"}"#,
+        #"{"label":nul,"value":"v"}"#, #"{"label":null ,"value":"v"}"#, #"{}"#, #"[]"#, "",
+    ]
+
+    @Test(
+        "Labeled strings near the exact forms checked by their bytes (label and value in either order): the member loop's answer"
+    )
+    func labeledStringForms() {
+        var accepted = 0
+        var refused = 0
+        for field in ["phoneNumbers", "emailAddresses"] {
+            for first in Self.labeledStringElements {
+                for second in ["", #",{"label":"l","value":"v"}"#, #", {"value":"w","label":null}"#] {
+                    let line = #"{"identifier":"a",""# + field + #"":["# + first + second + #"],"givenName":"g"}"#
+                    let (checked, read) = Self.both(Data(line.utf8))
+                    #expect(checked == read, "\(line)")
+                    if read != nil { accepted += 1 } else { refused += 1 }
+                }
+            }
+        }
+        #expect(accepted > 20 && refused > 20, "accepted \(accepted), refused \(refused)")
+    }
+
     @Test(
         "Hand-picked values each path handles apart: escapes, non-ASCII, null labels, rare fields",
         arguments: [

@@ -116,6 +116,23 @@ struct ContactTranscoderTests {
         try Self.check(Data(line.utf8), "hand-picked")
     }
 
+    @Test("Labeled strings at and a byte away from the exact forms read by their bytes: the same bytes, or declined")
+    func labeledStringForms() throws {
+        var copied = 0
+        for first in ContactRecordCheckTests.labeledStringElements {
+            for second in ["", #",{"label":"l","value":"v"}"#, #", {"value":"w","label":null}"#] {
+                let line = #"{"identifier":"a","emailAddresses":["# + first + second + #"],"givenName":"g"}"#
+                let wasCopied = try Self.check(Data(line.utf8), "labeled strings")
+                if wasCopied { copied += 1 }
+                // The exact forms themselves, without escapes, are copied (not declined to be decoded).
+                if ContactRecordCheckTests.labeledStringElements.prefix(4).contains(first) {
+                    #expect(wasCopied, "\(line)")
+                }
+            }
+        }
+        #expect(copied > 20, "copied \(copied)")
+    }
+
     @Test("An import through the transcoder writes the same journal lines as one through records")
     func sameJournal() throws {
         var random = SeededRandom(seed: StoreCodecDifferentialTests.seed &+ 12)

@@ -107,8 +107,9 @@ struct BenchmarkSmokeTests {
                             && ($0["configuration"] as? String == "debug") == debug
                     } ?? [:]
                 #expect((loaded["note"] as? String ?? "").contains("busy processes"), "\(id) \(path) loaded")
-                // The spinners share the bench's session: the load the goals were set against.
-                #expect((loaded["note"] as? String ?? "").contains("in the bench's session"), "\(id) \(path)")
+                // A spinner pinned to each processor, in the bench's session: the load of the goals.
+                let note = loaded["note"] as? String ?? ""
+                #expect(note.contains("each pinned to its own processor, in the bench's session"), "\(id) \(path)")
             }
             #expect(figures.contains { $0["path"] as? String == "library-loaded" && $0["runMediansMs"] != nil })
             #expect(

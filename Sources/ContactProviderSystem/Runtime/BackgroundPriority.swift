@@ -12,12 +12,13 @@ import Glibc
 /// Linux keeps a nice value per thread, and an unprivileged thread cannot lower its own again, so
 /// the work runs on a thread of its own that ends with it, while the caller waits.
 ///
-/// A nice value weighs a thread against the others of its scheduling group. Where Linux's autogroup
-/// makes each session a group (the provider leads a session of its own), the compaction is alone in
-/// its group and a reader in another session competes with that group as a whole: there the
-/// priority changes little (a short reader measured the same beside a busy thread at nice 0, nice
-/// 10 and `SCHED_IDLE`, 2026-12-07). `SCHED_IDLE` would not help either, and without autogroup it
-/// would starve the compaction, and its check for a doorbell, while every processor is busy.
+/// A nice value weighs a thread against the others of its scheduling group only (sched(7): "under
+/// group scheduling, a thread's nice value has an effect for scheduling decisions only relative to
+/// other threads in the same task group"). Where Linux's autogroup makes each session a group (the
+/// provider leads a session of its own), the compaction is alone in its group and a reader in
+/// another session competes with that group as a whole. `SCHED_IDLE` is no way out: without
+/// groups it would starve the compaction, and its check for a doorbell, while every processor is
+/// busy.
 enum BackgroundPriority {
     /// The nice value of the background thread: a tenth of a normal thread's share of a busy
     /// processor (the kernel's weights: 110 against 1,024), not none, so the work still finishes.

@@ -63,10 +63,25 @@ struct SearchIndexBuilder {
     /// The line of a contact at `offset` whose keys come unchanged from an earlier index:
     /// `storedKeys` is what followed that line's offset (nothing, or a space and the keys).
     mutating func append(offset: Int, storedKeys: UnsafeRawBufferPointer) {
-        body.append(contentsOf: String(offset).utf8)
+        appendDecimal(offset)
         body.append(contentsOf: storedKeys)
         body.append(0x0A)
         count += 1
+    }
+
+    /// Appends `value` in decimal, the text `String(value)` makes, a byte at a time: a debug build
+    /// runs `String`'s generic integer initializer and the generic `append(contentsOf:)` of its
+    /// UTF-8 unspecialized, for every contact a compaction writes, where appending one byte to a
+    /// `[UInt8]` calls a specialization the standard library ships.
+    private mutating func appendDecimal(_ value: Int) {
+        if value < 0 { body.append(0x2D) }  // -
+        let magnitude = value < 0 ? 0 &- UInt(bitPattern: value) : UInt(bitPattern: value)
+        var divisor: UInt = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        repeat {
+            body.append(0x30 &+ UInt8(truncatingIfNeeded: magnitude / divisor % 10))
+            divisor /= 10
+        } while divisor > 0
     }
 
     /// The whole file (header line, then the body) for the snapshot of `generation` whose file has

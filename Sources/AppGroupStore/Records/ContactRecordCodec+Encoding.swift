@@ -268,7 +268,36 @@ package struct JSONWriter: ~Copyable {
 
     package mutating func field(_ name: StaticString, _ value: Int) {
         key(name)
-        raw(String(value))
+        integer(value)
+    }
+
+    /// Appends `value` in decimal, the text `String(value)` makes (a minus sign, then the digits
+    /// without leading zeros), written digit by digit into the memory.
+    ///
+    /// Not `raw(String(value))`: a debug build runs `String`'s generic integer initializer
+    /// unspecialized and `withUTF8` through a closure, for the `seq` and `count` of every journal
+    /// line an import writes.
+    package mutating func integer(_ value: Int) {
+        // 20 bytes hold any `Int`'s sign and digits.
+        if capacity - count < 20 { reserve(20) }
+        var magnitude = value < 0 ? 0 &- UInt(bitPattern: value) : UInt(bitPattern: value)
+        if value < 0 {
+            base[count] = 0x2D  // -
+            count += 1
+        }
+        var digits = 1
+        var rest = magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        var position = count + digits
+        repeat {
+            position -= 1
+            base[position] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude != 0
+        count += digits
     }
 
     package mutating func field(_ name: StaticString, _ value: Bool) {

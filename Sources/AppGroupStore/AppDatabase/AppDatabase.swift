@@ -144,8 +144,11 @@ package final class AppDatabase {
                     if copies, let identifier = copy(index, &batch) {
                         // ASCII and not empty (what `ContactTranscoder` copies): already normalized.
                         try IdentifierRules.validate(identifier)
-                        let isNew =
-                            !(hasExisting && existing.contains(identifier)) && seen.insert(identifier).inserted
+                        // `if`s, not `&&`: its right side is a closure, which in a debug build
+                        // captures a copy of `existing` (the whole state) for every contact.
+                        var isNew = true
+                        if hasExisting { isNew = !existing.contains(identifier) }
+                        if isNew { isNew = seen.insert(identifier).inserted }
                         if isNew { added += 1 } else { updated += 1 }
                         batch.appendTranscoded(isNew: isNew)
                     } else {
@@ -155,9 +158,9 @@ package final class AppDatabase {
                         } else {
                             try IdentifierRules.validate(next.identifier)
                         }
-                        let isNew =
-                            !(hasExisting && existing.contains(next.identifier))
-                            && seen.insert(next.identifier).inserted
+                        var isNew = true
+                        if hasExisting { isNew = !existing.contains(next.identifier) }
+                        if isNew { isNew = seen.insert(next.identifier).inserted }
                         if isNew { added += 1 } else { updated += 1 }
                         batch.append(next, isNew: isNew)
                     }

@@ -35,14 +35,16 @@ extension SearchIndex {
 /// It owns the memory the check writes the ranges to (two `Int`s, start and end, per field of the
 /// record's table), so one deriver serves every contact of a compaction.
 final class FieldKeyDeriver {
-    /// Each spec's `append`, in the order their keys are written.
+    /// Each spec's `append`, in the order their keys are written (`specCount` of them).
     ///
-    /// The closures and the field positions are kept apart, the positions in plain memory: reading a
-    /// spec or a `[Int]` out of an array copies it in a debug build (a retain and a release of each
-    /// array and closure in it), for every contact a compaction reads. Each closure is in a struct:
-    /// one read from an array of bare closures is converted from the array's generic form, a thunk
-    /// allocated and freed per read.
-    private let appends: [Appender]
+    /// The closures and the field positions are kept apart, both in plain memory: reading a spec or
+    /// a `[Int]` out of an array copies it in a debug build (a retain and a release of each array
+    /// and closure in it), and a class's array property is retained and released at each read, for
+    /// every contact a compaction reads. Each closure is in a struct: one read out of generic
+    /// storage as a bare closure is converted from the generic form, a thunk allocated and freed.
+    private let appends: UnsafeMutablePointer<Appender>
+    /// How many specs (and `appends`) there are.
+    private let specCount: Int
 
     /// One spec's `append`, held as the struct's stored closure.
     private struct Appender {
@@ -77,7 +79,9 @@ final class FieldKeyDeriver {
             starts.append(allPositions.count)
         }
         guard !appends.isEmpty else { return nil }
-        self.appends = appends
+        self.appends = .allocate(capacity: appends.count)
+        self.appends.initialize(from: appends, count: appends.count)
+        specCount = appends.count
         positions = .allocate(capacity: max(allPositions.count, 1))
         positions.initialize(from: allPositions, count: allPositions.count)
         firstPosition = .allocate(capacity: starts.count)
@@ -89,6 +93,8 @@ final class FieldKeyDeriver {
     }
 
     deinit {
+        appends.deinitialize(count: specCount)
+        appends.deallocate()
         ranges.deallocate()
         positions.deallocate()
         firstPosition.deallocate()
@@ -100,7 +106,7 @@ final class FieldKeyDeriver {
     func appendKeys(json: UnsafePointer<UInt8>, to bytes: inout [UInt8]) -> Bool {
         // Index loops, not `for … in`: a debug build runs that iterator generically, per contact.
         var spec = 0
-        while spec < appends.count {
+        while spec < specCount {
             let append = appends[spec].append
             var field = firstPosition[spec]
             let fieldsEnd = firstPosition[spec + 1]

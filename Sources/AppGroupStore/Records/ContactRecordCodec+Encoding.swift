@@ -278,25 +278,25 @@ package struct JSONWriter: ~Copyable {
     /// unspecialized and `withUTF8` through a closure, for the `seq` and `count` of every journal
     /// line an import writes.
     package mutating func integer(_ value: Int) {
-        // 20 bytes hold any `Int`'s sign and digits.
-        if capacity - count < 20 { reserve(20) }
+        // A sign and 20 digits hold any `Int`.
+        if capacity - count < 21 { reserve(21) }
         var magnitude = value < 0 ? 0 &- UInt(bitPattern: value) : UInt(bitPattern: value)
         if value < 0 {
             base[count] = 0x2D  // -
             count += 1
         }
-        var digits = 1
-        var rest = magnitude
-        while rest >= 10 {
-            rest /= 10
-            digits += 1
-        }
-        var position = count + digits
+        // Back to front at the end of a 20-byte window, then moved to its start: one division by
+        // ten a digit (a debug build divides, where a release build multiplies).
+        let windowEnd = count + 20
+        var position = windowEnd
         repeat {
+            let quotient = magnitude / 10
             position -= 1
-            base[position] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
+            base[position] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude &- quotient &* 10)
+            magnitude = quotient
         } while magnitude != 0
+        let digits = windowEnd - position
+        memmove(base + count, base + position, digits)
         count += digits
     }
 

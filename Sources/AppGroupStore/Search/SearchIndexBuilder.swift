@@ -74,14 +74,27 @@ struct SearchIndexBuilder {
     /// UTF-8 unspecialized, for every contact a compaction writes, where appending one byte to a
     /// `[UInt8]` calls a specialization the standard library ships.
     private mutating func appendDecimal(_ value: Int) {
-        if value < 0 { body.append(0x2D) }  // -
-        let magnitude = value < 0 ? 0 &- UInt(bitPattern: value) : UInt(bitPattern: value)
-        var divisor: UInt = 1
-        while magnitude / divisor >= 10 { divisor *= 10 }
+        // An offset is below 10^16 (at most 16 digits); anything else (never an offset) the general way.
+        guard value >= 0, value < 10_000_000_000_000_000 else {
+            body.append(contentsOf: String(value).utf8)
+            return
+        }
+        // The digits four bits each, least significant first, so the most significant ends lowest:
+        // one division by ten a digit (a debug build divides, where a release build multiplies).
+        var rest = UInt64(UInt(bitPattern: value))
+        var packed: UInt64 = 0
+        var digits = 0
         repeat {
-            body.append(0x30 &+ UInt8(truncatingIfNeeded: magnitude / divisor % 10))
-            divisor /= 10
-        } while divisor > 0
+            let quotient = rest / 10
+            packed = packed &<< 4 | (rest &- quotient &* 10)
+            rest = quotient
+            digits += 1
+        } while rest != 0
+        repeat {
+            body.append(0x30 &+ UInt8(truncatingIfNeeded: packed & 0xF))
+            packed &>>= 4
+            digits -= 1
+        } while digits > 0
     }
 
     /// The whole file (header line, then the body) for the snapshot of `generation` whose file has

@@ -129,14 +129,26 @@ package final class AppDatabase {
                 // Only which identifiers exist matters here: do not decode the whole address book. Read
                 // under the lock, so whether each contact is new is exact: its line carries the live count.
                 let existing = try writer.identifiers()
+                // An import into an empty database (the usual first one) asks it nothing: a debug
+                // build copies the whole state for each `contains`, and looks the identifier up in
+                // two unspecialized dictionaries, once per contact.
+                let hasExisting = existing.count > 0
                 var seen = Set<String>()
                 seen.reserveCapacity(count)
                 var batch = ContactBatch(capacity: min(batchSize, count))
+                // Unwrapped once: a debug build copies an optional closure (a retain, and a release
+                // after the call) at each `if let`, once per contact.
+                let copies = transcode != nil
+                let copy = transcode ?? { _, _ in nil }
                 for index in 0..<count {
-                    if let transcode, let identifier = transcode(index, &batch) {
+                    if copies, let identifier = copy(index, &batch) {
                         // ASCII and not empty (what `ContactTranscoder` copies): already normalized.
                         try IdentifierRules.validate(identifier)
-                        let isNew = !existing.contains(identifier) && seen.insert(identifier).inserted
+                        // `if`s, not `&&`: its right side is a closure, which in a debug build
+                        // captures a copy of `existing` (the whole state) for every contact.
+                        var isNew = true
+                        if hasExisting { isNew = !existing.contains(identifier) }
+                        if isNew { isNew = seen.insert(identifier).inserted }
                         if isNew { added += 1 } else { updated += 1 }
                         batch.appendTranscoded(isNew: isNew)
                     } else {
@@ -146,7 +158,9 @@ package final class AppDatabase {
                         } else {
                             try IdentifierRules.validate(next.identifier)
                         }
-                        let isNew = !existing.contains(next.identifier) && seen.insert(next.identifier).inserted
+                        var isNew = true
+                        if hasExisting { isNew = !existing.contains(next.identifier) }
+                        if isNew { isNew = seen.insert(next.identifier).inserted }
                         if isNew { added += 1 } else { updated += 1 }
                         batch.append(next, isNew: isNew)
                     }

@@ -69,7 +69,9 @@ struct CompactionFold {
 
     /// The journal's next upsert of `identifier`.
     mutating func upsert(_ identifier: String, _ line: CompactedLine) {
-        let inOrder = journalOrder.last.map { IdentifierOrder.precedes($0, identifier) } ?? true
+        // Not `last.map { … } ?? true`: a debug build runs `Optional.map` generically with a closure
+        // and `??` with another, for every contact a compaction reads from the journal.
+        let inOrder = journalOrder.isEmpty || IdentifierOrder.precedes(journalOrder[journalOrder.count - 1], identifier)
         if !usesDictionary, snapshotOrdered, inOrder {
             journalOrder.append(identifier)
             journalLines.append(line)

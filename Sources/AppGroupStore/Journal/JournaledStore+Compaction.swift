@@ -141,6 +141,9 @@ extension JournaledStore {
             // checked, no record made (``FieldKeyDeriver``); the others from the decoded record.
             let deriver = FieldKeyDeriver(derivedIndexes)
             let decodesContacts = indexCount > 0 && deriver == nil
+            // Read once: a debug build calls `??`'s closure and the optional chains on every line.
+            let capturedFields = deriver?.mask ?? 0
+            let capturedRanges = deriver?.ranges
             var journalLines = LineCursor(journal, path: journalPath, from: start, lineNumber: nil)
             // One for every line: its arrays' memory is reused, not allocated per line.
             var lineRanges = JournalLineCodec.LineRanges()
@@ -161,7 +164,7 @@ extension JournaledStore {
                 // Without an index the contacts are checked, not decoded (nothing would read them).
                 var fast = JournalLineCodec.fastLineRanges(
                     line, into: &lineRanges, decodesContacts: decodesContacts, keeping: keptFields,
-                    capturing: deriver?.mask ?? 0, into: deriver?.ranges,
+                    capturing: capturedFields, into: capturedRanges,
                     checked: {
                         guard let deriver else { return -1 }
                         let start = derivedKeys.count
@@ -243,53 +246,64 @@ extension JournaledStore {
                 buffer.append(UInt8(ascii: "\n"))
                 var written = 0
                 var askedAt = 0  // the buffer's size when `shouldStop` was last asked
-                for line in lines {
-                    let offset = snapshotSize + buffer.count
-                    switch line {
-                    case .snapshot(let range): snapshot.append(range, to: &buffer)
-                    case .journal(let range, _): journal.append(range, to: &buffer)
-                    case .encoded(let data): buffer.append(data)
-                    }
-                    if line.derivedKeys >= 0 {
-                        // Keys derived while the journal was read: each index's, newline-terminated.
-                        derivedKeys.withUnsafeBytes { all in
-                            var start = line.derivedKeys
-                            for position in indexes.indices {
+                // The derived keys' bytes taken once, and index loops, not `for … in`: a debug build
+                // runs the iterators generically and calls `withUnsafeBytes`' closure, once per contact.
+                let indexCount = indexes.count
+                let newline: StaticString = "\n"
+                try derivedKeys.withUnsafeBytes { all in
+                    var item = 0
+                    while item < lines.count {
+                        let line = lines[item]
+                        item += 1
+                        let offset = snapshotSize + buffer.count
+                        switch line {
+                        case .snapshot(let range): snapshot.append(range, to: &buffer)
+                        case .journal(let range, _): journal.append(range, to: &buffer)
+                        case .encoded(let data): buffer.append(data)
+                        }
+                        let keys = line.derivedKeys
+                        if keys >= 0 {
+                            // Keys derived while the journal was read: each index's, newline-terminated.
+                            var start = keys
+                            var position = 0
+                            while position < indexCount {
                                 let newline = memchr(all.baseAddress! + start, 0x0A, all.count - start)!
                                 let end = all.baseAddress!.distance(to: UnsafeRawPointer(newline))
                                 indexes[position].add(
                                     offset: offset, derivedKeys: UnsafeRawBufferPointer(rebasing: all[start..<end]))
                                 start = end + 1
+                                position += 1
                             }
-                        }
-                    } else {
-                        for position in indexes.indices {
-                            indexes[position].add(offset: offset, oldOffset: line.snapshotOffset) {
-                                switch line {
-                                case .snapshot(let range):
-                                    return try ContactRecordCodec.decode(snapshot.bytes, range: range)
-                                case .journal(let range, _):
-                                    return try ContactRecordCodec.decode(journal.bytes, range: range)
-                                case .encoded(let data): return try ContactRecordCodec.decode(data)
+                        } else {
+                            for position in indexes.indices {
+                                indexes[position].add(offset: offset, oldOffset: line.snapshotOffset) {
+                                    switch line {
+                                    case .snapshot(let range):
+                                        return try ContactRecordCodec.decode(snapshot.bytes, range: range)
+                                    case .journal(let range, _):
+                                        return try ContactRecordCodec.decode(journal.bytes, range: range)
+                                    case .encoded(let data): return try ContactRecordCodec.decode(data)
+                                    }
                                 }
                             }
                         }
-                    }
-                    buffer.append(UInt8(ascii: "\n"))
-                    if buffer.count - askedAt > Self.stopCheckBytes {
-                        if shouldStop() { throw CompactionInterrupted() }
-                        askedAt = buffer.count
-                    }
-                    if buffer.count > 1 << 20 {
-                        askedAt = 0
-                        try SecureFile.writeAll(fd: fd, path: temp, data: buffer)
-                        snapshotSize += buffer.count
-                        buffer.removeAll(keepingCapacity: true)
-                        written += 1
-                        // Contacts are copied in identifier order, mostly sequential in both files.
-                        if written % 16 == 0 {
-                            snapshot.dropResidentPages()
-                            journal.dropResidentPages()
+                        // Through a pointer: `append(_:)` of one byte is the generic one in a debug build.
+                        buffer.append(newline.utf8Start, count: 1)
+                        if buffer.count - askedAt > Self.stopCheckBytes {
+                            if shouldStop() { throw CompactionInterrupted() }
+                            askedAt = buffer.count
+                        }
+                        if buffer.count > 1 << 20 {
+                            askedAt = 0
+                            try SecureFile.writeAll(fd: fd, path: temp, data: buffer)
+                            snapshotSize += buffer.count
+                            buffer.removeAll(keepingCapacity: true)
+                            written += 1
+                            // Contacts are copied in identifier order, mostly sequential in both files.
+                            if written % 16 == 0 {
+                                snapshot.dropResidentPages()
+                                journal.dropResidentPages()
+                            }
                         }
                     }
                 }

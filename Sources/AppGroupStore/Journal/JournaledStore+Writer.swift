@@ -262,43 +262,21 @@ extension JournaledStore {
             let headAtStart = head
             let countAtStart = liveCount
             var chunkCount = liveCount
+            // The journal's head before the chunk being written, read from `head` after each flush:
+            // the loop reads no stored property of this class (a debug build checks exclusivity
+            // dynamically on each such access, once per contact).
+            var chunkHead = headAtStart
             var lines = Data()
             // A copied contact's line, written here first: one writer for every line, not one per line.
             var copiedLine = JSONWriter(capacity: 1024)
             var linesInChunk = 0
-            // At most `JournalHoles.unsyncedLimit` bytes between two fdatasyncs (or one longer line):
-            // a power cut's writeback hole can then only be where readers look for one.
-            func flush() throws {
-                guard !lines.isEmpty else { return }
-                do {
-                    try writeAtEnd(lines)
-                    try SecureFile.sync(fd: fd, path: store.journalPath)
-                } catch {
-                    // Not written or not durable: take the whole batch back so the count of written
-                    // contacts stays true.
-                    _ = ftruncate(fd, off_t(batchStart))
-                    end = batchStart
-                    head = headAtStart
-                    liveCount = countAtStart
-                    // The batch's earlier chunks went too: a later cut-back must not reach past here.
-                    lastDurable = (batchStart, headAtStart, countAtStart)
-                    throw error
-                }
-                end += lines.count
-                head += linesInChunk
-                liveCount = chunkCount
-                lastDurable = (end, head, liveCount)
-                CommitWitness.noteCommit()
-                lines.removeAll(keepingCapacity: true)
-                linesInChunk = 0
-            }
             // An index loop and plain conditions, not `enumerated()` and `flatMap`/`map` closures: a
             // debug build runs those generically, and an import writes every contact through here.
             var index = 0
             while index < batch.count {
                 var lineCount: Int?  // the live count, when the journal's is known
                 if let count = chunkCount { lineCount = added[index] ? count + 1 : count }
-                let seq = head + linesInChunk + 1
+                let seq = chunkHead + linesInChunk + 1
                 var recordLine: Data?
                 if let record = batch.record(at: index) {
                     recordLine = try LineCoding.encodeEntryLine(
@@ -311,7 +289,14 @@ extension JournaledStore {
                 }
                 index += 1
                 let length = recordLine?.count ?? copiedLine.count
-                if !lines.isEmpty, lines.count + length > JournalHoles.unsyncedLimit { try flush() }
+                // At most `JournalHoles.unsyncedLimit` bytes between two fdatasyncs (or one longer
+                // line): a power cut's writeback hole can then only be where readers look for one.
+                if !lines.isEmpty, lines.count + length > JournalHoles.unsyncedLimit {
+                    try flush(
+                        &lines, count: &linesInChunk, liveCount: chunkCount,
+                        batchStart: (batchStart, headAtStart, countAtStart))
+                    chunkHead = head
+                }
                 if let recordLine {
                     lines.append(recordLine)
                 } else {
@@ -320,7 +305,43 @@ extension JournaledStore {
                 linesInChunk += 1
                 chunkCount = lineCount
             }
-            try flush()
+            try flush(
+                &lines, count: &linesInChunk, liveCount: chunkCount, batchStart: (batchStart, headAtStart, countAtStart)
+            )
+        }
+
+        /// Writes and syncs ``appendEach(_:)``'s chunk: `lines`, `count` whole lines, the last of which
+        /// carries `liveCount`; then empties it. When that fails, takes the whole batch back (to
+        /// `batchStart`: its end, head and live count before it) so the count of written contacts
+        /// stays true.
+        ///
+        /// A method, not a function nested in `appendEach`: the locals such a function captures are
+        /// checked for exclusivity dynamically in a debug build, on every access of the loop.
+        private func flush(
+            _ lines: inout Data, count: inout Int, liveCount chunkCount: Int?,
+            batchStart: (end: Int, head: Int, liveCount: Int?)
+        ) throws {
+            guard !lines.isEmpty else { return }
+            do {
+                try writeAtEnd(lines)
+                try SecureFile.sync(fd: fd, path: store.journalPath)
+            } catch {
+                // Not written or not durable: take the whole batch back.
+                _ = ftruncate(fd, off_t(batchStart.end))
+                end = batchStart.end
+                head = batchStart.head
+                liveCount = batchStart.liveCount
+                // The batch's earlier chunks went too: a later cut-back must not reach past here.
+                lastDurable = batchStart
+                throw error
+            }
+            end += lines.count
+            head += count
+            liveCount = chunkCount
+            lastDurable = (end, head, liveCount)
+            CommitWitness.noteCommit()
+            lines.removeAll(keepingCapacity: true)
+            count = 0
         }
 
         /// Makes every appended entry durable; when that fails, cuts the journal back to where it was

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Walks the complete lines of a mapped store file and reports damage at the line it is on, so every
 /// "read the lines, decode each, refuse a bad one with `path:line`" loop of the store is the same
 /// few lines.
@@ -30,9 +32,14 @@ struct LineCursor {
     /// What a last line without its newline means here.
     let tornTail: TornTail
 
+    /// `file.bytes`, taken once: ``next()`` runs once per line of a store file, and a debug build
+    /// retains and releases `file` around each call of one of its methods.
+    private let bytes: UnsafeRawBufferPointer
+
     /// A cursor at `offset`, whose line is number `lineNumber` (nil: unknown).
     init(_ file: MappedFile, path: String, from offset: Int, lineNumber: Int?, tornTail: TornTail = .endOfData) {
         self.file = file
+        bytes = file.bytes
         self.path = path
         self.offset = offset
         lineStart = offset
@@ -50,10 +57,15 @@ struct LineCursor {
 
     /// The byte range of the next complete line (without its newline), or nil at the end.
     mutating func next() -> Range<Int>? {
-        guard offset < file.size, let end = file.newline(from: offset) else { return nil }
+        // `file.newline(from:)` on `bytes` (the file's `size` bytes), and no `Optional.map` closure:
+        // both calls a debug build makes for every line.
+        guard offset < bytes.count, let base = bytes.baseAddress,
+            let found = memchr(base + offset, 0x0A, bytes.count - offset)
+        else { return nil }
+        let end = base.distance(to: found)
         lineStart = offset
         offset = end + 1
-        knownLine = knownLine.map { $0 + 1 }
+        if let line = knownLine { knownLine = line + 1 }
         return lineStart..<end
     }
 

@@ -268,7 +268,36 @@ package struct JSONWriter: ~Copyable {
 
     package mutating func field(_ name: StaticString, _ value: Int) {
         key(name)
-        raw(String(value))
+        integer(value)
+    }
+
+    /// Appends `value` in decimal, the text `String(value)` makes (a minus sign, then the digits
+    /// without leading zeros), written digit by digit into the memory.
+    ///
+    /// Not `raw(String(value))`: a debug build runs `String`'s generic integer initializer
+    /// unspecialized and `withUTF8` through a closure, for the `seq` and `count` of every journal
+    /// line an import writes.
+    package mutating func integer(_ value: Int) {
+        // A sign and 20 digits hold any `Int`.
+        if capacity - count < 21 { reserve(21) }
+        var magnitude = value < 0 ? 0 &- UInt(bitPattern: value) : UInt(bitPattern: value)
+        if value < 0 {
+            base[count] = 0x2D  // -
+            count += 1
+        }
+        // Back to front at the end of a 20-byte window, then moved to its start: one division by
+        // ten a digit (a debug build divides, where a release build multiplies).
+        let windowEnd = count + 20
+        var position = windowEnd
+        repeat {
+            let quotient = magnitude / 10
+            position -= 1
+            base[position] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude &- quotient &* 10)
+            magnitude = quotient
+        } while magnitude != 0
+        let digits = windowEnd - position
+        memmove(base + count, base + position, digits)
+        count += digits
     }
 
     package mutating func field(_ name: StaticString, _ value: Bool) {

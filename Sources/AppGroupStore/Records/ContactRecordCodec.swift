@@ -203,7 +203,10 @@ package enum ContactRecordCodec {
         _ reader: inout StrictJSONReader, capturing captured: UInt64, into ranges: UnsafeMutablePointer<Int>?
     ) throws -> String {
         var identifier: String?
-        let fields = recordFields  // a local: see `readRecord`
+        // Locals, read once per contact: a debug build calls a static's accessor (and its
+        // once-check) at each read, and retains and releases a static array. The field table is
+        // read only for the rare kinds below (index 0 is the identifier: `recordKeys`).
+        let keys = recordKeys
         let text = textFields
         let labeled = labeledStringFields
         if let ranges {
@@ -214,7 +217,7 @@ package enum ContactRecordCodec {
             }
         }
         var members = StrictJSONReader.ObjectMembers()
-        while let index = try reader.nextMember(of: recordKeys, &members) {
+        while let index = try reader.nextMember(of: keys, &members) {
             let bit: UInt64 = 1 << UInt64(index)
             // The common kinds first, each in one call (see `skipStringOrNull`), not through `checkValue`.
             if text & bit != 0 {
@@ -228,8 +231,7 @@ package enum ContactRecordCodec {
                 try reader.skipStringOrNull()  // decodeIfPresent: null is absent
                 continue
             }
-            let field = fields[index]
-            if field == .identifier {
+            if index == 0 {
                 identifier = try reader.readString()
                 continue
             }
@@ -238,7 +240,7 @@ package enum ContactRecordCodec {
                 try checkLabeledStrings(&reader)
                 continue
             }
-            try checkValue(of: field, &reader)
+            try checkValue(of: recordFields[index], &reader)
         }
         guard let identifier else { throw StrictJSONReader.GiveUp() }
         return identifier

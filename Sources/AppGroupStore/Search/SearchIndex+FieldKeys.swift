@@ -35,10 +35,25 @@ extension SearchIndex {
 /// It owns the memory the check writes the ranges to (two `Int`s, start and end, per field of the
 /// record's table), so one deriver serves every contact of a compaction.
 final class FieldKeyDeriver {
-    /// The indexes' specs, in the order their keys are written.
-    private let specs: [SearchIndex.FieldKeys]
-    /// For each spec, the table index (`ContactRecordCodec.recordFields`) of each of its fields.
-    private let fieldIndexes: [[Int]]
+    /// Each spec's `append`, in the order their keys are written (`specCount` of them).
+    ///
+    /// The closures and the field positions are kept apart, both in plain memory: reading a spec or
+    /// a `[Int]` out of an array copies it in a debug build (a retain and a release of each array
+    /// and closure in it), and a class's array property is retained and released at each read, for
+    /// every contact a compaction reads. Each closure is in a struct: one read out of generic
+    /// storage as a bare closure is converted from the generic form, a thunk allocated and freed.
+    private let appends: UnsafeMutablePointer<Appender>
+    /// How many specs (and `appends`) there are.
+    private let specCount: Int
+
+    /// One spec's `append`, held as the struct's stored closure.
+    private struct Appender {
+        let append: @Sendable (UnsafeBufferPointer<UInt8>, inout [UInt8]) -> Void
+    }
+    /// The table indexes (`ContactRecordCodec.recordFields`) of every spec's fields, one spec after
+    /// another: spec `s`'s are `positions[firstPosition[s] ..< firstPosition[s + 1]]`.
+    private let positions: UnsafeMutablePointer<Int>
+    private let firstPosition: UnsafeMutablePointer<Int>
     /// The fields any spec reads, as a mask (`ContactRecordCodec.fieldMask`).
     let mask: UInt64
     /// Where the check writes each captured field's range: `ranges[2 * i]` and `ranges[2 * i + 1]`
@@ -47,32 +62,43 @@ final class FieldKeyDeriver {
 
     /// A deriver for `indexes`; nil unless every one declares ``SearchIndex/FieldKeys`` of text fields.
     init?(_ indexes: [SearchIndex]) {
-        var specs: [SearchIndex.FieldKeys] = []
-        var fieldIndexes: [[Int]] = []
+        var appends: [Appender] = []
+        var allPositions: [Int] = []
+        var starts: [Int] = [0]
         var mask: UInt64 = 0
         for index in indexes {
             guard let spec = index.fieldKeys else { return nil }
-            var positions: [Int] = []
             for field in spec.fields {
                 guard field.kind == .text, let position = ContactRecordCodec.recordFields.firstIndex(of: field) else {
                     return nil
                 }
-                positions.append(position)
+                allPositions.append(position)
                 mask |= 1 << UInt64(position)
             }
-            specs.append(spec)
-            fieldIndexes.append(positions)
+            appends.append(Appender(append: spec.append))
+            starts.append(allPositions.count)
         }
-        guard !specs.isEmpty else { return nil }
-        self.specs = specs
-        self.fieldIndexes = fieldIndexes
+        guard !appends.isEmpty else { return nil }
+        self.appends = .allocate(capacity: appends.count)
+        self.appends.initialize(from: appends, count: appends.count)
+        specCount = appends.count
+        positions = .allocate(capacity: max(allPositions.count, 1))
+        positions.initialize(from: allPositions, count: allPositions.count)
+        firstPosition = .allocate(capacity: starts.count)
+        firstPosition.initialize(from: starts, count: starts.count)
         self.mask = mask
         let count = 2 * ContactRecordCodec.recordFields.count
         ranges = UnsafeMutablePointer<Int>.allocate(capacity: count)
         ranges.initialize(repeating: -1, count: count)
     }
 
-    deinit { ranges.deallocate() }
+    deinit {
+        appends.deinitialize(count: specCount)
+        appends.deallocate()
+        ranges.deallocate()
+        positions.deallocate()
+        firstPosition.deallocate()
+    }
 
     /// Appends each index's keys of the contact whose fields were captured from `json` (the bytes
     /// the check read, the ranges relative to them), each index's followed by a newline; false
@@ -80,11 +106,11 @@ final class FieldKeyDeriver {
     func appendKeys(json: UnsafePointer<UInt8>, to bytes: inout [UInt8]) -> Bool {
         // Index loops, not `for … in`: a debug build runs that iterator generically, per contact.
         var spec = 0
-        while spec < specs.count {
-            let append = specs[spec].append
-            let positions = fieldIndexes[spec]
-            var field = 0
-            while field < positions.count {
+        while spec < specCount {
+            let append = appends[spec].append
+            var field = firstPosition[spec]
+            let fieldsEnd = firstPosition[spec + 1]
+            while field < fieldsEnd {
                 let start = ranges[2 * positions[field]]
                 let end = ranges[2 * positions[field] + 1]
                 field += 1

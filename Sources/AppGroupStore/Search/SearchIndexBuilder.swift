@@ -63,10 +63,38 @@ struct SearchIndexBuilder {
     /// The line of a contact at `offset` whose keys come unchanged from an earlier index:
     /// `storedKeys` is what followed that line's offset (nothing, or a space and the keys).
     mutating func append(offset: Int, storedKeys: UnsafeRawBufferPointer) {
-        body.append(contentsOf: String(offset).utf8)
+        appendDecimal(offset)
         body.append(contentsOf: storedKeys)
         body.append(0x0A)
         count += 1
+    }
+
+    /// Appends `value` in decimal, the text `String(value)` makes, a byte at a time: a debug build
+    /// runs `String`'s generic integer initializer and the generic `append(contentsOf:)` of its
+    /// UTF-8 unspecialized, for every contact a compaction writes, where appending one byte to a
+    /// `[UInt8]` calls a specialization the standard library ships.
+    private mutating func appendDecimal(_ value: Int) {
+        // An offset is below 10^16 (at most 16 digits); anything else (never an offset) the general way.
+        guard value >= 0, value < 10_000_000_000_000_000 else {
+            body.append(contentsOf: String(value).utf8)
+            return
+        }
+        // The digits four bits each, least significant first, so the most significant ends lowest:
+        // one division by ten a digit (a debug build divides, where a release build multiplies).
+        var rest = UInt64(UInt(bitPattern: value))
+        var packed: UInt64 = 0
+        var digits = 0
+        repeat {
+            let quotient = rest / 10
+            packed = packed &<< 4 | (rest &- quotient &* 10)
+            rest = quotient
+            digits += 1
+        } while rest != 0
+        repeat {
+            body.append(0x30 &+ UInt8(truncatingIfNeeded: packed & 0xF))
+            packed &>>= 4
+            digits -= 1
+        } while digits > 0
     }
 
     /// The whole file (header line, then the body) for the snapshot of `generation` whose file has

@@ -71,10 +71,13 @@ package struct ContactImportStream {
         let stream = ContactImportStream(data: data, elements: plain.ranges)
         // The test `ContactImport` applies to a top-level array's first element: seed records take the scan.
         if let first = plain.ranges.first, stream.looksLikeSeed(first) != false { return nil }
+        // The array from a local: a debug build copies it out of the tuple (a retain and a release)
+        // at each `plain.identifiers`, three times per contact.
+        let identifiers = plain.identifiers
         var index = 0
-        while index < plain.identifiers.count {
+        while index < identifiers.count {
             // The first invalid identifier, as the scan's check throws it.
-            if !plain.identifiers[index].isEmpty { try IdentifierRules.validate(plain.identifiers[index]) }
+            if !identifiers[index].isEmpty { try IdentifierRules.validate(identifiers[index]) }
             index += 1
         }
         return stream

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandomness
 import Testing
 
 @testable import AppGroupStore
@@ -58,5 +59,32 @@ struct JSONWriterTests {
         #expect(String(decoding: writer.bytes, as: UTF8.self) == text)
         #expect(writer.count == text.utf8.count)
         #expect(writer.data == Data(text.utf8))
+    }
+
+    /// `integer` writes what `String(value)` makes, for the edges of `Int`, each power of ten and
+    /// one either side of it, and seeded random values of every length, wherever the writer grows.
+    @Test func integersMatchStringDescription() {
+        var values = [0, 1, -1, 9, 10, -10, 99, 100, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        var power = 1
+        while power <= Int.max / 10 {
+            power *= 10
+            values += [power - 1, power, power + 1, -(power - 1), -power, -(power + 1)]
+        }
+        var random = SeededRandom(seed: 20_261_207)
+        for _ in 0..<2_000 {
+            let bits = Int(random.next() % 64)
+            let value = Int(truncatingIfNeeded: random.next() >> UInt64(bits))
+            values += [value, 0 &- value]
+        }
+        for capacity in [1, 16, 19, 4096] {
+            var writer = JSONWriter(capacity: capacity)
+            var expected = ""
+            for value in values {
+                writer.integer(value)
+                writer.byte(0x2C)
+                expected += String(value) + ","
+            }
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == expected, "capacity \(capacity)")
+        }
     }
 }

@@ -128,6 +128,9 @@ package struct StrictJSONReader {
         fileprivate var next = 0
         /// Whether the opening brace was read.
         fileprivate var started = false
+        /// Whether a key the table does not know was skipped: a reader that must refuse other keys
+        /// (as `readObject` with a closure that gives up on them) asks this once the object is read.
+        package fileprivate(set) var skippedUnknownKey = false
 
         package init() {}
     }
@@ -167,6 +170,7 @@ package struct StrictJSONReader {
                 return index
             }
             try finishKey(UnsafeRawBufferPointer(start: base + position, count: length), checked: false)
+            members.skippedUnknownKey = true
             try skipValue()
             guard try memberFollows() else { return nil }
         }

@@ -68,4 +68,37 @@ struct SeedImportCopyTests {
         }
         #expect(copied > 1000, "most generated records are copied (\(copied))")
     }
+
+    @Test("The check's identifier of a seed record is readSeed's, and it gives up exactly where readSeed does")
+    func checkReadsAsReadSeed() {
+        var read = 0
+        for index in 0..<3000 {
+            var random = SeededRandom.forCase(index, seed: 0x5EED_C4EC)
+            var text = Self.element(&random)
+            // Damage now and then: a cut, a stray byte, an invalid UTF-8 byte in a value.
+            switch random.below(12) {
+            case 0: text = String(text.prefix(random.int(0...text.count)))
+            case 1:
+                let at = text.index(text.startIndex, offsetBy: random.int(0...text.count))
+                text.insert(random.pick(["}", ",", "\"", ":", "x"]), at: at)
+            default: break
+            }
+            var bytes = Array(text.utf8)
+            if random.chance(0.05), let quote = bytes.lastIndex(of: 0x22), quote > 0 { bytes.insert(0xFF, at: quote) }
+            let context = "case \(index): \(String(decoding: bytes, as: UTF8.self))"
+            // What the check took before: `readSeed`, or else Foundation's decoding without a key twice.
+            let data = Data(bytes)
+            let expected =
+                bytes.withUnsafeBytes { ContactImportStream.readSeed($0)?.identifier }
+                ?? ((try? JSONDecoder().decode(ContactImport.SeedRecord.self, from: data))
+                    .flatMap { JSONDuplicateKeys.first(in: data) == nil ? $0.identifier : nil })
+            let identifier = bytes.withUnsafeBytes { ContactImportStream.seedIdentifierIfPlain($0) }
+            // Exactly `readSeed`'s answer: where it gives up, the check asks Foundation as before.
+            #expect(identifier == bytes.withUnsafeBytes { ContactImportStream.readSeed($0)?.identifier }, "\(context)")
+            // And what the check took before (`readSeed`, else Foundation's decoding without a key twice).
+            if let identifier { #expect(identifier == expected, "\(context)") }
+            if expected != nil { read += 1 }
+        }
+        #expect(read > 1000, "most generated records read (\(read))")
+    }
 }

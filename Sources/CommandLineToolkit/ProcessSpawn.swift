@@ -27,6 +27,33 @@ package enum ProcessSpawn {
         return result == 0 ? .success(pid) : .failure(SpawnError(code: result))
     }
 
+    /// ``spawn(_:arguments:environment:fileActions:attributes:)`` of a child that leads a session of
+    /// its own (``newSessionFlag``), with no signal blocked (a thread that blocks some, a test's, would
+    /// pass its mask on) and `defaultSignals` at their default action (nil: every signal): how the
+    /// host launches a provider, and how `contacts-bench` starts the provider's stand-in.
+    package static func spawnInNewSession(
+        _ path: String, arguments: [String], environment: [String: String],
+        fileActions: UnsafePointer<posix_spawn_file_actions_t>?, defaultSignals: [Int32]?
+    ) -> Result<pid_t, SpawnError> {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(newSessionFlag | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var defaults = sigset_t()
+        if let defaultSignals {
+            sigemptyset(&defaults)
+            for number in defaultSignals { sigaddset(&defaults, number) }
+        } else {
+            sigfillset(&defaults)
+        }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        return spawn(
+            path, arguments: arguments, environment: environment, fileActions: fileActions, attributes: &attributes)
+    }
+
     /// Replaces this process with `path` run with `arguments` (including argument 0) and
     /// `environment` (this process's when nil); returns only when that failed, with the error number.
     package static func exec(_ path: String, arguments: [String], environment: [String: String]? = nil) -> Int32 {

@@ -23,21 +23,9 @@ package final class SessionProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(
-            &attributes, Int16(ProcessSpawn.newSessionFlag | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        // A bench started by a thread that blocks signals (a test's) would pass its mask on.
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        switch ProcessSpawn.spawn(
+        switch ProcessSpawn.spawnInNewSession(
             arguments[0], arguments: arguments, environment: ProcessInfo.processInfo.environment,
-            fileActions: &actions, attributes: &attributes)
+            fileActions: &actions, defaultSignals: nil)
         {
         case .success(let started): pid = started
         case .failure(let error): throw error

@@ -50,20 +50,6 @@ package enum ProviderLauncher {
             posix_spawn_file_actions_addclose(&fileActions, fd)
         }
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // A session of its own: the provider outlives the host that launched it, like a daemon's child.
-        posix_spawnattr_setflags(
-            &attributes, Int16(ProcessSpawn.newSessionFlag | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGPIPE, SIGTERM, SIGINT, SIGCHLD] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-
         let arguments =
             [executable, "--app-group", paths.appGroup.path, "--domain", paths.domain, "--launched-by-system"]
             + extraArguments
@@ -91,9 +77,10 @@ package enum ProviderLauncher {
             spawnArguments = ["/bin/sh", "-c", "{ echo $$ > \"$0\"; } 2>/dev/null; exec \"$@\"", procs] + arguments
         }
         let pid: pid_t
-        switch ProcessSpawn.spawn(
+        // A session of its own: the provider outlives the host that launched it, like a daemon's child.
+        switch ProcessSpawn.spawnInNewSession(
             spawnPath, arguments: spawnArguments, environment: environment, fileActions: &fileActions,
-            attributes: &attributes)
+            defaultSignals: [SIGPIPE, SIGTERM, SIGINT, SIGCHLD])
         {
         case .success(let started): pid = started
         case .failure(let error): throw LaunchError(description: "could not launch '\(executable)': \(error)")

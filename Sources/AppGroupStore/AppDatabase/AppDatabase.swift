@@ -8,6 +8,13 @@ import Foundation
 package final class AppDatabase {
     /// The underlying store.
     package let store: JournaledStore<NoMetadata>
+    /// The contact lines the last ``upsert(count:batchSize:progress:transcode:record:)`` wrote, for
+    /// the ``compactIfNeeded()`` that follows it (``WrittenContactLines``).
+    private var written = WrittenContactLines.none
+
+    /// The contact lines the last import wrote, as it noted them: what ``compactIfNeeded()`` folds
+    /// without reading them again, until it has run.
+    package var writtenLines: WrittenContactLines { written }
 
     /// The database of `appGroup`; its store keeps `derivedIndexes` current whenever it writes a
     /// snapshot (see ``JournaledStore/derivedIndexes``; `ContactSearch` opens it with its name index).
@@ -124,6 +131,9 @@ package final class AppDatabase {
         var added = 0
         var updated = 0
         var written = 0
+        // Where each copied contact's line goes, for the compaction that usually follows an import.
+        var lines = WrittenContactLines(isRecording: transcode != nil)
+        self.written = .none
         do {
             try store.write { writer in
                 // Only which identifiers exist matters here: do not decode the whole address book. Read
@@ -135,7 +145,8 @@ package final class AppDatabase {
                 let hasExisting = existing.count > 0
                 var seen = Set<String>()
                 seen.reserveCapacity(count)
-                var batch = ContactBatch(capacity: min(batchSize, count))
+                var batch = ContactBatch(
+                    capacity: min(batchSize, count), derivingKeysFor: lines.isRecording ? store.derivedIndexes : nil)
                 // Unwrapped once: a debug build copies an optional closure (a retain, and a release
                 // after the call) at each `if let`, once per contact.
                 let copies = transcode != nil
@@ -150,7 +161,7 @@ package final class AppDatabase {
                         if hasExisting { isNew = !existing.contains(identifier) }
                         if isNew { isNew = seen.insert(identifier).inserted }
                         if isNew { added += 1 } else { updated += 1 }
-                        batch.appendTranscoded(isNew: isNew)
+                        batch.appendTranscoded(isNew: isNew, identifier: identifier)
                     } else {
                         var next = IdentifierRules.normalized(try record(index))
                         if next.identifier.isEmpty {
@@ -168,12 +179,13 @@ package final class AppDatabase {
                         // One entry per contact (providers count changes by seq), one write and one
                         // fdatasync per batch.
                         do {
-                            try writer.appendEach(batch)
+                            try writer.appendEach(batch, noting: &lines)
                             written += batch.count
                         } catch {
                             // The batch did not fit (a full disk): write it one contact at a time, so
                             // the import stops with every contact that fits saved, and says how many.
                             // Each durable: a writeback hole must stay where readers look for one (JournalHoles).
+                            lines.abandon()
                             var position = 0
                             while position < batch.count {
                                 try writer.append(
@@ -188,7 +200,9 @@ package final class AppDatabase {
                     }
                 }
                 try writer.sync()
+                lines.adopt(batch.takeNotes())
             }
+            self.written = lines
         } catch let error where written > 0 {
             // The first `written` contacts are whole lines in the journal: make them durable and say so,
             // so the user knows what the database holds (a full disk stops an import part-way).
@@ -234,6 +248,9 @@ package final class AppDatabase {
     /// Folds the journal into the snapshot when it has grown past it.
     @discardableResult
     package func compactIfNeeded() throws -> Bool {
-        try store.compactIfNeeded()
+        // The lines the last import wrote are folded as it noted them (the compaction checks they
+        // are still those lines); any later compaction reads every line.
+        defer { written = .none }
+        return try store.compactIfNeeded(written: written)
     }
 }

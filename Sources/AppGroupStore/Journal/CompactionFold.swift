@@ -8,9 +8,14 @@ import Foundation
 enum CompactedLine: Equatable {
     case snapshot(Range<Int>)
     /// `keys`: where the contact's index keys start in the compaction's derived keys (its
-    /// `derivedIndexes`' keys, each followed by a newline), or -1 when it has none.
+    /// `derivedIndexes`' keys, each followed by a newline), or -1 when it has none; below -1, where
+    /// they start in the keys of the lines the write noted (``notedKeys(at:)``).
     case journal(Range<Int>, keys: Int = -1)
     case encoded(Data)
+
+    /// `keys` of a contact whose keys start at `offset` in the noted lines' keys
+    /// (`WrittenContactLines`), and back: the one is the other's inverse.
+    static func notedKeys(at offset: Int) -> Int { -2 - offset }
 
     /// Where a journal contact's derived keys start, or -1.
     var derivedKeys: Int {

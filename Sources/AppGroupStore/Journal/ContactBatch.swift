@@ -14,12 +14,55 @@ package struct ContactBatch: ~Copyable {
     private var ends: [Int] = []
     /// For each contact, whether it adds one (true) or replaces a live one (false).
     private(set) var added: [Bool] = []
+    /// Makes the index keys of each copied contact from the fields the transcoder found, when the
+    /// batch notes its contacts (``init(capacity:derivingKeysFor:)``).
+    private let deriver: FieldKeyDeriver?
+    /// Whether the batch notes each contact it holds (``Notes``): every index of the store has
+    /// ``SearchIndex/FieldKeys`` (or there is none), so the keys of a copied contact can be derived.
+    package let derivesKeys: Bool
+    /// What was noted of every contact held so far, batch after batch (``removeAll()`` keeps it).
+    private var notes = Notes()
+
+    /// What a batch that ``derivesKeys`` notes of each contact it held, in order, for the compaction
+    /// that follows the write (``WrittenContactLines``): kept here, not by the writer line by line,
+    /// which cost a debug import a twentieth of its time (`perf`).
+    package struct Notes {
+        /// Each contact's identifier.
+        var identifiers: [String] = []
+        /// Where each contact's keys start in `keys`; -1 for one without (a record, or a contact
+        /// whose keys could not be derived: its compaction decodes it).
+        var keyStarts: [Int] = []
+        /// The derived keys, one contact after another (``FieldKeyDeriver`` writes each index's,
+        /// newline-terminated).
+        var keys: [UInt8] = []
+    }
 
     /// An empty batch with room for `capacity` contacts.
     package init(capacity: Int) {
+        self.init(capacity: capacity, derivingKeysFor: nil)
+    }
+
+    /// An empty batch with room for `capacity` contacts that notes each contact, deriving the keys
+    /// of `indexes` (a store's ``JournaledStore/derivedIndexes``) for each one it copies, when it
+    /// can (``derivesKeys``).
+    package init(capacity: Int, derivingKeysFor indexes: [SearchIndex]?) {
         records.reserveCapacity(capacity)
         ends.reserveCapacity(capacity)
         added.reserveCapacity(capacity)
+        if let indexes {
+            deriver = FieldKeyDeriver(indexes)
+            derivesKeys = indexes.isEmpty || deriver != nil
+        } else {
+            deriver = nil
+            derivesKeys = false
+        }
+    }
+
+    /// What was noted of every contact held (empty unless ``derivesKeys``); the batch notes afresh.
+    package mutating func takeNotes() -> Notes {
+        let taken = notes
+        notes = Notes()
+        return taken
     }
 
     /// How many contacts the batch holds.
@@ -30,20 +73,41 @@ package struct ContactBatch: ~Copyable {
         records.append(record)
         ends.append(json.count)
         added.append(isNew)
+        if derivesKeys {
+            notes.identifiers.append(record.identifier)
+            notes.keyStarts.append(-1)
+        }
     }
 
     /// Copies the contact whose JSON is `bytes` into the store's form (``ContactTranscoder``), not
     /// yet added; returns its identifier, or nil when the contact must be decoded instead (nothing
     /// is then kept). ``appendTranscoded(isNew:)`` adds it.
     package mutating func transcode(_ bytes: UnsafeRawBufferPointer) -> String? {
-        transcoder.transcode(bytes, into: &json)
+        guard let deriver else { return transcoder.transcode(bytes, into: &json) }
+        return transcoder.transcode(bytes, into: &json, capturing: deriver.mask, into: deriver.ranges)
     }
 
-    /// Adds the contact ``transcode(_:)`` copied last.
-    package mutating func appendTranscoded(isNew: Bool) {
+    /// Adds the contact ``transcode(_:)`` copied last, whose identifier it returned.
+    package mutating func appendTranscoded(isNew: Bool, identifier: String) {
+        let start = ends.isEmpty ? 0 : ends[ends.count - 1]
         records.append(nil)
         ends.append(json.count)
         added.append(isNew)
+        guard derivesKeys else { return }
+        notes.identifiers.append(identifier)
+        guard let deriver else {
+            notes.keyStarts.append(-1)
+            return
+        }
+        // The fields `transcode` noted are those of the JSON it appended last, from its first byte.
+        let keyStart = notes.keys.count
+        let contact = json.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + start
+        if deriver.appendKeys(json: contact, to: &notes.keys) {
+            notes.keyStarts.append(keyStart)
+        } else {
+            notes.keys.removeLast(notes.keys.count - keyStart)
+            notes.keyStarts.append(-1)
+        }
     }
 
     /// The record of contact `index`, or nil when its JSON is encoded (``json(at:)``).
@@ -65,7 +129,7 @@ package struct ContactBatch: ~Copyable {
         return try ContactRecordCodec.decode(bytes, range: 0..<bytes.count)
     }
 
-    /// Empties the batch, keeping its memory.
+    /// Empties the batch, keeping its memory and its notes (``takeNotes()``).
     package mutating func removeAll() {
         json.removeAll()
         records.removeAll(keepingCapacity: true)

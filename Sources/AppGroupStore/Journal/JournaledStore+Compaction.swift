@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-// Compaction: folding the journal into a new snapshot, and writing snapshots and journals.
+// Compaction: folding the journal into a new snapshot.
 extension JournaledStore {
     /// Compacts when the journal has grown past the snapshot (and past `minimumJournalBytes`).
     ///
@@ -9,12 +9,17 @@ extension JournaledStore {
     /// journal read and of snapshot written (one poll(2) each); when it says yes, the
     /// compaction is abandoned (its temporary file removed, the store as it was) and this returns
     /// false: a long compaction never keeps a waiting sync from being served (issue 27, item 4).
+    ///
+    /// `written`: the contact lines the caller's last write appended, as it noted them; they are
+    /// folded without being read again when they are still those lines (``WrittenContactLines``).
     @discardableResult
-    package func compactIfNeeded(minimumJournalBytes: Int = 256 * 1024, shouldStop: () -> Bool = { false }) throws
-        -> Bool
-    {
+    package func compactIfNeeded(
+        minimumJournalBytes: Int = 256 * 1024, written: WrittenContactLines = .none,
+        shouldStop: () -> Bool = { false }
+    ) throws -> Bool {
         var noState = StoreState<Meta>.empty
-        return try compactIfNeeded(keeping: &noState, minimumJournalBytes: minimumJournalBytes, shouldStop: shouldStop)
+        return try compactIfNeeded(
+            keeping: &noState, minimumJournalBytes: minimumJournalBytes, written: written, shouldStop: shouldStop)
     }
 
     /// How many snapshot lines compaction reads between two asks of its `shouldStop`.
@@ -56,6 +61,9 @@ extension JournaledStore {
         /// The new, empty journal's inode and size.
         package var journalInode: UInt64
         package var journalSize: Int
+        /// How many journal lines were folded as the write that appended them noted them, not read
+        /// (``WrittenContactLines``).
+        package var linesFoldedAsNoted = 0
     }
 
     /// ``compactIfNeeded(minimumJournalBytes:shouldStop:)`` for a caller that keeps this store's
@@ -64,13 +72,14 @@ extension JournaledStore {
     /// at 100,000 contacts (two seconds at 1,000,000) on the first sync after every compaction.
     @discardableResult
     package func compactIfNeeded(
-        keeping state: inout StoreState<Meta>, minimumJournalBytes: Int = 256 * 1024, shouldStop: () -> Bool = { false }
+        keeping state: inout StoreState<Meta>, minimumJournalBytes: Int = 256 * 1024,
+        written: WrittenContactLines = .none, shouldStop: () -> Bool = { false }
     ) throws -> Bool {
         guard isCompactionDue(minimumJournalBytes: minimumJournalBytes) else { return false }
         MemoryTrim.returnFreeMemory()
         let outcome: CompactionOutcome?
         do {
-            outcome = try compact(shouldStop: shouldStop)
+            outcome = try compact(shouldStop: shouldStop, written: written)
         } catch is CompactionInterrupted {
             // Abandoned for a doorbell: out of its way at once. The memory goes back after a
             // compaction that finishes (a busy machine runs this thread at background priority, and
@@ -89,8 +98,14 @@ extension JournaledStore {
     /// contacts, not the size of the decoded address book, and contacts are copied, not re-encoded.
     /// The ``derivedIndexes`` are written for the new snapshot in the same pass, once it is durable.
     /// Throws ``CompactionInterrupted``, having changed nothing, when `shouldStop` says yes.
+    ///
+    /// The lines of `written` (noted by the write that appended them) are folded as noted, not read
+    /// again, while each is still the line noted; the snapshot and indexes are the same bytes either
+    /// way (`WrittenContactLinesTests`).
     @discardableResult
-    package func compact(shouldStop: () -> Bool = { false }) throws -> CompactionOutcome? {
+    package func compact(shouldStop: () -> Bool = { false }, written: WrittenContactLines = .none) throws
+        -> CompactionOutcome?
+    {
         try withLock(.exclusive) {
             guard let snapshot = try openSnapshot() else { return nil }
             let (header, headerEnd) = try parseHeader(snapshot)
@@ -144,6 +159,12 @@ extension JournaledStore {
             // Read once: a debug build calls `??`'s closure and the optional chains on every line.
             let capturedFields = deriver?.mask ?? 0
             let capturedRanges = deriver?.ranges
+            // The lines the last write noted, while they are still the lines of this journal.
+            let usesWritten =
+                written.isOf(generation: header.generation, journalInode: journal.inode)
+                && (indexCount == 0 || deriver != nil)
+            var writtenLine = usesWritten ? 0 : written.count
+            var foldedAsNoted = 0
             var journalLines = LineCursor(journal, path: journalPath, from: start, lineNumber: nil)
             // One for every line: its arrays' memory is reused, not allocated per line.
             var lineRanges = JournalLineCodec.LineRanges()
@@ -161,6 +182,21 @@ extension JournaledStore {
                 }
                 let seq: Int
                 let line = UnsafeRawBufferPointer(rebasing: journal.bytes[range])
+                if writtenLine < written.count {
+                    switch written.match(writtenLine, line: line, at: position, seq: headSeq + 1) {
+                    case .contact(let range, let identifier, let keys):
+                        // The keys stay in the notes (`CompactedLine.notedKeys`): not copied.
+                        let contact = (position + range.lowerBound)..<(position + range.upperBound)
+                        fold.upsert(
+                            identifier, .journal(contact, keys: keys < 0 ? -1 : CompactedLine.notedKeys(at: keys)))
+                        writtenLine += 1
+                        foldedAsNoted += 1
+                        headSeq += 1
+                        continue
+                    case .before: break
+                    case .mismatch: writtenLine = written.count
+                    }
+                }
                 // Without an index the contacts are checked, not decoded (nothing would read them).
                 var fast = JournalLineCodec.fastLineRanges(
                     line, into: &lineRanges, decodesContacts: decodesContacts, keeping: keptFields,
@@ -244,65 +280,69 @@ extension JournaledStore {
             try SecureFile.replace(snapshotPath) { fd, temp in
                 var buffer = try encoder.encode(newHeader)
                 buffer.append(UInt8(ascii: "\n"))
-                var written = 0
+                var chunksWritten = 0
                 var askedAt = 0  // the buffer's size when `shouldStop` was last asked
                 // The derived keys' bytes taken once, and index loops, not `for … in`: a debug build
                 // runs the iterators generically and calls `withUnsafeBytes`' closure, once per contact.
                 let indexCount = indexes.count
                 let newline: StaticString = "\n"
-                try derivedKeys.withUnsafeBytes { all in
-                    var item = 0
-                    while item < lines.count {
-                        let line = lines[item]
-                        item += 1
-                        let offset = snapshotSize + buffer.count
-                        switch line {
-                        case .snapshot(let range): snapshot.append(range, to: &buffer)
-                        case .journal(let range, _): journal.append(range, to: &buffer)
-                        case .encoded(let data): buffer.append(data)
-                        }
-                        let keys = line.derivedKeys
-                        if keys >= 0 {
-                            // Keys derived while the journal was read: each index's, newline-terminated.
-                            var start = keys
-                            var position = 0
-                            while position < indexCount {
-                                let newline = memchr(all.baseAddress! + start, 0x0A, all.count - start)!
-                                let end = all.baseAddress!.distance(to: UnsafeRawPointer(newline))
-                                indexes[position].add(
-                                    offset: offset, derivedKeys: UnsafeRawBufferPointer(rebasing: all[start..<end]))
-                                start = end + 1
-                                position += 1
+                try derivedKeys.withUnsafeBytes { derived in
+                    try written.keys.withUnsafeBytes { noted in
+                        var item = 0
+                        while item < lines.count {
+                            let line = lines[item]
+                            item += 1
+                            let offset = snapshotSize + buffer.count
+                            switch line {
+                            case .snapshot(let range): snapshot.append(range, to: &buffer)
+                            case .journal(let range, _): journal.append(range, to: &buffer)
+                            case .encoded(let data): buffer.append(data)
                             }
-                        } else {
-                            for position in indexes.indices {
-                                indexes[position].add(offset: offset, oldOffset: line.snapshotOffset) {
-                                    switch line {
-                                    case .snapshot(let range):
-                                        return try ContactRecordCodec.decode(snapshot.bytes, range: range)
-                                    case .journal(let range, _):
-                                        return try ContactRecordCodec.decode(journal.bytes, range: range)
-                                    case .encoded(let data): return try ContactRecordCodec.decode(data)
+                            let keys = line.derivedKeys
+                            if keys != -1 {
+                                // Keys derived while the journal was read, or noted as it was written:
+                                // each index's, newline-terminated.
+                                let all = keys >= 0 ? derived : noted
+                                var start = keys >= 0 ? keys : CompactedLine.notedKeys(at: keys)
+                                var position = 0
+                                while position < indexCount {
+                                    let newline = memchr(all.baseAddress! + start, 0x0A, all.count - start)!
+                                    let end = all.baseAddress!.distance(to: UnsafeRawPointer(newline))
+                                    indexes[position].add(
+                                        offset: offset, derivedKeys: UnsafeRawBufferPointer(rebasing: all[start..<end]))
+                                    start = end + 1
+                                    position += 1
+                                }
+                            } else {
+                                for position in indexes.indices {
+                                    indexes[position].add(offset: offset, oldOffset: line.snapshotOffset) {
+                                        switch line {
+                                        case .snapshot(let range):
+                                            return try ContactRecordCodec.decode(snapshot.bytes, range: range)
+                                        case .journal(let range, _):
+                                            return try ContactRecordCodec.decode(journal.bytes, range: range)
+                                        case .encoded(let data): return try ContactRecordCodec.decode(data)
+                                        }
                                     }
                                 }
                             }
-                        }
-                        // Through a pointer: `append(_:)` of one byte is the generic one in a debug build.
-                        buffer.append(newline.utf8Start, count: 1)
-                        if buffer.count - askedAt > Self.stopCheckBytes {
-                            if shouldStop() { throw CompactionInterrupted() }
-                            askedAt = buffer.count
-                        }
-                        if buffer.count > 1 << 20 {
-                            askedAt = 0
-                            try SecureFile.writeAll(fd: fd, path: temp, data: buffer)
-                            snapshotSize += buffer.count
-                            buffer.removeAll(keepingCapacity: true)
-                            written += 1
-                            // Contacts are copied in identifier order, mostly sequential in both files.
-                            if written % 16 == 0 {
-                                snapshot.dropResidentPages()
-                                journal.dropResidentPages()
+                            // Through a pointer: `append(_:)` of one byte is the generic one in a debug build.
+                            buffer.append(newline.utf8Start, count: 1)
+                            if buffer.count - askedAt > Self.stopCheckBytes {
+                                if shouldStop() { throw CompactionInterrupted() }
+                                askedAt = buffer.count
+                            }
+                            if buffer.count > 1 << 20 {
+                                askedAt = 0
+                                try SecureFile.writeAll(fd: fd, path: temp, data: buffer)
+                                snapshotSize += buffer.count
+                                buffer.removeAll(keepingCapacity: true)
+                                chunksWritten += 1
+                                // Contacts are copied in identifier order, mostly sequential in both files.
+                                if chunksWritten % 16 == 0 {
+                                    snapshot.dropResidentPages()
+                                    journal.dropResidentPages()
+                                }
                             }
                         }
                     }
@@ -324,7 +364,7 @@ extension JournaledStore {
             return CompactionOutcome(
                 foldedGeneration: header.generation, foldedJournalInode: journal.inode, foldedJournalEnd: journal.size,
                 generation: generation, baseSeq: headSeq, journalInode: UInt64(newJournal.st_ino),
-                journalSize: Int(newJournal.st_size))
+                journalSize: Int(newJournal.st_size), linesFoldedAsNoted: foldedAsNoted)
         }
     }
 
@@ -346,70 +386,5 @@ extension JournaledStore {
         guard let counted = LineCoding.fastSeqAndLiveCount(prefix) else { return snapshotCount }
         let bound = snapshotCount + (journal.size - start) / 16
         return max(snapshotCount, min(counted.liveCount, bound))
-    }
-
-    func currentHeadUnlocked() throws -> Int {
-        guard let header = try readSnapshotHeader() else { return 0 }
-        guard let journal = try openJournalForReading(),
-            let start = try journalHeaderEnd(journal, snapshot: header)
-        else { return header.baseSeq }
-        return try headSeq(journal, start: start, baseSeq: header.baseSeq)
-    }
-
-    func writeSnapshot(
-        generation: String, previousGeneration: String?, replacedGeneration: String? = nil, baseSeq: Int,
-        records: [ContactRecord], meta: Meta?
-    ) throws {
-        try SecureFile.ensureDirectory(directory)
-        SecureFile.sweepTemporaryFiles(in: directory)
-        let header = SnapshotHeader(
-            format: StoreFormat.version, kind: "snapshot", generation: generation,
-            previousGeneration: previousGeneration, replacedGeneration: replacedGeneration, baseSeq: baseSeq,
-            count: records.count, meta: meta)
-        var writer = JSONWriter(capacity: 256 + records.count * 200)
-        writer.append(try LineCoding.encoder().encode(header))
-        writer.byte(0x0A)  // \n
-        var indexes = derivedIndexes.map { SearchIndexBuilder(index: $0, expectedCount: records.count) }
-        for record in records {
-            let offset = writer.count
-            try ContactRecordCodec.encode(record, into: &writer)
-            writer.byte(0x0A)
-            for position in indexes.indices { indexes[position].append(offset: offset, record: record) }
-        }
-        let snapshotSize = writer.count
-        try SecureFile.replace(snapshotPath, with: writer.data)
-        CommitWitness.noteCommit()
-        afterReplacingSnapshot?()
-        // After the snapshot is durable (see `compact`).
-        for builder in indexes {
-            builder.write(
-                to: path(of: builder.index), generation: generation, snapshotPath: snapshotPath,
-                expectedSnapshotSize: snapshotSize)
-        }
-    }
-
-    /// Replaces a journal that holds nothing of `header`'s generation with an empty one of it, and
-    /// returns whether it did. The caller holds the exclusive lock.
-    ///
-    /// A crash between a compaction's or reset's two renames leaves the new snapshot beside the
-    /// journal it superseded, which readers prove harmless through the snapshot's
-    /// `previousGeneration` or `replacedGeneration`. A writer must finish that step before it writes
-    /// yet another snapshot: the newer one names only the generation before it, so beside a journal
-    /// two generations old — between its own two renames, which a reader without the lock can see,
-    /// or after a second crash there — the store would read as damaged. Throws, having written
-    /// nothing, when the journal is of a generation the snapshot does not prove superseded.
-    @discardableResult
-    func rollJournalForward(to header: SnapshotHeader<Meta>) throws -> Bool {
-        guard let journal = try MappedFile.openJournalIfPresent(journalPath),
-            try journalHeaderEnd(journal, snapshot: header) == nil
-        else { return false }
-        try writeEmptyJournal(generation: header.generation, baseSeq: header.baseSeq)
-        return true
-    }
-
-    func writeEmptyJournal(generation: String, baseSeq: Int) throws {
-        let header = JournalHeader(
-            format: StoreFormat.version, kind: "journal", generation: generation, baseSeq: baseSeq)
-        try SecureFile.replace(journalPath, with: try LineCoding.encodeLine(header))
     }
 }

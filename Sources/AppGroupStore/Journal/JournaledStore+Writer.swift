@@ -262,9 +262,9 @@ extension JournaledStore {
             let headAtStart = head
             let countAtStart = liveCount
             var chunkCount = liveCount
-            // The journal's head before the chunk being written, read from `head` after each flush:
-            // the loop reads no stored property of this class (a debug build checks exclusivity
-            // dynamically on each such access, once per contact).
+            // The journal's head and end before the chunk being written, read from `head` and `end`
+            // after each flush: the loop reads no stored property of this class (a debug build checks
+            // exclusivity dynamically on each such access, once per contact).
             var chunkHead = headAtStart
             var lines = Data()
             // A copied contact's line, written here first: one writer for every line, not one per line.
@@ -287,7 +287,6 @@ extension JournaledStore {
                     JournalLineCodec.writeEntryLine(
                         seq: seq, liveCount: lineCount, contact: batch.json(at: index), to: &copiedLine)
                 }
-                index += 1
                 let length = recordLine?.count ?? copiedLine.count
                 // At most `JournalHoles.unsyncedLimit` bytes between two fdatasyncs (or one longer
                 // line): a power cut's writeback hole can then only be where readers look for one.
@@ -297,6 +296,7 @@ extension JournaledStore {
                         batchStart: (batchStart, headAtStart, countAtStart))
                     chunkHead = head
                 }
+                index += 1
                 if let recordLine {
                     lines.append(recordLine)
                 } else {
@@ -307,6 +307,24 @@ extension JournaledStore {
             }
             try flush(
                 &lines, count: &linesInChunk, liveCount: chunkCount, batchStart: (batchStart, headAtStart, countAtStart)
+            )
+        }
+
+        /// ``appendEach(_:)``, noting in `written` where the batch's lines went (when it is recording
+        /// and the batch notes its contacts), for the compaction that follows (``WrittenContactLines``).
+        /// A batch that fails (taken back) abandons what was noted.
+        package func appendEach(_ batch: borrowing ContactBatch, noting written: inout WrittenContactLines) throws {
+            let start = end
+            let firstSeq = head + 1
+            do {
+                try appendEach(batch)
+            } catch {
+                written.abandon()
+                throw error
+            }
+            guard batch.derivesKeys else { return written.abandon() }
+            written.noteBatch(
+                lines: batch.count, start: start, firstSeq: firstSeq, generation: header.generation, journalInode: inode
             )
         }
 

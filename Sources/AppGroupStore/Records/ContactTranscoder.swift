@@ -46,7 +46,18 @@ package struct ContactTranscoder: ~Copyable {
     /// Appends the store's JSON of the contact in `bytes` (the whole of it one object, white space
     /// around it allowed) to `output`, and returns its identifier; nil, with `output` unchanged, when
     /// the contact is not one this copies (the caller then decodes it).
-    package mutating func transcode(_ bytes: UnsafeRawBufferPointer, into output: inout JSONWriter) -> String? {
+    ///
+    /// With `ranges`, it also notes where each text field of `capturing` (a mask, as
+    /// `ContactRecordCodec.fieldMask` makes) is in the JSON it appended, as
+    /// `ContactRecordCodec.checkRecord(_:capturing:into:)` notes it in the JSON it checks: for table
+    /// index `i`, the value's quotes at `ranges[2 * i]` and `ranges[2 * i + 1] - 1`, from the
+    /// contact's first byte; -1 at `ranges[2 * i]` for a field left out. A `FieldKeyDeriver` then
+    /// makes the contact's index keys of it, so a compaction of the lines written need not read them
+    /// again (``WrittenContactLines``).
+    package mutating func transcode(
+        _ bytes: UnsafeRawBufferPointer, into output: inout JSONWriter, capturing: UInt64 = 0,
+        into ranges: UnsafeMutablePointer<Int>? = nil
+    ) -> String? {
         guard let input = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var reader = StrictJSONReader(input, count: bytes.count)
         count = 0
@@ -63,15 +74,35 @@ package struct ContactTranscoder: ~Copyable {
         put(0x22)
         put(0x3A)
         put(input + identifier.lowerBound, identifierLength)
+        if let ranges {
+            // Every captured field left out first; those present are noted as they are assembled.
+            var absent = capturing
+            while absent != 0 {
+                ranges[2 * absent.trailingZeroBitCount] = -1
+                absent &= absent &- 1
+            }
+            // The identifier, first: `{"identifier":"…"`.
+            if capturing & 1 != 0 {
+                ranges[0] = 4 + ContactRecordCodec.recordKeys.key(at: 0).count
+                ranges[1] = ranges[0] + identifierLength
+            }
+        }
         // The fields present, lowest first: a handful, not a loop over all 64 bits per contact.
         var remaining = present
         while remaining != 0 {
             let index = remaining.trailingZeroBitCount
             remaining &= remaining &- 1
             let member = members[2 * index]
+            let length = members[2 * index + 1] - member
+            if let ranges, capturing & (1 << UInt64(index)) != 0 {
+                // A text member is `,"key":"value"`: its value follows the key and four bytes.
+                let at = count - start
+                ranges[2 * index] = at + 4 + ContactRecordCodec.recordKeys.key(at: index).count
+                ranges[2 * index + 1] = at + length
+            }
             // `scratch` may move as it grows: the member is copied from where it is now.
-            reserve(members[2 * index + 1] - member)
-            put(scratch + member, members[2 * index + 1] - member)
+            reserve(length)
+            put(scratch + member, length)
         }
         put(0x7D)
         output.append(scratch + start, count: count - start)

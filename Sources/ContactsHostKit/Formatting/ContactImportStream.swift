@@ -67,10 +67,14 @@ package struct ContactImportStream {
     /// (`ContactRecordCodec.plainContacts`): the same stream `check` makes of it, or nil when the
     /// file is anything else (or its contacts are the seed demo's), for `check`'s scan to decide.
     private static func checkPlainArray(_ data: Data) throws -> ContactImportStream? {
-        guard let plain = data.withUnsafeBytes({ ContactRecordCodec.plainContacts(in: $0) }) else { return nil }
-        let stream = ContactImportStream(data: data, elements: plain.ranges)
         // The test `ContactImport` applies to a top-level array's first element: seed records take the scan.
-        if let first = plain.ranges.first, stream.looksLikeSeed(first) != false { return nil }
+        let probe = ContactImportStream(data: data, elements: [])
+        guard
+            let plain = data.withUnsafeBytes({
+                ContactRecordCodec.plainContacts(in: $0) { probe.looksLikeSeed($0) == false }
+            })
+        else { return nil }
+        let stream = ContactImportStream(data: data, elements: plain.ranges)
         // The array from a local: a debug build copies it out of the tuple (a retain and a release)
         // at each `plain.identifiers`, three times per contact.
         let identifiers = plain.identifiers

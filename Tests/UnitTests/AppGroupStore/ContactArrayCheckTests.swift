@@ -108,4 +108,31 @@ struct ContactArrayCheckTests {
             Data(#"[{"identifier":"a"}]"#.utf8).withUnsafeBytes { ContactRecordCodec.plainContacts(in: $0) })
         #expect(one.ranges == [1..<19] && one.identifiers == ["a"])
     }
+
+    @Test("The first contact's range is asked of firstIsPlain once, before any other is read")
+    func firstIsPlainAskedFirst() throws {
+        // The second element is not JSON: had it been read first, the answer would be nil either way.
+        let text = Data(#"[{"identifier":"a","firstName":"Ada"}, {"identifier":"b"}, nope]"#.utf8)
+        var asked: [Range<Int>] = []
+        let refused = text.withUnsafeBytes { bytes in
+            ContactRecordCodec.plainContacts(in: bytes) { range in
+                asked.append(range)
+                return false
+            }
+        }
+        #expect(refused == nil)
+        #expect(asked == [1..<37])
+        // Accepted, the array is read on (and its third element refused as before).
+        asked = []
+        let valid = Data(#"[{"identifier":"a"},{"identifier":"b"}]"#.utf8)
+        let read = try #require(
+            valid.withUnsafeBytes { bytes in
+                ContactRecordCodec.plainContacts(in: bytes) { range in
+                    asked.append(range)
+                    return true
+                }
+            })
+        #expect(asked == [1..<19] && read.identifiers == ["a", "b"])
+        #expect(text.withUnsafeBytes { ContactRecordCodec.plainContacts(in: $0) { _ in true } } == nil)
+    }
 }

@@ -19,7 +19,7 @@ struct ContactTranscoderTests {
     }
 
     /// A contact of the fields the transcoder copies, mostly with strings it copies.
-    private static func simpleRecord(_ random: inout SeededRandom) -> ContactRecord {
+    static func simpleRecord(_ random: inout SeededRandom) -> ContactRecord {
         var record = ContactRecord(
             identifier: random.chance(0.05)
                 ? "" : random.chance(0.1) ? "é-\(random.below(99))" : "id-\(random.below(999))")

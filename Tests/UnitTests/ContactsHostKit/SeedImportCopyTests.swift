@@ -56,7 +56,7 @@ struct SeedImportCopyTests {
             let wrote = element.withUnsafeBytes { ContactImportStream.writePlainContact(ofSeed: $0, to: &plain) }
             var batch = ContactBatch(capacity: 1)
             guard wrote, let identifier = batch.transcode(plain.bytes) else { continue }
-            batch.appendTranscoded(isNew: true)
+            batch.appendTranscoded(isNew: true, identifier: identifier)
             copied += 1
             // What the import wrote before: Foundation's decoding, converted, normalized and encoded.
             let seed = try #require(

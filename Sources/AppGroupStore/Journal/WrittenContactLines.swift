@@ -27,8 +27,13 @@ package struct WrittenContactLines {
     private var firstSeq = 0
     /// How many lines the writer wrote (``noteBatch(lines:start:firstSeq:generation:journalInode:)``).
     private var lineCount = 0
-    /// What the batches noted of each line's contact, once the write is done (``adopt(_:)``).
-    private var notes = ContactBatch.Notes()
+    /// What the batches noted of each line's contact, once the write is done (``adopt(_:)``): kept
+    /// as three properties, not the batch's `Notes`, which a debug build copied whole (a retain and
+    /// a release of each array) at every line the compaction matched.
+    private var identifiers: [String] = []
+    private var keyStarts: [Int] = []
+    /// The noted keys, each contact's where ``match(_:line:at:seq:)`` says.
+    private(set) var keys: [UInt8] = []
 
     /// Notes nothing: what a writer without a compaction to help is given.
     package static var none: WrittenContactLines { WrittenContactLines(isRecording: false) }
@@ -39,7 +44,7 @@ package struct WrittenContactLines {
     }
 
     /// How many lines are noted, each with its contact.
-    var count: Int { isRecording ? notes.identifiers.count : 0 }
+    var count: Int { isRecording ? identifiers.count : 0 }
 
     /// Notes that the writer appended `lines` lines, one per contact of a batch, the first at
     /// `start` with seq `firstSeq`: the first batch's, or those right after the last batch's.
@@ -64,23 +69,24 @@ package struct WrittenContactLines {
         guard isRecording, notes.identifiers.count == lineCount, notes.keyStarts.count == lineCount else {
             return abandon()
         }
-        self.notes = notes
+        identifiers = notes.identifiers
+        keyStarts = notes.keyStarts
+        keys = notes.keys
     }
 
     /// Gives up on the lines noted (a batch was taken back, or written another way): the
     /// compaction reads every line.
     package mutating func abandon() {
         isRecording = false
-        notes = ContactBatch.Notes()
+        identifiers = []
+        keyStarts = []
+        keys = []
     }
 
     /// Whether these lines can be of the journal `inode` of `generation`.
     func isOf(generation: String, journalInode: UInt64) -> Bool {
         count > 0 && generation == self.generation && journalInode == self.journalInode
     }
-
-    /// The noted keys, each contact's where ``match(_:line:at:seq:)`` says.
-    var keys: [UInt8] { notes.keys }
 
     /// What the compaction makes of the journal line at `start` (its bytes `line`, without the
     /// newline), the head seq being `seq - 1`, when line `index` is the next noted.
@@ -102,7 +108,7 @@ package struct WrittenContactLines {
             guard start == firstLineStart else { return .mismatch }
         }
         guard seq == firstSeq + index, let contact = Self.contactRange(line, seq: seq) else { return .mismatch }
-        return .contact(range: contact, identifier: notes.identifiers[index], keys: notes.keyStarts[index])
+        return .contact(range: contact, identifier: identifiers[index], keys: keyStarts[index])
     }
 
     /// The range of the one contact of `line` when it is framed exactly as

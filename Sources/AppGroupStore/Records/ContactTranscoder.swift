@@ -26,8 +26,8 @@ package struct ContactTranscoder: ~Copyable {
     private var scratch: UnsafeMutablePointer<UInt8>
     private var capacity = 1024
     private var count = 0
-    /// For each index of `ContactRecordCodec.recordKeys`: where its member starts in `scratch`, and
-    /// where it ends (two entries per field).
+    /// For each index of `ContactRecordCodec.recordKeys`: where its member starts in `scratch`, where
+    /// it ends, and where its value starts from the member's start (three entries per field).
     private let members: UnsafeMutablePointer<Int>
 
     private static let labeledStringKeys = JSONKeyTable(["label", "value"])
@@ -35,7 +35,7 @@ package struct ContactTranscoder: ~Copyable {
     /// A transcoder with empty scratch memory.
     package init() {
         scratch = .allocate(capacity: capacity)
-        members = .allocate(capacity: 2 * 64)
+        members = .allocate(capacity: 3 * 64)
     }
 
     deinit {
@@ -81,7 +81,7 @@ package struct ContactTranscoder: ~Copyable {
                 ranges[2 * absent.trailingZeroBitCount] = -1
                 absent &= absent &- 1
             }
-            // The identifier, first: `{"identifier":"…"`.
+            // The identifier, first: `{"identifier":"…"` (no index of ours reads it).
             if capturing & 1 != 0 {
                 ranges[0] = 4 + ContactRecordCodec.recordKeys.key(at: 0).count
                 ranges[1] = ranges[0] + identifierLength
@@ -92,12 +92,11 @@ package struct ContactTranscoder: ~Copyable {
         while remaining != 0 {
             let index = remaining.trailingZeroBitCount
             remaining &= remaining &- 1
-            let member = members[2 * index]
-            let length = members[2 * index + 1] - member
+            let member = members[3 * index]
+            let length = members[3 * index + 1] - member
             if let ranges, capturing & (1 << UInt64(index)) != 0 {
-                // A text member is `,"key":"value"`: its value follows the key and four bytes.
                 let at = count - start
-                ranges[2 * index] = at + 4 + ContactRecordCodec.recordKeys.key(at: index).count
+                ranges[2 * index] = at + members[3 * index + 2]
                 ranges[2 * index + 1] = at + length
             }
             // `scratch` may move as it grows: the member is copied from where it is now.
@@ -138,6 +137,7 @@ package struct ContactTranscoder: ~Copyable {
                 let value = try reader.unescapedString(nullable: true)
                 guard value.upperBound - value.lowerBound > 2 else { continue }
                 member(index, keys)
+                self.members[3 * index + 2] = count - start
                 put(input + value.lowerBound, value.upperBound - value.lowerBound)
             } else if labeled & bit != 0 {
                 if try reader.consumeNull() { continue }  // decodeIfPresent: null is absent
@@ -161,8 +161,8 @@ package struct ContactTranscoder: ~Copyable {
                 // A field `ContactRecordCodec` reads: the caller decodes this contact.
                 throw StrictJSONReader.GiveUp()
             }
-            self.members[2 * index] = start
-            self.members[2 * index + 1] = count
+            self.members[3 * index] = start
+            self.members[3 * index + 1] = count
             present |= bit
         }
         // `readRecord` requires the identifier; an empty one gets a new identifier from the caller,

@@ -9,8 +9,12 @@ package struct ContactBatch: ~Copyable {
     /// The encoded contacts' JSON, one after another.
     private var json = JSONWriter(capacity: 1 << 20)
     private var transcoder = ContactTranscoder()
-    /// For each contact: its record, or nil when its JSON is in `json`, ending at `ends[i]`.
-    private var records: [ContactRecord?] = []
+    /// The records of the contacts added as records, in order.
+    private var records: [ContactRecord] = []
+    /// For each contact: where its record is in `records`, or -1 when its JSON is in `json`, ending
+    /// at `ends[i]`. Not an array of optional records: a debug build appends to and reads such an
+    /// array through its generic code, value witnesses and all, once per contact an import copies.
+    private var recordIndexes: [Int] = []
     private var ends: [Int] = []
     /// For each contact, whether it adds one (true) or replaces a live one (false).
     private(set) var added: [Bool] = []
@@ -46,7 +50,7 @@ package struct ContactBatch: ~Copyable {
     /// of `indexes` (a store's ``JournaledStore/derivedIndexes``) for each one it copies, when it
     /// can (``derivesKeys``).
     package init(capacity: Int, derivingKeysFor indexes: [SearchIndex]?) {
-        records.reserveCapacity(capacity)
+        recordIndexes.reserveCapacity(capacity)
         ends.reserveCapacity(capacity)
         added.reserveCapacity(capacity)
         if let indexes {
@@ -70,6 +74,7 @@ package struct ContactBatch: ~Copyable {
 
     /// Adds `record` (already in the form the store keeps: `IdentifierRules.normalized`).
     package mutating func append(_ record: ContactRecord, isNew: Bool) {
+        recordIndexes.append(records.count)
         records.append(record)
         ends.append(json.count)
         added.append(isNew)
@@ -90,7 +95,7 @@ package struct ContactBatch: ~Copyable {
     /// Adds the contact ``transcode(_:)`` copied last, whose identifier it returned.
     package mutating func appendTranscoded(isNew: Bool, identifier: String) {
         let start = ends.isEmpty ? 0 : ends[ends.count - 1]
-        records.append(nil)
+        recordIndexes.append(-1)
         ends.append(json.count)
         added.append(isNew)
         guard derivesKeys else { return }
@@ -110,21 +115,27 @@ package struct ContactBatch: ~Copyable {
         }
     }
 
+    /// Whether contact `index` was added as a record (``record(at:)``), not as JSON (``json(at:)``).
+    package func isRecord(at index: Int) -> Bool {
+        recordIndexes[index] >= 0
+    }
+
     /// The record of contact `index`, or nil when its JSON is encoded (``json(at:)``).
     package func record(at index: Int) -> ContactRecord? {
-        records[index]
+        let position = recordIndexes[index]
+        return position >= 0 ? records[position] : nil
     }
 
     /// The store's JSON of contact `index`, when it is encoded (valid until the batch changes).
     package func json(at index: Int) -> UnsafeRawBufferPointer {
         let start = index == 0 ? 0 : ends[index - 1]
-        return UnsafeRawBufferPointer(rebasing: json.bytes[start..<ends[index]])
+        return UnsafeRawBufferPointer(start: json.bytes.baseAddress! + start, count: ends[index] - start)
     }
 
     /// The record of contact `index`, an encoded one decoded: the record its JSON was copied for
     /// (the rare path that writes a batch one contact at a time).
     package func decodedRecord(at index: Int) throws -> ContactRecord {
-        if let record = records[index] { return record }
+        if let record = record(at: index) { return record }
         let bytes = json(at: index)
         return try ContactRecordCodec.decode(bytes, range: 0..<bytes.count)
     }
@@ -133,6 +144,7 @@ package struct ContactBatch: ~Copyable {
     package mutating func removeAll() {
         json.removeAll()
         records.removeAll(keepingCapacity: true)
+        recordIndexes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
         added.removeAll(keepingCapacity: true)
     }

@@ -272,22 +272,28 @@ extension JournaledStore {
             var linesInChunk = 0
             // An index loop and plain conditions, not `enumerated()` and `flatMap`/`map` closures: a
             // debug build runs those generically, and an import writes every contact through here.
+            // The count read once, `isRecord` asked before a record is, and no `??`: a debug build
+            // calls each (and copies an optional record, its autoclosure) once per contact.
+            let count = batch.count
             var index = 0
-            while index < batch.count {
+            while index < count {
                 var lineCount: Int?  // the live count, when the journal's is known
                 if let count = chunkCount { lineCount = added[index] ? count + 1 : count }
                 let seq = chunkHead + linesInChunk + 1
                 var recordLine: Data?
-                if let record = batch.record(at: index) {
-                    recordLine = try LineCoding.encodeEntryLine(
+                let length: Int
+                if batch.isRecord(at: index), let record = batch.record(at: index) {
+                    let line = try LineCoding.encodeEntryLine(
                         seq: seq, liveCount: lineCount, upsert: [IdentifierRules.normalized(record)], delete: nil,
                         meta: Meta?.none)
+                    recordLine = line
+                    length = line.count
                 } else {
                     copiedLine.removeAll()
                     JournalLineCodec.writeEntryLine(
                         seq: seq, liveCount: lineCount, contact: batch.json(at: index), to: &copiedLine)
+                    length = copiedLine.count
                 }
-                let length = recordLine?.count ?? copiedLine.count
                 // At most `JournalHoles.unsyncedLimit` bytes between two fdatasyncs (or one longer
                 // line): a power cut's writeback hole can then only be where readers look for one.
                 if !lines.isEmpty, lines.count + length > JournalHoles.unsyncedLimit {

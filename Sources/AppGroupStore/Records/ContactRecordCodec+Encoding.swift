@@ -202,6 +202,16 @@ package struct JSONWriter: ~Copyable {
         count += 1
     }
 
+    /// Lets `body` write at most `maxCount` bytes straight into the writer's memory, from its end;
+    /// `body` returns how many it wrote. For a line of a fixed shape written in one call (a debug
+    /// build makes every call it is written with, once per line).
+    package mutating func write(atMost maxCount: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if capacity - count < maxCount { reserve(maxCount) }
+        let written = body(base + count)
+        precondition(written >= 0 && written <= maxCount, "wrote past the room asked for")
+        count += written
+    }
+
     /// Appends `length` bytes at `start` as they are.
     package mutating func append(_ start: UnsafeRawPointer, count length: Int) {
         guard length > 0 else { return }

@@ -522,9 +522,14 @@ public enum IdentifierRules {
     static func hasControlCharacter(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
+            // Through the base pointer: a debug build inlines a pointer's subscript, and calls a
+            // buffer's (with its bounds check) for each byte, twice per contact an import writes.
+            guard let base = bytes.baseAddress else { return false }
+            let count = bytes.count
             var index = 0
-            while index < bytes.count {
-                if bytes[index] < 0x20 || bytes[index] == 0x7F { return true }
+            while index < count {
+                let byte = base[index]
+                if byte < 0x20 || byte == 0x7F { return true }
                 index += 1
             }
             return false

@@ -86,7 +86,7 @@ package struct ContactBatch: ~Copyable {
 
     /// Copies the contact whose JSON is `bytes` into the store's form (``ContactTranscoder``), not
     /// yet added; returns its identifier, or nil when the contact must be decoded instead (nothing
-    /// is then kept). ``appendTranscoded(isNew:)`` adds it.
+    /// is then kept). ``appendTranscoded(isNew:identifier:)`` adds it.
     package mutating func transcode(_ bytes: UnsafeRawBufferPointer) -> String? {
         guard let deriver else { return transcoder.transcode(bytes, into: &json) }
         return transcoder.transcode(bytes, into: &json, capturing: deriver.mask, into: deriver.ranges)

@@ -42,7 +42,7 @@ extension JournaledStore {
         return Int(journalInfo.st_size) > max(snapshotSize, minimumJournalBytes)
     }
 
-    /// Thrown inside ``compact(shouldStop:)`` when `shouldStop` said yes; nothing was changed.
+    /// Thrown inside ``compact(shouldStop:written:)`` when `shouldStop` said yes; nothing was changed.
     package struct CompactionInterrupted: Error {}
 
     /// What a compaction did to the files: the journal it folded and where the store now stands.
@@ -66,7 +66,7 @@ extension JournaledStore {
         package var linesFoldedAsNoted = 0
     }
 
-    /// ``compactIfNeeded(minimumJournalBytes:shouldStop:)`` for a caller that keeps this store's
+    /// ``compactIfNeeded(minimumJournalBytes:written:shouldStop:)`` for a caller that keeps this store's
     /// state in memory (the provider's sync engine): a state that had read the whole folded journal
     /// is moved onto the new generation instead of being loaded again. Loading it again took 220 ms
     /// at 100,000 contacts (two seconds at 1,000,000) on the first sync after every compaction.

@@ -119,8 +119,16 @@ final class MappedFile: @unchecked Sendable {
 
     /// The offset of the first newline at or after `offset`, or nil.
     func newline(from offset: Int) -> Int? {
-        guard let base, offset < size else { return nil }
-        guard let found = memchr(base + offset, 0x0A, size - offset) else { return nil }
+        Self.newline(in: bytes, from: offset)
+    }
+
+    /// The offset of the first newline at or after `offset` in `bytes` (a file's ``bytes``), or nil:
+    /// ``newline(from:)`` for a caller that took the bytes once (``LineCursor``: a debug build retains
+    /// and releases the file around each method call, once per line).
+    static func newline(in bytes: UnsafeRawBufferPointer, from offset: Int) -> Int? {
+        guard let base = bytes.baseAddress, offset < bytes.count,
+            let found = memchr(base + offset, 0x0A, bytes.count - offset)
+        else { return nil }
         return base.distance(to: found)
     }
 

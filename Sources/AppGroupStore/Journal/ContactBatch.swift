@@ -23,11 +23,11 @@ package struct ContactBatch: ~Copyable {
     private let deriver: FieldKeyDeriver?
     /// Whether the batch notes each contact it holds (``Notes``): every index of the store has
     /// ``SearchIndex/FieldKeys`` (or there is none), so the keys of a copied contact can be derived.
-    package let derivesKeys: Bool
+    package let notesContacts: Bool
     /// What was noted of every contact held so far, batch after batch (``removeAll()`` keeps it).
     private var notes = Notes()
 
-    /// What a batch that ``derivesKeys`` notes of each contact it held, in order, for the compaction
+    /// What a batch that ``notesContacts`` notes of each contact it held, in order, for the compaction
     /// that follows the write (``WrittenContactLines``): kept here, not by the writer line by line,
     /// which cost a debug import a twentieth of its time (`perf`).
     package struct Notes {
@@ -48,21 +48,21 @@ package struct ContactBatch: ~Copyable {
 
     /// An empty batch with room for `capacity` contacts that notes each contact, deriving the keys
     /// of `indexes` (a store's ``JournaledStore/derivedIndexes``) for each one it copies, when it
-    /// can (``derivesKeys``).
+    /// can (``notesContacts``).
     package init(capacity: Int, derivingKeysFor indexes: [SearchIndex]?) {
         recordIndexes.reserveCapacity(capacity)
         ends.reserveCapacity(capacity)
         added.reserveCapacity(capacity)
         if let indexes {
             deriver = FieldKeyDeriver(indexes)
-            derivesKeys = indexes.isEmpty || deriver != nil
+            notesContacts = indexes.isEmpty || deriver != nil
         } else {
             deriver = nil
-            derivesKeys = false
+            notesContacts = false
         }
     }
 
-    /// What was noted of every contact held (empty unless ``derivesKeys``); the batch notes afresh.
+    /// What was noted of every contact held (empty unless ``notesContacts``); the batch notes afresh.
     package mutating func takeNotes() -> Notes {
         let taken = notes
         notes = Notes()
@@ -78,7 +78,7 @@ package struct ContactBatch: ~Copyable {
         records.append(record)
         ends.append(json.count)
         added.append(isNew)
-        if derivesKeys {
+        if notesContacts {
             notes.identifiers.append(record.identifier)
             notes.keyStarts.append(-1)
         }
@@ -98,7 +98,7 @@ package struct ContactBatch: ~Copyable {
         recordIndexes.append(-1)
         ends.append(json.count)
         added.append(isNew)
-        guard derivesKeys else { return }
+        guard notesContacts else { return }
         notes.identifiers.append(identifier)
         guard let deriver else {
             notes.keyStarts.append(-1)

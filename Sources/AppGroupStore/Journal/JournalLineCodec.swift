@@ -243,11 +243,11 @@ enum JournalLineCodec {
         writer.write(atMost: contact.count + 80) { out in
             var written = seqKey.utf8CodeUnitCount
             memcpy(out, seqKey.utf8Start, written)
-            written += writeDecimal(seq, to: out + written)
+            written += JSONWriter.writeDecimal(seq, to: out + written)
             if let liveCount {
                 memcpy(out + written, countKey.utf8Start, countKey.utf8CodeUnitCount)
                 written += countKey.utf8CodeUnitCount
-                written += writeDecimal(liveCount, to: out + written)
+                written += JSONWriter.writeDecimal(liveCount, to: out + written)
             }
             memcpy(out + written, upsertKey.utf8Start, upsertKey.utf8CodeUnitCount)
             written += upsertKey.utf8CodeUnitCount
@@ -260,29 +260,6 @@ enum JournalLineCodec {
             out[written + 2] = 0x0A  // \n
             return written + 3
         }
-    }
-
-    /// Writes `value` in decimal at `out` (at most 20 bytes: a sign and 19 digits), as `String(value)`
-    /// spells it, and returns how many bytes it wrote. The 21 bytes from `out` must be writable: the
-    /// digits are made back to front at their end, then moved to the start.
-    private static func writeDecimal(_ value: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        var magnitude = value < 0 ? 0 &- UInt(bitPattern: value) : UInt(bitPattern: value)
-        var written = 0
-        if value < 0 {
-            out[0] = 0x2D  // -
-            written = 1
-        }
-        let end = out + 21
-        var position = end
-        repeat {
-            let quotient = magnitude / 10
-            position -= 1
-            position[0] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude &- quotient &* 10)
-            magnitude = quotient
-        } while magnitude != 0
-        let count = position.distance(to: end)
-        memmove(out + written, position, count)
-        return written + count
     }
 
     /// A journal line, `{"seq":N` first, ending in a newline; nil when a record must go through

@@ -262,9 +262,9 @@ extension JournaledStore {
             let headAtStart = head
             let countAtStart = liveCount
             var chunkCount = liveCount
-            // The journal's head and end before the chunk being written, read from `head` and `end`
-            // after each flush: the loop reads no stored property of this class (a debug build checks
-            // exclusivity dynamically on each such access, once per contact).
+            // The journal's head before the chunk being written, read from `head` after each flush:
+            // the loop reads no stored property of this class (a debug build checks exclusivity
+            // dynamically on each such access, once per contact).
             var chunkHead = headAtStart
             var lines = Data()
             // A copied contact's line, written here first: one writer for every line, not one per line.
@@ -328,7 +328,7 @@ extension JournaledStore {
                 written.abandon()
                 throw error
             }
-            guard batch.derivesKeys else { return written.abandon() }
+            guard batch.notesContacts else { return written.abandon() }
             written.noteBatch(
                 lines: batch.count, start: start, firstSeq: firstSeq, generation: header.generation, journalInode: inode
             )

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Walks the complete lines of a mapped store file and reports damage at the line it is on, so every
 /// "read the lines, decode each, refuse a bad one with `path:line`" loop of the store is the same
 /// few lines.
@@ -57,12 +55,9 @@ struct LineCursor {
 
     /// The byte range of the next complete line (without its newline), or nil at the end.
     mutating func next() -> Range<Int>? {
-        // `file.newline(from:)` on `bytes` (the file's `size` bytes), and no `Optional.map` closure:
-        // both calls a debug build makes for every line.
-        guard offset < bytes.count, let base = bytes.baseAddress,
-            let found = memchr(base + offset, 0x0A, bytes.count - offset)
-        else { return nil }
-        let end = base.distance(to: found)
+        // On `bytes`, not through `file`, and no `Optional.map` closure: a debug build makes both
+        // calls for every line.
+        guard let end = MappedFile.newline(in: bytes, from: offset) else { return nil }
         lineStart = offset
         offset = end + 1
         if let line = knownLine { knownLine = line + 1 }

@@ -290,24 +290,32 @@ package struct JSONWriter: ~Copyable {
     package mutating func integer(_ value: Int) {
         // A sign and 20 digits hold any `Int`.
         if capacity - count < 21 { reserve(21) }
+        count += Self.writeDecimal(value, to: base + count)
+    }
+
+    /// Writes `value` in decimal at `out`, as `String(value)` spells it (at most 20 bytes: a sign and
+    /// 19 digits), and returns how many bytes it wrote: ``integer(_:)``'s digits, for a writer of a
+    /// line of fixed shape (``write(atMost:_:)``). The 21 bytes from `out` must be writable: the
+    /// digits are made back to front at their end, then moved to the start, one division by ten a
+    /// digit (a debug build divides, where a release build multiplies).
+    package static func writeDecimal(_ value: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         var magnitude = value < 0 ? 0 &- UInt(bitPattern: value) : UInt(bitPattern: value)
+        var written = 0
         if value < 0 {
-            base[count] = 0x2D  // -
-            count += 1
+            out[0] = 0x2D  // -
+            written = 1
         }
-        // Back to front at the end of a 20-byte window, then moved to its start: one division by
-        // ten a digit (a debug build divides, where a release build multiplies).
-        let windowEnd = count + 20
-        var position = windowEnd
+        let end = out + 21
+        var position = end
         repeat {
             let quotient = magnitude / 10
             position -= 1
-            base[position] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude &- quotient &* 10)
+            position[0] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude &- quotient &* 10)
             magnitude = quotient
         } while magnitude != 0
-        let digits = windowEnd - position
-        memmove(base + count, base + position, digits)
-        count += digits
+        let digits = position.distance(to: end)
+        memmove(out + written, position, digits)
+        return written + digits
     }
 
     package mutating func field(_ name: StaticString, _ value: Bool) {

@@ -143,6 +143,17 @@ final class MappedFile: @unchecked Sendable {
         _ = madvise(base, length, MADV_DONTNEED)
     }
 
+    /// Lets the kernel drop the mapped pages wholly inside `range` from this process's memory (see
+    /// ``releasePages(before:)``), for a reader that goes through the file in steps.
+    func releasePages(in range: Range<Int>) {
+        guard mapped, let base else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (range.lowerBound + page - 1) / page * page
+        let end = min(range.upperBound, size) / page * page
+        guard end > start else { return }
+        _ = madvise(base + start, end - start, MADV_DONTNEED)
+    }
+
     /// The start of the line that contains `offset` (never before `floor`).
     func lineStart(containing offset: Int, floor: Int) -> Int {
         guard let base else { return floor }

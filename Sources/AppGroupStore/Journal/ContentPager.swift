@@ -19,6 +19,12 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
 
     private var generation = ""
     private var snapshotFile: MappedFile?
+    /// Where the pages of `snapshotFile` already handed out from this process's memory end.
+    private var releasedBefore = 0
+    /// How much of the snapshot is read before its pages are dropped from this process's memory:
+    /// the mapping serves the whole enumeration, so it would otherwise end up holding all of the
+    /// file; each drop costs what an `munmap` does, so it is done in steps, not per page.
+    private static var releaseStep: Int { 8 << 20 }
     private var journalInode: UInt64 = 0
     private var journalOffset = 0
     private var headSeq = 0
@@ -26,6 +32,10 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
     private var inSnapshot: [String: Bool] = [:]
     private var appended: [String] = []
     private var cursor: (index: Int, byte: Int)?
+    /// The lines after the last page, being decoded for the next one.
+    private var readAhead: SnapshotReadAhead?
+    /// How many snapshot lines pages took from a read-ahead (tests check it is used).
+    private(set) var linesTakenFromReadAhead = 0
 
     init(store: JournaledStore<Meta>) {
         self.store = store
@@ -43,7 +53,8 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
 
     func page(from offset: Int, limit: Int) throws -> Page {
         try store.withLock(.shared) {
-            guard let snapshot = try store.openSnapshot() else {
+            let reusable = snapshotFile.flatMap { store.isCurrentSnapshot($0) ? $0 : nil }
+            guard let snapshot = try reusable ?? store.openSnapshot() else {
                 forget()
                 return Page(contacts: [], nextOffset: max(offset, 0), isLast: true, generation: "", headSeq: 0)
             }
@@ -52,6 +63,7 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
                 forget()
                 generation = header.generation
             }
+            if snapshot !== snapshotFile { releasedBefore = 0 }
             snapshotFile = snapshot
             try readJournal(header: header, snapshot: snapshot, headerEnd: headerEnd)
             return try readPage(
@@ -69,6 +81,7 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
         inSnapshot = [:]
         appended = []
         cursor = nil
+        readAhead = nil
     }
 
     /// Brings the overlay up to the journal's last complete line.
@@ -122,18 +135,30 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
         var index = offset
         var byte = try byteOffset(ofLine: min(index, count), snapshot, headerEnd: headerEnd, count: count)
         let decoder = JSONDecoder()
+        let readLines = readAhead.flatMap { $0.matches(snapshot, line: index, byte: byte) ? $0.take() : nil }
+        readAhead = nil
+        var taken = 0
         while index < count, contacts.count < limit {
-            guard let end = snapshot.newline(from: byte) else {
-                throw StoreError.malformed(
-                    path: store.snapshotPath, line: index + 2, reason: "truncated line (no newline)")
-            }
             let record: ContactRecord
-            do {
-                // The page's records keep their bytes: a full sync writes them to the system's
-                // journal as they are when the provider hands them on unchanged.
-                record = try store.decodeRecord(decoder, snapshot, byte..<end, retain: true, keepingBytes: true)
-            } catch {
-                throw StoreError.malformed(path: store.snapshotPath, line: index + 2, reason: LineCoding.reason(error))
+            let end: Int
+            if let readLines, taken < readLines.records.count {
+                (record, end) = (readLines.records[taken], readLines.lineEnds[taken])
+                taken += 1
+                linesTakenFromReadAhead += 1
+            } else {
+                guard let newline = snapshot.newline(from: byte) else {
+                    throw StoreError.malformed(
+                        path: store.snapshotPath, line: index + 2, reason: "truncated line (no newline)")
+                }
+                end = newline
+                do {
+                    // The page's records keep their bytes: a full sync writes them to the system's
+                    // journal as they are when the provider hands them on unchanged.
+                    record = try store.decodeRecord(decoder, snapshot, byte..<end, retain: true, keepingBytes: true)
+                } catch {
+                    throw StoreError.malformed(
+                        path: store.snapshotPath, line: index + 2, reason: LineCoding.reason(error))
+                }
             }
             switch overlay[record.identifier] {
             case .value(let newer): contacts.append(newer)
@@ -144,6 +169,15 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
             byte = end + 1
         }
         cursor = (min(index, count), byte)
+        if byte - releasedBefore >= Self.releaseStep {
+            snapshot.releasePages(in: releasedBefore..<byte)
+            releasedBefore = byte
+        }
+        if index < count {
+            // The next page is most likely asked for next (R22): its lines are decoded meanwhile.
+            readAhead = SnapshotReadAhead(
+                file: snapshot, firstLine: index, startByte: byte, lines: min(limit, count - index))
+        }
         // Past the last counted line the file must end: more lines would never be paged.
         if index >= count, byte < snapshot.size {
             throw StoreError.malformed(

@@ -34,6 +34,15 @@ extension JournaledStore {
         return snapshot
     }
 
+    /// Whether `file` (opened by ``openSnapshot(prefix:)``, whole) is still the file at
+    /// `snapshotPath`: the same inode and size. A snapshot is replaced whole, never rewritten in
+    /// place, so its mapping can be read again instead of mapping the file anew (which costs an
+    /// `munmap` of the old one, a TLB shootdown on every core, per content page).
+    func isCurrentSnapshot(_ file: MappedFile) -> Bool {
+        var info = stat()
+        return stat(snapshotPath, &info) == 0 && UInt64(info.st_ino) == file.inode && Int(info.st_size) == file.size
+    }
+
     /// Throws unless the journal whose header is `header` (of another generation than `snapshot`'s) is
     /// proven superseded: its generation is the one `snapshot` was compacted from, or the one a reset
     /// or replacement discarded, and its last complete entry is exactly the snapshot's `baseSeq`.

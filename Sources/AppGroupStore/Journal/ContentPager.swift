@@ -32,10 +32,6 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
     private var inSnapshot: [String: Bool] = [:]
     private var appended: [String] = []
     private var cursor: (index: Int, byte: Int)?
-    /// The lines after the last page, being decoded for the next one.
-    private var readAhead: SnapshotReadAhead?
-    /// How many snapshot lines pages took from a read-ahead (tests check it is used).
-    private(set) var linesTakenFromReadAhead = 0
 
     init(store: JournaledStore<Meta>) {
         self.store = store
@@ -81,7 +77,6 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
         inSnapshot = [:]
         appended = []
         cursor = nil
-        readAhead = nil
     }
 
     /// Brings the overlay up to the journal's last complete line.
@@ -135,30 +130,18 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
         var index = offset
         var byte = try byteOffset(ofLine: min(index, count), snapshot, headerEnd: headerEnd, count: count)
         let decoder = JSONDecoder()
-        let readLines = readAhead.flatMap { $0.matches(snapshot, line: index, byte: byte) ? $0.take() : nil }
-        readAhead = nil
-        var taken = 0
         while index < count, contacts.count < limit {
+            guard let end = snapshot.newline(from: byte) else {
+                throw StoreError.malformed(
+                    path: store.snapshotPath, line: index + 2, reason: "truncated line (no newline)")
+            }
             let record: ContactRecord
-            let end: Int
-            if let readLines, taken < readLines.records.count {
-                (record, end) = (readLines.records[taken], readLines.lineEnds[taken])
-                taken += 1
-                linesTakenFromReadAhead += 1
-            } else {
-                guard let newline = snapshot.newline(from: byte) else {
-                    throw StoreError.malformed(
-                        path: store.snapshotPath, line: index + 2, reason: "truncated line (no newline)")
-                }
-                end = newline
-                do {
-                    // The page's records keep their bytes: a full sync writes them to the system's
-                    // journal as they are when the provider hands them on unchanged.
-                    record = try store.decodeRecord(decoder, snapshot, byte..<end, retain: true, keepingBytes: true)
-                } catch {
-                    throw StoreError.malformed(
-                        path: store.snapshotPath, line: index + 2, reason: LineCoding.reason(error))
-                }
+            do {
+                // The page's records keep their bytes: a full sync writes them to the system's
+                // journal as they are when the provider hands them on unchanged.
+                record = try store.decodeRecord(decoder, snapshot, byte..<end, retain: true, keepingBytes: true)
+            } catch {
+                throw StoreError.malformed(path: store.snapshotPath, line: index + 2, reason: LineCoding.reason(error))
             }
             switch overlay[record.identifier] {
             case .value(let newer): contacts.append(newer)
@@ -172,11 +155,6 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
         if byte - releasedBefore >= Self.releaseStep {
             snapshot.releasePages(in: releasedBefore..<byte)
             releasedBefore = byte
-        }
-        if index < count {
-            // The next page is most likely asked for next (R22): its lines are decoded meanwhile.
-            readAhead = SnapshotReadAhead(
-                file: snapshot, firstLine: index, startByte: byte, lines: min(limit, count - index))
         }
         // Past the last counted line the file must end: more lines would never be paged.
         if index >= count, byte < snapshot.size {

@@ -127,20 +127,13 @@ package final class JournaledStore<Meta: Codable & Equatable & Sendable> {
     func decodeRecord(
         _ decoder: JSONDecoder, _ file: MappedFile, _ range: Range<Int>, retain: Bool, keepingBytes: Bool = false
     ) throws -> ContactRecord {
-        if retain { return try Self.decodeWholeRecord(decoder, file, range, keepingBytes: keepingBytes) }
         let slice = UnsafeRawBufferPointer(rebasing: file.bytes[range])
+        if retain {
+            if let record = ContactRecordCodec.fastDecode(slice, keepingBytes: keepingBytes) { return record }
+            return try decoder.decode(ContactRecord.self, from: file.data(range))
+        }
         if let identifier = ContactRecordCodec.fastIdentifier(slice) { return ContactRecord(identifier: identifier) }
         return ContactRecord(identifier: try decoder.decode(IdentifierOnly.self, from: file.data(range)).identifier)
-    }
-
-    /// A record line with all its values: what ``decodeRecord(_:_:_:retain:keepingBytes:)`` does
-    /// with `retain`, needing no store (``SnapshotReadAhead`` runs it on another thread).
-    static func decodeWholeRecord(_ decoder: JSONDecoder, _ file: MappedFile, _ range: Range<Int>, keepingBytes: Bool)
-        throws -> ContactRecord
-    {
-        let slice = UnsafeRawBufferPointer(rebasing: file.bytes[range])
-        if let record = ContactRecordCodec.fastDecode(slice, keepingBytes: keepingBytes) { return record }
-        return try decoder.decode(ContactRecord.self, from: file.data(range))
     }
 
     func decodeEntry(_ decoder: JSONDecoder, _ file: MappedFile, _ range: Range<Int>, retain: Bool) throws

@@ -64,35 +64,8 @@ struct ContentPagerTests {
         }
     }
 
-    @Test("Sequential pages take the lines read ahead, and they are the pages the loaded store gives")
-    func sequentialPagesAreReadAhead() throws {
-        let directory = NSTemporaryDirectory() + "/pager-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = JournaledStore<NoMetadata>(directory: directory, lazySnapshot: true)
-        try store.replaceAll(
-            with: (0..<250).map { number in
-                var record = ContactRecord(identifier: String(format: "c%03d", number))
-                record.givenName = "Given \(number)"
-                record.emailAddresses = [.init(label: "work", value: "c\(number)@example.com")]
-                return record
-            })
-        // A journal line that replaces a snapshot contact: the overlay still wins over the line read ahead.
-        var changed = ContactRecord(identifier: "c120")
-        changed.givenName = "Changed"
-        try store.append(upsert: [changed])
-        let pager = ContentPager(store: store)
-        var offset = 0
-        while true {
-            let next = try compare(pager, store, offset: offset, limit: 40, "sequential")
-            guard next < 250 else { break }
-            offset = next
-        }
-        // Every page after the first came from the read-ahead.
-        #expect(pager.linesTakenFromReadAhead == 250 - 40)
-    }
-
-    @Test("A snapshot file replaced between pages is read anew, not taken from the read-ahead of the old one")
-    func replacedSnapshotIsNotReadAhead() throws {
+    @Test("A snapshot file replaced between pages is mapped anew, not read from the mapping of the old one")
+    func replacedSnapshotIsMappedAnew() throws {
         let directory = NSTemporaryDirectory() + "/pager-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = JournaledStore<NoMetadata>(directory: directory, lazySnapshot: true)
@@ -112,7 +85,6 @@ struct ContentPagerTests {
         #expect(rename(replacement, store.snapshotPath) == 0)
         let second = try pager.page(from: first.nextOffset, limit: 10)
         #expect(second.contacts.map(\.givenName) == Array(repeating: "New", count: 10))
-        #expect(pager.linesTakenFromReadAhead == 0)
     }
 
     @Test("A snapshot whose header undercounts its lines is refused with path:line, not paged short")

@@ -132,19 +132,8 @@ final class MappedFile: @unchecked Sendable {
         return base.distance(to: found)
     }
 
-    /// Lets the kernel drop the mapped pages before `offset` from this process's memory (a reader
-    /// that goes through the file once, front to back, stays bounded by what it has not read yet); a
+    /// Lets the kernel drop the mapped pages wholly inside `range` from this process's memory; a
     /// later read of them reads the file again. Nothing for a file that was read rather than mapped.
-    func releasePages(before offset: Int) {
-        guard mapped, let base else { return }
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let length = min(offset, size) / page * page
-        guard length > 0 else { return }
-        _ = madvise(base, length, MADV_DONTNEED)
-    }
-
-    /// Lets the kernel drop the mapped pages wholly inside `range` from this process's memory (see
-    /// ``releasePages(before:)``), for a reader that goes through the file in steps.
     func releasePages(in range: Range<Int>) {
         guard mapped, let base else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
@@ -152,6 +141,33 @@ final class MappedFile: @unchecked Sendable {
         let end = min(range.upperBound, size) / page * page
         guard end > start else { return }
         _ = madvise(base + start, end - start, MADV_DONTNEED)
+    }
+
+    /// The pages behind a reader that goes through a mapped file front to back, released as it goes,
+    /// so that it stays bounded by what it has not read yet. Released every `stride` bytes, not per
+    /// line or page: each release costs what an `munmap` does (a TLB shootdown on every core).
+    ///
+    /// A reader that goes back (a content enumeration that starts over on the same file) reads pages
+    /// it had released: the next release starts from the file's start again.
+    struct PagesBehindReader {
+        let stride: Int
+        /// Where the pages released since the reader last went back end.
+        private(set) var releasedBefore = 0
+        /// Where the reader was last.
+        private var position = 0
+
+        init(stride: Int) {
+            self.stride = stride
+        }
+
+        /// The reader reached `offset` of `file`: the pages before it go once `stride` bytes are due.
+        mutating func reached(_ offset: Int, in file: MappedFile) {
+            if offset < position { releasedBefore = 0 }
+            position = offset
+            guard offset - releasedBefore >= stride else { return }
+            file.releasePages(in: releasedBefore..<offset)
+            releasedBefore = offset
+        }
     }
 
     /// The start of the line that contains `offset` (never before `floor`).

@@ -19,12 +19,9 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
 
     private var generation = ""
     private var snapshotFile: MappedFile?
-    /// Where the pages of `snapshotFile` already handed out from this process's memory end.
-    private var releasedBefore = 0
-    /// How much of the snapshot is read before its pages are dropped from this process's memory:
-    /// the mapping serves the whole enumeration, so it would otherwise end up holding all of the
-    /// file; each drop costs what an `munmap` does, so it is done in steps, not per page.
-    private static var releaseStep: Int { 8 << 20 }
+    /// The pages of `snapshotFile` the pages read so far went through: the mapping serves the whole
+    /// enumeration, so it would otherwise end up holding all of the file.
+    private var pagesBehind = MappedFile.PagesBehindReader(stride: 8 << 20)
     private var journalInode: UInt64 = 0
     private var journalOffset = 0
     private var headSeq = 0
@@ -59,7 +56,7 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
                 forget()
                 generation = header.generation
             }
-            if snapshot !== snapshotFile { releasedBefore = 0 }
+            if snapshot !== snapshotFile { pagesBehind = MappedFile.PagesBehindReader(stride: pagesBehind.stride) }
             snapshotFile = snapshot
             try readJournal(header: header, snapshot: snapshot, headerEnd: headerEnd)
             return try readPage(
@@ -152,10 +149,7 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
             byte = end + 1
         }
         cursor = (min(index, count), byte)
-        if byte - releasedBefore >= Self.releaseStep {
-            snapshot.releasePages(in: releasedBefore..<byte)
-            releasedBefore = byte
-        }
+        pagesBehind.reached(byte, in: snapshot)
         // Past the last counted line the file must end: more lines would never be paged.
         if index >= count, byte < snapshot.size {
             throw StoreError.malformed(

@@ -31,7 +31,7 @@ extension JournaledStore {
         var previous: String?
         var read = 0
         var inSnapshot: Set<String> = []
-        var released = headerEnd
+        var pagesBehind = MappedFile.PagesBehindReader(stride: Self.releaseStride)
         while let line = lines.next() {
             let record = try lines.decoding { try decodeRecord(decoder, snapshot, line, retain: true) }
             if let previous, !IdentifierOrder.precedes(previous, record.identifier) {
@@ -45,10 +45,7 @@ extension JournaledStore {
             } else {
                 try body(record)
             }
-            if line.upperBound - released >= Self.releaseStride {
-                snapshot.releasePages(before: line.upperBound)
-                released = line.upperBound
-            }
+            pagesBehind.reached(line.upperBound, in: snapshot)
         }
         try lines.finish()
         if read != header.count {

@@ -134,9 +134,10 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
             }
             let record: ContactRecord
             do {
-                // The page's records keep their bytes: a full sync writes them to the system's
-                // journal as they are when the provider hands them on unchanged.
-                record = try store.decodeRecord(decoder, snapshot, byte..<end, retain: true, keepingBytes: true)
+                // The page's records keep their bytes, and decode their fields only if someone
+                // reads them: a full sync writes the bytes to the system's journal as they are when
+                // the provider hands the records on unchanged.
+                record = try store.decodeRecord(decoder, snapshot, byte..<end, retain: true, deferring: true)
             } catch {
                 throw StoreError.malformed(path: store.snapshotPath, line: index + 2, reason: LineCoding.reason(error))
             }

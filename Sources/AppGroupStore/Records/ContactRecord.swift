@@ -9,7 +9,8 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
     /// The fields, shared by copies of the record until one of them writes (copy-on-write): a record
     /// is copied at every step of a full sync (the page, the contact the bridge makes, the
     /// observer, the commit), and copying 28 fields, a reference count each, was a quarter of it (P3).
-    private var storage: Storage
+    /// A content page's records also defer decoding their fields (``ContactRecordStorage``).
+    private var storage: ContactRecordStorage
 
     /// The record's fields, as stored.
     package struct Fields: Hashable, Sendable {
@@ -43,23 +44,12 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
         var instantMessageAddresses: [LabeledInstantMessageAddress] = []
     }
 
-    /// The fields and the bytes they were read from; written only while no other record shares it.
-    private final class Storage: @unchecked Sendable {
-        @exclusivity(unchecked) var fields: Fields
-        @exclusivity(unchecked) var verbatim: VerbatimJSON
-
-        // `consuming`, and consumed: a debug build otherwise copies the 28 fields (a retain each) and
-        // then destroys the argument, for every record a decoder makes.
-        init(fields: consuming Fields, verbatim: VerbatimJSON = VerbatimJSON()) {
-            self.fields = consume fields
-            self.verbatim = verbatim
-        }
-    }
-
-    /// Makes the storage this record's own (copy-on-write) before anything in it is written.
+    /// Makes the storage this record's own (copy-on-write), with all its fields decoded, before
+    /// anything in it is written.
     private mutating func ownStorage() {
-        if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(fields: storage.fields, verbatim: storage.verbatim)
+        if storage.isDeferred || !isKnownUniquelyReferenced(&storage) {
+            let complete = storage.complete
+            storage = ContactRecordStorage(fields: complete.fields, verbatim: complete.verbatim)
         }
     }
 
@@ -79,98 +69,98 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
         }
     }
     public var namePrefix: String {
-        get { storage.fields.namePrefix }
+        get { storage.complete.fields.namePrefix }
         _modify {
             willWrite()
             yield &storage.fields.namePrefix
         }
     }
     public var givenName: String {
-        get { storage.fields.givenName }
+        get { storage.complete.fields.givenName }
         _modify {
             willWrite()
             yield &storage.fields.givenName
         }
     }
     public var middleName: String {
-        get { storage.fields.middleName }
+        get { storage.complete.fields.middleName }
         _modify {
             willWrite()
             yield &storage.fields.middleName
         }
     }
     public var familyName: String {
-        get { storage.fields.familyName }
+        get { storage.complete.fields.familyName }
         _modify {
             willWrite()
             yield &storage.fields.familyName
         }
     }
     public var nameSuffix: String {
-        get { storage.fields.nameSuffix }
+        get { storage.complete.fields.nameSuffix }
         _modify {
             willWrite()
             yield &storage.fields.nameSuffix
         }
     }
     public var nickname: String {
-        get { storage.fields.nickname }
+        get { storage.complete.fields.nickname }
         _modify {
             willWrite()
             yield &storage.fields.nickname
         }
     }
     public var organizationName: String {
-        get { storage.fields.organizationName }
+        get { storage.complete.fields.organizationName }
         _modify {
             willWrite()
             yield &storage.fields.organizationName
         }
     }
     public var departmentName: String {
-        get { storage.fields.departmentName }
+        get { storage.complete.fields.departmentName }
         _modify {
             willWrite()
             yield &storage.fields.departmentName
         }
     }
     public var jobTitle: String {
-        get { storage.fields.jobTitle }
+        get { storage.complete.fields.jobTitle }
         _modify {
             willWrite()
             yield &storage.fields.jobTitle
         }
     }
     public var phoneNumbers: [LabeledString] {
-        get { storage.fields.phoneNumbers }
+        get { storage.complete.fields.phoneNumbers }
         _modify {
             willWrite()
             yield &storage.fields.phoneNumbers
         }
     }
     public var emailAddresses: [LabeledString] {
-        get { storage.fields.emailAddresses }
+        get { storage.complete.fields.emailAddresses }
         _modify {
             willWrite()
             yield &storage.fields.emailAddresses
         }
     }
     public var postalAddresses: [LabeledPostalAddress] {
-        get { storage.fields.postalAddresses }
+        get { storage.complete.fields.postalAddresses }
         _modify {
             willWrite()
             yield &storage.fields.postalAddresses
         }
     }
     public var urlAddresses: [LabeledString] {
-        get { storage.fields.urlAddresses }
+        get { storage.complete.fields.urlAddresses }
         _modify {
             willWrite()
             yield &storage.fields.urlAddresses
         }
     }
     public var note: String {
-        get { storage.fields.note }
+        get { storage.complete.fields.note }
         _modify {
             willWrite()
             yield &storage.fields.note
@@ -178,14 +168,14 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
     }
     /// `YYYY-MM-DD`, or `--MM-DD` when the year is unknown (as vCard writes it).
     public var birthday: String? {
-        get { storage.fields.birthday }
+        get { storage.complete.fields.birthday }
         _modify {
             willWrite()
             yield &storage.fields.birthday
         }
     }
     public var imageData: Data? {
-        get { storage.fields.imageData }
+        get { storage.complete.fields.imageData }
         _modify {
             willWrite()
             yield &storage.fields.imageData
@@ -193,42 +183,42 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
     }
     /// `"organization"` for an organization; nil (omitted) for a person, `CNContactType`'s default.
     public var contactType: String? {
-        get { storage.fields.contactType }
+        get { storage.complete.fields.contactType }
         _modify {
             willWrite()
             yield &storage.fields.contactType
         }
     }
     public var previousFamilyName: String {
-        get { storage.fields.previousFamilyName }
+        get { storage.complete.fields.previousFamilyName }
         _modify {
             willWrite()
             yield &storage.fields.previousFamilyName
         }
     }
     public var phoneticGivenName: String {
-        get { storage.fields.phoneticGivenName }
+        get { storage.complete.fields.phoneticGivenName }
         _modify {
             willWrite()
             yield &storage.fields.phoneticGivenName
         }
     }
     public var phoneticMiddleName: String {
-        get { storage.fields.phoneticMiddleName }
+        get { storage.complete.fields.phoneticMiddleName }
         _modify {
             willWrite()
             yield &storage.fields.phoneticMiddleName
         }
     }
     public var phoneticFamilyName: String {
-        get { storage.fields.phoneticFamilyName }
+        get { storage.complete.fields.phoneticFamilyName }
         _modify {
             willWrite()
             yield &storage.fields.phoneticFamilyName
         }
     }
     public var phoneticOrganizationName: String {
-        get { storage.fields.phoneticOrganizationName }
+        get { storage.complete.fields.phoneticOrganizationName }
         _modify {
             willWrite()
             yield &storage.fields.phoneticOrganizationName
@@ -236,7 +226,7 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
     }
     /// A birthday in another calendar (Chinese, Hebrew, Islamic, …).
     public var nonGregorianBirthday: NonGregorianDate? {
-        get { storage.fields.nonGregorianBirthday }
+        get { storage.complete.fields.nonGregorianBirthday }
         _modify {
             willWrite()
             yield &storage.fields.nonGregorianBirthday
@@ -244,7 +234,7 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
     }
     /// Other dates (`CNLabelDateAnniversary`, …), each `YYYY-MM-DD` or `--MM-DD`.
     public var dates: [LabeledString] {
-        get { storage.fields.dates }
+        get { storage.complete.fields.dates }
         _modify {
             willWrite()
             yield &storage.fields.dates
@@ -252,21 +242,21 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
     }
     /// Related people (`CNContactRelation`): the value is the person's name.
     public var contactRelations: [LabeledString] {
-        get { storage.fields.contactRelations }
+        get { storage.complete.fields.contactRelations }
         _modify {
             willWrite()
             yield &storage.fields.contactRelations
         }
     }
     public var socialProfiles: [LabeledSocialProfile] {
-        get { storage.fields.socialProfiles }
+        get { storage.complete.fields.socialProfiles }
         _modify {
             willWrite()
             yield &storage.fields.socialProfiles
         }
     }
     public var instantMessageAddresses: [LabeledInstantMessageAddress] {
-        get { storage.fields.instantMessageAddresses }
+        get { storage.complete.fields.instantMessageAddresses }
         _modify {
             willWrite()
             yield &storage.fields.instantMessageAddresses
@@ -288,29 +278,47 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
     }
 
     /// The stored fields (tests compare them with what they change).
-    package var fields: Fields { storage.fields }
+    package var fields: Fields { storage.complete.fields }
 
     /// Creates a record with the given identifier and empty fields.
     public init(identifier: String) {
-        storage = Storage(fields: Fields(identifier: identifier))
+        storage = ContactRecordStorage(fields: Fields(identifier: identifier))
     }
 
     /// A record of `fields` (a decoder that fills them first).
     init(fields: consuming Fields) {
-        storage = Storage(fields: consume fields)
+        storage = ContactRecordStorage(fields: consume fields)
     }
+
+    /// A record of `identifier` whose other fields are decoded from `bytes` the first time one is
+    /// read (``ContactRecordCodec/deferringRecord(_:)`` checked that they decode).
+    init(identifier: String, deferring bytes: VerbatimJSON) {
+        storage = ContactRecordStorage(identifier: identifier, deferring: bytes)
+    }
+
+    /// Whether this record was made to decode its fields on first read
+    /// (``ContactRecordCodec/deferringRecord(_:)``), until a write makes it an ordinary record.
+    ///
+    /// Such a record has no birthday, dates, non-Gregorian birthday or contact type: the codec
+    /// decodes a contact with any of those at once, so that a question about them (whether the
+    /// contact bridges exactly, say) never needs the fields.
+    package var defersDecoding: Bool { storage.isDeferred }
+
+    /// Whether this record defers decoding and something has read its fields (tests check what a
+    /// path reads).
+    package var hasDecodedDeferredFields: Bool { storage.hasDecodedDeferredFields }
 
     /// The fields, as a record printed or dumped shows them (not its storage).
     public var customMirror: Mirror {
-        Mirror(self, children: Mirror(reflecting: storage.fields).children, displayStyle: .struct)
+        Mirror(self, children: Mirror(reflecting: storage.complete.fields).children, displayStyle: .struct)
     }
 
     public static func == (lhs: ContactRecord, rhs: ContactRecord) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+        lhs.storage === rhs.storage || lhs.storage.complete.fields == rhs.storage.complete.fields
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(storage.fields)
+        hasher.combine(storage.complete.fields)
     }
 
     /// A labelled string value (`CNLabeledValue<NSString>` or `CNLabeledValue<CNPhoneNumber>`).
@@ -374,181 +382,5 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
         let name = [namePrefix, givenName, middleName, familyName, nameSuffix].filter { !$0.isEmpty }
             .joined(separator: " ")
         return name.isEmpty ? organizationName : name
-    }
-}
-
-/// Birthdays as stored: `YYYY-MM-DD`, or `--MM-DD` without a year.
-public enum BirthdayFormat {
-    /// Parses a stored birthday into (year?, month, day), or nil when it is not valid.
-    public static func parse(_ text: String) -> (year: Int?, month: Int, day: Int)? {
-        if let parsed = parseDigits(text) { return parsed }
-        return parseSplitting(text)
-    }
-
-    /// The general path of ``parse(_:)``: what it decides for every text (`parseDigits` only answers
-    /// the common shapes sooner, and `BirthdayParsingTests` checks the two agree).
-    static func parseSplitting(_ text: String) -> (year: Int?, month: Int, day: Int)? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        let year: Int?
-        let month: Int
-        let day: Int
-        if parts.count == 3, parts[0].count == 4, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-            parts[1].count == 2, parts[2].count == 2
-        {
-            (year, month, day) = (y, m, d)
-        } else if parts.count == 4, parts[0].isEmpty, parts[1].isEmpty, let m = Int(parts[2]), let d = Int(parts[3]),
-            parts[2].count == 2, parts[3].count == 2
-        {
-            (year, month, day) = (nil, m, d)
-        } else {
-            return nil
-        }
-        guard (1...12).contains(month), (1...31).contains(day) else { return nil }
-        return (year, month, day)
-    }
-
-    /// The common shapes, `yyyy-mm-dd` and `--mm-dd` in plain digits, read from the bytes (a debug
-    /// build's `split` and `Int(_:)` are generic calls, once per contact with a birthday); nil sends
-    /// anything else, valid or not, through `parse`'s general path, which decides it as before.
-    static func parseDigits(_ text: String) -> (year: Int?, month: Int, day: Int)? {
-        var text = text
-        return text.withUTF8 { bytes -> (year: Int?, month: Int, day: Int)? in
-            func digits(_ start: Int, _ count: Int) -> Int? {
-                var value = 0
-                var index = start
-                while index < start + count {
-                    let byte = bytes[index]
-                    guard byte >= 0x30, byte <= 0x39 else { return nil }
-                    value = value * 10 + Int(byte - 0x30)
-                    index += 1
-                }
-                return value
-            }
-            let year: Int?
-            let monthStart: Int
-            if bytes.count == 10, bytes[4] == 0x2D, bytes[7] == 0x2D, let parsed = digits(0, 4) {
-                year = parsed
-                monthStart = 5
-            } else if bytes.count == 7, bytes[0] == 0x2D, bytes[1] == 0x2D, bytes[4] == 0x2D {
-                year = nil
-                monthStart = 2
-            } else {
-                return nil
-            }
-            guard let month = digits(monthStart, 2), let day = digits(monthStart + 3, 2), (1...12).contains(month),
-                (1...31).contains(day)
-            else { return nil }
-            return (year, month, day)
-        }
-    }
-
-    /// Whether `text` is a birthday exactly as ``format(year:month:day:)`` writes it: it parses,
-    /// and formatting what it parses to gives `text` back (`Int` also reads `+990`, which formats
-    /// as `0990`).
-    public static func isCanonical(_ text: String) -> Bool {
-        // Checked on the stored bytes (no copy: the bridge asks for every contact with a birthday).
-        var text = text
-        let digitsWhereExpected = text.withUTF8 { bytes -> Bool in
-            let digitPositions: [Int]
-            switch bytes.count {
-            case 10 where bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-"):
-                digitPositions = [0, 1, 2, 3, 5, 6, 8, 9]
-            case 7
-            where bytes[0] == UInt8(ascii: "-") && bytes[1] == UInt8(ascii: "-") && bytes[4] == UInt8(ascii: "-"):
-                digitPositions = [2, 3, 5, 6]
-            default: return false
-            }
-            return digitPositions.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[$0]) }
-        }
-        return digitsWhereExpected && parse(text) != nil
-    }
-
-    /// Formats (year?, month, day) the way `parse` reads it.
-    public static func format(year: Int?, month: Int, day: Int) -> String {
-        let md = String(format: "%02d-%02d", month, day)
-        if let year { return String(format: "%04d-", year) + md }
-        return "--" + md
-    }
-}
-
-/// Rules for identifiers that the store accepts, and the one identity rule for them.
-///
-/// **Identity**: two identifiers name the same contact when they are canonically equivalent
-/// Unicode ("café" composed or as "e" + U+0301). That is the rule Swift's `String` `==` and hashing
-/// already apply in every map of this package, of the Contacts API and of a provider developer's own
-/// code (`[String: CNContact]`), so it is the only rule every path can agree on without wrapping each
-/// key. To make the bytes on disk agree with it too, every identifier is normalised to NFC where it
-/// enters a store (`JournaledStore` writes and lookups, `AppDatabase`), so the journal's byte search,
-/// the snapshot's bytewise order and the in-memory maps can never disagree.
-public enum IdentifierRules {
-    /// `identifier` in Unicode Normalization Form C: the form every store keeps (see the identity rule).
-    public static func normalized(_ identifier: String) -> String {
-        // ASCII is already NFC; skip Foundation's conversion on the common path.
-        if isASCII(identifier) { return identifier }
-        return identifier.precomposedStringWithCanonicalMapping
-    }
-
-    /// Whether every byte of `text` is ASCII: a loop over its UTF-8 bytes, not `utf8.allSatisfy`,
-    /// which a debug build runs through the generic iterator (5% of a debug import).
-    static func isASCII(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
-                if bytes[index] >= 0x80 { return false }
-                index += 1
-            }
-            return true
-        }
-    }
-
-    /// `record` with its identifier in NFC.
-    public static func normalized(_ record: ContactRecord) -> ContactRecord {
-        if isASCII(record.identifier) { return record }
-        let identifier = normalized(record.identifier)
-        guard
-            identifier.utf8.count != record.identifier.utf8.count
-                || !identifier.utf8.elementsEqual(record.identifier.utf8)
-        else { return record }
-        var copy = record
-        copy.identifier = identifier
-        return copy
-    }
-
-    /// Whether `text` holds a control character (below U+0020, or U+007F): a loop over its UTF-8
-    /// bytes, not `unicodeScalars.contains(where:)`, which a debug build runs through the generic
-    /// iterator, twice for every contact imported. Each such character is one byte, and every byte of
-    /// a longer UTF-8 sequence is 0x80 or above, so the bytes tell exactly what the scalars would.
-    static func hasControlCharacter(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            // Through the base pointer: a debug build inlines a pointer's subscript, and calls a
-            // buffer's (with its bounds check) for each byte, twice per contact an import writes.
-            guard let base = bytes.baseAddress else { return false }
-            let count = bytes.count
-            var index = 0
-            while index < count {
-                let byte = base[index]
-                if byte < 0x20 || byte == 0x7F { return true }
-                index += 1
-            }
-            return false
-        }
-    }
-
-    /// The longest identifier accepted, in UTF-8 bytes.
-    public static let maximumLength = 256
-
-    /// Throws `StoreError.invalidIdentifier` unless `identifier` can be stored safely.
-    public static func validate(_ identifier: String) throws {
-        if identifier.isEmpty {
-            throw StoreError.invalidIdentifier(identifier, reason: "it is empty")
-        }
-        if identifier.utf8.count > maximumLength {
-            throw StoreError.invalidIdentifier(identifier, reason: "it is longer than \(maximumLength) bytes")
-        }
-        if hasControlCharacter(identifier) {
-            throw StoreError.invalidIdentifier(identifier, reason: "it contains a control character")
-        }
     }
 }

@@ -129,6 +129,9 @@ extension ContactRecordCodec {
 
     /// Whether `ContactRecord.encode(to:)` accepts the record (the checks it makes before writing).
     static func isEncodable(_ record: ContactRecord) -> Bool {
+        // The bytes a record was read from passed the strict reader, which refuses all of the below;
+        // and a record that defers decoding is asked without decoding it.
+        if record.verbatim.bytes != nil { return true }
         if let birthday = record.birthday, BirthdayFormat.parse(birthday) == nil { return false }
         if let type = record.contactType, !ContactRecord.contactTypes.contains(type) { return false }
         if record.nonGregorianBirthday?.problem != nil { return false }

@@ -114,6 +114,11 @@ package enum ContactRecordCodec {
     /// name index's keys): making each contact's phones and e-mails only to drop them was a tenth of
     /// a debug import's time. `ContactRecordCheckTests` hold it to `readRecord`.
     static func readRecord(_ reader: inout StrictJSONReader, keeping kept: UInt64) throws -> ContactRecord {
+        ContactRecord(fields: try readFields(&reader, keeping: kept))
+    }
+
+    /// ``readRecord(_:keeping:)``'s fields, before they are made a record.
+    static func readFields(_ reader: inout StrictJSONReader, keeping kept: UInt64) throws -> ContactRecord.Fields {
         // The fields are set on a plain struct, not through the record's accessors: each of those makes
         // the storage unique and forgets its bytes, calls a debug build makes for every field read.
         var record = ContactRecord.Fields(identifier: "")
@@ -183,7 +188,7 @@ package enum ContactRecordCodec {
             }
         }
         guard hasIdentifier else { throw StrictJSONReader.GiveUp() }
-        return ContactRecord(fields: record)
+        return record
     }
 
     /// Reads past one contact exactly as `readRecord` reads it — accepting the same input, giving up
@@ -192,15 +197,28 @@ package enum ContactRecordCodec {
     /// a million records only to drop them was a fifth of the provider's time after a full sync (`perf`).
     /// `ContactRecordCheckTests` hold it to `readRecord` on random and damaged lines.
     static func checkRecord(_ reader: inout StrictJSONReader) throws -> String {
-        try checkRecord(&reader, capturing: 0, into: nil)
+        var valued: UInt64 = 0
+        return try checkRecord(&reader, capturing: 0, into: nil, valued: &valued)
+    }
+
+    /// ``checkRecord(_:capturing:into:valued:)`` without the mask of valued fields.
+    static func checkRecord(
+        _ reader: inout StrictJSONReader, capturing captured: UInt64, into ranges: UnsafeMutablePointer<Int>?
+    ) throws -> String {
+        var valued: UInt64 = 0
+        return try checkRecord(&reader, capturing: captured, into: ranges, valued: &valued)
     }
 
     /// ``checkRecord(_:)``, which with `captured` (text fields, as a mask: ``fieldMask(_:)``), the range of each such field's
     /// JSON value in the reader's bytes (a string, or `null`) is written to `ranges` — its start at
     /// `ranges[2 * i]`, its end at `ranges[2 * i + 1]` for table index `i`, the start -1 when the
     /// field is absent — for a compaction that derives index keys from them (``FieldKeyDeriver``).
+    ///
+    /// `valued` gains the bit (``fieldMask(_:)``) of each field other than a text field or a list
+    /// of labeled strings that has a value (not null): the birthday, dates and the like.
     static func checkRecord(
-        _ reader: inout StrictJSONReader, capturing captured: UInt64, into ranges: UnsafeMutablePointer<Int>?
+        _ reader: inout StrictJSONReader, capturing captured: UInt64, into ranges: UnsafeMutablePointer<Int>?,
+        valued: inout UInt64
     ) throws -> String {
         var identifier: String?
         // Locals, read once per contact: a debug build calls a static's accessor (and its
@@ -240,6 +258,7 @@ package enum ContactRecordCodec {
                 try checkLabeledStrings(&reader)
                 continue
             }
+            valued |= bit
             try checkValue(of: recordFields[index], &reader)
         }
         guard let identifier else { throw StrictJSONReader.GiveUp() }

@@ -98,7 +98,9 @@ extension ContactRecord {
     /// and calendars are rewritten, and `NSDateComponents` in `dates` can be changed in place
     /// without a setter. A `contactType` other than nil or "organization" reads back as nil.
     package var bridgesExactly: Bool {
-        nonGregorianBirthday == nil && dates.isEmpty
+        // A record that defers decoding has none of the values below, and is asked without decoding.
+        if defersDecoding { return true }
+        return nonGregorianBirthday == nil && dates.isEmpty
             && (contactType == nil || contactType == "organization")
             && (birthday.map(BirthdayFormat.isCanonical) ?? true)
     }

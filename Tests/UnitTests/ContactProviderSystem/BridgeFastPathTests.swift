@@ -312,6 +312,38 @@ struct BridgeFastPathSyncTests {
     }
 }
 
+extension BridgeFastPathSyncTests {
+    @Test(
+        "a content page's records (decoding deferred) are stored as the general path stores them, and only the transcript's names read their fields"
+    )
+    func deferredRecordsStayUndecoded() async throws {
+        var rng = SeededRandom(seed: 1718)
+        let records = (0..<60).map { BridgeFastPathTests.randomRecord($0, &rng) }
+            .sorted { IdentifierOrder.precedes($0.identifier, $1.identifier) }
+        // Each record as a content page makes it of its stored line (those the store refuses left out).
+        let pairs: [(original: ContactRecord, paged: ContactRecord)] = records.compactMap { record in
+            guard let line = try? ContactRecordCodec.encode(record),
+                let paged = line.withUnsafeBytes({ ContactRecordCodec.deferringRecord($0) })
+            else { return nil }
+            return (record, paged)
+        }
+        #expect(pairs.count { $0.paged.defersDecoding } > 10)
+        let stored = try await systemStore(records: pairs.map(\.paged), style: .bridged).sorted {
+            IdentifierOrder.precedes($0.identifier, $1.identifier)
+        }
+        let wanted = expected(pairs.map(\.original), style: .bridged).sorted {
+            IdentifierOrder.precedes($0.identifier, $1.identifier)
+        }
+        #expect(stored == wanted)
+        // The transcript names the first five items of each call; nothing else reads a paged record's
+        // fields on the way to the system's journal (the bridge, the checks, the commit's encoding).
+        for (position, pair) in pairs.enumerated() where pair.paged.hasDecodedDeferredFields {
+            #expect(position % Self.pageSize < 5, "record \(position) (\(pair.paged.identifier)) was decoded")
+        }
+        #expect(pairs.contains { $0.paged.defersDecoding && !$0.paged.hasDecodedDeferredFields })
+    }
+}
+
 @Suite("Fresh contact and labeled-value identifiers")
 struct FreshIdentifierTests {
     @Test("new contacts and labeled values get distinct version-4 UUID strings, as UUID().uuidString writes them")

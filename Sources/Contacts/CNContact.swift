@@ -19,8 +19,9 @@ import Foundation
 ///
 /// ## Concurrency
 /// Like Apple's, this class is not `Sendable`. A mutable contact that the system's bridge made from
-/// a stored record fills in its values when first read; like any `CNMutableContact`, do not read it
-/// from two threads at once (an immutable ``copy(with:)`` is filled in before it is made).
+/// a stored record fills in its values (and its fresh identifier) when first read; like any
+/// `CNMutableContact`, do not read it from two threads at once (an immutable ``copy(with:)`` is
+/// filled in before it is made).
 open class CNContact: NSObject, NSCopying, NSMutableCopying, NSSecureCoding {
     /// Every stored value; ``CNMutableContact``'s setters write here.
     ///
@@ -47,8 +48,21 @@ open class CNContact: NSObject, NSCopying, NSMutableCopying, NSSecureCoding {
     /// Whether ``storedValues`` is still to be built from ``bridgedRecord``.
     private var valuesPending = false
 
+    /// Whether the contact's fresh identifier is still to be made (``identifier``).
+    ///
+    /// A contact the bridge makes for a provider gets a new identifier like any new contact, but a
+    /// full sync never reads it: the item's own identifier names the contact. Making a million of
+    /// them (a 36-byte string each, allocated and freed) was a twentieth of a sync's allocations.
+    private var identifierPending = false
+
+    private func assignIdentifier() {
+        identifierPending = false
+        storedValues.identifier = UniqueIdentifier.make()
+    }
+
     private func fillValues() {
         valuesPending = false
+        if identifierPending { assignIdentifier() }
         if let record = bridgedRecord {
             storedValues = CNContactValues(record, identifier: storedValues.identifier)
         }
@@ -86,10 +100,12 @@ open class CNContact: NSObject, NSCopying, NSMutableCopying, NSSecureCoding {
         super.init()
     }
 
-    /// Creates a contact with `record`'s values and `identifier`, filled in when first read; the
-    /// record is its ``bridgedRecord`` (the caller checked `record.bridgesExactly`).
-    init(bridging record: ContactRecord, identifier: String) {
-        self.storedValues = CNContactValues(identifier: identifier)
+    /// Creates a contact with `record`'s values and `identifier` (a fresh one, made when first read,
+    /// when nil), filled in when first read; the record is its ``bridgedRecord`` (the caller
+    /// checked `record.bridgesExactly`).
+    init(bridging record: ContactRecord, identifier: String?) {
+        self.storedValues = CNContactValues(identifier: identifier ?? "")
+        self.identifierPending = identifier == nil
         self.valuesPending = true
         self.bridgedRecord = record
         super.init()
@@ -98,7 +114,10 @@ open class CNContact: NSObject, NSCopying, NSMutableCopying, NSSecureCoding {
     // MARK: Identification
 
     /// The contact's unique identifier; a UUID string for a new contact, kept by copies.
-    open var identifier: String { storedValues.identifier }
+    open var identifier: String {
+        if identifierPending { assignIdentifier() }
+        return storedValues.identifier
+    }
 
     /// Whether the contact is a person or an organization; ``CNContactType/person`` by default.
     open var contactType: CNContactType { values.contactType }

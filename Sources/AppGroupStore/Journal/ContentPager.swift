@@ -127,27 +127,41 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
         var index = offset
         var byte = try byteOffset(ofLine: min(index, count), snapshot, headerEnd: headerEnd, count: count)
         let decoder = JSONDecoder()
+        var ends: [Int] = []
         while index < count, contacts.count < limit {
-            guard let end = snapshot.newline(from: byte) else {
-                throw StoreError.malformed(
-                    path: store.snapshotPath, line: index + 2, reason: "truncated line (no newline)")
+            // The lines the page still needs (more come when some turn out deleted) are copied in one
+            // piece, which their records share as their bytes.
+            ends.removeAll(keepingCapacity: true)
+            let start = byte
+            var next = byte
+            while ends.count < min(count - index, limit - contacts.count) {
+                guard let end = snapshot.newline(from: next) else {
+                    throw StoreError.malformed(
+                        path: store.snapshotPath, line: index + ends.count + 2, reason: "truncated line (no newline)")
+                }
+                ends.append(end)
+                next = end + 1
             }
-            let record: ContactRecord
-            do {
-                // The page's records keep their bytes, and decode their fields only if someone
-                // reads them: a full sync writes the bytes to the system's journal as they are when
-                // the provider hands the records on unchanged.
-                record = try store.decodeRecord(decoder, snapshot, byte..<end, retain: true, deferring: true)
-            } catch {
-                throw StoreError.malformed(path: store.snapshotPath, line: index + 2, reason: LineCoding.reason(error))
+            let piece = [UInt8](UnsafeRawBufferPointer(rebasing: snapshot.bytes[start..<next]))
+            try piece.withUnsafeBytes { copied in
+                for end in ends {
+                    let record: ContactRecord
+                    do {
+                        record = try pagedRecord(
+                            (byte - start)..<(end - start), of: piece, copied, at: start, in: snapshot, decoder)
+                    } catch {
+                        throw StoreError.malformed(
+                            path: store.snapshotPath, line: index + 2, reason: LineCoding.reason(error))
+                    }
+                    switch overlay[record.identifier] {
+                    case .value(let newer): contacts.append(newer)
+                    case .deleted: break
+                    case nil: contacts.append(record)
+                    }
+                    index += 1
+                    byte = end + 1
+                }
             }
-            switch overlay[record.identifier] {
-            case .value(let newer): contacts.append(newer)
-            case .deleted: break
-            case nil: contacts.append(record)
-            }
-            index += 1
-            byte = end + 1
         }
         cursor = (min(index, count), byte)
         pagesBehind.reached(byte, in: snapshot)
@@ -165,6 +179,23 @@ final class ContentPager<Meta: Codable & Equatable & Sendable> {
             contacts: contacts, nextOffset: index,
             isLast: try !anyLive(from: index, snapshot, count: count, byte: byte), generation: generation,
             headSeq: headSeq)
+    }
+
+    /// The record of the line at `line` in `piece` (the snapshot's bytes from `start`, `copied`
+    /// its memory): it keeps its bytes as a slice of the piece, and decodes its fields only if
+    /// someone reads them (a full sync writes the bytes to the system's journal as they are when the
+    /// provider hands the records on unchanged). A line the fast path leaves goes to Foundation, which
+    /// decodes it or throws its error.
+    private func pagedRecord(
+        _ line: Range<Int>, of piece: [UInt8], _ copied: UnsafeRawBufferPointer, at start: Int,
+        in snapshot: MappedFile, _ decoder: JSONDecoder
+    ) throws -> ContactRecord {
+        let bytes = UnsafeRawBufferPointer(rebasing: copied[line])
+        if let record = ContactRecordCodec.deferringRecord(bytes, keeping: VerbatimJSON(sharing: piece[line])) {
+            return record
+        }
+        return try store.decodeRecord(
+            decoder, snapshot, (line.lowerBound + start)..<(line.upperBound + start), retain: true)
     }
 
     /// Whether a live contact has a position at or after `index` (`byte`: where line `index` starts).

@@ -124,15 +124,12 @@ package final class JournaledStore<Meta: Codable & Equatable & Sendable> {
 
     // The hand-written codecs answer the lines they fully understand; Foundation decodes the rest
     // (and reports its errors), so values and messages are Foundation's either way.
-    // `deferring`: the record keeps its bytes and decodes its fields when first read
-    // (`ContactRecordCodec.deferringRecord`), for records handed on unread (a content page's).
-    func decodeRecord(
-        _ decoder: JSONDecoder, _ file: MappedFile, _ range: Range<Int>, retain: Bool, deferring: Bool = false
-    ) throws -> ContactRecord {
+    func decodeRecord(_ decoder: JSONDecoder, _ file: MappedFile, _ range: Range<Int>, retain: Bool) throws
+        -> ContactRecord
+    {
         let slice = UnsafeRawBufferPointer(rebasing: file.bytes[range])
         if retain {
-            let fast = deferring ? ContactRecordCodec.deferringRecord(slice) : ContactRecordCodec.fastDecode(slice)
-            if let record = fast { return record }
+            if let record = ContactRecordCodec.fastDecode(slice) { return record }
             return try decoder.decode(ContactRecord.self, from: file.data(range))
         }
         if let identifier = ContactRecordCodec.fastIdentifier(slice) { return ContactRecord(identifier: identifier) }

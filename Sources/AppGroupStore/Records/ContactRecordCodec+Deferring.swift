@@ -21,14 +21,26 @@ extension ContactRecordCodec {
     /// non-Gregorian birthday or a contact type is decoded at once (the bridge to `CNContact` asks
     /// about those values), and so is one whose bytes are not exactly one object.
     package static func deferringRecord(_ bytes: UnsafeRawBufferPointer) -> ContactRecord? {
+        deferringRecord(bytes, keeping: VerbatimJSON(bytes))
+    }
+
+    /// ``deferringRecord(_:)``, the record keeping `verbatim` (`bytes`, or a shared copy of them:
+    /// ``VerbatimJSON/init(sharing:)``), made only once the bytes are known to decode.
+    static func deferringRecord(_ bytes: UnsafeRawBufferPointer, keeping verbatim: @autoclosure () -> VerbatimJSON)
+        -> ContactRecord?
+    {
         guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var reader = StrictJSONReader(pointer, count: bytes.count)
         var valued: UInt64 = 0
         guard let identifier = try? checkRecord(&reader, capturing: 0, into: nil, valued: &valued),
             (try? reader.finish()) != nil
         else { return nil }
-        let object = VerbatimJSON(bytes)
-        guard valued & decodedAtOnce == 0, object.bytes != nil else { return fastDecode(bytes, keepingBytes: true) }
+        let object = verbatim()
+        guard valued & decodedAtOnce == 0, object.bytes != nil else {
+            guard var record = fastDecode(bytes) else { return nil }
+            record.verbatim = object
+            return record
+        }
         return ContactRecord(identifier: identifier, deferring: object)
     }
 

@@ -235,6 +235,11 @@ package struct JSONWriter: ~Copyable {
         bytes.withUnsafeBytes { append($0) }
     }
 
+    /// Appends `bytes` as they are.
+    package mutating func append(_ bytes: ArraySlice<UInt8>) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
     /// Appends `data` as it is.
     package mutating func append(_ data: Data) {
         data.withUnsafeBytes { append($0) }

@@ -7,7 +7,11 @@
 package struct VerbatimJSON: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// One JSON object, `{` to `}`, that the store's strict reader decoded to the record's fields;
     /// nil when the record has none (it was made or changed in memory).
-    package private(set) var bytes: [UInt8]?
+    ///
+    /// A slice: a content page copies its lines in one piece that its records share (one allocation
+    /// a page, not one a contact). A record kept after its page keeps that piece, until a write to
+    /// the record forgets its bytes.
+    package private(set) var bytes: ArraySlice<UInt8>?
 
     /// No bytes.
     package init() {
@@ -18,7 +22,15 @@ package struct VerbatimJSON: Hashable, Sendable, CustomStringConvertible, Custom
     /// surrounding white space is encoded afresh instead).
     package init(_ object: UnsafeRawBufferPointer) {
         let isObject = object.count >= 2 && object.first == UInt8(ascii: "{") && object.last == UInt8(ascii: "}")
-        bytes = isObject ? [UInt8](object) : nil
+        bytes = isObject ? ArraySlice(object) : nil
+    }
+
+    /// The bytes of `object`, shared with whoever else holds the piece it is a slice of; none when
+    /// they are not one object from `{` to `}`.
+    package init(sharing object: ArraySlice<UInt8>) {
+        let isObject =
+            object.count >= 2 && object.first == UInt8(ascii: "{") && object.last == UInt8(ascii: "}")
+        bytes = isObject ? object : nil
     }
 
     /// Drops the bytes: the record no longer holds exactly what they say.

@@ -112,11 +112,11 @@ extension ContactRecord {
 
     /// A `CNMutableContact` with this record's values and the given identifier (a fresh one when nil).
     package func makeContact(identifier: String?) -> CNMutableContact {
-        let identifier = identifier ?? UniqueIdentifier.make()
-        // A record that round-trips exactly is all the contact needs: it builds its values from it
-        // only if someone reads them, and gives it back unread (see `CNContact.values`).
+        // A record that round-trips exactly is all the contact needs: it builds its values (and a
+        // fresh identifier) from it only if someone reads them, and gives it back unread (see
+        // `CNContact.values`).
         if bridgesExactly { return CNMutableContact(bridging: self, identifier: identifier) }
-        return CNMutableContact(values: CNContactValues(self, identifier: identifier))
+        return CNMutableContact(values: CNContactValues(self, identifier: identifier ?? UniqueIdentifier.make()))
     }
 }
 

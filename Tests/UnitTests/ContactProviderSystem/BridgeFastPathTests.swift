@@ -362,4 +362,26 @@ struct FreshIdentifierTests {
         }
         #expect(seen.count == 40_000)
     }
+
+    @Test(
+        "a contact the bridge makes has a fresh UUID too, made when first read (by the getter or with its values) and kept by copies"
+    )
+    func bridgedContactsGetOneFreshIdentifier() throws {
+        var seen = Set<String>()
+        var rng = SeededRandom(seed: 99)
+        for index in 0..<3_000 {
+            let record = BridgeFastPathTests.randomRecord(index, &rng)
+            let contact = record.makeContact()
+            // Every other contact is first read through its values (a name), the rest through the getter.
+            if index % 2 == 0 { _ = contact.givenName }
+            let identifier = contact.identifier
+            let uuid = try #require(UUID(uuidString: identifier), "\(identifier)")
+            #expect(uuid.uuidString == identifier && uuid.uuid.6 >> 4 == 4 && uuid.uuid.8 >> 6 == 0b10)
+            #expect(contact.identifier == identifier && contact.givenName == record.givenName)
+            #expect((contact.copy() as? CNContact)?.identifier == identifier)
+            #expect((contact.mutableCopy() as? CNMutableContact)?.identifier == identifier)
+            seen.insert(identifier)
+        }
+        #expect(seen.count == 3_000)
+    }
 }

@@ -17,7 +17,7 @@
 struct IdentifierSet: Sendable {
     /// Open-addressed slots, linear probing: `hash << 32 | (index + 1)` of the identifier at
     /// `keys[index]`; 0 marks an empty slot.
-    private var table: [UInt64] = []
+    private var table = SlotTable(count: 0)
     /// The identifiers held (NFC), in no particular order: a removal moves the last one into the hole.
     private var keys: [String] = []
     /// `keys[i]`'s hash, so that a removal finds the slot of the identifier it moves.
@@ -25,6 +25,9 @@ struct IdentifierSet: Sendable {
 
     /// The number of identifiers held.
     var count: Int { keys.count }
+
+    /// Where the slots' memory starts (a test looks the mapping up in /proc/self/smaps).
+    var tableAddress: Int { Int(bitPattern: table.base) }
 
     init() {}
 
@@ -48,9 +51,10 @@ struct IdentifierSet: Sendable {
     mutating func insert(_ identifier: String) -> Bool {
         let key = IdentifierRules.normalized(identifier)
         let hash = Self.hash(key)
-        if table.isEmpty || keys.count + 1 > table.count / 4 * 3 {
+        ownTable()
+        if table.count == 0 || keys.count + 1 > table.count / 4 * 3 {
             // The probe after a growth lands elsewhere, so grow first (if the key is new).
-            guard table.isEmpty || !find(key, hash: hash).found else { return false }
+            guard table.count == 0 || !find(key, hash: hash).found else { return false }
             resize(to: Swift.max(Self.slots(for: keys.count + 1), table.count * 2))
         }
         let (slot, found) = find(key, hash: hash)
@@ -72,6 +76,7 @@ struct IdentifierSet: Sendable {
     /// it would sit in the run that starts there).
     mutating func insert(_ identifiers: [String], inserted: (Int) -> Void) {
         guard !identifiers.isEmpty else { return }
+        ownTable()
         let needed = Self.slots(for: keys.count + identifiers.count)
         if needed > table.count { resize(to: Swift.max(needed, table.count * 2)) }
         var normalized: [String] = []
@@ -84,9 +89,8 @@ struct IdentifierSet: Sendable {
             normalized.append(key)
             hashes.append(Self.hash(key))
         }
-        let homeWasEmpty = table.withUnsafeBufferPointer { table in
-            hashes.map { table[Int($0) & mask] == 0 }
-        }
+        let slots = table.base
+        let homeWasEmpty = hashes.map { slots[Int($0) & mask] == 0 }
         for index in normalized.indices {
             let hash = hashes[index]
             var slot = Int(hash) & mask
@@ -102,6 +106,11 @@ struct IdentifierSet: Sendable {
         }
     }
 
+    /// Makes the slots this set's own before it writes them (copy-on-write).
+    private mutating func ownTable() {
+        if !isKnownUniquelyReferenced(&table) { table = table.copy() }
+    }
+
     /// Removes `identifier` (or an equivalent one); returns whether it was held.
     @discardableResult
     mutating func remove(_ identifier: String) -> Bool {
@@ -109,6 +118,7 @@ struct IdentifierSet: Sendable {
         let key = IdentifierRules.normalized(identifier)
         let (slot, found) = find(key, hash: Self.hash(key))
         guard found else { return false }
+        ownTable()
         let index = Int(table[slot] & 0xFFFF_FFFF) - 1
         removeSlot(slot)
         // The last identifier moves into the hole in `keys`; its slot is told its new place.
@@ -166,9 +176,12 @@ struct IdentifierSet: Sendable {
 
     private mutating func resize(to slots: Int) {
         let old = table
-        table = Array(repeating: 0, count: slots)
+        // Probed at random: on huge pages where the kernel allows (see `SlotTable`).
+        table = SlotTable(count: slots)
         let mask = slots - 1
-        for entry in old where entry != 0 {
+        for index in 0..<old.count {
+            let entry = old.base[index]
+            if entry == 0 { continue }
             var slot = Int(truncatingIfNeeded: entry >> 32) & mask
             while table[slot] != 0 { slot = (slot + 1) & mask }
             table[slot] = entry

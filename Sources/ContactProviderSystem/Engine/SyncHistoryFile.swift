@@ -80,7 +80,9 @@ package final class SyncHistoryFile {
     /// Lines in the file now (a torn last line counts as one).
     private func countLines() throws -> Int {
         guard let data = try SecureFile.readIfPresent(path) else { return 0 }
-        let newlines = data.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        // Over the buffer, not `data.reduce`: Data's iterator costs a call per byte (18 ms for a
+        // full history, in the first sync after the provider starts).
+        let newlines = data.withUnsafeBytes { bytes in bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) } }
         return newlines + (data.last.map { $0 == UInt8(ascii: "\n") ? 0 : 1 } ?? 0)
     }
 

@@ -49,7 +49,7 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
     private mutating func ownStorage() {
         if storage.isDeferred || !isKnownUniquelyReferenced(&storage) {
             let complete = storage.complete
-            storage = ContactRecordStorage(fields: complete.fields, verbatim: complete.verbatim)
+            storage = ContactRecordFieldStorage(fields: complete.fields, verbatim: complete.verbatim)
         }
     }
 
@@ -62,108 +62,108 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
 
     /// The app's stable identifier for the contact (`ContactItem.Identifier.value`).
     public var identifier: String {
-        get { storage.fields.identifier }
+        get { storage.identifier }
         _modify {
             willWrite()
-            yield &storage.fields.identifier
+            yield &storage.complete.fields.identifier
         }
     }
     public var namePrefix: String {
         get { storage.complete.fields.namePrefix }
         _modify {
             willWrite()
-            yield &storage.fields.namePrefix
+            yield &storage.complete.fields.namePrefix
         }
     }
     public var givenName: String {
         get { storage.complete.fields.givenName }
         _modify {
             willWrite()
-            yield &storage.fields.givenName
+            yield &storage.complete.fields.givenName
         }
     }
     public var middleName: String {
         get { storage.complete.fields.middleName }
         _modify {
             willWrite()
-            yield &storage.fields.middleName
+            yield &storage.complete.fields.middleName
         }
     }
     public var familyName: String {
         get { storage.complete.fields.familyName }
         _modify {
             willWrite()
-            yield &storage.fields.familyName
+            yield &storage.complete.fields.familyName
         }
     }
     public var nameSuffix: String {
         get { storage.complete.fields.nameSuffix }
         _modify {
             willWrite()
-            yield &storage.fields.nameSuffix
+            yield &storage.complete.fields.nameSuffix
         }
     }
     public var nickname: String {
         get { storage.complete.fields.nickname }
         _modify {
             willWrite()
-            yield &storage.fields.nickname
+            yield &storage.complete.fields.nickname
         }
     }
     public var organizationName: String {
         get { storage.complete.fields.organizationName }
         _modify {
             willWrite()
-            yield &storage.fields.organizationName
+            yield &storage.complete.fields.organizationName
         }
     }
     public var departmentName: String {
         get { storage.complete.fields.departmentName }
         _modify {
             willWrite()
-            yield &storage.fields.departmentName
+            yield &storage.complete.fields.departmentName
         }
     }
     public var jobTitle: String {
         get { storage.complete.fields.jobTitle }
         _modify {
             willWrite()
-            yield &storage.fields.jobTitle
+            yield &storage.complete.fields.jobTitle
         }
     }
     public var phoneNumbers: [LabeledString] {
         get { storage.complete.fields.phoneNumbers }
         _modify {
             willWrite()
-            yield &storage.fields.phoneNumbers
+            yield &storage.complete.fields.phoneNumbers
         }
     }
     public var emailAddresses: [LabeledString] {
         get { storage.complete.fields.emailAddresses }
         _modify {
             willWrite()
-            yield &storage.fields.emailAddresses
+            yield &storage.complete.fields.emailAddresses
         }
     }
     public var postalAddresses: [LabeledPostalAddress] {
         get { storage.complete.fields.postalAddresses }
         _modify {
             willWrite()
-            yield &storage.fields.postalAddresses
+            yield &storage.complete.fields.postalAddresses
         }
     }
     public var urlAddresses: [LabeledString] {
         get { storage.complete.fields.urlAddresses }
         _modify {
             willWrite()
-            yield &storage.fields.urlAddresses
+            yield &storage.complete.fields.urlAddresses
         }
     }
     public var note: String {
         get { storage.complete.fields.note }
         _modify {
             willWrite()
-            yield &storage.fields.note
+            yield &storage.complete.fields.note
         }
     }
     /// `YYYY-MM-DD`, or `--MM-DD` when the year is unknown (as vCard writes it).
@@ -171,14 +171,14 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
         get { storage.complete.fields.birthday }
         _modify {
             willWrite()
-            yield &storage.fields.birthday
+            yield &storage.complete.fields.birthday
         }
     }
     public var imageData: Data? {
         get { storage.complete.fields.imageData }
         _modify {
             willWrite()
-            yield &storage.fields.imageData
+            yield &storage.complete.fields.imageData
         }
     }
     /// `"organization"` for an organization; nil (omitted) for a person, `CNContactType`'s default.
@@ -186,42 +186,42 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
         get { storage.complete.fields.contactType }
         _modify {
             willWrite()
-            yield &storage.fields.contactType
+            yield &storage.complete.fields.contactType
         }
     }
     public var previousFamilyName: String {
         get { storage.complete.fields.previousFamilyName }
         _modify {
             willWrite()
-            yield &storage.fields.previousFamilyName
+            yield &storage.complete.fields.previousFamilyName
         }
     }
     public var phoneticGivenName: String {
         get { storage.complete.fields.phoneticGivenName }
         _modify {
             willWrite()
-            yield &storage.fields.phoneticGivenName
+            yield &storage.complete.fields.phoneticGivenName
         }
     }
     public var phoneticMiddleName: String {
         get { storage.complete.fields.phoneticMiddleName }
         _modify {
             willWrite()
-            yield &storage.fields.phoneticMiddleName
+            yield &storage.complete.fields.phoneticMiddleName
         }
     }
     public var phoneticFamilyName: String {
         get { storage.complete.fields.phoneticFamilyName }
         _modify {
             willWrite()
-            yield &storage.fields.phoneticFamilyName
+            yield &storage.complete.fields.phoneticFamilyName
         }
     }
     public var phoneticOrganizationName: String {
         get { storage.complete.fields.phoneticOrganizationName }
         _modify {
             willWrite()
-            yield &storage.fields.phoneticOrganizationName
+            yield &storage.complete.fields.phoneticOrganizationName
         }
     }
     /// A birthday in another calendar (Chinese, Hebrew, Islamic, …).
@@ -229,7 +229,7 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
         get { storage.complete.fields.nonGregorianBirthday }
         _modify {
             willWrite()
-            yield &storage.fields.nonGregorianBirthday
+            yield &storage.complete.fields.nonGregorianBirthday
         }
     }
     /// Other dates (`CNLabelDateAnniversary`, …), each `YYYY-MM-DD` or `--MM-DD`.
@@ -237,7 +237,7 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
         get { storage.complete.fields.dates }
         _modify {
             willWrite()
-            yield &storage.fields.dates
+            yield &storage.complete.fields.dates
         }
     }
     /// Related people (`CNContactRelation`): the value is the person's name.
@@ -245,21 +245,21 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
         get { storage.complete.fields.contactRelations }
         _modify {
             willWrite()
-            yield &storage.fields.contactRelations
+            yield &storage.complete.fields.contactRelations
         }
     }
     public var socialProfiles: [LabeledSocialProfile] {
         get { storage.complete.fields.socialProfiles }
         _modify {
             willWrite()
-            yield &storage.fields.socialProfiles
+            yield &storage.complete.fields.socialProfiles
         }
     }
     public var instantMessageAddresses: [LabeledInstantMessageAddress] {
         get { storage.complete.fields.instantMessageAddresses }
         _modify {
             willWrite()
-            yield &storage.fields.instantMessageAddresses
+            yield &storage.complete.fields.instantMessageAddresses
         }
     }
 
@@ -282,18 +282,18 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
 
     /// Creates a record with the given identifier and empty fields.
     public init(identifier: String) {
-        storage = ContactRecordStorage(fields: Fields(identifier: identifier))
+        storage = ContactRecordFieldStorage(fields: Fields(identifier: identifier))
     }
 
     /// A record of `fields` (a decoder that fills them first).
     init(fields: consuming Fields) {
-        storage = ContactRecordStorage(fields: consume fields)
+        storage = ContactRecordFieldStorage(fields: consume fields)
     }
 
     /// A record of `identifier` whose other fields are decoded from `bytes` the first time one is
     /// read (``ContactRecordCodec/deferringRecord(_:)`` checked that they decode).
     init(identifier: String, deferring bytes: VerbatimJSON) {
-        storage = ContactRecordStorage(identifier: identifier, deferring: bytes)
+        storage = DeferredContactRecordStorage(identifier: identifier, deferring: bytes)
     }
 
     /// Whether this record was made to decode its fields on first read

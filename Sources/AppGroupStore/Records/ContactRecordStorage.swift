@@ -16,44 +16,75 @@ import Synchronization
 /// ordinary storage published once (``AtomicLazyReference``): two threads reading at the same
 /// moment may both decode, one result is kept, and they agree since decoding depends only on the
 /// bytes. A storage that is not deferred pays one branch on a constant per read.
-final class ContactRecordStorage: @unchecked Sendable {
-    /// All the fields; in a deferred storage, the identifier only (the rest stays empty).
+///
+/// Two subclasses: ``ContactRecordFieldStorage`` (the fields) and ``DeferredContactRecordStorage``
+/// (an identifier and bytes).
+class ContactRecordStorage: @unchecked Sendable {
+    @exclusivity(unchecked) final var verbatim: VerbatimJSON
+    /// Whether this is a ``DeferredContactRecordStorage`` (else a ``ContactRecordFieldStorage``):
+    /// a constant, so that telling them apart costs no dynamic cast.
+    final let isDeferred: Bool
+
+    fileprivate init(verbatim: VerbatimJSON, isDeferred: Bool) {
+        self.verbatim = verbatim
+        self.isDeferred = isDeferred
+    }
+
+    /// The storage whose fields are all there: this one, or a deferred storage's decoded twin.
+    final var complete: ContactRecordFieldStorage {
+        if isDeferred { return unsafeDowncast(self, to: DeferredContactRecordStorage.self).decodedTwin }
+        return unsafeDowncast(self, to: ContactRecordFieldStorage.self)
+    }
+
+    /// The record's identifier, which every storage holds without decoding.
+    final var identifier: String {
+        if isDeferred { return unsafeDowncast(self, to: DeferredContactRecordStorage.self).deferredIdentifier }
+        return unsafeDowncast(self, to: ContactRecordFieldStorage.self).fields.identifier
+    }
+
+    /// Whether this storage defers decoding and has decoded its fields.
+    final var hasDecodedDeferredFields: Bool {
+        isDeferred && unsafeDowncast(self, to: DeferredContactRecordStorage.self).hasDecoded
+    }
+}
+
+/// A storage of all the fields, written only while a single record holds it.
+final class ContactRecordFieldStorage: ContactRecordStorage, @unchecked Sendable {
     @exclusivity(unchecked) var fields: ContactRecord.Fields
-    @exclusivity(unchecked) var verbatim: VerbatimJSON
-    /// Whether the fields other than the identifier are still in ``verbatim`` only.
-    let isDeferred: Bool
-    /// A deferred storage's fields, once decoded.
-    private let decoded = AtomicLazyReference<ContactRecordStorage>()
 
     // `consuming`, and consumed: a debug build otherwise copies the 28 fields (a retain each) and
     // then destroys the argument, for every record a decoder makes.
     init(fields: consuming ContactRecord.Fields, verbatim: VerbatimJSON = VerbatimJSON()) {
         self.fields = consume fields
-        self.verbatim = verbatim
-        isDeferred = false
+        super.init(verbatim: verbatim, isDeferred: false)
     }
+}
+
+/// A storage of an identifier and the bytes the other fields are decoded from when first read; never
+/// written. It holds no fields of its own: destroying 28 empty ones, a release each, was a twentieth
+/// of a full sync.
+final class DeferredContactRecordStorage: ContactRecordStorage, @unchecked Sendable {
+    let deferredIdentifier: String
+    private let decoded = AtomicLazyReference<ContactRecordFieldStorage>()
 
     /// A storage of `identifier` whose other fields are decoded from `bytes` when first read.
     ///
     /// The caller has checked that `bytes` decode (`ContactRecordCodec.checkRecord` accepts exactly
     /// what the decoder accepts) and hold `identifier`.
     init(identifier: String, deferring bytes: VerbatimJSON) {
-        fields = ContactRecord.Fields(identifier: identifier)
-        verbatim = bytes
-        isDeferred = true
+        deferredIdentifier = identifier
+        super.init(verbatim: bytes, isDeferred: true)
     }
 
-    /// The storage whose ``fields`` are all there: this one, or a deferred storage's decoded twin.
-    var complete: ContactRecordStorage {
-        guard isDeferred else { return self }
+    /// The decoded fields, decoded by the first reader (two at once may both decode; one is kept).
+    var decodedTwin: ContactRecordFieldStorage {
         if let twin = decoded.load() { return twin }
-        return decoded.storeIfNil(ContactRecordStorage(fields: decodeDeferredFields(), verbatim: verbatim))
+        return decoded.storeIfNil(ContactRecordFieldStorage(fields: decodeFields(), verbatim: verbatim))
     }
 
-    /// Whether this storage defers decoding and has decoded its fields.
-    var hasDecodedDeferredFields: Bool { isDeferred && decoded.load() != nil }
+    var hasDecoded: Bool { decoded.load() != nil }
 
-    private func decodeDeferredFields() -> ContactRecord.Fields {
+    private func decodeFields() -> ContactRecord.Fields {
         guard let bytes = verbatim.bytes,
             let decoded = bytes.withUnsafeBytes({ ContactRecordCodec.fastDecodeFields($0) })
         else {

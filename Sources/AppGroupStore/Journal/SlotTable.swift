@@ -27,8 +27,7 @@ final class SlotTable: @unchecked Sendable {
             let size = bytes + HugePages.size
             let start = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
             if let start, start != MAP_FAILED {
-                let aligned = (Int(bitPattern: start) + HugePages.size - 1) / HugePages.size * HugePages.size
-                let table = UnsafeMutableRawPointer(bitPattern: aligned)!
+                let table = UnsafeMutableRawPointer(bitPattern: HugePages.boundary(atOrAfter: Int(bitPattern: start)))!
                 HugePages.advise(UnsafeMutableRawBufferPointer(start: table, count: bytes))
                 mapping = (start, size)
                 base = table.bindMemory(to: UInt64.self, capacity: count)

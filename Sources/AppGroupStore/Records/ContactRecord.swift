@@ -285,9 +285,10 @@ public struct ContactRecord: Codable, Equatable, Hashable, Sendable, CustomRefle
         storage = ContactRecordFieldStorage(fields: Fields(identifier: identifier))
     }
 
-    /// A record of `fields` (a decoder that fills them first).
-    init(fields: consuming Fields) {
-        storage = ContactRecordFieldStorage(fields: consume fields)
+    /// A record of `fields` (a decoder that fills them first), carrying the bytes they were read
+    /// from when given.
+    init(fields: consuming Fields, verbatim: VerbatimJSON = VerbatimJSON()) {
+        storage = ContactRecordFieldStorage(fields: consume fields, verbatim: verbatim)
     }
 
     /// A record of `identifier` whose other fields are decoded from `bytes` the first time one is

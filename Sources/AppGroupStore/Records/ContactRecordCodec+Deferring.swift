@@ -1,18 +1,7 @@
 // Records that decode their fields on first read (`ContactRecordStorage`): a content page's.
 extension ContactRecordCodec {
-    /// ``fastDecode(_:keepingBytes:)``'s fields, without making a record of them (for a record that
-    /// decodes its fields on first read: ``ContactRecordStorage``).
-    static func fastDecodeFields(_ bytes: UnsafeRawBufferPointer) -> ContactRecord.Fields? {
-        guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
-        var reader = StrictJSONReader(pointer, count: bytes.count)
-        guard let fields = try? readFields(&reader, keeping: allFields), (try? reader.finish()) != nil else {
-            return nil
-        }
-        return fields
-    }
-
-    /// The record of one contact's JSON object, as ``fastDecode(_:keepingBytes:)`` keeping the bytes
-    /// makes it, but checked rather than decoded: it holds the identifier and the bytes, and decodes
+    /// The record of one contact's JSON object, as ``fastDecode(_:keeping:)`` keeping the bytes makes
+    /// it, but checked rather than decoded: it holds the identifier and the bytes, and decodes
     /// its other fields the first time one is read (``ContactRecord/defersDecoding``). Nil when
     /// Foundation must decide, exactly as for `fastDecode`.
     ///
@@ -36,11 +25,7 @@ extension ContactRecordCodec {
             (try? reader.finish()) != nil
         else { return nil }
         let object = verbatim()
-        guard valued & decodedAtOnce == 0, object.bytes != nil else {
-            guard var record = fastDecode(bytes) else { return nil }
-            record.verbatim = object
-            return record
-        }
+        guard valued & decodedAtOnce == 0, object.bytes != nil else { return fastDecode(bytes, keeping: object) }
         return ContactRecord(identifier: identifier, deferring: object)
     }
 

@@ -51,15 +51,26 @@ package enum ContactRecordCodec {
 
     /// The fast path alone: the record, or nil when Foundation must decide.
     ///
-    /// `keepingBytes`: the record also carries `bytes` (``ContactRecord/verbatim``), so that writing
-    /// it unchanged copies them instead of encoding it: for the records a content page hands on.
-    static func fastDecode(_ bytes: UnsafeRawBufferPointer, keepingBytes: Bool = false) -> ContactRecord? {
-        // `readWhole(bytes, readRecord)` written out, as in `identifierIfPlain`.
+    /// `verbatim`: the bytes the record carries (``ContactRecord/verbatim``, `VerbatimJSON(bytes)` or
+    /// a shared copy of them), so that writing it unchanged copies them instead of encoding it: for
+    /// the records a content page hands on. None by default.
+    static func fastDecode(_ bytes: UnsafeRawBufferPointer, keeping verbatim: VerbatimJSON = VerbatimJSON())
+        -> ContactRecord?
+    {
+        guard let fields = fastDecodeFields(bytes) else { return nil }
+        return ContactRecord(fields: fields, verbatim: verbatim)
+    }
+
+    /// ``fastDecode(_:keeping:)``'s fields, before they are made a record (also for a record that
+    /// decodes its fields on first read: ``ContactRecordStorage``).
+    static func fastDecodeFields(_ bytes: UnsafeRawBufferPointer) -> ContactRecord.Fields? {
+        // `readWhole(bytes, readFields)` written out, as in `identifierIfPlain`.
         guard let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var reader = StrictJSONReader(pointer, count: bytes.count)
-        guard var record = try? readRecord(&reader), (try? reader.finish()) != nil else { return nil }
-        if keepingBytes { record.verbatim = VerbatimJSON(bytes) }
-        return record
+        guard let fields = try? readFields(&reader, keeping: allFields), (try? reader.finish()) != nil else {
+            return nil
+        }
+        return fields
     }
 
     /// The identifier of a contact line, checking the whole line is JSON (what `IdentifierOnly`

@@ -21,16 +21,18 @@ package struct VerbatimJSON: Hashable, Sendable, CustomStringConvertible, Custom
     /// The bytes of `object`; none when they are not one object from `{` to `}` (a line with
     /// surrounding white space is encoded afresh instead).
     package init(_ object: UnsafeRawBufferPointer) {
-        let isObject = object.count >= 2 && object.first == UInt8(ascii: "{") && object.last == UInt8(ascii: "}")
-        bytes = isObject ? ArraySlice(object) : nil
+        bytes = Self.isObject(object) ? ArraySlice(object) : nil
     }
 
     /// The bytes of `object`, shared with whoever else holds the piece it is a slice of; none when
     /// they are not one object from `{` to `}`.
     package init(sharing object: ArraySlice<UInt8>) {
-        let isObject =
-            object.count >= 2 && object.first == UInt8(ascii: "{") && object.last == UInt8(ascii: "}")
-        bytes = isObject ? object : nil
+        bytes = Self.isObject(object) ? object : nil
+    }
+
+    /// Whether `bytes` run from `{` to `}` (what the strict reader accepted is then one object).
+    private static func isObject(_ bytes: some BidirectionalCollection<UInt8>) -> Bool {
+        bytes.count >= 2 && bytes.first == UInt8(ascii: "{") && bytes.last == UInt8(ascii: "}")
     }
 
     /// Drops the bytes: the record no longer holds exactly what they say.

@@ -15,7 +15,7 @@ struct DeferredDecodingTests {
     /// The deferring record and the decoded one (keeping the bytes, as the pager did) of `bytes`.
     private static func both(_ bytes: [UInt8]) -> (deferred: ContactRecord?, decoded: ContactRecord?) {
         bytes.withUnsafeBytes {
-            (ContactRecordCodec.deferringRecord($0), ContactRecordCodec.fastDecode($0, keepingBytes: true))
+            (ContactRecordCodec.deferringRecord($0), ContactRecordCodec.fastDecode($0, keeping: VerbatimJSON($0)))
         }
     }
 

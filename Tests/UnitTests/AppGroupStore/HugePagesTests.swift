@@ -13,25 +13,6 @@ struct HugePagesTests {
         return mode.contains("[always]") || mode.contains("[madvise]")
     }()
 
-    /// The `AnonHugePages` of the mapping of this process that holds `address`, in bytes.
-    private func hugeBytes(ofMappingHolding address: Int) throws -> Int? {
-        // Read to the end: a /proc file says its size is 0, and a one-shot read of it stops short.
-        let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps"))
-        defer { try? handle.close() }
-        let smaps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
-        var inMapping = false
-        for line in smaps.split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            if let range = fields.first, range.contains("-"), !range.hasSuffix(":") {
-                let bounds = range.split(separator: "-").compactMap { Int($0, radix: 16) }
-                inMapping = bounds.count == 2 && bounds[0] <= address && address < bounds[1]
-            } else if inMapping, line.hasPrefix("AnonHugePages:") {
-                return (fields.compactMap { Int($0) }.first ?? 0) * 1024
-            }
-        }
-        return nil
-    }
-
     @Test(
         "An 8 MB slot table is zero at first, backed by huge pages, and its copy holds the same slots",
         .enabled(if: kernelGivesThem, "this kernel's transparent huge pages are off (never)"))
@@ -39,7 +20,8 @@ struct HugePagesTests {
         let table = SlotTable(count: 1 << 20)
         #expect((0..<table.count).allSatisfy { table[$0] == 0 })
         for slot in Swift.stride(from: 0, to: table.count, by: 7) { table[slot] = UInt64(slot) + 1 }
-        let huge = try #require(try hugeBytes(ofMappingHolding: Int(bitPattern: table.base)))
+        let huge = try #require(
+            try ProcessMappings.bytes(of: "AnonHugePages", ofMappingHolding: Int(bitPattern: table.base)))
         #expect(huge >= HugePages.size, "\(huge) bytes of the table's mapping on huge pages")
         let copy = table.copy()
         copy[0] = 99
@@ -70,7 +52,7 @@ struct HugePagesTests {
         var inserted = 0
         set.insert(identifiers) { _ in inserted += 1 }
         #expect(inserted == identifiers.count && set.count == identifiers.count)
-        let huge = try #require(try hugeBytes(ofMappingHolding: set.tableAddress))
+        let huge = try #require(try ProcessMappings.bytes(of: "AnonHugePages", ofMappingHolding: set.tableAddress))
         #expect(huge >= HugePages.size, "\(huge) bytes of the slots' mapping on huge pages")
     }
 }

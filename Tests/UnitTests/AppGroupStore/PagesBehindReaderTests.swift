@@ -8,24 +8,6 @@ import Testing
 /// the same snapshot, which the pager keeps mapped).
 @Suite("Store: the pages behind a reader of a mapped file are released")
 struct PagesBehindReaderTests {
-    /// The resident size of the mapping of the file named `name` in this process, from
-    /// /proc/self/smaps, in bytes; nil when there is no such mapping.
-    private func residentBytes(ofFileNamed name: String) throws -> Int? {
-        // Read to the end: a /proc file says its size is 0, and a one-shot read of it stops short.
-        let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps"))
-        defer { try? handle.close() }
-        let smaps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
-        var inMapping = false
-        for line in smaps.split(separator: "\n") {
-            if line.hasSuffix("/" + name) {
-                inMapping = true
-            } else if inMapping, line.hasPrefix("Rss:") {
-                return (line.split(separator: " ").compactMap { Int($0) }.first ?? 0) * 1024
-            }
-        }
-        return nil
-    }
-
     @Test("Read front to back twice: the second pass releases what it reads again")
     func secondPassIsReleasedToo() throws {
         let name = "pages-behind-\(UUID().uuidString)"
@@ -39,7 +21,7 @@ struct PagesBehindReaderTests {
         var warm = 0
         for byte in Swift.stride(from: 0, to: 4 << 20, by: 4096) { warm &+= Int(file.bytes[byte]) }
         #expect(warm > 0)
-        #expect(try #require(try residentBytes(ofFileNamed: name)) >= 4 << 20)
+        #expect(try #require(try ProcessMappings.bytes(of: "Rss", ofFileNamed: name)) >= 4 << 20)
         var behind = MappedFile.PagesBehindReader(stride: 4 << 20)
         for pass in 1...2 {
             var sum = 0
@@ -51,7 +33,7 @@ struct PagesBehindReaderTests {
                 behind.reached(offset, in: file)
             }
             #expect(sum > 0)
-            let resident = try #require(try residentBytes(ofFileNamed: name))
+            let resident = try #require(try ProcessMappings.bytes(of: "Rss", ofFileNamed: name))
             #expect(resident <= (4 << 20) + step, "pass \(pass): \(resident) bytes of the mapping still resident")
         }
     }

@@ -14,7 +14,7 @@ struct VerbatimJSONTests {
         + #""phoneNumbers":[{"label":"_$!<Mobile>!$_","value":"+1 555"}],"birthday":"1815-12-10"}"#
 
     private func decoded(_ text: String) -> ContactRecord? {
-        Array(text.utf8).withUnsafeBytes { ContactRecordCodec.fastDecode($0, keepingBytes: true) }
+        Array(text.utf8).withUnsafeBytes { ContactRecordCodec.fastDecode($0, keeping: VerbatimJSON($0)) }
     }
 
     private func encoded(_ record: ContactRecord) throws -> String {

@@ -17,6 +17,11 @@ final class MappedFile: @unchecked Sendable {
     private let base: UnsafeMutableRawPointer?
     private let mapped: Bool
 
+    /// Whether this view keeps the file itself alive (a mapping does; bytes read into memory do
+    /// not): while it does, no other file can get its inode number, so a path whose inode is
+    /// ``inode`` still names this very file.
+    var pinsInode: Bool { mapped }
+
     /// Files up to this size are read rather than mapped.
     static let readLimit = 64 * 1024
 

@@ -35,10 +35,16 @@ extension JournaledStore {
     }
 
     /// Whether `file` (opened by ``openSnapshot(prefix:)``, whole) is still the file at
-    /// `snapshotPath`: the same inode and size. A snapshot is replaced whole, never rewritten in
-    /// place, so its mapping can be read again instead of mapping the file anew (which costs an
-    /// `munmap` of the old one, a TLB shootdown on every core, per content page).
+    /// `snapshotPath`: mapped, with the same inode and size. A snapshot is replaced whole, never
+    /// rewritten in place, so its mapping can be read again instead of mapping the file anew (which
+    /// costs an `munmap` of the old one, a TLB shootdown on every core, per content page).
+    ///
+    /// Only a mapping pins the file (``MappedFile/pinsInode``). A small snapshot is read into memory
+    /// and its file closed; once replaced, its inode number is free, and a later compaction's file
+    /// can get it, at the same size: an old snapshot read with the new journal ("neither the
+    /// snapshot's nor one it superseded", in a conformance run). Such a file is opened again.
     func isCurrentSnapshot(_ file: MappedFile) -> Bool {
+        guard file.pinsInode else { return false }
         var info = stat()
         return stat(snapshotPath, &info) == 0 && UInt64(info.st_ino) == file.inode && Int(info.st_size) == file.size
     }

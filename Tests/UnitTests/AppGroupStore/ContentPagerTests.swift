@@ -87,6 +87,25 @@ struct ContentPagerTests {
         #expect(second.contacts.map(\.givenName) == Array(repeating: "New", count: 10))
     }
 
+    @Test("Only a mapped snapshot is reused by identity: one read into memory pins no inode, so it is opened again")
+    func onlyAMappingIsReused() throws {
+        let directory = NSTemporaryDirectory() + "/pager-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = JournaledStore<NoMetadata>(directory: directory, lazySnapshot: true)
+        // A small store is read, a large one mapped (`MappedFile.readLimit`).
+        try store.replaceAll(with: (0..<20).map { ContactRecord(identifier: String(format: "c%03d", $0)) })
+        let small = try #require(try store.openSnapshot())
+        #expect(!small.pinsInode)
+        // Still the very file at the path, but its inode number could be another file's by the next
+        // look (it is free once the file is replaced): never taken as current.
+        #expect(!store.isCurrentSnapshot(small))
+        try store.replaceAll(
+            with: (0..<3000).map { ContactRecord(identifier: String(format: "c%05d", $0)) })
+        let large = try #require(try store.openSnapshot())
+        #expect(large.pinsInode && large.size > MappedFile.readLimit)
+        #expect(store.isCurrentSnapshot(large))
+    }
+
     @Test("A snapshot whose header undercounts its lines is refused with path:line, not paged short")
     func undercountIsRefused() throws {
         let directory = NSTemporaryDirectory() + "/pager-\(UUID().uuidString)"

@@ -211,9 +211,12 @@ extension JournaledStore {
         /// `normalized`: the caller already put every identifier in NFC (each record copy costs).
         /// `liveCount`: how many contacts are live once the entry is applied, when the caller knows
         /// (it holds the store's state); written in the entry's line for ``JournaledStore/summary()``.
+        ///
+        /// `beforeWriting` hears the entry's length before it is written (a group commit may first
+        /// wait for the bytes before it to be durable, ``JournalGroupCommit``).
         func append(
             upsert: [ContactRecord], delete: [String], meta: Meta?, author: String? = nil, durable: Bool = true,
-            normalized: Bool, liveCount: Int? = nil
+            normalized: Bool, liveCount: Int? = nil, beforeWriting: ((_ length: Int) throws -> Void)? = nil
         ) throws -> Int {
             // Every identifier is stored in NFC (the identity rule, see IdentifierRules).
             let upsert = normalized ? upsert : upsert.map(IdentifierRules.normalized)
@@ -221,6 +224,7 @@ extension JournaledStore {
             let line = try LineCoding.encodeEntryLine(
                 seq: head + 1, liveCount: liveCount, author: author, upsert: upsert.isEmpty ? nil : upsert,
                 delete: delete.isEmpty ? nil : delete, meta: meta)
+            try beforeWriting?(line.count)
             try writeAtEnd(line)
             end += line.count
             head += 1
@@ -385,6 +389,23 @@ extension JournaledStore {
             } catch {
                 try cutBackToDurable(after: error)
             }
+        }
+
+        /// `sync` (a group commit's `fdatasync`, ``JournalGroupCommit``) alone: the group knows where
+        /// the journal was last durable, and takes back to there itself when this fails.
+        func syncWithoutTakingBack(using sync: PendingSync.SyncFunction) throws {
+            if !Durability.isEphemeral(store.journalPath), sync(fd) != 0 {
+                throw StoreError.io(path: store.journalPath, operation: "fdatasync", errno: errno)
+            }
+            lastDurable = (end, head, liveCount)
+            CommitWitness.noteCommit()
+        }
+
+        /// Takes back every line after `end` (where a group commit last knew the journal durable, with
+        /// `head` its seq), then rethrows `failure`.
+        func takeBack(toEnd end: Int, head: Int, after failure: any Error) throws -> Never {
+            lastDurable = (end, head, nil)
+            try cutBackToDurable(after: failure)
         }
 
         /// Takes back every line since the last successful sync, then rethrows `failure`.

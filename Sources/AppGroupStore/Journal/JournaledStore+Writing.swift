@@ -29,47 +29,39 @@ extension JournaledStore {
         upsertsAreDistinct: Bool = false
     ) throws -> Bool {
         try append(
-            upsert: upsert, delete: delete, meta: meta, to: &state, upsertsAreDistinct: upsertsAreDistinct,
-            startingSync: nil) != nil
+            upsert: upsert, delete: delete, meta: meta, to: &state, upsertsAreDistinct: upsertsAreDistinct, group: nil)
     }
 
-    /// `append(upsert:delete:meta:to:)`, with the entry's `fdatasync` started on another thread
-    /// instead of awaited: the entry is written when this returns, and durable once the returned
-    /// ``PendingSync`` says so. Call its `wait()` before the next append (see ``PendingSync``).
+    /// `append(upsert:delete:meta:to:)` through a group commit: the entry is written (and readable)
+    /// when this returns, and durable before it returns only with `durableNow`; otherwise once
+    /// `groupCommit` says so (see ``JournalGroupCommit``).
     ///
-    /// - Returns: nil (writing nothing) when the store's generation is no longer `state`'s.
+    /// - Returns: false (writing nothing) when the store's generation is no longer `state`'s.
+    /// - Throws: ``JournalGroupCommit/EarlierEntriesLost`` when an `fdatasync` of entries before this
+    ///   one failed and they were taken back (`state` is then stale).
     ///
     /// `upsertsAreDistinct`: the caller checked that no identifier comes twice in `upsert`.
-    package func appendStartingSync(
+    package func append(
         upsert: [ContactRecord] = [], delete: [String] = [], meta: Meta? = nil, to state: inout StoreState<Meta>,
-        upsertsAreDistinct: Bool = false, sync: @escaping PendingSync.SyncFunction = PendingSync.fdatasync
-    ) throws -> PendingSync? {
-        switch try append(
+        upsertsAreDistinct: Bool = false, groupCommit: JournalGroupCommit, durableNow: Bool
+    ) throws -> Bool {
+        try append(
             upsert: upsert, delete: delete, meta: meta, to: &state, upsertsAreDistinct: upsertsAreDistinct,
-            startingSync: sync)
-        {
-        case .started(let pending): pending
-        case .synced, nil: nil
-        }
+            group: (groupCommit, durableNow))
     }
 
-    private enum AppendOutcome {
-        case synced
-        case started(PendingSync)
-    }
-
-    /// The one append-and-apply: durable before it returns (`startingSync` nil), or with the sync started.
+    /// The one append-and-apply: durable before it returns (`group` nil), or through a group commit.
     private func append(
         upsert: [ContactRecord], delete: [String], meta: Meta?, to state: inout StoreState<Meta>,
-        upsertsAreDistinct: Bool, startingSync sync: PendingSync.SyncFunction?
-    ) throws -> AppendOutcome? {
+        upsertsAreDistinct: Bool, group: (commit: JournalGroupCommit, durableNow: Bool)?
+    ) throws -> Bool {
         try withLock(.exclusive) {
             let known = Writer.KnownEnd(
                 generation: state.generation, inode: state.journalInode, offset: state.journalOffset,
                 headSeq: state.headSeq)
             let writer = try Writer(store: self, known: known)
             defer { writer.close() }
-            guard writer.generation == state.generation else { return nil }
+            guard writer.generation == state.generation else { return false }
             // Mapping copies every record (a retain per field): only when an identifier needs it.
             let upsert =
                 upsert.allSatisfy { IdentifierRules.isASCII($0.identifier) }
@@ -83,15 +75,16 @@ extension JournaledStore {
             let inserted =
                 state.membersOnly && upsertsAreDistinct && delete.isEmpty ? state.insertMembers(upsert) : nil
             let seq: Int
-            let outcome: AppendOutcome
             do {
+                let entryStart = writer.endOffset
                 // The live count rides in the entry's line, so `status` reads one line, not the journal.
                 seq = try writer.append(
-                    upsert: upsert, delete: delete, meta: meta, durable: sync == nil, normalized: true,
+                    upsert: upsert, delete: delete, meta: meta, durable: group == nil, normalized: true,
                     liveCount: inserted != nil
                         ? state.count
-                        : state.count(afterUpserting: upsert, deleting: delete, distinct: upsertsAreDistinct))
-                outcome = try sync.map { .started(try writer.startSync($0)) } ?? .synced
+                        : state.count(afterUpserting: upsert, deleting: delete, distinct: upsertsAreDistinct),
+                    beforeWriting: group.map { group in { try group.commit.prepare(toWrite: $0, with: writer) } })
+                try group?.commit.didWrite(with: writer, entryStart: entryStart, durableNow: group!.durableNow)
             } catch {
                 if let inserted { state.removeMembers(inserted) }
                 throw error
@@ -106,30 +99,6 @@ extension JournaledStore {
             }
             state.journalOffset = writer.endOffset
             state.journalInode = writer.inode
-            return outcome
-        }
-    }
-
-    /// Takes back the last entry, the journal's bytes `start..<end`, whose `fdatasync` (a
-    /// ``PendingSync``) failed: under the lock, and only while the journal is still that file of that
-    /// generation and ends exactly there (nothing was appended after it, no reset replaced it). A failed
-    /// sync's entry would otherwise stay readable and be built on, and vanish at the next power cut
-    /// (issue 42, item 2). Returns whether it was taken back.
-    @discardableResult
-    package func takeBackUnsyncedEntry(start: Int, end: Int, inode: UInt64, generation: String) throws -> Bool {
-        try withLock(.exclusive) {
-            guard try readSnapshotHeader()?.generation == generation else { return false }
-            let fd = Glibc.open(journalPath, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
-            guard fd >= 0 else { throw StoreError.io(path: journalPath, operation: "open", errno: errno) }
-            defer { Glibc.close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0, UInt64(info.st_ino) == inode, Int(info.st_size) == end, start < end else {
-                return false
-            }
-            guard ftruncate(fd, off_t(start)) == 0 else {
-                throw StoreError.io(path: journalPath, operation: "ftruncate", errno: errno)
-            }
-            _ = fdatasync(fd)  // best effort: the disk just failed one
             return true
         }
     }

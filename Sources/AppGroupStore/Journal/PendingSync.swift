@@ -5,12 +5,10 @@ import Glibc
 /// An `fdatasync` of the journal running on another thread, so a writer can prepare its next entry
 /// while the disk makes the last one durable.
 ///
-/// The sync engine starts one for a page or batch that is followed by another: the provider
-/// enumerates the next page while the disk works, instead of the two taking turns. Whoever appends
-/// next calls ``wait()`` first, so at most one entry (the last written) is ever on its way to the
-/// disk: after a power loss the store holds every entry before it, exactly as when a synchronous
-/// append is interrupted. The entry itself is written (every reader sees it, and it survives the
-/// process being killed) before the ``JournaledStore`` call that returns this one returns.
+/// The sync engine's group commit (``JournalGroupCommit``) starts one for the pages and batches it
+/// wrote: the provider enumerates the next page while the disk works, instead of the two taking turns.
+/// The entries themselves are written (every reader sees them, and they survive the process being
+/// killed) before the ``JournaledStore`` call that starts this one returns.
 package final class PendingSync: @unchecked Sendable {
     /// The `fdatasync` to run (tests pass one that fails or blocks).
     package typealias SyncFunction = @Sendable (_ fd: Int32) -> Int32
@@ -45,6 +43,12 @@ package final class PendingSync: @unchecked Sendable {
             finished = true
         }
         if let failure { throw failure }
+    }
+
+    /// Whether the `fdatasync` has returned (``wait()`` then answers at once); never blocks.
+    package var hasFinished: Bool {
+        if !finished, done.wait(timeout: .now()) == .success { finished = true }
+        return finished
     }
 
     /// The default: `fdatasync(2)`.

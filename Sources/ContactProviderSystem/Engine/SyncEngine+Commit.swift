@@ -3,19 +3,19 @@ import CommandLineToolkit
 import Foundation
 import Synchronization
 
-// Committing what a page or batch delivered (R24, R34), overlapping its fdatasync with the next step,
+// Committing what a page or batch delivered (R24, R34), overlapping its fdatasync with the next steps,
 // collecting late calls, and the race between a provider's call and its deadline.
 extension SyncEngine {
-    /// Commits a page or batch (R24, R34). `overlapped`: another step follows, so the `fdatasync`
-    /// runs while the provider enumerates it; every commit first waits for the one before, so at most
-    /// the last written page is not yet durable (see ``PendingSync``).
+    /// Commits a page or batch (R24, R34). `overlapped`: another step follows, so the page need not
+    /// be durable before the provider enumerates it: its `fdatasync` runs meanwhile, or is shared
+    /// with the pages after it (``JournalGroupCommit``: at most ``JournalHoles`` allows is not yet
+    /// durable, and the report waits for all of it). The watchers hear of each page once it is durable.
     ///
     /// `upsertsAreDistinct`: the caller checked no identifier comes twice (a content page, R19's check).
     func commit(
         upsert: [ContactRecord], delete: [String], meta: SyncState, itemsLimit: Int, overlapped: Bool = false,
         upsertsAreDistinct: Bool = false
     ) throws {
-        try finishPendingSync()
         // Counted (one hash per contact) only when the page could reach the limit even if all of it
         // were new; counted, not filtered: a filtered copy of a page retains every field of every record.
         if state.count + upsert.count > itemsLimit,
@@ -27,23 +27,17 @@ extension SyncEngine {
         }
         // A reset or disable by the host replaces the store's generation: the page in flight is void (R43).
         let written: Bool
+        defer { announceDurableCommits() }
         do {
             try saveFault?()
-            if overlapped {
-                let start = state.journalOffset
-                let pending = try store.appendStartingSync(
-                    upsert: upsert, delete: delete, meta: meta, to: &state, upsertsAreDistinct: upsertsAreDistinct,
-                    sync: journalSync)
-                if let pending {
-                    pendingSync = (
-                        pending, state.headSeq, state.generation, start, state.journalOffset, state.journalInode
-                    )
-                }
-                written = pending != nil
-            } else {
-                written = try store.append(
-                    upsert: upsert, delete: delete, meta: meta, to: &state, upsertsAreDistinct: upsertsAreDistinct)
-            }
+            written = try store.append(
+                upsert: upsert, delete: delete, meta: meta, to: &state, upsertsAreDistinct: upsertsAreDistinct,
+                groupCommit: groupCommit, durableNow: !overlapped)
+        } catch let lost as JournalGroupCommit.EarlierEntriesLost {
+            // Pages committed before this one were taken back: not a failure of this save, so it is not
+            // retried; the sync ends with the error, and the next one resumes from what is durable.
+            state = try store.load()
+            throw lost.error
         } catch {
             throw SaveFailure(reason: "\(error)")
         }
@@ -53,27 +47,26 @@ extension SyncEngine {
                 .extensionInvalidated,
                 message: "the domain was reset or disabled while the enumeration was running (R43)")
         }
-        if !overlapped {
-            onEvent(.committed(seq: state.headSeq, generation: state.generation))
+    }
+
+    /// Waits until every overlapped commit is durable (or taken back), then tells the watchers.
+    func finishPendingSync() throws {
+        defer { announceDurableCommits() }
+        do {
+            try groupCommit.finish(in: store)
+        } catch let lost as JournalGroupCommit.EarlierEntriesLost {
+            // Not durable: taken back, so the failed pages are neither readable nor resumed from.
+            state = try store.load()
+            throw lost.error
         }
     }
 
-    /// Waits until the last overlapped commit is durable, then tells the watchers about it.
-    func finishPendingSync() throws {
-        guard let pending = pendingSync else { return }
-        pendingSync = nil
-        do {
-            try pending.sync.wait()
-        } catch {
-            // Not durable: take the entry back, so the failed page is not readable nor resumed from.
-            if try store.takeBackUnsyncedEntry(
-                start: pending.start, end: pending.end, inode: pending.inode, generation: pending.generation)
-            {
-                state = try store.load()
-            }
-            throw error
+    /// One event per page or batch made durable since the last call, in order.
+    private func announceDurableCommits() {
+        guard let durable = groupCommit.takeNewlyDurable() else { return }
+        for seq in durable.seqs {
+            onEvent(.committed(seq: seq, generation: durable.generation))
         }
-        onEvent(.committed(seq: pending.seq, generation: pending.generation))
     }
 
     /// A thrown error as the report states it.

@@ -35,12 +35,13 @@ public final class SyncEngine {
     let onEvent: (Event) -> Void
     var state: StoreState<SyncState> = .empty
     var pendingLateCalls: [String] = []
-    /// The page or batch whose `fdatasync` is still running (it had a next step to overlap with).
-    /// The last overlapped commit: its sync, and where its entry lies in the journal (taken back if
-    /// the sync fails).
-    var pendingSync: (sync: PendingSync, seq: Int, generation: String, start: Int, end: Int, inode: UInt64)?
+    /// The commits' shared `fdatasync`s: a page's runs while the provider enumerates the next one.
+    package let groupCommit = JournalGroupCommit()
     /// The `fdatasync` of overlapped commits (tests pass one that fails or blocks).
-    package var journalSync: PendingSync.SyncFunction = PendingSync.fdatasync
+    package var journalSync: PendingSync.SyncFunction {
+        get { groupCommit.sync }
+        set { groupCommit.sync = newValue }
+    }
     /// Called before each page or batch is written; what it throws is that save's failure (tests
     /// make saves fail to see the system's retry, ``SaveRetry``).
     package var saveFault: (() throws -> Void)?

@@ -11,6 +11,21 @@ import Testing
 @Suite("JournaledStore: a read without the lock races compactions, resets and appends")
 struct LockFreeReadTests {
     /// A database with `count` contacts in its snapshot and one journal line per contact changed after.
+    /// Writes `records` as one entry through a group commit whose `fdatasync` fails: the entry is
+    /// readable at once, and the returned group's `finish(in:)` takes it back in place, as the
+    /// system engine does when a page's overlapped `fdatasync` fails.
+    private func appendWithFailingSync<Meta>(
+        _ records: [ContactRecord], to store: JournaledStore<Meta>
+    ) throws -> JournalGroupCommit {
+        let group = JournalGroupCommit(sync: { _ in
+            errno = EIO
+            return -1
+        })
+        var state = try store.load()
+        #expect(try store.append(upsert: records, to: &state, groupCommit: group, durableNow: false))
+        return group
+    }
+
     private func database(_ group: TemporaryAppGroup, count: Int = 20) throws -> AppDatabase {
         let database = AppDatabase(appGroup: group.appGroup)
         try database.replaceAll(with: (0..<count).map { StoreFixtures.contact(String(format: "c%03d", $0)) })
@@ -155,18 +170,12 @@ struct LockFreeReadTests {
             #expect(opened == 1)
 
             // A line whose fdatasync failed is taken back in place while the reader has the snapshot open.
-            var info = stat()
-            #expect(stat(store.journalPath, &info) == 0)
-            let end = Int(info.st_size)
-            let generation = try #require(try store.readSnapshotHeader()).generation
             store.beforeOpeningJournalWithoutLock = {
-                held.released { _ = try? other.add(StoreFixtures.contact("taken-back")) }
-                var grown = stat()
-                _ = stat(store.journalPath, &grown)
+                var written: JournalGroupCommit?
                 held.released {
-                    _ = try? other.store.takeBackUnsyncedEntry(
-                        start: end, end: Int(grown.st_size), inode: UInt64(grown.st_ino), generation: generation)
+                    written = try? appendWithFailingSync([StoreFixtures.contact("taken-back")], to: other.store)
                 }
+                held.released { _ = try? written?.finish(in: other.store) }
             }
             #expect(try database.get("taken-back") == nil)
             #expect(try database.all().count == 22)
@@ -194,26 +203,24 @@ struct LockFreeReadTests {
             var info = stat()
             #expect(stat(store.journalPath, &info) == 0)
             let end = Int(info.st_size)
-            let generation = try #require(try store.readSnapshotHeader()).generation
             // Far more than a page past the old end, and more than MappedFile reads rather than maps.
             let batch = (0..<2000).map { index -> ContactRecord in
                 var record = StoreFixtures.contact(String(format: "batch%04d", index))
                 record.note = String(repeating: "b", count: 100)
                 return record
             }
-            try database.upsert(batch)
+            let other = JournaledStore<NoMetadata>(directory: store.directory)
+            let written = try appendWithFailingSync(batch, to: other)
             #expect(stat(store.journalPath, &info) == 0)
             #expect(Int(info.st_size) - end > 256 * 1024)
             let held = try HeldLock(store.lockPath)
-            let other = JournaledStore<NoMetadata>(directory: store.directory)
             var cut = false
             store.afterOpeningJournalWithoutLock = {
                 guard !cut else { return }
                 held.released {
-                    cut =
-                        (try? other.takeBackUnsyncedEntry(
-                            start: end, end: Int(info.st_size), inode: UInt64(info.st_ino), generation: generation))
-                        == true
+                    _ = try? written.finish(in: other)
+                    var after = stat()
+                    cut = stat(store.journalPath, &after) == 0 && Int(after.st_size) == end
                 }
             }
             // Mapped, its lines past the new end would raise SIGBUS here; read, they are what was read.

@@ -2,6 +2,7 @@ import AppGroupStore
 import ContactProviderSystem
 import ContactsInterop
 import Foundation
+import Glibc
 
 /// The app's own commands at one database size: I1 `import` of N contacts (time and the host's peak
 /// memory), I2 the same in the seed demo's format, G1 `get ID`, Q1 `search --name` (library and CLI) and Q2 the first search after a compaction. With `alsoStatusAndAdd` (the
@@ -89,6 +90,9 @@ final class HostRun {
         let peakFile = group.path + "/host-peak-rss"
         var importEnvironment = environment
         importEnvironment["CONTACTS_HOST_PEAK_RSS_FILE"] = peakFile
+        // Each import starts on a flushed disk (`sync`, not timed), as P3's figures do: the file
+        // was just written (225 MB at 1M), and its writeback would be counted in the import.
+        Glibc.sync()
         let imported = try Measure.spawn([host, "import", file], environment: importEnvironment)
         guard imported.exitCode == 0 else {
             throw BenchError("contacts-host import failed (exit \(imported.exitCode))")
@@ -117,6 +121,7 @@ final class HostRun {
         try writeImportFile(seedFile, seedFormat: true)
         var seedEnvironment = importEnvironment
         seedEnvironment[AppGroup.environmentVariable] = seedGroup.path
+        Glibc.sync()
         let seedImported = try Measure.spawn([host, "import", seedFile], environment: seedEnvironment)
         guard seedImported.exitCode == 0 else {
             throw BenchError("contacts-host import of the seed format failed (exit \(seedImported.exitCode))")

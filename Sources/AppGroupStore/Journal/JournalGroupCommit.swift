@@ -25,7 +25,7 @@ import Glibc
 /// entries before the one being written went, the error is ``EarlierEntriesLost``.
 ///
 /// **Whoever reports the entries durable** calls ``finish(in:)`` first (the engine, before its
-/// report and before it resets the store). Then asks ``takeNewlyDurable()`` which entries became
+/// report and before it resets the store), and asks ``takeNewlyDurable()`` which entries became
 /// durable, in order, to announce each one.
 ///
 /// Not thread-safe: one writer (the engine's syncing task) uses it.

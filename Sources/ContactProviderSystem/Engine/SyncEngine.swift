@@ -202,7 +202,7 @@ public final class SyncEngine {
         } catch {
             report.error = .init(Self.failure(error))
         }
-        // The last overlapped commit is durable before anyone hears of this sync (also after a failure).
+        // Every overlapped commit is durable before anyone hears of this sync (also after a failure).
         do {
             try finishPendingSync()
         } catch {

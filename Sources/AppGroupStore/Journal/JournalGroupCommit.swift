@@ -87,12 +87,15 @@ package final class JournalGroupCommit {
         }
     }
 
-    /// Under the exclusive lock, after `writer` wrote one entry that starts at `entryStart`: makes
-    /// every entry durable before returning (`durableNow`), or starts an `fdatasync` when none runs.
+    /// Under the exclusive lock, after `writer` wrote one entry (``prepare(toWrite:with:)`` having
+    /// run before it): makes every entry durable before returning (`durableNow`), or starts an
+    /// `fdatasync` when none runs.
     ///
     /// - Throws: ``EarlierEntriesLost`` when entries before this one were taken back; a plain error
     ///   when only this one was (the caller may ask for it again).
-    func didWrite<Meta>(with writer: JournaledStore<Meta>.Writer, entryStart: Int, durableNow: Bool) throws {
+    func didWrite<Meta>(with writer: JournaledStore<Meta>.Writer, durableNow: Bool) throws {
+        // `prepare` left `written` where the journal ended before this entry.
+        let entryStart = written.end
         written = Point(end: writer.endOffset, seq: writer.headSeq)
         unsyncedSeqs.append(written.seq)
         if durableNow { return try settle(writer, entryStart: entryStart) }

@@ -390,16 +390,15 @@ extension JournaledStore {
         /// drops an unsynced tail at the next open after a power cut.
         package func sync() throws {
             do {
-                try SecureFile.sync(fd: fd, path: store.journalPath)
-                lastDurable = (end, head, liveCount)
-                CommitWitness.noteCommit()
+                try syncWithoutTakingBack(using: PendingSync.fdatasync)
             } catch {
                 try cutBackToDurable(after: error)
             }
         }
 
-        /// `sync` (a group commit's `fdatasync`, ``JournalGroupCommit``) alone: the group knows where
-        /// the journal was last durable, and takes back to there itself when this fails.
+        /// Makes every appended entry durable with `sync` (`fdatasync`, or a group commit's,
+        /// ``JournalGroupCommit``), without taking anything back when that fails: ``sync()`` then cuts
+        /// back to `lastDurable`, a group commit to where it last knew the journal durable.
         func syncWithoutTakingBack(using sync: PendingSync.SyncFunction) throws {
             if !Durability.isEphemeral(store.journalPath), sync(fd) != 0 {
                 throw StoreError.io(path: store.journalPath, operation: "fdatasync", errno: errno)

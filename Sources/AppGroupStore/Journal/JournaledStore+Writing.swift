@@ -76,7 +76,6 @@ extension JournaledStore {
                 state.membersOnly && upsertsAreDistinct && delete.isEmpty ? state.insertMembers(upsert) : nil
             let seq: Int
             do {
-                let entryStart = writer.endOffset
                 // The live count rides in the entry's line, so `status` reads one line, not the journal.
                 seq = try writer.append(
                     upsert: upsert, delete: delete, meta: meta, durable: group == nil, normalized: true,
@@ -84,7 +83,7 @@ extension JournaledStore {
                         ? state.count
                         : state.count(afterUpserting: upsert, deleting: delete, distinct: upsertsAreDistinct),
                     beforeWriting: group.map { group in { try group.commit.prepare(toWrite: $0, with: writer) } })
-                try group?.commit.didWrite(with: writer, entryStart: entryStart, durableNow: group!.durableNow)
+                try group?.commit.didWrite(with: writer, durableNow: group!.durableNow)
             } catch {
                 if let inserted { state.removeMembers(inserted) }
                 throw error
